@@ -1,0 +1,88 @@
+import { cdktf, javascript } from 'projen';
+
+// ConstructLibraryCdktf is marked deprecated in projen in favour of cdktn, and
+// `projen new cdktf-construct` no longer lists it; it still works, and this
+// library targets cdktf 0.21 on purpose (see README, "Compatibility").
+const project = new cdktf.ConstructLibraryCdktf({
+  name: 'cdktf-qdrant-cluster-access',
+  description:
+    'CDK for Terraform constructs that give platform teams safe, verified access to Qdrant Cloud clusters: ' +
+    'key grants, a health check that proves every key on every cluster, secret wiring and a setup guide.',
+  keywords: ['cdktf', 'terraform', 'qdrant', 'vector-database', 'api-key', 'health-check'],
+  author: 'cdktf-qdrant-cluster-access maintainers',
+  authorAddress: 'maintainers@users.noreply.cdktf-qdrant-cluster-access.example',
+  repositoryUrl: 'https://github.com/cdktf-qdrant/cdktf-qdrant-cluster-access.git',
+  license: 'Apache-2.0',
+  defaultReleaseBranch: 'main',
+  packageManager: javascript.NodePackageManager.NPM,
+  projenrcTs: true,
+  jsiiVersion: '~6.0.0',
+  cdktfVersion: '^0.21.0',
+  constructsVersion: '^10.4.2',
+  peerDeps: ['@cdktf/provider-null@^11.0.0'],
+  devDeps: [
+    '@qdrant/js-client-rest@^1.16.0',
+    'dotenv@^16.4.0',
+  ],
+
+  // No GitHub here: CI is `.ci/run` in a fresh clone (see README).
+  github: false,
+  release: false,
+  buildWorkflow: false,
+
+  // The names of the non-JS packages are fixed now; publishing them is a later step.
+  publishToPypi: {
+    distName: 'cdktf-qdrant-cluster-access',
+    module: 'cdktf_qdrant_cluster_access',
+  },
+  publishToMaven: {
+    javaPackage: 'io.github.cdktfqdrant.clusteraccess',
+    mavenGroupId: 'io.github.cdktf-qdrant',
+    mavenArtifactId: 'cdktf-qdrant-cluster-access',
+  },
+  publishToNuget: {
+    dotNetNamespace: 'CdktfQdrant.ClusterAccess',
+    packageId: 'CdktfQdrant.ClusterAccess',
+  },
+  publishToGo: {
+    moduleName: 'github.com/cdktf-qdrant/cdktf-qdrant-cluster-access-go',
+    packageName: 'qdrantclusteraccess',
+  },
+
+  // Tests are type-checked (ts-jest in transpile-only mode would let type errors through).
+  tsconfigDev: { compilerOptions: { isolatedModules: false } },
+  jestOptions: {
+    updateSnapshot: javascript.UpdateSnapshot.NEVER,
+    passWithNoTests: false,
+    jestConfig: {
+      setupFilesAfterEnv: ['<rootDir>/test/support/setup.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '/cdktf.out/'],
+    },
+  },
+});
+
+// npm ci: the registry mirror has unrs-resolver 1.13.0 without its platform packages.
+project.package.addPackageResolutions('unrs-resolver@1.12.2');
+
+// Runtime code (the checker, run by Terraform's local-exec) ships in the npm package
+// and is copied into every synthesized stack with TerraformAsset.
+project.npmignore?.addPatterns('/examples/', '/scripts/', '/tools/', '/.ci/', '/cdktf.out/');
+project.gitignore.addPatterns('cdktf.out/', '.terraform/', '*.tfstate', '*.tfstate.*', '.terraform.lock.hcl', '/.offline-tf/');
+project.addPackageIgnore('!/assets/');
+
+// examples/ are real cdktf apps: type-checked here, synthesized by the tests, never compiled by jsii.
+const typecheck = project.addTask('typecheck', {
+  description: 'Type-check the tests and the examples (jsii compiles src/ only)',
+  exec: 'tsc --noEmit -p test/tsconfig.json && tsc --noEmit -p examples/tsconfig.json',
+});
+project.testTask.prependSpawn(typecheck);
+
+// jsii warns when a name is reserved in a target language; keep those warnings visible.
+project.compileTask.reset('jsii');
+
+// Only the JS package is built for now; `npx projen package-all` builds the other languages
+// (it needs their toolchains). Without this, `projen build` outside CI tries all of them.
+project.packageTask.reset();
+project.packageTask.spawn(project.tasks.tryFind('package:js')!);
+
+project.synth();
