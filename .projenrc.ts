@@ -49,8 +49,6 @@ const project = new cdktf.ConstructLibraryCdktf({
     packageName: 'qdrantclusteraccess',
   },
 
-  // Tests are type-checked (ts-jest in transpile-only mode would let type errors through).
-  tsconfigDev: { compilerOptions: { isolatedModules: false } },
   jestOptions: {
     updateSnapshot: javascript.UpdateSnapshot.NEVER,
     passWithNoTests: false,
@@ -70,7 +68,9 @@ project.npmignore?.addPatterns('/examples/', '/scripts/', '/tools/', '/.ci/', '/
 project.gitignore.addPatterns('cdktf.out/', '.terraform/', '*.tfstate', '*.tfstate.*', '.terraform.lock.hcl', '/.offline-tf/');
 project.addPackageIgnore('!/assets/');
 
-// examples/ are real cdktf apps: type-checked here, synthesized by the tests, never compiled by jsii.
+// ts-jest transpiles only (isolatedModules), so type errors in tests would pass silently:
+// the test task type-checks the tests first. examples/ are real cdktf apps: type-checked here,
+// synthesized by the tests, never compiled by jsii.
 const typecheck = project.addTask('typecheck', {
   description: 'Type-check the tests and the examples (jsii compiles src/ only)',
   exec: 'tsc --noEmit -p test/tsconfig.json && tsc --noEmit -p examples/tsconfig.json',

@@ -1,5 +1,5 @@
-export class Hello {
-  public sayHello() {
-    return 'hello, world!';
-  }
-}
+export * from './cluster-access';
+export * from './cluster';
+export * from './api-key';
+export * from './api-key-source';
+export * from './health-check';

@@ -1,0 +1,47 @@
+// examples/multi-cluster: three clusters, two keys; `search-api` covers all three.
+// In your app, import from 'cdktf-qdrant-cluster-access' instead of '../../src'.
+import { App, TerraformStack, TerraformVariable } from 'cdktf';
+import { Construct } from 'constructs';
+import { ApiKeySource, ClusterAccess } from '../../src';
+
+export interface MultiClusterStackProps {
+  /** Addresses by cluster name; the tests point them at local stand-in clusters. */
+  readonly urls?: Record<string, string>;
+  /** Extra CA to trust. */
+  readonly caFile?: string;
+}
+
+export class MultiClusterStack extends TerraformStack {
+  public readonly access: ClusterAccess;
+
+  constructor(scope: Construct, id: string, props: MultiClusterStackProps = {}) {
+    super(scope, id);
+    const urls = props.urls ?? {};
+
+    // A key that the platform team already declares: it must be sensitive and have no default.
+    const ingestKey = new TerraformVariable(this, 'ingest_key', {
+      type: 'string',
+      sensitive: true,
+      description: 'Qdrant API key for the ingest pipeline (prod-eu only)',
+    });
+
+    this.access = new ClusterAccess(this, 'Qdrant', {
+      clusters: [
+        { name: 'prod-eu', url: urls['prod-eu'] ?? 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' },
+        { name: 'prod-us', url: urls['prod-us'] ?? 'https://def-456.us-east-1-0.aws.cloud.qdrant.io', restPort: 6333, grpcPort: 6334 },
+        { name: 'staging', url: urls.staging ?? 'https://fed-789.europe-west3-0.gcp.cloud.qdrant.io' },
+      ],
+      apiKeys: [
+        { name: 'search-api', clusters: ['prod-eu', 'prod-us', 'staging'] },
+        { name: 'ingest', clusters: ['prod-eu'], source: ApiKeySource.fromVariable(ingestKey) },
+      ],
+      healthCheck: { caFile: props.caFile },
+    });
+  }
+}
+
+if (require.main === module) {
+  const app = new App();
+  new MultiClusterStack(app, 'multi-cluster');
+  app.synth();
+}

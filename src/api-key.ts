@@ -1,0 +1,188 @@
+import { TerraformVariable } from 'cdktf';
+import { Construct } from 'constructs';
+import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
+import { Cluster } from './cluster';
+import { NAME_RULE, defaultKeyVariableName, isValidName, q } from './private/naming';
+
+/**
+ * One API key, as passed to `ClusterAccess` or `ClusterAccess.addApiKey()`.
+ */
+export interface ApiKeyOptions {
+  /**
+   * Logical name of the key, unique within one `ClusterAccess` (for example `search-api`).
+   * It names the Terraform variable `qdrant_api_key_<name>` when no `source` is given.
+   */
+  readonly name: string;
+
+  /**
+   * Names of the clusters this key is granted to. One key may cover several clusters, and a
+   * cluster may appear in several keys. More can be added later with `ApiKey.grant()`.
+   * @default - no clusters yet; call `grant()` before synth
+   */
+  readonly clusters?: string[];
+
+  /**
+   * Where the key's value comes from at deploy time.
+   * @default - a new sensitive Terraform variable `qdrant_api_key_<name>`, set through `TF_VAR_qdrant_api_key_<name>`
+   */
+  readonly source?: ApiKeySource;
+}
+
+/**
+ * Properties of an `ApiKey`.
+ */
+export interface ApiKeyProps {
+  /** Logical name of the key. See `ApiKeyOptions.name`. */
+  readonly name: string;
+
+  /**
+   * Where the key's value comes from at deploy time.
+   * @default - a new sensitive Terraform variable `qdrant_api_key_<name>`
+   */
+  readonly source?: ApiKeySource;
+}
+
+/**
+ * One (key, cluster) pair: the key is granted to the cluster.
+ */
+export interface ApiKeyGrant {
+  /** The key. */
+  readonly apiKey: ApiKey;
+  /** The cluster the key is granted to. */
+  readonly cluster: Cluster;
+}
+
+/**
+ * Receives each new grant of a key (used by `ClusterAccess` to add a health check per grant).
+ * @internal
+ */
+export interface IGrantListener {
+  onGrant(grant: ApiKeyGrant): void;
+}
+
+/**
+ * One Qdrant API key, created by a person in the Qdrant Cloud console and granted to one or
+ * more clusters. The stack holds only a reference to it (see `ApiKeySource`).
+ *
+ * Usually created through `ClusterAccess` (`apiKeys: [...]` or `addApiKey()`).
+ */
+export class ApiKey extends Construct {
+  /**
+   * Return whether the given object is an `ApiKey` (works across copies of this package).
+   */
+  public static isApiKey(x: any): x is ApiKey {
+    return x !== null && typeof x === 'object' && API_KEY_SYMBOL in x;
+  }
+
+  /** The logical name, e.g. `search-api`. */
+  public readonly keyName: string;
+
+  /** Where the key comes from. */
+  public readonly source: ApiKeySource;
+
+  /**
+   * The sensitive variable created for this key when no `source` was given.
+   * @default - none when a `source` was given
+   */
+  public readonly variable?: TerraformVariable;
+
+  private readonly _clusters: Cluster[] = [];
+  private readonly _listeners: IGrantListener[] = [];
+  private readonly _errors: string[] = [];
+  private readonly _unknownClusters: string[] = [];
+  private _sourceConfig?: ApiKeySourceConfig;
+
+  constructor(scope: Construct, id: string, props: ApiKeyProps) {
+    super(scope, id);
+    Object.defineProperty(this, API_KEY_SYMBOL, { value: true });
+    this.keyName = props.name;
+
+    if (props.source) {
+      this.source = props.source;
+    } else {
+      const variableName = isValidName(props.name) ? defaultKeyVariableName(props.name) : `qdrant_api_key_invalid_${id}`;
+      this.variable = new TerraformVariable(this, 'Variable', {
+        type: 'string',
+        sensitive: true,
+        nullable: false,
+        description: `Qdrant API key "${props.name}". Create it in the Qdrant Cloud console ` +
+          '(Access Management > API Keys > Create, or the cluster\'s API Keys tab) and set TF_VAR_' +
+          `${variableName}; see qdrant-setup.md.`,
+      });
+      this.variable.overrideLogicalId(variableName);
+      this.source = ApiKeySource.fromVariable(this.variable);
+    }
+
+    this.node.addValidation({ validate: () => this.validateKey() });
+  }
+
+  /** The clusters this key is granted to, in the order they were granted. */
+  public get clusters(): Cluster[] {
+    return [...this._clusters];
+  }
+
+  /** The grants of this key: one per cluster. */
+  public get grants(): ApiKeyGrant[] {
+    return this._clusters.map((cluster) => ({ apiKey: this, cluster }));
+  }
+
+  /**
+   * Grant this key to one more cluster. A health check for the pair is added when the key
+   * belongs to a `ClusterAccess` with health checks enabled. Granting the same cluster twice is
+   * a validation error.
+   */
+  public grant(cluster: Cluster): ApiKeyGrant {
+    const grant: ApiKeyGrant = { apiKey: this, cluster };
+    if (this._clusters.includes(cluster)) {
+      this._errors.push(
+        `key ${q(this.keyName)} is granted to cluster ${q(cluster.clusterName)} twice; list each cluster once`,
+      );
+      return grant;
+    }
+    this._clusters.push(cluster);
+    for (const listener of this._listeners) listener.onGrant(grant);
+    return grant;
+  }
+
+  /** @internal */
+  public _sourceConfigResolved(): ApiKeySourceConfig {
+    this._sourceConfig ??= this.source._config();
+    return this._sourceConfig;
+  }
+
+  /** @internal */
+  public _addGrantListener(listener: IGrantListener): void {
+    this._listeners.push(listener);
+    for (const grant of this.grants) listener.onGrant(grant);
+  }
+
+  /**
+   * Record a cluster name that `ClusterAccess` could not resolve.
+   * @internal
+   */
+  public _addUnknownCluster(name: string, knownNames: string[]): void {
+    this._unknownClusters.push(name);
+    const known = knownNames.length > 0 ? knownNames.map((n) => q(n)).join(', ') : 'none yet';
+    this._errors.push(
+      `key ${q(this.keyName)} names unknown cluster ${q(name)} (known clusters: ${known}); ` +
+        'fix the name, or add the cluster before the key',
+    );
+  }
+
+  private validateKey(): string[] {
+    const errors: string[] = [];
+    if (!isValidName(this.keyName)) {
+      errors.push(`key name ${q(this.keyName)} is invalid: ${NAME_RULE}; use a name like "search-api"`);
+    }
+    errors.push(...this._errors);
+    errors.push(...this._sourceConfigResolved().problems.map((p) => `key ${q(this.keyName)}: ${p}`));
+    if (this._clusters.length === 0 && this._unknownClusters.length === 0) {
+      errors.push(
+        `key ${q(this.keyName)} has no clusters; pass clusters: ["<cluster name>"] or call grant(cluster)`,
+      );
+    }
+    return errors;
+  }
+}
+
+const API_KEY_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKey');

@@ -1,0 +1,198 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { AssetType, TerraformAsset, Token } from 'cdktf';
+import { Construct } from 'constructs';
+import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
+import { Cluster, ClusterOptions } from './cluster';
+import { HealthCheck, HealthCheckOptions } from './health-check';
+import { collisionKey, isValidName, q } from './private/naming';
+
+/**
+ * Properties of `ClusterAccess`.
+ */
+export interface ClusterAccessProps {
+  /**
+   * The clusters. More can be added with `addCluster()`.
+   * @default - none
+   */
+  readonly clusters?: ClusterOptions[];
+
+  /**
+   * The API keys and the clusters each one is granted to. More can be added with `addApiKey()`.
+   * @default - none
+   */
+  readonly apiKeys?: ApiKeyOptions[];
+
+  /**
+   * The health check that proves every key on every granted cluster during `cdktf deploy`.
+   * @default - enabled, `api-key` header, 10 s timeout, 3 retries, keys must be enforced
+   */
+  readonly healthCheck?: HealthCheckOptions;
+}
+
+/**
+ * Safe, verified access to Qdrant Cloud clusters.
+ *
+ * Models the clusters and the API keys granted to them (one key may cover many clusters) and,
+ * for every (key, cluster) grant, adds a health check that runs during `cdktf deploy` and
+ * proves that the cluster is Qdrant, that it accepts the key, and that it enforces keys.
+ *
+ * @example
+ * new ClusterAccess(stack, 'Qdrant', {
+ *   clusters: [{ name: 'prod-eu', url: 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' }],
+ *   apiKeys: [{ name: 'search-api', clusters: ['prod-eu'] }],
+ * });
+ */
+export class ClusterAccess extends Construct {
+  /**
+   * Return whether the given object is a `ClusterAccess` (works across copies of this package).
+   */
+  public static isClusterAccess(x: any): x is ClusterAccess {
+    return x !== null && typeof x === 'object' && CLUSTER_ACCESS_SYMBOL in x;
+  }
+
+  /** The health-check options in force. */
+  public readonly healthCheckOptions: HealthCheckOptions;
+
+  private readonly _clusters: Cluster[] = [];
+  private readonly _apiKeys: ApiKey[] = [];
+  private readonly clusterScope: Construct;
+  private readonly keyScope: Construct;
+  private readonly problems: string[] = [];
+  private checkerAsset?: TerraformAsset;
+  private caAsset?: TerraformAsset;
+
+  constructor(scope: Construct, id: string, props: ClusterAccessProps = {}) {
+    super(scope, id);
+    Object.defineProperty(this, CLUSTER_ACCESS_SYMBOL, { value: true });
+    this.healthCheckOptions = props.healthCheck ?? {};
+    this.clusterScope = new Construct(this, 'Clusters');
+    this.keyScope = new Construct(this, 'ApiKeys');
+    this.problems.push(...validateHealthCheckOptions(this.healthCheckOptions));
+
+    for (const cluster of props.clusters ?? []) this.addCluster(cluster);
+    for (const key of props.apiKeys ?? []) this.addApiKey(key);
+
+    this.node.addValidation({ validate: () => [...this.problems] });
+  }
+
+  /** The clusters, in the order they were added. */
+  public get clusters(): Cluster[] {
+    return [...this._clusters];
+  }
+
+  /** The API keys, in the order they were added. */
+  public get apiKeys(): ApiKey[] {
+    return [...this._apiKeys];
+  }
+
+  /** Every (key, cluster) pair, by key then cluster. */
+  public get grants(): ApiKeyGrant[] {
+    return this._apiKeys.flatMap((key) => key.grants);
+  }
+
+  /**
+   * Find a cluster by its name.
+   * @returns the cluster, or undefined when there is none of that name
+   */
+  public findCluster(name: string): Cluster | undefined {
+    return this._clusters.find((c) => c.clusterName === name);
+  }
+
+  /** Add a cluster. */
+  public addCluster(options: ClusterOptions): Cluster {
+    const id = this.childId(options.name, this._clusters.map((c) => c.clusterName), 'cluster', this.clusterScope);
+    const cluster = new Cluster(this.clusterScope, id, options);
+    this._clusters.push(cluster);
+    return cluster;
+  }
+
+  /**
+   * Add an API key and grant it to the clusters named in `options.clusters`. Those clusters
+   * must already be added.
+   */
+  public addApiKey(options: ApiKeyOptions): ApiKey {
+    const id = this.childId(options.name, this._apiKeys.map((k) => k.keyName), 'key', this.keyScope);
+    const key = new ApiKey(this.keyScope, id, { name: options.name, source: options.source });
+    this._apiKeys.push(key);
+    for (const name of options.clusters ?? []) {
+      const cluster = this.findCluster(name);
+      if (cluster) key.grant(cluster);
+      else key._addUnknownCluster(name, this._clusters.map((c) => c.clusterName));
+    }
+    if (this.healthCheckOptions.enabled !== false) {
+      key._addGrantListener({ onGrant: (grant) => this.addHealthCheck(grant) });
+    }
+    return key;
+  }
+
+  private addHealthCheck(grant: ApiKeyGrant): void {
+    const checks = (grant.apiKey.node.tryFindChild('HealthChecks') as Construct | undefined)
+      ?? new Construct(grant.apiKey, 'HealthChecks');
+    new HealthCheck(checks, grant.cluster.node.id, {
+      grant,
+      checker: this.checker(),
+      caFile: this.caFile(),
+      options: this.healthCheckOptions,
+    });
+  }
+
+  private checker(): TerraformAsset {
+    this.checkerAsset ??= new TerraformAsset(this, 'Checker', {
+      path: CHECKER_DIR,
+      type: AssetType.DIRECTORY,
+    });
+    return this.checkerAsset;
+  }
+
+  private caFile(): TerraformAsset | undefined {
+    const file = this.healthCheckOptions.caFile;
+    if (file === undefined || this.caAsset || !fs.existsSync(path.resolve(file))) return this.caAsset;
+    this.caAsset = new TerraformAsset(this, 'CaFile', { path: path.resolve(file), type: AssetType.FILE });
+    return this.caAsset;
+  }
+
+  /**
+   * The construct id for a new cluster or key: its name, unless the name is invalid or taken.
+   * Such names get a placeholder id and a validation error instead of a constructs exception,
+   * so that one synth reports every problem.
+   */
+  private childId(name: string, existing: string[], kind: string, scope: Construct): string {
+    let problem: string | undefined;
+    if (existing.includes(name)) {
+      problem = `duplicate ${kind} name ${q(name)}: each ${kind} needs a unique name within one ClusterAccess; rename or remove one`;
+    } else {
+      const clash = existing.find((other) => isValidName(name) && collisionKey(other) === collisionKey(name));
+      if (clash !== undefined) {
+        problem = `${kind} names ${q(clash)} and ${q(name)} collide: names that differ only in case or "-"/"_" ` +
+          'give the same Terraform and environment-variable names; rename one of them';
+      }
+    }
+    if (problem) this.problems.push(problem);
+    if (!problem && isValidName(name)) return name;
+    let n = 1;
+    while (scope.node.tryFindChild(`${kind}-${n}`)) n++;
+    return `${kind}-${n}`;
+  }
+}
+
+function validateHealthCheckOptions(o: HealthCheckOptions): string[] {
+  const errors: string[] = [];
+  const t = o.timeoutSeconds;
+  if (t !== undefined && !Token.isUnresolved(t) && !(t >= 1 && t <= 300)) {
+    errors.push(`healthCheck.timeoutSeconds ${t} is outside 1-300; use a number of seconds such as 10`);
+  }
+  const r = o.retries;
+  if (r !== undefined && !Token.isUnresolved(r) && !(Number.isInteger(r) && r >= 0 && r <= 10)) {
+    errors.push(`healthCheck.retries ${r} is not a whole number in 0-10; use e.g. 3`);
+  }
+  if (o.caFile !== undefined && !fs.existsSync(path.resolve(o.caFile))) {
+    errors.push(`healthCheck.caFile ${q(o.caFile)} does not exist (resolved to ${q(path.resolve(o.caFile))}); give the path of a PEM file`);
+  }
+  return errors;
+}
+
+/** The runtime checker, shipped in the package next to lib/ (assets/ is never compiled by jsii). */
+const CHECKER_DIR = path.join(__dirname, '..', 'assets', 'checker');
+
+const CLUSTER_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ClusterAccess');

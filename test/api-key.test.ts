@@ -1,0 +1,87 @@
+import 'cdktf/lib/testing/adapters/jest';
+import { TerraformVariable } from 'cdktf';
+import { ApiKeySource, ClusterAccess } from '../src';
+import { newStack, synthJson } from './support/synth';
+
+const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
+const URL_US = 'https://def-456.us-east-1-0.aws.cloud.qdrant.io';
+
+describe('ApiKey', () => {
+  test('a key without a source gets a sensitive variable qdrant_api_key_<name>', () => {
+    const stack = newStack();
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: URL_EU }, { name: 'prod-us', url: URL_US }],
+      apiKeys: [{ name: 'search-api', clusters: ['prod-eu', 'prod-us'] }],
+    });
+    const variable = synthJson(stack).variable.qdrant_api_key_search_api;
+    expect(variable).toMatchObject({ type: 'string', sensitive: true, nullable: false });
+    expect(variable.default).toBeUndefined();
+    // The description names the console step and the variable to set.
+    expect(variable.description).toContain('Qdrant Cloud console');
+    expect(variable.description).toContain('TF_VAR_qdrant_api_key_search_api');
+  });
+
+  test('one key may be granted to many clusters, and a cluster may appear in many keys', () => {
+    const stack = newStack();
+    const access = new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: URL_EU }, { name: 'prod-us', url: URL_US }],
+      apiKeys: [
+        { name: 'search-api', clusters: ['prod-eu', 'prod-us'] },
+        { name: 'ingest', clusters: ['prod-eu'] },
+      ],
+    });
+    expect(access.grants.map((g) => `${g.apiKey.keyName}>${g.cluster.clusterName}`)).toEqual([
+      'search-api>prod-eu', 'search-api>prod-us', 'ingest>prod-eu',
+    ]);
+    expect(access.apiKeys[0].clusters.map((c) => c.clusterName)).toEqual(['prod-eu', 'prod-us']);
+  });
+
+  test('the model can be built with methods, and grant() adds a cluster later', () => {
+    const stack = newStack();
+    const access = new ClusterAccess(stack, 'Qdrant');
+    const eu = access.addCluster({ name: 'prod-eu', url: URL_EU });
+    const key = access.addApiKey({ name: 'search-api', clusters: ['prod-eu'] });
+    const us = access.addCluster({ name: 'prod-us', url: URL_US });
+    const grant = key.grant(us);
+    expect(grant.cluster).toBe(us);
+    expect(grant.apiKey).toBe(key);
+    expect(key.clusters).toEqual([eu, us]);
+    expect(access.findCluster('prod-us')).toBe(us);
+    expect(access.findCluster('nope')).toBeUndefined();
+    // One health check per grant, including the late one.
+    expect(Object.keys(synthJson(stack).resource.null_resource)).toHaveLength(2);
+  });
+
+  test('accessors return copies', () => {
+    const access = new ClusterAccess(newStack(), 'Qdrant', { clusters: [{ name: 'a', url: URL_EU }] });
+    access.clusters.pop();
+    expect(access.clusters).toHaveLength(1);
+  });
+
+  test('fromVariable uses an existing sensitive variable and creates none', () => {
+    const stack = newStack();
+    const v = new TerraformVariable(stack, 'ingest_key', { type: 'string', sensitive: true });
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: URL_EU }],
+      apiKeys: [{ name: 'ingest', clusters: ['prod-eu'], source: ApiKeySource.fromVariable(v) }],
+    });
+    const json = synthJson(stack);
+    expect(Object.keys(json.variable)).toEqual(['ingest_key']);
+    const check = Object.values<any>(json.resource.null_resource)[0];
+    expect(check.provisioner[0]['local-exec'].command).toContain('--key-env TF_VAR_ingest_key');
+  });
+
+  test('fromToken takes a value from another resource and hands it to the checker through environment', () => {
+    const stack = newStack();
+    const secret = new TerraformVariable(stack, 'vault_path', { type: 'string' });
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: URL_EU }],
+      apiKeys: [{ name: 'ingest', clusters: ['prod-eu'], source: ApiKeySource.fromToken(secret.stringValue) }],
+    });
+    const check = Object.values<any>(synthJson(stack).resource.null_resource)[0];
+    const exec = check.provisioner[0]['local-exec'];
+    expect(exec.environment.QDRANT_API_KEY).toBe('${var.vault_path}');
+    expect(exec.command).toContain('--key-env QDRANT_API_KEY');
+    expect(exec.command).not.toContain('var.vault_path');
+  });
+});
