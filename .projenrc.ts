@@ -23,6 +23,7 @@ const project = new cdktf.ConstructLibraryCdktf({
   devDeps: [
     '@qdrant/js-client-rest@^1.16.0',
     'dotenv@^16.4.0',
+    'markdownlint-cli2@^0.18.0',
   ],
 
   // No GitHub here: CI is `.ci/run` in a fresh clone (see README).
