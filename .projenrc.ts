@@ -24,6 +24,7 @@ const project = new cdktf.ConstructLibraryCdktf({
     '@qdrant/js-client-rest@^1.16.0',
     'dotenv@^16.4.0',
     'markdownlint-cli2@^0.18.0',
+    'fast-check@^4.0.0',
   ],
 
   // No GitHub here: CI is `.ci/run` in a fresh clone (see README).
@@ -68,6 +69,14 @@ project.package.addPackageResolutions('unrs-resolver@1.12.2');
 project.npmignore?.addPatterns('/examples/', '/scripts/', '/tools/', '/.ci/', '/cdktf.out/');
 project.gitignore.addPatterns('cdktf.out/', '.terraform/', '*.tfstate', '*.tfstate.*', '.terraform.lock.hcl', '/.offline-tf/');
 project.addPackageIgnore('!/assets/');
+// `npx qdrant-cluster-access check ...`: the same checker that runs inside `cdktf deploy`.
+project.addBins({ 'qdrant-cluster-access': 'assets/checker/cli.js' });
+
+// The main job: a real deploy of examples/basic against a local stand-in cluster, then destroy.
+project.addTask('demo', {
+  description: 'Deploy examples/basic against a local stand-in Qdrant cluster, print the checks, destroy',
+  exec: 'ts-node -P test/tsconfig.json --transpile-only scripts/demo.ts',
+});
 
 // ts-jest transpiles only (isolatedModules), so type errors in tests would pass silently:
 // the test task type-checks the tests first. examples/ are real cdktf apps: type-checked here,
