@@ -69,6 +69,13 @@ class VariableSource extends ApiKeySource {
           'so Terraform would print the key in plans and logs; declare it with sensitive: true',
       );
     }
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      // Also keeps the checker's command line a plain word.
+      problems.push(
+        `key source variable "${name}" cannot be set as TF_VAR_${name} from a shell; ` +
+          'rename it with letters, digits and "_" only',
+      );
+    }
     if (this.variable.default !== undefined) {
       problems.push(
         `key source variable "${name}" has a default value, which would put a plaintext key into the stack; ` +

@@ -100,7 +100,7 @@ export class ApiKey extends Construct {
     if (props.source) {
       this.source = props.source;
     } else {
-      const variableName = isValidName(props.name) ? defaultKeyVariableName(props.name) : `qdrant_api_key_invalid_${id}`;
+      const variableName = isValidName(props.name) ? defaultKeyVariableName(props.name) : `qdrant_api_key_invalid_${id.replace(/-/g, '_')}`;
       this.variable = new TerraformVariable(this, 'Variable', {
         type: 'string',
         sensitive: true,

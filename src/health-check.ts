@@ -111,7 +111,7 @@ export class HealthCheck extends Construct {
     }
 
     const args = [
-      'check', '--url', '"$QCA_URL"', '--label', '"$QCA_LABEL"', '--key-env', shellWord(keyEnv),
+      'check', '--url', '"$QCA_URL"', '--label', '"$QCA_LABEL"', '--key-env', keyEnv,
       '--header', options.header ?? ApiKeyHeader.API_KEY,
       '--timeout', String(options.timeoutSeconds ?? 10),
       '--retries', String(options.retries ?? 3),
@@ -147,14 +147,6 @@ export class HealthCheck extends Construct {
 }
 
 const NULL_PROVIDER_ID = 'QdrantClusterAccessNullProvider';
-
-/** Environment-variable names are plain words; refuse anything a shell would interpret. */
-function shellWord(word: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(word)) {
-    throw new Error(`environment variable name ${JSON.stringify(word)} is not a plain word; rename the Terraform variable`);
-  }
-  return word;
-}
 
 /**
  * Add the null provider to the stack unless it already has one: a library construct must not

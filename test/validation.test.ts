@@ -151,6 +151,18 @@ describe('validation', () => {
     expect(errors.join('\n')).not.toContain('CANARY');
   });
 
+  test('a key source variable whose name a shell cannot export', () => {
+    const stack = newStack();
+    const v = new TerraformVariable(stack, 'search-key', { type: 'string', sensitive: true });
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: URL_EU }],
+      apiKeys: [{ name: 'a', clusters: ['prod-eu'], source: ApiKeySource.fromVariable(v) }],
+    });
+    expect(validationErrors(stack)).toEqual([
+      '[test/Qdrant/ApiKeys/a] key "a": key source variable "search-key" cannot be set as TF_VAR_search-key from a shell; rename it with letters, digits and "_" only',
+    ]);
+  });
+
   test('a plaintext key is refused and never echoed', () => {
     const canary = 'CANARY-plaintext-3f9a1c';
     const stack = newStack();

@@ -28,7 +28,8 @@ export class MultiClusterStack extends TerraformStack {
     this.access = new ClusterAccess(this, 'Qdrant', {
       clusters: [
         { name: 'prod-eu', url: urls['prod-eu'] ?? 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' },
-        { name: 'prod-us', url: urls['prod-us'] ?? 'https://def-456.us-east-1-0.aws.cloud.qdrant.io', restPort: 6333, grpcPort: 6334 },
+        // The REST port may be written in the URL; the gRPC port can be given explicitly.
+        { name: 'prod-us', url: urls['prod-us'] ?? 'https://def-456.us-east-1-0.aws.cloud.qdrant.io:6333', grpcPort: 6334 },
         { name: 'staging', url: urls.staging ?? 'https://fed-789.europe-west3-0.gcp.cloud.qdrant.io' },
       ],
       apiKeys: [

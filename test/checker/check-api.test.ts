@@ -1,0 +1,347 @@
+/**
+ * The checker's Node API (assets/checker/check.js) against the stand-in Qdrant.
+ * CLI behaviour (exit codes, output line) is in cli.test.ts.
+ */
+import type * as Checker from '../../assets/checker';
+import { canaryKey, carriesKey, StandInQdrant } from '../support/stand-in-qdrant';
+
+// check.js is plain CommonJS without its own .d.ts; its types are assets/checker/index.d.ts.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const checker = require('../../assets/checker/check.js') as typeof Checker;
+const { checkClusterAccess, formatReport, parseBaseUrl, UsageError } = checker;
+
+const KEY = canaryKey();
+const READ_ONLY_KEY = canaryKey('canary-ro');
+const EXPIRED_KEY = canaryKey('canary-expired');
+const WRONG_KEY = canaryKey('canary-wrong');
+const ALL_KEYS = [KEY, READ_ONLY_KEY, EXPIRED_KEY, WRONG_KEY];
+
+// Fast retries for tests; each test overrides what it needs.
+const FAST = { retries: 3, backoffBaseMs: 10, backoffCapMs: 50, timeoutSeconds: 2, deadlineSeconds: 4 };
+
+let s: StandInQdrant;
+
+beforeAll(async () => {
+  s = await StandInQdrant.start({ apiKey: KEY, readOnlyApiKey: READ_ONLY_KEY, expiredApiKey: EXPIRED_KEY });
+});
+afterAll(() => s.stop());
+beforeEach(() => {
+  s.setMode('normal');
+  s.requests.length = 0;
+  s.otherOrigin.requests.length = 0;
+});
+
+async function check(options: Partial<Checker.CheckOptions> = {}): Promise<Checker.CheckReport> {
+  const report = await checkClusterAccess({ url: s.url, apiKey: KEY, caFile: s.caFile, ...FAST, ...options });
+  // Whatever happened, no key may be in the report.
+  const text = JSON.stringify(report) + formatReport(report);
+  for (const k of ALL_KEYS) expect(text).not.toContain(k);
+  return report;
+}
+
+function stepOf(report: Checker.CheckReport, name: Checker.StepName): Checker.StepResult {
+  const step = report.steps.find((x) => x.name === name);
+  if (!step) throw new Error(`no step ${name} in ${JSON.stringify(report)}`);
+  return step;
+}
+
+describe('verdicts', () => {
+  test('good key passes all three steps and records the version', async () => {
+    const r = await check({ label: 'search-api → prod-eu' });
+    expect(r).toMatchObject({
+      ok: true,
+      label: 'search-api → prod-eu',
+      url: s.url,
+      header: 'api-key',
+      qdrantVersion: '1.16.2',
+      keyStatus: 'accepted',
+      enforcement: 'enforced',
+      collectionCount: 2,
+      notes: [],
+    });
+    expect(r.failedStep).toBeUndefined();
+    expect(r.steps.map((x) => [x.name, x.ok, x.status, x.attempts])).toEqual([
+      ['root', true, 200, 1],
+      ['key', true, 200, 1],
+      ['enforced', true, 401, 1],
+    ]);
+    expect(formatReport(r)).toMatch(/^ok {3}search-api → prod-eu {2}qdrant 1\.16\.2 {2}key accepted, keys enforced {2}\d+ ms$/);
+    // What was sent: the key on / and /collections, then /collections with no credential at all.
+    expect(s.requests.map((q) => [q.method, q.path, q.headers['api-key'], q.headers.authorization])).toEqual([
+      ['GET', '/', KEY, undefined],
+      ['GET', '/collections', KEY, undefined],
+      ['GET', '/collections', undefined, undefined],
+    ]);
+  });
+
+  test('the trap: GET / answers 200 with a wrong key, the key step catches it', async () => {
+    const r = await check({ apiKey: WRONG_KEY });
+    expect(stepOf(r, 'root')).toMatchObject({ ok: true, status: 200 });
+    expect(r).toMatchObject({ ok: false, failedStep: 'key', keyStatus: 'rejected', reason: 'key rejected (401 Invalid API key or JWT)' });
+    expect(r.steps).toHaveLength(2); // stops at the first failure
+  });
+
+  test('wrong key: 401 is never retried', async () => {
+    const r = await check({ apiKey: WRONG_KEY, retries: 5 });
+    expect(stepOf(r, 'key')).toMatchObject({ ok: false, status: 401, attempts: 1 });
+    expect(s.requests.filter((q) => q.path === '/collections')).toHaveLength(1);
+  });
+
+  test('missing key (a proxy drops the api-key header): the step key reports the server message', async () => {
+    s.setMode('strip-api-key');
+    const r = await check();
+    expect(r).toMatchObject({
+      ok: false,
+      failedStep: 'key',
+      keyStatus: 'rejected',
+      reason: 'key rejected (401 Must provide an API key or an Authorization bearer token)',
+    });
+    // The same key as a Bearer token gets through that proxy.
+    expect((await check({ header: 'bearer' })).ok).toBe(true);
+  });
+
+  test('expired key: 403 ExpiredSignature is reported as expired', async () => {
+    const r = await check({ apiKey: EXPIRED_KEY });
+    expect(r).toMatchObject({ ok: false, failedStep: 'key', keyStatus: 'expired', reason: 'key expired (403 ExpiredSignature)' });
+    expect(stepOf(r, 'key').attempts).toBe(1);
+  });
+
+  test('read-only key passes (GET /collections is a read)', async () => {
+    const r = await check({ apiKey: READ_ONLY_KEY });
+    expect(r).toMatchObject({ ok: true, keyStatus: 'accepted', enforcement: 'enforced' });
+  });
+
+  test('bearer mode sends only Authorization: Bearer, never an api-key header', async () => {
+    const r = await check({ header: 'bearer' });
+    expect(r).toMatchObject({ ok: true, header: 'bearer' });
+    const keyed = s.requests.filter(carriesKey);
+    expect(keyed).toHaveLength(2);
+    for (const q of keyed) {
+      expect(q.headers['api-key']).toBeUndefined();
+      expect(q.headers.authorization).toBe(`Bearer ${KEY}`);
+    }
+  });
+
+  test('api-key mode never sends Authorization', async () => {
+    await check();
+    expect(s.requests.some((q) => q.headers.authorization !== undefined)).toBe(false);
+  });
+});
+
+describe('Qdrant Cloud edge (a key is needed on every path, even /)', () => {
+  beforeEach(() => s.setMode('cloud-edge'));
+
+  test('good key passes', async () => {
+    const r = await check();
+    expect(r).toMatchObject({ ok: true, qdrantVersion: '1.16.2', keyStatus: 'accepted', enforcement: 'enforced' });
+    expect(stepOf(r, 'enforced')).toMatchObject({ status: 403, message: 'keys enforced (403 without a key)' });
+  });
+
+  test('bad key fails at root as a rejected key, not as "not Qdrant"', async () => {
+    const r = await check({ apiKey: WRONG_KEY });
+    expect(r).toMatchObject({ ok: false, failedStep: 'root', keyStatus: 'rejected' });
+    expect(r.reason).toMatch(/^key rejected \(403 forbidden\)/);
+    expect(r.reason).not.toMatch(/not a Qdrant/);
+    expect(stepOf(r, 'root').attempts).toBe(1);
+  });
+});
+
+describe('open clusters and non-Qdrant endpoints', () => {
+  test('an open cluster fails', async () => {
+    s.setMode('open');
+    const r = await check();
+    expect(r).toMatchObject({ ok: false, failedStep: 'enforced', enforcement: 'open' });
+    expect(r.reason).toMatch(/^cluster is open: GET \/collections without a key answered 200/);
+  });
+
+  test('an open cluster passes with requireAuth: false, with a note', async () => {
+    s.setMode('open');
+    const r = await check({ requireAuth: false });
+    expect(r).toMatchObject({ ok: true, enforcement: 'open', notes: ['cluster is open (allowed)'] });
+    expect(formatReport(r)).toMatch(/key not verified, cluster is open \(allowed\)/);
+  });
+
+  test('a 200 HTML page on / is "not a Qdrant endpoint"', async () => {
+    s.setMode('not-qdrant');
+    const r = await check();
+    expect(r).toMatchObject({ ok: false, failedStep: 'root' });
+    expect(r.reason).toMatch(/^not a Qdrant endpoint: GET \/ answered 200 \(text\/html\)/);
+  });
+
+  test('a redirect fails and the other origin receives nothing', async () => {
+    s.setMode('redirect');
+    const r = await check();
+    expect(r).toMatchObject({ ok: false, failedStep: 'root' });
+    expect(r.reason).toBe(`redirected (302) to ${s.otherOrigin.url} — not followed so the key is not sent elsewhere; use the final URL`);
+    expect(s.otherOrigin.requests).toEqual([]);
+    expect(stepOf(r, 'root').attempts).toBe(1);
+  });
+});
+
+describe('transport', () => {
+  test('without the CA file the test CA is untrusted: a clear TLS failure, not retried', async () => {
+    const r = await check({ caFile: undefined });
+    expect(r).toMatchObject({ ok: false, failedStep: 'root' });
+    expect(r.reason).toMatch(/^TLS certificate not trusted: .*\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\) — .*--ca FILE/);
+    expect(stepOf(r, 'root').attempts).toBe(1);
+    expect(s.requests).toEqual([]); // the handshake failed before any request
+  });
+
+  test('plain http is allowed to a loopback host', async () => {
+    const plain = await StandInQdrant.start({ apiKey: KEY, protocol: 'http' });
+    try {
+      const r = await checkClusterAccess({ url: plain.url, apiKey: KEY, ...FAST });
+      expect(r).toMatchObject({ ok: true, url: plain.url });
+      expect(plain.requests).toHaveLength(3);
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  test('connection refused: retried, then a network message', async () => {
+    s.setMode('refused');
+    const r = await check({ retries: 2 });
+    expect(r).toMatchObject({ ok: false, failedStep: 'root' });
+    expect(stepOf(r, 'root')).toMatchObject({ attempts: 3 });
+    expect(stepOf(r, 'root').status).toBeUndefined();
+    expect(r.reason).toMatch(/^connection refused by 127\.0\.0\.1:\d+ \(ECONNREFUSED\) after 3 attempts — is the port right\? Qdrant REST is 6333$/);
+  });
+
+  test('hang: the per-request timeout ends each request', async () => {
+    s.setMode('hang');
+    const started = Date.now();
+    const r = await check({ timeoutSeconds: 0.3, retries: 1 });
+    expect(r).toMatchObject({ ok: false, failedStep: 'root' });
+    expect(r.reason).toBe('no answer within 0.3 s (request timeout) after 2 attempts');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(s.requests).toHaveLength(2);
+  });
+
+  test('hang: the overall deadline is respected whatever the retries', async () => {
+    s.setMode('hang');
+    const r = await check({ timeoutSeconds: 0.4, retries: 50, deadlineSeconds: 1 });
+    expect(r).toMatchObject({ ok: false, failedStep: 'root' });
+    expect(r.reason).toMatch(/^overall deadline of 1 s reached after \d+ attempts$/);
+    expect(r.durationMs).toBeGreaterThanOrEqual(950);
+    expect(r.durationMs).toBeLessThan(1500);
+  });
+
+  test('slow answers within the timeout pass', async () => {
+    s.setMode('slow', { slowMs: 200 });
+    const r = await check({ timeoutSeconds: 2 });
+    expect(r.ok).toBe(true);
+    expect(r.steps.every((x) => x.attempts === 1)).toBe(true);
+    expect(r.durationMs).toBeGreaterThanOrEqual(600);
+  });
+
+  test('flaky 5xx: retried, then passes; the attempts are recorded', async () => {
+    s.setMode('flaky-5xx', { failFirst: 2 });
+    const r = await check();
+    expect(r.ok).toBe(true);
+    expect(r.steps.map((x) => x.attempts)).toEqual([3, 1, 1]);
+  });
+
+  test('5xx that never ends: fails with the status after all attempts', async () => {
+    s.setMode('flaky-5xx', { failFirst: 100 });
+    const r = await check({ retries: 2 });
+    expect(r).toMatchObject({ ok: false, failedStep: 'root' });
+    expect(r.reason).toBe('unexpected answer to GET /: 503 Service Unavailable after 3 attempts');
+  });
+
+  test('429: Retry-After is honoured, then passes', async () => {
+    s.setMode('rate-limited', { failFirst: 1, retryAfter: 1 });
+    const r = await check();
+    expect(r.ok).toBe(true);
+    expect(stepOf(r, 'root').attempts).toBe(2);
+    expect(stepOf(r, 'root').durationMs).toBeGreaterThanOrEqual(950);
+  });
+
+  test('429 with a Retry-After beyond the deadline: stops at once', async () => {
+    s.setMode('rate-limited', { failFirst: 1, retryAfter: 30 });
+    const r = await check({ deadlineSeconds: 2 });
+    expect(r).toMatchObject({ ok: false, failedStep: 'root' });
+    expect(r.reason).toMatch(/^overall deadline of 2 s reached after 1 attempt; last answer: 429 Too many requests/);
+    expect(r.durationMs).toBeLessThan(1000);
+  });
+});
+
+describe('key hygiene', () => {
+  test('a key with a trailing newline is reported as a copy-paste error and never sent', async () => {
+    const r = await check({ apiKey: `${KEY}\n` });
+    expect(r).toMatchObject({
+      ok: false,
+      failedStep: 'key',
+      reason: 'the key has whitespace or a newline at its start or end — likely a copy-paste error; remove it',
+    });
+    expect(r.steps).toEqual([expect.objectContaining({ name: 'key', attempts: 0 })]);
+    expect(s.requests).toEqual([]);
+  });
+
+  test('a key with leading spaces is reported the same way', async () => {
+    const r = await check({ apiKey: `  ${KEY}` });
+    expect(r.reason).toMatch(/copy-paste/);
+  });
+
+  test.each(['api-key', 'bearer'] as const)('a server that echoes the key (%s): it is redacted everywhere', async (header) => {
+    s.setMode('echo-key');
+    const r = await check({ header });
+    expect(r).toMatchObject({ ok: false, failedStep: 'key', keyStatus: 'rejected' });
+    expect(r.reason).toContain('[redacted]');
+    // the server did get the key, and said it back
+    expect(s.requests.some(carriesKey)).toBe(true);
+  });
+
+  test('the key is redacted even when the server wraps it in JSON or URL-encodes it', () => {
+    const key = 'k"ey/+=';
+    const text = `a ${key} b ${JSON.stringify(key)} c ${encodeURIComponent(key)} Bearer ${key}`;
+    const out = checker.redact(text, key);
+    expect(out).not.toContain(key);
+    expect(out).not.toContain(encodeURIComponent(key));
+    expect(out).toBe('a [redacted] b "[redacted]" c [redacted] Bearer [redacted]');
+  });
+
+  test('server messages are one line and truncated', async () => {
+    s.setMode('echo-key');
+    const r = await check({ apiKey: `${KEY}${'x'.repeat(400)}` });
+    expect(r.reason!.length).toBeLessThanOrEqual(260);
+    expect(r.reason).not.toMatch(/\n/);
+  });
+});
+
+describe('usage errors (thrown, no network)', () => {
+  test.each([
+    ['http://example.invalid', /uses http:\/\/, which would send the key in clear text/],
+    ['https://example.invalid:6333/collections', /must be a base URL without path/],
+    ['https://example.invalid?x=1', /must be a base URL without path, query or fragment/],
+    ['https://example.invalid#f', /must be a base URL without path, query or fragment/],
+    ['https://user:secret@example.invalid', /must not contain user:password@/],
+    ['ftp://example.invalid', /must start with https:\/\//],
+    ['not a url', /invalid URL 'not a url'/],
+    ['https://example.invalid:0', /invalid port/],
+  ])('%s', async (url, message) => {
+    await expect(checkClusterAccess({ url, apiKey: KEY })).rejects.toThrow(message);
+    await expect(checkClusterAccess({ url, apiKey: KEY })).rejects.toBeInstanceOf(UsageError);
+  });
+
+  test('the password of a URL is not echoed', async () => {
+    await expect(checkClusterAccess({ url: 'https://user:hunter2@example.invalid', apiKey: KEY })).rejects.toThrow(/'https:\/\/\*\*\*@example\.invalid'/);
+  });
+
+  test('an empty key, a bad header and bad numbers are usage errors', async () => {
+    const base = { url: 'https://example.invalid', apiKey: KEY };
+    await expect(checkClusterAccess({ ...base, apiKey: '' })).rejects.toThrow(/key is empty/);
+    await expect(checkClusterAccess({ ...base, header: 'x' as never })).rejects.toThrow(/header must be/);
+    await expect(checkClusterAccess({ ...base, timeoutSeconds: 0 })).rejects.toThrow(/timeoutSeconds/);
+    await expect(checkClusterAccess({ ...base, retries: 1.5 })).rejects.toThrow(/retries/);
+    await expect(checkClusterAccess({ ...base, caFile: '/nonexistent/ca.pem' })).rejects.toThrow(/cannot read CA file '\/nonexistent\/ca.pem' \(ENOENT\)/);
+  });
+
+  test('a URL without a port means 6333; an explicit :443 is kept', () => {
+    expect(parseBaseUrl('https://xyz.cloud.example')).toMatchObject({ url: 'https://xyz.cloud.example:6333', port: 6333, host: 'xyz.cloud.example' });
+    expect(parseBaseUrl('https://xyz.cloud.example/')).toMatchObject({ port: 6333 });
+    expect(parseBaseUrl('https://xyz.cloud.example:443')).toMatchObject({ url: 'https://xyz.cloud.example:443', port: 443, host: 'xyz.cloud.example:443' });
+    expect(parseBaseUrl('http://localhost:6333')).toMatchObject({ protocol: 'http:', hostname: 'localhost' });
+    expect(parseBaseUrl('http://127.8.9.10')).toMatchObject({ port: 6333 });
+    expect(parseBaseUrl('http://[::1]:7000')).toMatchObject({ hostname: '::1', url: 'http://[::1]:7000' });
+  });
+});

@@ -1,0 +1,289 @@
+/**
+ * The CLI (assets/checker/cli.js) as a real child process: exit codes, the output line, --json,
+ * usage errors. Every run is scanned for every key used in this file: none may ever be printed.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as https from 'node:https';
+import * as path from 'node:path';
+import type { CheckReport } from '../../assets/checker';
+import { canaryKey, carriesKey, StandInQdrant } from '../support/stand-in-qdrant';
+
+const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
+const KEY = canaryKey();
+const WRONG_KEY = canaryKey('canary-wrong');
+const EXPIRED_KEY = canaryKey('canary-expired');
+const CANARIES = [KEY, WRONG_KEY, EXPIRED_KEY];
+
+interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the CLI with a minimal environment (+ env) and checks that no canary key was printed. */
+async function run(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
+  // Asynchronous on purpose: the stand-in server lives in this process and must keep answering.
+  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  for (const canary of CANARIES) {
+    expect(stdout).not.toContain(canary);
+    expect(stderr).not.toContain(canary);
+  }
+  return { code, stdout, stderr };
+}
+
+let s: StandInQdrant;
+
+beforeAll(async () => {
+  s = await StandInQdrant.start({ apiKey: KEY, expiredApiKey: EXPIRED_KEY });
+});
+afterAll(() => s.stop());
+beforeEach(() => {
+  s.setMode('normal');
+  s.requests.length = 0;
+  s.otherOrigin.requests.length = 0;
+});
+
+/** `check --url <stand-in> --ca <its CA> ...extra` */
+function checkArgs(...extra: string[]): string[] {
+  return ['check', '--url', s.url, '--ca', s.caFile, ...extra];
+}
+
+describe('verdicts and exit codes', () => {
+  test('good key: exit 0 and one ok line', async () => {
+    const r = await run(checkArgs('--label', 'search-api → prod-eu'), { QDRANT_API_KEY: KEY });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^ok {3}search-api → prod-eu {2}qdrant 1\.16\.2 {2}key accepted, keys enforced {2}\d+ ms\n$/);
+  });
+
+  test('a checker that only GETs / would pass here: / answers 200 to a wrong key, the CLI exits 1', async () => {
+    // What a root-only health check sees: 200 and the version, whatever the key.
+    const root = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
+      const req = https.get(`${s.url}/`, { ca: fs.readFileSync(s.caFile), headers: { 'api-key': WRONG_KEY } }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      });
+      req.on('error', reject);
+    });
+    expect(root.status).toBe(200);
+    expect(JSON.parse(root.body)).toMatchObject({ title: 'qdrant - vector search engine' });
+
+    const r = await run(checkArgs('--label', 'search-api → prod-eu'), { QDRANT_API_KEY: WRONG_KEY });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL search-api → prod-eu {2}step key: key rejected \(401 Invalid API key or JWT\) {2}\d+ ms\n$/);
+  });
+
+  test('expired key: exit 1, reported as expired', async () => {
+    const r = await run(checkArgs(), { QDRANT_API_KEY: EXPIRED_KEY });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^FAIL 127\.0\.0\.1:\d+ {2}step key: key expired \(403 ExpiredSignature\) {2}\d+ ms\n$/);
+  });
+
+  test('without a label, the URL host is the label', async () => {
+    const r = await run(checkArgs(), { QDRANT_API_KEY: KEY });
+    expect(r.stdout).toMatch(/^ok {3}127\.0\.0\.1:\d+ {2}qdrant/);
+  });
+
+  test('--header bearer: only Authorization is sent', async () => {
+    const r = await run(checkArgs('--header', 'bearer'), { QDRANT_API_KEY: KEY });
+    expect(r.code).toBe(0);
+    const keyed = s.requests.filter(carriesKey);
+    expect(keyed).toHaveLength(2);
+    expect(keyed.every((q) => q.headers['api-key'] === undefined && q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+  });
+
+  test('--key-env names another variable', async () => {
+    const r = await run(checkArgs('--key-env', 'SEARCH_API_QDRANT_KEY'), { SEARCH_API_QDRANT_KEY: KEY, QDRANT_API_KEY: WRONG_KEY });
+    expect(r.code).toBe(0);
+  });
+
+  test('open cluster: exit 1; with --allow-open: exit 0 and a note', async () => {
+    s.setMode('open');
+    const strict = await run(checkArgs(), { QDRANT_API_KEY: KEY });
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/step enforced: cluster is open: .*--allow-open/);
+    const allowed = await run(checkArgs('--allow-open'), { QDRANT_API_KEY: KEY });
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/^ok {3}.*key not verified, cluster is open \(allowed\)/);
+  });
+
+  test('cloud edge: good key exit 0, bad key exit 1 at step root', async () => {
+    s.setMode('cloud-edge');
+    expect((await run(checkArgs(), { QDRANT_API_KEY: KEY })).code).toBe(0);
+    const bad = await run(checkArgs(), { QDRANT_API_KEY: WRONG_KEY });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/step root: key rejected \(403 forbidden\)/);
+  });
+
+  test('without --ca the test CA is untrusted: exit 1 with a clear TLS message', async () => {
+    const r = await run(['check', '--url', s.url], { QDRANT_API_KEY: KEY });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/step root: TLS certificate not trusted: unable to verify the first certificate \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\) — if the server uses a private CA, trust it with --ca FILE/);
+  });
+
+  test('redirect: exit 1, the other origin received no key', async () => {
+    s.setMode('redirect');
+    const r = await run(checkArgs(), { QDRANT_API_KEY: KEY });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`step root: redirected (302) to ${s.otherOrigin.url} — not followed`);
+    expect(s.otherOrigin.requests.filter(carriesKey)).toEqual([]);
+    expect(s.otherOrigin.requests).toEqual([]);
+  });
+
+  test('hang: --timeout and --deadline bound the run', async () => {
+    s.setMode('hang');
+    const started = Date.now();
+    const r = await run(checkArgs('--timeout', '0.3', '--retries', '20', '--deadline', '1'), { QDRANT_API_KEY: KEY });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/step root: overall deadline of 1 s reached after \d+ attempts/);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  test('plain http to loopback is allowed', async () => {
+    const plain = await StandInQdrant.start({ apiKey: KEY, protocol: 'http' });
+    try {
+      const r = await run(['check', '--url', plain.url], { QDRANT_API_KEY: KEY });
+      expect(r.code).toBe(0);
+    } finally {
+      await plain.stop();
+    }
+  });
+});
+
+describe('key hygiene', () => {
+  test('a key with a trailing newline: exit 1, copy-paste message, key not printed, nothing sent', async () => {
+    const r = await run(checkArgs(), { QDRANT_API_KEY: `${KEY}\n` });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/step key: the key has whitespace or a newline at its start or end — likely a copy-paste error; remove it/);
+    expect(s.requests).toEqual([]);
+  });
+
+  test.each([[[] as string[]], [['--json']], [['--header', 'bearer']], [['--header', 'bearer', '--json']]])(
+    'a server that echoes the key %j: never printed', async (extra) => {
+      s.setMode('echo-key');
+      const r = await run(checkArgs(...extra), { QDRANT_API_KEY: KEY });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain('[redacted]');
+      expect(s.requests.some(carriesKey)).toBe(true); // the key was sent and echoed back
+    });
+});
+
+describe('--json', () => {
+  test('prints the report, which parses and matches', async () => {
+    const r = await run(checkArgs('--json', '--label', 'prod'), { QDRANT_API_KEY: KEY });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as CheckReport;
+    expect(report).toMatchObject({
+      ok: true,
+      url: s.url,
+      label: 'prod',
+      header: 'api-key',
+      qdrantVersion: '1.16.2',
+      keyStatus: 'accepted',
+      enforcement: 'enforced',
+      collectionCount: 2,
+      notes: [],
+    });
+    expect(report.steps.map((x) => x.name)).toEqual(['root', 'key', 'enforced']);
+    expect(report.steps.every((x) => x.ok && x.attempts === 1 && typeof x.durationMs === 'number')).toBe(true);
+  });
+
+  test('a failure in JSON: exit 1, failedStep and reason', async () => {
+    const r = await run(checkArgs('--json'), { QDRANT_API_KEY: WRONG_KEY });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, failedStep: 'key', keyStatus: 'rejected', reason: 'key rejected (401 Invalid API key or JWT)' });
+  });
+});
+
+describe('usage (exit 2, one line on stderr)', () => {
+  const usageLine = /^qdrant-cluster-access: error: [^\n]+\n$/;
+
+  test('--help exits 0 and documents steps, options and exit codes', async () => {
+    const r = await run(['--help']);
+    expect(r.code).toBe(0);
+    for (const word of ['root', 'key', 'enforced', '--url', '--key-env', '--header', '--ca', '--timeout', '--retries',
+      '--deadline', '--allow-open', '--label', '--json', 'Exit codes']) {
+      expect(r.stdout).toContain(word);
+    }
+    expect((await run(['check', '--help'])).code).toBe(0);
+    expect((await run(['check', '-h'])).stdout).toBe(r.stdout);
+  });
+
+  test('missing env var: exit 2, names the variable', async () => {
+    const r = await run(checkArgs());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(usageLine);
+    expect(r.stderr).toContain('environment variable QDRANT_API_KEY is not set');
+    const other = await run(checkArgs('--key-env', 'MY_QDRANT_KEY'), { QDRANT_API_KEY: KEY });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('environment variable MY_QDRANT_KEY is not set');
+  });
+
+  test('empty env var: exit 2', async () => {
+    const r = await run(checkArgs(), { QDRANT_API_KEY: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('environment variable QDRANT_API_KEY is empty');
+  });
+
+  test('unknown flag: exit 2', async () => {
+    const r = await run(checkArgs('--verbose'), { QDRANT_API_KEY: KEY });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('qdrant-cluster-access: error: unknown option --verbose (see --help)\n');
+  });
+
+  test.each(['--key KEY', '--api-key KEY', '--api-key=KEY', '--token KEY', '-k KEY'])(
+    'a key flag (%s) is refused: keys come from the environment', async (flag) => {
+      const args = flag.split(' ').map((a) => a.replace('KEY', KEY));
+      const r = await run([...checkArgs(), ...args], { QDRANT_API_KEY: KEY });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(usageLine);
+      expect(r.stderr).toMatch(/keys are never taken as arguments.*environment variable QDRANT_API_KEY/);
+      expect(s.requests).toEqual([]);
+    });
+
+  test('a key passed as --key-env value is not echoed', async () => {
+    const r = await run(checkArgs('--key-env', KEY), { QDRANT_API_KEY: KEY });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--key-env needs the NAME of an environment variable');
+  });
+
+  test('http:// to a non-loopback host: exit 2 before any network', async () => {
+    const started = Date.now();
+    const r = await run(['check', '--url', 'http://example.invalid'], { QDRANT_API_KEY: KEY });
+    expect(r.code).toBe(2); // a DNS lookup of .invalid would have failed the check (exit 1) instead
+    expect(r.stderr).toBe("qdrant-cluster-access: error: URL 'http://example.invalid' uses http://, which would send the key in clear text; use https:// (http:// is only allowed for loopback hosts)\n");
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  test.each([
+    [['--url', 'https://h.example/collections'], /URL 'https:\/\/h\.example\/collections' must be a base URL/],
+    [['--url', 'https://h.example', '--timeout', 'soon'], /--timeout needs a positive number of seconds, got 'soon'/],
+    [['--url', 'https://h.example', '--retries', '-1'], /--retries needs a whole number from 0 to 100, got '-1'/],
+    [['--url', 'https://h.example', '--deadline', '0'], /--deadline needs a positive number of seconds, got '0'/],
+    [['--url', 'https://h.example', '--header', 'x-api-key'], /--header must be 'api-key' or 'bearer', got 'x-api-key'/],
+    [['--url', 'https://h.example', '--ca', '/nonexistent.pem'], /cannot read CA file '\/nonexistent.pem'/],
+    [['--url'], /option --url needs a value/],
+    [[], /missing --url/],
+  ])('check %j: exit 2', async (args, message) => {
+    const r = await run(['check', ...args], { QDRANT_API_KEY: KEY });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(usageLine);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+
+  test('missing or unknown command, stray argument: exit 2; a stray argument is not echoed', async () => {
+    expect((await run([])).stderr).toMatch(/missing command/);
+    expect((await run(['probe'])).stderr).toMatch(/unknown command 'probe'/);
+    const stray = await run([...checkArgs(), KEY], { QDRANT_API_KEY: KEY });
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toMatch(/unexpected extra argument \(not shown/);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * The stand-in behaves like Qdrant where the checker depends on it (raw HTTPS requests), and the
+ * official @qdrant/js-client-rest client talks to it with the same URL and key.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as https from 'node:https';
+import * as path from 'node:path';
+import { canaryKey, StandInQdrant } from '../support/stand-in-qdrant';
+
+const KEY = canaryKey();
+const READ_ONLY_KEY = canaryKey('canary-ro');
+
+interface Answer {
+  readonly status: number;
+  readonly type: string | undefined;
+  readonly body: string;
+}
+
+let s: StandInQdrant;
+let ca: Buffer;
+
+beforeAll(async () => {
+  s = await StandInQdrant.start({ apiKey: KEY, readOnlyApiKey: READ_ONLY_KEY });
+  ca = fs.readFileSync(s.caFile);
+});
+afterAll(() => s.stop());
+beforeEach(() => s.setMode('normal'));
+
+function request(method: string, p: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(`${s.url}${p}`, { method, ca, headers, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('stand-in fidelity (Qdrant >= 1.9 auth)', () => {
+  test('whitelisted paths need no key', async () => {
+    const root = await request('GET', '/');
+    expect(root.status).toBe(200);
+    expect(JSON.parse(root.body)).toEqual({ title: 'qdrant - vector search engine', version: '1.16.2', commit: expect.any(String) });
+    expect(await request('GET', '/healthz')).toMatchObject({ status: 200, body: 'healthz check passed' });
+    expect(await request('GET', '/readyz')).toMatchObject({ status: 200, body: 'all shards are ready' });
+    expect(await request('GET', '/livez')).toMatchObject({ status: 200 });
+  });
+
+  test('missing and wrong keys: 401 plain text without content-type', async () => {
+    expect(await request('GET', '/collections')).toEqual({ status: 401, type: undefined, body: 'Must provide an API key or an Authorization bearer token' });
+    expect(await request('GET', '/collections', { 'api-key': 'nope' })).toEqual({ status: 401, type: undefined, body: 'Invalid API key or JWT' });
+  });
+
+  test('a good key lists collections in the ApiResponse envelope', async () => {
+    const r = await request('GET', '/collections', { 'api-key': KEY });
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toEqual({ result: { collections: [{ name: 'products' }, { name: 'support-tickets' }] }, status: 'ok', time: expect.any(Number) });
+  });
+
+  test('api-key wins over Authorization, even when empty; the Bearer prefix is case-sensitive', async () => {
+    expect((await request('GET', '/collections', { authorization: `Bearer ${KEY}` })).status).toBe(200);
+    expect(await request('GET', '/collections', { 'api-key': '', 'authorization': `Bearer ${KEY}` })).toMatchObject({ status: 401, body: 'Invalid API key or JWT' });
+    expect(await request('GET', '/collections', { 'api-key': 'nope', 'authorization': `Bearer ${KEY}` })).toMatchObject({ status: 401 });
+    expect(await request('GET', '/collections', { authorization: `bearer ${KEY}` })).toMatchObject({ status: 401, body: 'Must provide an API key or an Authorization bearer token' });
+  });
+
+  test('a read-only key may read but not write: 403 JSON', async () => {
+    expect((await request('GET', '/collections', { 'api-key': READ_ONLY_KEY })).status).toBe(200);
+    const put = await request('PUT', '/collections/new-one', { 'api-key': READ_ONLY_KEY });
+    expect(put.status).toBe(403);
+    expect(put.type).toBe('application/json');
+    expect(JSON.parse(put.body)).toEqual({ status: { error: 'Forbidden: Global manage access is required' }, time: expect.any(Number) });
+    expect((await request('PUT', '/collections/new-one', { 'api-key': KEY })).status).toBe(200);
+    expect((await request('DELETE', '/collections/new-one', { 'api-key': KEY })).status).toBe(200);
+  });
+
+  test('cloud-edge mode: 403 {"error":"forbidden"} on every path without a valid key', async () => {
+    s.setMode('cloud-edge');
+    for (const p of ['/', '/healthz', '/collections']) {
+      expect(await request('GET', p)).toEqual({ status: 403, type: 'application/json; charset=utf-8', body: '{"error":"forbidden"}' });
+    }
+    expect((await request('GET', '/', { 'api-key': 'nope' })).status).toBe(403);
+    expect((await request('GET', '/', { 'api-key': KEY })).status).toBe(200);
+    expect((await request('GET', '/healthz', { authorization: `Bearer ${KEY}` })).status).toBe(200);
+  });
+
+  test('the request log records method, path and headers', async () => {
+    s.requests.length = 0;
+    await request('GET', '/collections?x=1', { 'api-key': KEY });
+    expect(s.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/collections?x=1', mode: 'normal', headers: expect.objectContaining({ 'api-key': KEY }) })]);
+  });
+});
+
+describe('the official @qdrant/js-client-rest client', () => {
+  // The client uses undici with its own Agent and has no option for a CA or a dispatcher, so it
+  // runs in a child process that trusts the test CA through NODE_EXTRA_CA_CERTS.
+  const script = `
+    const { QdrantClient } = require('@qdrant/js-client-rest');
+    const client = new QdrantClient({ url: process.env.QDRANT_URL, apiKey: process.env.QDRANT_API_KEY });
+    (async () => {
+      const version = await client.versionInfo();
+      let collections;
+      try { collections = await client.getCollections(); } catch (e) { collections = { error: e.message, status: e.status }; }
+      console.log(JSON.stringify({ version, collections }));
+    })().catch((e) => { console.error(e.message); process.exit(1); });`;
+
+  const clientVersion = (JSON.parse(fs.readFileSync(
+    path.join(path.dirname(require.resolve('@qdrant/js-client-rest')), '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+  async function runClient(url: string, apiKey: string, caFile: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, ['-e', script], {
+      cwd: path.join(__dirname, '..', '..'),
+      env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: caFile, QDRANT_URL: url, QDRANT_API_KEY: apiKey },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { code, stdout, stderr };
+  }
+
+  let served: StandInQdrant;
+  beforeAll(async () => {
+    // The same major.minor as the client, so its compatibility check does not warn.
+    served = await StandInQdrant.start({ apiKey: KEY, version: clientVersion });
+  });
+  afterAll(() => served.stop());
+
+  test('connects with the same URL and key, lists collections', async () => {
+    const r = await runClient(served.url, KEY, served.caFile);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      version: { title: 'qdrant - vector search engine', version: clientVersion, commit: expect.any(String) },
+      collections: { collections: [{ name: 'products' }, { name: 'support-tickets' }] },
+    });
+    const keyed = served.requests.filter((q) => q.headers['api-key'] === KEY);
+    expect(keyed.map((q) => q.path).sort()).toEqual(['/', '/', '/collections']); // compat check + versionInfo + list
+  });
+
+  test('with a wrong key versionInfo() still works (GET / is whitelisted), getCollections() gets 401', async () => {
+    const r = await runClient(served.url, 'wrong-key', served.caFile);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { version: { version: string }; collections: { error: string; status: number } };
+    expect(out.version.version).toBe(clientVersion);
+    expect(out.collections).toEqual({ error: 'Unauthorized', status: 401 });
+  });
+});
