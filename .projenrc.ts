@@ -66,7 +66,7 @@ project.package.addPackageResolutions('unrs-resolver@1.12.2');
 
 // Runtime code (the checker, run by Terraform's local-exec) ships in the npm package
 // and is copied into every synthesized stack with TerraformAsset.
-project.npmignore?.addPatterns('/examples/', '/scripts/', '/tools/', '/.ci/', '/cdktf.out/');
+project.npmignore?.addPatterns('/examples/', '/scripts/', '/tools/', '/.ci/', '/cdktf.out/', '/.offline-tf/', '*.tfstate', '*.tfstate.*');
 project.gitignore.addPatterns('cdktf.out/', '.terraform/', '*.tfstate', '*.tfstate.*', '.terraform.lock.hcl', '/.offline-tf/');
 project.addPackageIgnore('!/assets/');
 // `npx qdrant-cluster-access check ...`: the same checker that runs inside `cdktf deploy`.
@@ -94,5 +94,11 @@ project.compileTask.reset('jsii');
 // (it needs their toolchains). Without this, `projen build` outside CI tries all of them.
 project.packageTask.reset();
 project.packageTask.spawn(project.tasks.tryFind('package:js')!);
+
+// Benchmarks against a baseline run side by side (synth, and a 20-grant apply with real terraform).
+project.addTask('bench', {
+  description: 'Benchmark synth and a 20-grant apply against raw cdktf baselines; prints ratios',
+  exec: 'ts-node -P test/tsconfig.json --transpile-only scripts/bench.ts',
+});
 
 project.synth();

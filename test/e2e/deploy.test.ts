@@ -86,6 +86,8 @@ describe('examples/basic deployed with real terraform', () => {
 
   test('no key, in any form, in the output, the stack or the state', () => {
     expect(seen.length).toBeGreaterThanOrEqual(8);
+    // The scan must really read the state (it holds the key's hash in the triggers).
+    expect(fs.readFileSync(path.join(dir, 'terraform.tfstate'), 'utf8')).toContain('key_sha256');
     expectNoCanary([key, rotated, wrong], seen, dir);
   });
 });

@@ -5,7 +5,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { App, TerraformStack } from 'cdktf';
+import { App, LocalBackend, TerraformStack } from 'cdktf';
 
 const REPO = path.join(__dirname, '..', '..');
 
@@ -73,7 +73,10 @@ export async function initAndApply(cwd: string, env: Record<string, string | und
  */
 export function synthStack(outdir: string, id: string, build: (app: App, id: string) => TerraformStack): string {
   const app = new App({ outdir });
-  build(app, id);
+  const stack = build(app, id);
+  // cdktf's default local backend puts the state in the current directory (the repo when
+  // testing); keep it in the stack directory, where the canary scan reads it.
+  new LocalBackend(stack, { path: 'terraform.tfstate' });
   app.synth();
   return path.join(outdir, 'stacks', id);
 }
