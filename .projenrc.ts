@@ -95,6 +95,12 @@ project.compileTask.reset('jsii');
 project.packageTask.reset();
 project.packageTask.spawn(project.tasks.tryFind('package:js')!);
 
+// The committed example guide (examples/multi-cluster/qdrant-setup.md); a test checks it is current.
+project.addTask('guide:example', {
+  description: 'Regenerate examples/multi-cluster/qdrant-setup.md (the setup guide golden file)',
+  exec: 'ts-node -P test/tsconfig.json --transpile-only scripts/render-example-guide.ts',
+});
+
 // Benchmarks against a baseline run side by side (synth, and a 20-grant apply with real terraform).
 project.addTask('bench', {
   description: 'Benchmark synth and a 20-grant apply against raw cdktf baselines; prints ratios',

@@ -3,6 +3,7 @@ import { Construct } from 'constructs';
 import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
 import { NAME_RULE, defaultKeyVariableName, isValidName, q } from './private/naming';
+import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
 
 /**
  * One API key, as passed to `ClusterAccess` or `ClusterAccess.addApiKey()`.
@@ -26,6 +27,20 @@ export interface ApiKeyOptions {
    * @default - a new sensitive Terraform variable `qdrant_api_key_<name>`, set through `TF_VAR_qdrant_api_key_<name>`
    */
   readonly source?: ApiKeySource;
+
+  /**
+   * The day the key was created in the console, as `YYYY-MM-DD`. With `rotateAfterDays` it gives
+   * the day the key is due for rotation, shown in the setup guide; synth warns once it is due
+   * (today is the real date, or the context value `cdktf-qdrant-cluster-access:today` when set).
+   * @default - not recorded: no due date and no warning
+   */
+  readonly createdOn?: string;
+
+  /**
+   * Days after `createdOn` when the key is due for rotation (1-3650).
+   * @default 90
+   */
+  readonly rotateAfterDays?: number;
 }
 
 /**
@@ -40,6 +55,18 @@ export interface ApiKeyProps {
    * @default - a new sensitive Terraform variable `qdrant_api_key_<name>`
    */
   readonly source?: ApiKeySource;
+
+  /**
+   * The day the key was created, `YYYY-MM-DD`. See `ApiKeyOptions.createdOn`.
+   * @default - not recorded
+   */
+  readonly createdOn?: string;
+
+  /**
+   * Days after `createdOn` when the key is due for rotation. See `ApiKeyOptions.rotateAfterDays`.
+   * @default 90
+   */
+  readonly rotateAfterDays?: number;
 }
 
 /**
@@ -86,6 +113,15 @@ export class ApiKey extends Construct {
    */
   public readonly variable?: TerraformVariable;
 
+  /**
+   * The day the key was created, `YYYY-MM-DD`.
+   * @default - not recorded
+   */
+  public readonly createdOn?: string;
+
+  /** Days after `createdOn` when the key is due for rotation. */
+  public readonly rotateAfterDays: number;
+
   private readonly _clusters: Cluster[] = [];
   private readonly _listeners: IGrantListener[] = [];
   private readonly _errors: string[] = [];
@@ -96,6 +132,8 @@ export class ApiKey extends Construct {
     super(scope, id);
     Object.defineProperty(this, API_KEY_SYMBOL, { value: true });
     this.keyName = props.name;
+    this.createdOn = props.createdOn;
+    this.rotateAfterDays = props.rotateAfterDays ?? DEFAULT_ROTATE_AFTER_DAYS;
 
     if (props.source) {
       this.source = props.source;
@@ -114,6 +152,8 @@ export class ApiKey extends Construct {
     }
 
     this.node.addValidation({ validate: () => this.validateKey() });
+    this.node.addValidation({ validate: () => rotationProblems(this, this.keyName, this.createdOn, this.rotateAfterDays) });
+    warnIfRotationDue(this, this.keyName, this.createdOn, this.rotateAfterDays);
   }
 
   /** The clusters this key is granted to, in the order they were granted. */

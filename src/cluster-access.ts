@@ -5,7 +5,9 @@ import { Construct } from 'constructs';
 import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
 import { HealthCheck, HealthCheckOptions } from './health-check';
+import { registerSetupGuide } from './private/guide-writer';
 import { collisionKey, isValidName, q } from './private/naming';
+import { SetupGuideOptions } from './setup-guide';
 
 /**
  * Properties of `ClusterAccess`.
@@ -28,6 +30,12 @@ export interface ClusterAccessProps {
    * @default - enabled, `api-key` header, 10 s timeout, 3 retries, keys must be enforced
    */
   readonly healthCheck?: HealthCheckOptions;
+
+  /**
+   * The setup guide `qdrant-setup.md`, written next to the stack's `cdk.tf.json` at synth.
+   * @default - enabled, no copy outside the synth output
+   */
+  readonly setupGuide?: SetupGuideOptions;
 }
 
 /**
@@ -74,6 +82,7 @@ export class ClusterAccess extends Construct {
     for (const key of props.apiKeys ?? []) this.addApiKey(key);
 
     this.node.addValidation({ validate: () => [...this.problems] });
+    if (props.setupGuide?.enabled !== false) registerSetupGuide(this, props.setupGuide ?? {});
   }
 
   /** The clusters, in the order they were added. */
@@ -113,7 +122,12 @@ export class ClusterAccess extends Construct {
    */
   public addApiKey(options: ApiKeyOptions): ApiKey {
     const id = this.childId(options.name, this._apiKeys.map((k) => k.keyName), 'key', this.keyScope);
-    const key = new ApiKey(this.keyScope, id, { name: options.name, source: options.source });
+    const key = new ApiKey(this.keyScope, id, {
+      name: options.name,
+      source: options.source,
+      createdOn: options.createdOn,
+      rotateAfterDays: options.rotateAfterDays,
+    });
     this._apiKeys.push(key);
     for (const name of options.clusters ?? []) {
       const cluster = this.findCluster(name);

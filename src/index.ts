@@ -3,3 +3,4 @@ export * from './cluster';
 export * from './api-key';
 export * from './api-key-source';
 export * from './health-check';
+export * from './setup-guide';

@@ -1,0 +1,81 @@
+/**
+ * Key rotation metadata: `createdOn` + `rotateAfterDays` give the day a key is due.
+ * Dates are calendar days (`YYYY-MM-DD`, UTC), so the result never depends on the time zone.
+ * Not exported from the package.
+ */
+import { Annotations, Token } from 'cdktf';
+import { IConstruct } from 'constructs';
+import { q } from './naming';
+
+/** Days after `createdOn` when a key is due for rotation, unless `rotateAfterDays` says otherwise. */
+export const DEFAULT_ROTATE_AFTER_DAYS = 90;
+
+/**
+ * Construct context that fixes "today" (a `YYYY-MM-DD` date) for the overdue check, so tests
+ * and reproducible builds do not depend on the clock.
+ */
+export const TODAY_CONTEXT_KEY = 'cdktf-qdrant-cluster-access:today';
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Milliseconds since the epoch of a real calendar date `YYYY-MM-DD` (UTC), else undefined. */
+export function parseIsoDate(value: string): number | undefined {
+  const m = ISO_DATE.exec(value);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = Date.UTC(y, mo - 1, d);
+  const back = new Date(t);
+  // Rejects 2025-02-30 and friends, which Date.UTC would roll over into March.
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return undefined;
+  return t;
+}
+
+function formatIsoDate(t: number): string {
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+function isUsable(createdOn: string | undefined, rotateAfterDays: number): createdOn is string {
+  return createdOn !== undefined && !Token.isUnresolved(createdOn) && !Token.isUnresolved(rotateAfterDays) &&
+    parseIsoDate(createdOn) !== undefined && Number.isInteger(rotateAfterDays) && rotateAfterDays >= 1;
+}
+
+/** The day a key is due for rotation (`YYYY-MM-DD`), or undefined when it cannot be known. */
+export function rotationDueOn(createdOn: string | undefined, rotateAfterDays: number): string | undefined {
+  if (!isUsable(createdOn, rotateAfterDays)) return undefined;
+  return formatIsoDate(parseIsoDate(createdOn)! + rotateAfterDays * DAY_MS);
+}
+
+/** "Today" for the overdue check: the context value when set, else the real date (UTC). */
+export function today(scope: IConstruct): string {
+  const fixed = scope.node.tryGetContext(TODAY_CONTEXT_KEY);
+  return typeof fixed === 'string' ? fixed : formatIsoDate(Date.now());
+}
+
+/** Validation errors of a key's rotation settings (each in the library's error style). */
+export function rotationProblems(scope: IConstruct, keyName: string, createdOn: string | undefined, rotateAfterDays: number): string[] {
+  const errors: string[] = [];
+  const label = `key ${q(keyName)}`;
+  if (createdOn !== undefined && !Token.isUnresolved(createdOn) && parseIsoDate(createdOn) === undefined) {
+    errors.push(`${label} createdOn ${q(createdOn)} is not a date; expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"`);
+  }
+  if (!Token.isUnresolved(rotateAfterDays) && !(Number.isInteger(rotateAfterDays) && rotateAfterDays >= 1 && rotateAfterDays <= 3650)) {
+    errors.push(`${label} rotateAfterDays ${rotateAfterDays} is not a whole number of days in 1-3650; use e.g. ${DEFAULT_ROTATE_AFTER_DAYS}`);
+  }
+  const fixed = scope.node.tryGetContext(TODAY_CONTEXT_KEY);
+  if (fixed !== undefined && (typeof fixed !== 'string' || parseIsoDate(fixed) === undefined)) {
+    errors.push(`context ${q(TODAY_CONTEXT_KEY)} is ${q(fixed)}, not a date; set it to YYYY-MM-DD or remove it to use the real date`);
+  }
+  return errors;
+}
+
+/** Adds a warning annotation to the key when it is due (today is on or after its due date). */
+export function warnIfRotationDue(scope: IConstruct, keyName: string, createdOn: string | undefined, rotateAfterDays: number): void {
+  const due = rotationDueOn(createdOn, rotateAfterDays);
+  const now = parseIsoDate(today(scope));
+  if (due === undefined || now === undefined || now < parseIsoDate(due)!) return;
+  Annotations.of(scope).addWarning(
+    `key ${q(keyName)} was created on ${createdOn} and was due for rotation on ${due} (rotateAfterDays: ${rotateAfterDays}); ` +
+      'create a new key for the same clusters, deploy it, delete the old one, then update createdOn (see qdrant-setup.md, "Rotation")',
+  );
+}

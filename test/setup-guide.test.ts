@@ -1,0 +1,613 @@
+import 'cdktf/lib/testing/adapters/jest';
+import { execFile, execFileSync, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { promisify } from 'util';
+import { App, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import * as ts from 'typescript';
+import { MultiClusterStack } from '../examples/multi-cluster/main';
+import { ApiKeyHeader, ApiKeySource, ClusterAccess, ClusterAccessProps, SetupGuide } from '../src';
+import { canaryKey, StandInQdrant } from './support/stand-in-qdrant';
+import { validationErrors } from './support/synth';
+
+const REPO = path.join(__dirname, '..');
+const GOLDEN = path.join(REPO, 'examples', 'multi-cluster', 'qdrant-setup.md');
+const TODAY_KEY = 'cdktf-qdrant-cluster-access:today';
+const EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
+const US = 'https://def-456.us-east-1-0.aws.cloud.qdrant.io';
+
+function newAccess(props: ClusterAccessProps, context: Record<string, unknown> = {}): ClusterAccess {
+  const stack = new TerraformStack(Testing.app({ context }), 'test');
+  return new ClusterAccess(stack, 'Qdrant', props);
+}
+
+function render(props: ClusterAccessProps, context: Record<string, unknown> = {}): string {
+  return SetupGuide.render(newAccess(props, context));
+}
+
+const ONE: ClusterAccessProps = {
+  clusters: [{ name: 'prod-eu', url: EU }],
+  apiKeys: [{ name: 'search-api', clusters: ['prod-eu'] }],
+};
+
+const TWO: ClusterAccessProps = {
+  clusters: [{ name: 'prod-eu', url: EU }, { name: 'prod-us', url: `${US}:8443`, grpcPort: 7334 }],
+  apiKeys: [
+    { name: 'search-api', clusters: ['prod-eu', 'prod-us'] },
+    { name: 'ingest', clusters: ['prod-us'] },
+  ],
+};
+
+/** The text of section `n` (from its `## n.` heading to the next `## `). */
+function section(md: string, n: number): string {
+  const start = md.search(new RegExp(`^#+ ${n}\\. `, 'm'));
+  expect(start).toBeGreaterThanOrEqual(0);
+  const rest = md.slice(start);
+  const next = rest.slice(1).search(/^## /m);
+  return next < 0 ? rest : rest.slice(0, next + 1);
+}
+
+/** The bodies of the fenced code blocks of one language, in order. */
+function blocks(md: string, lang: string): string[] {
+  return [...md.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].filter((m) => m[1] === lang).map((m) => m[2]);
+}
+
+/** The table rows (cells) that follow a header row starting with `first`. */
+function tableRows(md: string, first: string): string[][] {
+  const lines = md.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(`| ${first} |`));
+  expect(start).toBeGreaterThanOrEqual(0);
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(line.slice(1, -1).split(' | ').map((c) => c.trim()));
+  }
+  return rows;
+}
+
+function warnings(access: ClusterAccess): string[] {
+  return access.apiKeys.flatMap((k) => k.node.metadata.filter((m) => m.type === '@cdktf/warn').map((m) => String(m.data)));
+}
+
+describe('golden file: examples/multi-cluster', () => {
+  test('examples/multi-cluster/qdrant-setup.md is the current guide of the example', () => {
+    const rendered = SetupGuide.render(new MultiClusterStack(Testing.app(), 'multi-cluster').access);
+    const committed = fs.existsSync(GOLDEN) ? fs.readFileSync(GOLDEN, 'utf8') : '';
+    if (rendered !== committed) {
+      throw new Error(
+        'examples/multi-cluster/qdrant-setup.md is stale (or missing): the guide of examples/multi-cluster changed. ' +
+          'Run `npx projen guide:example` (or `npx ts-node -P test/tsconfig.json --transpile-only scripts/render-example-guide.ts`), ' +
+          'review the diff and commit it.',
+      );
+    }
+  });
+
+  test('it passes markdownlint-cli2 with the repository config', () => {
+    const r = spawnSync(path.join(REPO, 'node_modules', '.bin', 'markdownlint-cli2'), [path.relative(REPO, GOLDEN)], {
+      cwd: REPO, encoding: 'utf8',
+    });
+    expect(`${r.stdout}${r.stderr}`).toContain('Summary: 0 error(s)');
+    expect(r.status).toBe(0);
+  });
+
+  test('guides with every variant (one cluster, tokens, port 443, many clusters) pass markdownlint too', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-lint-'));
+    try {
+      const stack = new TerraformStack(Testing.app(), 'variants');
+      const v = new TerraformVariable(stack, 'url', { type: 'string' });
+      const secret = new TerraformVariable(stack, 'secret', { type: 'string', sensitive: true });
+      const many = new ClusterAccess(stack, 'Many', {
+        clusters: [
+          { name: 'a', url: v.stringValue }, { name: 'b', url: 'https://b.example.com:443' },
+          { name: 'c', url: 'https://c.example.com' }, { name: 'd', url: 'https://d.example.com' },
+        ],
+        apiKeys: [{ name: 'k', clusters: ['a', 'b', 'c', 'd'], source: ApiKeySource.fromToken(secret.stringValue), createdOn: '2026-01-01' }],
+        healthCheck: { enabled: false },
+      });
+      const files = {
+        'one.md': render(ONE),
+        'many.md': SetupGuide.render(many),
+        'empty.md': render({}),
+        'stack.md': SetupGuide._renderStack([many, new ClusterAccess(stack, 'Other', ONE)]),
+      };
+      for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+      const r = spawnSync(path.join(REPO, 'node_modules', '.bin', 'markdownlint-cli2'),
+        [...Object.keys(files), '--config', path.join(REPO, '.markdownlint-cli2.jsonc')], { cwd: dir, encoding: 'utf8' });
+      expect(`${r.stdout}${r.stderr}`).toContain('Summary: 0 error(s)');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('structure and determinism', () => {
+  test('the seven sections come in order after the title', () => {
+    const md = render(TWO);
+    expect(md.split('\n')[0]).toBe('# Qdrant setup guide: stack `test`');
+    const headings = md.split('\n').filter((l) => /^## /.test(l));
+    expect(headings).toEqual([
+      '## 1. Clusters',
+      '## 2. Create the keys in the Qdrant Cloud console',
+      '## 3. Hand the keys to the deploy',
+      '## 4. Where the keys go',
+      '## 5. Connect from code',
+      '## 6. Rotation',
+      '## 7. Troubleshooting',
+    ]);
+  });
+
+  test('two renders are equal, also of two separately built stacks, and do not depend on "today"', () => {
+    const props: ClusterAccessProps = { ...TWO, apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], createdOn: '2026-01-01' }] };
+    const access = newAccess(props);
+    expect(SetupGuide.render(access)).toBe(SetupGuide.render(access));
+    expect(render(props, { [TODAY_KEY]: '2026-01-02' })).toBe(render(props, { [TODAY_KEY]: '2027-06-30' }));
+  });
+
+  test('holds no absolute machine paths, even with a caFile given by absolute path', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-ca-'));
+    try {
+      const caFile = path.join(dir, 'ca.pem');
+      fs.writeFileSync(caFile, '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n');
+      const md = render({ ...TWO, healthCheck: { caFile } });
+      for (const p of [dir, os.tmpdir(), REPO, process.cwd(), os.homedir(), __dirname]) expect(md).not.toContain(p);
+      expect(md).not.toMatch(/(^|[\s`'"(])\/(home|tmp|work|root|Users|var)\//m);
+      expect(md).not.toMatch(/[A-Z]:\\/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('several accesses in one stack: one document, one part each, in creation order', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const a = new ClusterAccess(stack, 'Search', ONE);
+    const b = new ClusterAccess(stack, 'Ingest', { clusters: [{ name: 'prod-us', url: US }], apiKeys: [{ name: 'ingest', clusters: ['prod-us'] }] });
+    const md = SetupGuide._renderStack([a, b]);
+    expect(md.split('\n').filter((l) => /^# /.test(l))).toEqual(['# Qdrant setup guide: stack `test`']);
+    expect(md.indexOf('## `test/Search`')).toBeLessThan(md.indexOf('## `test/Ingest`'));
+    expect(md).toContain('### 1. Clusters');
+    expect(md.split('\n').filter((l) => l === '### 7. Troubleshooting')).toHaveLength(2);
+  });
+});
+
+describe('1. clusters', () => {
+  test('one row per cluster in model order: address, REST and gRPC endpoints with their ports, covering keys', () => {
+    const rows = tableRows(section(render(TWO), 1), 'Cluster');
+    expect(rows).toEqual([
+      ['`prod-eu`', `\`${EU}\``, `\`${EU}:6333\``, `\`${EU}:6334\``, '`search-api`'],
+      ['`prod-us`', `\`${US}:8443\``, `\`${US}:8443\``, `\`${US}:7334\``, '`search-api`, `ingest`'],
+    ]);
+  });
+
+  test('a cluster whose address is a token points to the Terraform outputs', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const url = new TerraformVariable(stack, 'url', { type: 'string' });
+    const access = new ClusterAccess(stack, 'Qdrant', { clusters: [{ name: 'prod-eu', url: url.stringValue }], apiKeys: [{ name: 'k', clusters: ['prod-eu'] }] });
+    const md = SetupGuide.render(access);
+    expect(md).not.toContain('${');
+    expect(tableRows(section(md, 1), 'Cluster')[0]).toEqual([
+      '`prod-eu`', 'set at deploy (a token); see output `qdrant_prod_eu_rest_endpoint`',
+      '`qdrant_prod_eu_rest_endpoint`', '`qdrant_prod_eu_grpc_endpoint`', '`k`',
+    ]);
+    expect(section(md, 5)).toContain('replace the placeholders with the Terraform outputs');
+  });
+});
+
+describe('2. console procedure', () => {
+  test('each key lists exactly its clusters, in order, with hosts to match them in the console', () => {
+    const md = section(render(TWO), 2);
+    const search = md.slice(md.indexOf('### Key `search-api`'), md.indexOf('### Key `ingest`'));
+    const ingest = md.slice(md.indexOf('### Key `ingest`'));
+    expect(search).toContain('Covers 2 clusters: `prod-eu`, `prod-us`.');
+    expect(search).toContain('select exactly these clusters: `prod-eu` (`abc-123.eu-central-1-0.aws.cloud.qdrant.io`), ' +
+      '`prod-us` (`def-456.us-east-1-0.aws.cloud.qdrant.io`).');
+    expect(ingest).toContain('select exactly these clusters: `prod-us` (`def-456.us-east-1-0.aws.cloud.qdrant.io`).');
+    for (const step of ['**Access Management**', 'Click **Create**', 'Click **OK**', 'shown only once']) {
+      expect(search).toContain(step);
+      expect(ingest).toContain(step);
+    }
+  });
+
+  test('per-cluster API Keys tab: multi-cluster keys need the multi-cluster flow or one key per cluster', () => {
+    const md = section(render(TWO), 2);
+    const search = md.slice(md.indexOf('### Key `search-api`'), md.indexOf('### Key `ingest`'));
+    const ingest = md.slice(md.indexOf('### Key `ingest`'));
+    for (const part of [search, ingest]) {
+      expect(part).toContain('**API Keys** tab');
+      expect(part).toContain('`eyJhb`');
+      expect(part).toContain('90 days by default');
+    }
+    expect(search).toContain('multi-cluster flow');
+    expect(search).toContain('one key per cluster');
+    expect(search).toContain("`search-api-prod-eu` with `clusters: ['prod-eu']`");
+    expect(ingest).not.toContain('multi-cluster flow');
+    expect(ingest).toContain('Either flow works');
+  });
+});
+
+describe('3. handing the key to the deploy', () => {
+  test('TF_VAR lines: the generated variable, a fromVariable variable, and nothing for fromToken', () => {
+    const stack = new TerraformStack(Testing.app(), 'prod');
+    const mine = new TerraformVariable(stack, 'ingest_key', { type: 'string', sensitive: true });
+    const vault = new TerraformVariable(stack, 'vault', { type: 'string', sensitive: true });
+    const access = new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: EU }],
+      apiKeys: [
+        { name: 'search-api', clusters: ['prod-eu'] },
+        { name: 'ingest', clusters: ['prod-eu'], source: ApiKeySource.fromVariable(mine) },
+        { name: 'from-vault', clusters: ['prod-eu'], source: ApiKeySource.fromToken(vault.stringValue) },
+      ],
+    });
+    const md = section(SetupGuide.render(access), 3);
+    expect(blocks(md, 'bash')).toEqual([[
+      "export TF_VAR_qdrant_api_key_search_api='<paste the key>'",
+      "export TF_VAR_ingest_key='<paste the key>'",
+      'cdktf deploy prod',
+    ].join('\n') + '\n']);
+    expect(tableRows(md, 'Key')).toEqual([
+      ['`search-api`', '`TF_VAR_qdrant_api_key_search_api`', 'sensitive variable `qdrant_api_key_search_api`, declared by this library'],
+      ['`ingest`', '`TF_VAR_ingest_key`', 'your sensitive variable `ingest_key`'],
+      ['`from-vault`', 'nothing: read from the referenced resource at deploy', 'a value from another resource (`ApiKeySource.fromToken`)'],
+    ]);
+    expect(md).toContain('is read from the referenced resource');
+    expect(md).toContain('3 health checks');
+  });
+
+  test('the health check: three steps, and why GET / alone proves nothing', () => {
+    const md = section(render(TWO), 3);
+    expect(md).toContain('3 health checks (one per key and cluster it covers)');
+    expect(md).toContain('1. `GET /` answers with Qdrant');
+    expect(md).toContain('Qdrant ignores the key on `GET /`');
+    expect(md).toContain('2. `GET /collections` with the key (sent in the `api-key` header) is accepted (200)');
+    expect(md).toContain('3. `GET /collections` without a key is refused (401 or 403): the cluster enforces keys');
+  });
+
+  test('the health-check text follows the options: bearer, requireAuth false, disabled', () => {
+    expect(section(render({ ...ONE, healthCheck: { header: ApiKeyHeader.BEARER } }), 3)).toContain('sent in `Authorization: Bearer`');
+    expect(section(render({ ...ONE, healthCheck: { requireAuth: false } }), 3)).toContain('an open cluster (200) is accepted');
+    const off = section(render({ ...ONE, healthCheck: { enabled: false } }), 3);
+    expect(off).toContain('Health checks are disabled');
+    expect(off).not.toContain('GET /collections');
+  });
+});
+
+describe('4. where the key lands', () => {
+  test('one cluster: QDRANT_URL and QDRANT_API_KEY', () => {
+    expect(tableRows(section(render(ONE), 4), 'Key')).toEqual([
+      ['`search-api`', '`prod-eu`', '`QDRANT_URL`', '`QDRANT_GRPC_URL`', '`QDRANT_API_KEY`', 'you (not automated yet)'],
+    ]);
+  });
+
+  test('several clusters: QDRANT_<CLUSTER>_..., by key then cluster', () => {
+    const md = section(render(TWO), 4);
+    expect(md).toContain('Secret targets');
+    expect(tableRows(md, 'Key')).toEqual([
+      ['`search-api`', '`prod-eu`', '`QDRANT_PROD_EU_URL`', '`QDRANT_PROD_EU_GRPC_URL`', '`QDRANT_PROD_EU_API_KEY`', 'you (not automated yet)'],
+      ['`search-api`', '`prod-us`', '`QDRANT_PROD_US_URL`', '`QDRANT_PROD_US_GRPC_URL`', '`QDRANT_PROD_US_API_KEY`', 'you (not automated yet)'],
+      ['`ingest`', '`prod-us`', '`QDRANT_PROD_US_URL`', '`QDRANT_PROD_US_GRPC_URL`', '`QDRANT_PROD_US_API_KEY`', 'you (not automated yet)'],
+    ]);
+  });
+});
+
+describe('5. snippets', () => {
+  test('REST clients use the REST port, gRPC clients the gRPC port; the key comes from the environment', () => {
+    const md = section(render(TWO), 5);
+    const us = md.slice(md.indexOf('### Cluster `prod-us`'));
+    const host = 'def-456.us-east-1-0.aws.cloud.qdrant.io';
+    expect(blocks(us, 'python')[0]).toContain(`url="https://${host}:8443",`);
+    expect(blocks(us, 'python')[0]).toContain('api_key=os.environ["QDRANT_PROD_US_API_KEY"]');
+    expect(blocks(us, 'typescript')[0]).toContain(`url: 'https://${host}:8443',`);
+    expect(blocks(us, 'typescript')[0]).toContain('apiKey: process.env.QDRANT_PROD_US_API_KEY,');
+    expect(blocks(us, 'csharp')[0]).toMatch(new RegExp(`"${host}",\\s+port: 7334,\\s+https: true,`));
+    expect(blocks(us, 'rust')[0]).toContain(`Qdrant::from_url("https://${host}:7334")`);
+    expect(blocks(us, 'java')[0]).toContain(`QdrantGrpcClient.newBuilder("${host}", 7334, true)`);
+    expect(blocks(us, 'go')[0]).toMatch(new RegExp(`Host:\\s+"${host}",\\s+Port:\\s+7334,\\s+APIKey: os.Getenv\\("QDRANT_PROD_US_API_KEY"\\),\\s+UseTLS: true,`));
+    expect(blocks(us, 'bash')[0]).toBe([
+      `curl -sS -H "api-key: $QDRANT_PROD_US_API_KEY" "https://${host}:8443/collections"`,
+      `curl -sS -H "Authorization: Bearer $QDRANT_PROD_US_API_KEY" "https://${host}:8443/collections"`,
+    ].join('\n') + '\n');
+    expect(us).toContain('#### Python (REST, port 8443)');
+    expect(us).toContain('#### Go (gRPC, port 7334)');
+  });
+
+  test('one snippet set per cluster up to three; beyond, one representative cluster, named', () => {
+    const clusters = ['a', 'b', 'c', 'd'].map((n) => ({ name: n, url: `https://${n}.example.com` }));
+    const three = section(render({ clusters: clusters.slice(0, 3), apiKeys: [{ name: 'k', clusters: ['a'] }] }), 5);
+    expect(blocks(three, 'go')).toHaveLength(3);
+    const four = section(render({ clusters, apiKeys: [{ name: 'k', clusters: ['a'] }] }), 5);
+    expect(blocks(four, 'go')).toHaveLength(1);
+    expect(four).toContain('This stack has 4 clusters; the snippets show `a` as a representative.');
+    const one = section(render(ONE), 5);
+    expect(one).not.toContain('### Cluster');
+    expect(blocks(one, 'python')[0]).toContain('os.environ["QDRANT_API_KEY"]');
+  });
+
+  test('REST port 443: the TypeScript snippet passes port 443 and explains the trap', () => {
+    const md = section(render({ clusters: [{ name: 'edge', url: 'https://q.example.com:443' }], apiKeys: [{ name: 'k', clusters: ['edge'] }] }), 5);
+    expect(blocks(md, 'typescript')[0]).toContain("  url: 'https://q.example.com',\n  port: 443,\n");
+    expect(md).toContain('pass `port: 443`');
+    expect(section(render(ONE), 5)).not.toContain('port: 443');
+  });
+
+  test('loopback http clusters turn TLS off in the gRPC clients', () => {
+    const md = section(render({ clusters: [{ name: 'local', url: 'http://127.0.0.1:6333' }], apiKeys: [{ name: 'k', clusters: ['local'] }] }), 5);
+    expect(blocks(md, 'go')[0]).toContain('UseTLS: false,');
+    expect(blocks(md, 'java')[0]).toContain('newBuilder("127.0.0.1", 6334, false)');
+    expect(blocks(md, 'rust')[0]).toContain('from_url("http://127.0.0.1:6334")');
+  });
+});
+
+describe('5. snippets, checked by the real tools', () => {
+  const md = render(TWO);
+
+  function typeCheck(fileName: string, source: string): string[] {
+    const options: ts.CompilerOptions = {
+      module: ts.ModuleKind.Node16,
+      moduleResolution: ts.ModuleResolutionKind.Node16,
+      target: ts.ScriptTarget.ES2022,
+      lib: ['lib.es2022.d.ts'],
+      types: ['node'],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+    };
+    // The snippet lives only in memory, at a path inside the repository, so that
+    // `@qdrant/js-client-rest` and @types/node resolve from its node_modules.
+    const host = ts.createCompilerHost(options);
+    const { getSourceFile, fileExists, readFile } = host;
+    host.getSourceFile = (name, languageVersion, ...rest) => name === fileName
+      ? ts.createSourceFile(name, source, languageVersion)
+      : getSourceFile.call(host, name, languageVersion, ...rest);
+    host.fileExists = (name) => name === fileName || fileExists.call(host, name);
+    host.readFile = (name) => (name === fileName ? source : readFile.call(host, name));
+    const program = ts.createProgram([fileName], options, host);
+    return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  }
+
+  test('TypeScript: type-checks against @qdrant/js-client-rest as an ES module (module node16)', () => {
+    const snippets = blocks(md, 'typescript');
+    expect(snippets).toHaveLength(2);
+    for (const [i, snippet] of snippets.entries()) {
+      // `.mts`: the package's type declarations are ES modules, which node16 refuses to `require`
+      // from a CommonJS file (the guide says so).
+      const file = path.join(REPO, 'test', `__setup_guide_snippet_${i}__.mts`).split(path.sep).join('/');
+      expect(typeCheck(file, snippet)).toEqual([]);
+    }
+    // The check would catch a wrong option name.
+    const file = path.join(REPO, 'test', '__setup_guide_snippet_bad__.mts').split(path.sep).join('/');
+    expect(typeCheck(file, snippets[0].replace('apiKey:', 'api_key:')).join('\n')).toMatch(/api_key/);
+  }, 60_000);
+
+  test('Python: py_compile', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-py-'));
+    try {
+      for (const [i, snippet] of blocks(md, 'python').entries()) {
+        const file = path.join(dir, `snippet_${i}.py`);
+        fs.writeFileSync(file, snippet);
+        execFileSync('python3', ['-m', 'py_compile', file], { stdio: 'pipe' });
+      }
+      expect(blocks(md, 'python')).toHaveLength(2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('Go: a complete file that gofmt accepts and leaves unchanged', () => {
+    const snippets = blocks(md, 'go');
+    expect(snippets).toHaveLength(2);
+    for (const snippet of snippets) {
+      const formatted = execFileSync('/usr/local/go/bin/gofmt', ['-e'], { input: snippet, encoding: 'utf8' });
+      expect(formatted).toBe(snippet);
+      expect(snippet).toMatch(/^package main\n/);
+    }
+  });
+
+  test('bash: every block passes bash -n', () => {
+    const snippets = blocks(md, 'bash');
+    expect(snippets.length).toBeGreaterThanOrEqual(3);
+    for (const snippet of snippets) execFileSync('bash', ['-n'], { input: snippet, stdio: ['pipe', 'pipe', 'pipe'] });
+  });
+});
+
+describe('5. curl lines against the stand-in cluster', () => {
+  let cluster: StandInQdrant;
+  const key = canaryKey('guide-curl');
+
+  beforeAll(async () => {
+    cluster = await StandInQdrant.start({ apiKey: key });
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  /** Runs one line of the guide (asynchronously: the stand-in answers from this process). */
+  async function run(line: string, env: Record<string, string>): Promise<string> {
+    // Trust the stand-in's CA and print only the status code.
+    const cmd = line.replace(/^curl /, 'curl --cacert "$GUIDE_TEST_CA" --max-time 10 -o /dev/null -w "%{http_code}" ');
+    const { stdout } = await promisify(execFile)('bash', ['--norc', '--noprofile', '-c', cmd], {
+      // A clean environment: no proxy settings, only loopback is contacted.
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GUIDE_TEST_CA: cluster.caFile, ...env },
+      encoding: 'utf8',
+    });
+    return stdout;
+  }
+
+  test('both header forms get 200 with QDRANT_API_KEY set, 401 without', async () => {
+    const md = render({ clusters: [{ name: 'local', url: cluster.url }], apiKeys: [{ name: 'k', clusters: ['local'] }] });
+    const lines = blocks(section(md, 5), 'bash')[0].trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(`${cluster.url}/collections`);
+    for (const line of lines) {
+      expect(await run(line, { QDRANT_API_KEY: key })).toBe('200');
+      expect(await run(line, {})).toBe('401');
+    }
+    const sent = cluster.requests.filter((r) => r.path === '/collections');
+    expect(sent.some((r) => r.headers['api-key'] === key)).toBe(true);
+    expect(sent.some((r) => r.headers.authorization === `Bearer ${key}`)).toBe(true);
+    expect(md).not.toContain(key);
+  });
+});
+
+describe('6. rotation', () => {
+  const props = (createdOn?: string, rotateAfterDays?: number): ClusterAccessProps => ({
+    clusters: [{ name: 'prod-eu', url: EU }],
+    apiKeys: [
+      { name: 'search-api', clusters: ['prod-eu'], createdOn, rotateAfterDays },
+      { name: 'other', clusters: ['prod-eu'] },
+    ],
+  });
+
+  test('due dates: createdOn + rotateAfterDays (default 90), and "not recorded" without createdOn', () => {
+    expect(tableRows(section(render(props('2026-01-01')), 6), 'Key')).toEqual([
+      ['`search-api`', '`2026-01-01`', '90 days', '2026-04-01'],
+      ['`other`', 'not recorded: set `createdOn`', '90 days', 'unknown'],
+    ]);
+    expect(tableRows(section(render(props('2024-02-01', 29)), 6), 'Key')[0]).toEqual(['`search-api`', '`2024-02-01`', '29 days', '2024-03-01']);
+  });
+
+  test('ApiKey exposes createdOn and rotateAfterDays', () => {
+    const [a, b] = newAccess(props('2026-01-01', 30)).apiKeys;
+    expect([a.createdOn, a.rotateAfterDays, b.createdOn, b.rotateAfterDays]).toEqual(['2026-01-01', 30, undefined, 90]);
+  });
+
+  test('a key that is due gets a warning annotation; "today" comes from the context', () => {
+    expect(warnings(newAccess(props('2026-01-01'), { [TODAY_KEY]: '2026-03-31' }))).toEqual([]);
+    const due = warnings(newAccess(props('2026-01-01'), { [TODAY_KEY]: '2026-04-01' }));
+    expect(due).toHaveLength(1);
+    expect(due[0]).toMatch(/^key "search-api" was created on 2026-01-01 and was due for rotation on 2026-04-01 \(rotateAfterDays: 90\)/);
+    expect(warnings(newAccess(props(undefined), { [TODAY_KEY]: '2099-01-01' }))).toEqual([]);
+  });
+
+  test('the warning reaches the synth manifest', () => {
+    const access = newAccess(props('2020-01-01'), { [TODAY_KEY]: '2026-11-22' });
+    const outdir = Testing.fullSynth(access.node.scope as TerraformStack);
+    const manifest = JSON.parse(fs.readFileSync(path.join(outdir, 'manifest.json'), 'utf8'));
+    const annotations = manifest.stacks.test.annotations as Array<{ level: string; message: string; constructPath: string }>;
+    expect(annotations).toContainEqual(expect.objectContaining({
+      level: '@cdktf/warn', constructPath: 'test/Qdrant/ApiKeys/search-api', message: expect.stringContaining('due for rotation on 2020-03-31'),
+    }));
+  });
+
+  test('without the context, the real date is used', () => {
+    expect(warnings(newAccess(props('2000-01-01')))).toHaveLength(1);
+    expect(warnings(newAccess(props('2999-01-01')))).toHaveLength(0);
+  });
+
+  test('invalid createdOn, rotateAfterDays and today context are validation errors', () => {
+    const errors = (p: ClusterAccessProps, context: Record<string, unknown> = {}) =>
+      validationErrors(newAccess(p, context).node.scope as TerraformStack);
+    expect(errors(props('2026-02-30'))).toEqual([
+      '[test/Qdrant/ApiKeys/search-api] key "search-api" createdOn "2026-02-30" is not a date; expected YYYY-MM-DD ' +
+        '(the day the key was created in the console), e.g. "2026-01-31"',
+    ]);
+    expect(errors(props('1/2/2026'))[0]).toContain('createdOn "1/2/2026" is not a date');
+    expect(errors(props('2026-01-01', 0))[0]).toContain('rotateAfterDays 0 is not a whole number of days in 1-3650; use e.g. 90');
+    expect(errors(props('2026-01-01', 1.5))[0]).toContain('rotateAfterDays 1.5');
+    expect(errors(props('2026-01-01'), { [TODAY_KEY]: 'tomorrow' })[0])
+      .toContain('context "cdktf-qdrant-cluster-access:today" is "tomorrow", not a date');
+    expect(errors(props('2026-01-01', 365))).toEqual([]);
+  });
+});
+
+describe('7. troubleshooting', () => {
+  test('maps every health-check failure to a cause and a fix', () => {
+    const rows = tableRows(section(render(ONE), 7), 'The check says');
+    const said = rows.map((r) => r[0]).join('\n');
+    for (const failure of ['not a Qdrant endpoint', 'key rejected (401', 'ExpiredSignature', 'cluster is open',
+      'TLS certificate not trusted', 'no answer within', 'connection refused', 'redirected']) {
+      expect(said).toContain(failure);
+    }
+    const all = rows.map((r) => r.join(' ')).join('\n');
+    expect(all).toContain('requireAuth: false');
+    expect(all).toContain('caFile');
+    expect(all).toContain('final URL');
+    for (const row of rows) expect(row).toHaveLength(3);
+  });
+});
+
+describe('the key never appears', () => {
+  test('a canary in TF_VAR_... and in a file is absent from the rendered and the synthesized guide', () => {
+    const canary = canaryKey();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-canary-'));
+    const saved = process.env.TF_VAR_qdrant_api_key_search_api;
+    process.env.TF_VAR_qdrant_api_key_search_api = canary;
+    try {
+      fs.writeFileSync(path.join(dir, 'terraform.tfvars'), `qdrant_api_key_search_api = "${canary}"\n`);
+      const copy = path.join(dir, 'copy', 'qdrant-setup.md');
+      const access = newAccess({ ...TWO, setupGuide: { outputPath: copy } });
+      expect(SetupGuide.render(access)).not.toContain(canary);
+      const outdir = Testing.fullSynth(access.node.scope as TerraformStack);
+      expect(fs.readFileSync(path.join(outdir, 'stacks', 'test', 'qdrant-setup.md'), 'utf8')).not.toContain(canary);
+      expect(fs.readFileSync(copy, 'utf8')).not.toContain(canary);
+    } finally {
+      if (saved === undefined) delete process.env.TF_VAR_qdrant_api_key_search_api;
+      else process.env.TF_VAR_qdrant_api_key_search_api = saved;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('writing the guide at synth', () => {
+  test('Testing.fullSynth writes stacks/<id>/qdrant-setup.md next to cdk.tf.json', () => {
+    const access = newAccess(TWO);
+    const outdir = Testing.fullSynth(access.node.scope as TerraformStack);
+    const dir = path.join(outdir, 'stacks', 'test');
+    expect(fs.existsSync(path.join(dir, 'cdk.tf.json'))).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'qdrant-setup.md'), 'utf8')).toBe(SetupGuide.render(access));
+  });
+
+  test('app.synth() writes one guide per stack', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-app-'));
+    try {
+      const app = new App({ outdir, stackTraces: false });
+      const a = new ClusterAccess(new TerraformStack(app, 'eu'), 'Qdrant', ONE);
+      new ClusterAccess(new TerraformStack(app, 'plain'), 'Qdrant', { ...ONE, setupGuide: { enabled: false } });
+      app.synth();
+      expect(fs.readFileSync(path.join(outdir, 'stacks', 'eu', 'qdrant-setup.md'), 'utf8')).toBe(SetupGuide.render(a));
+      expect(fs.existsSync(path.join(outdir, 'stacks', 'plain', 'cdk.tf.json'))).toBe(true);
+      expect(fs.existsSync(path.join(outdir, 'stacks', 'plain', 'qdrant-setup.md'))).toBe(false);
+    } finally {
+      fs.rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+
+  test('several accesses in one stack: the synthesizer is wrapped once and the file holds both', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const original = stack.synthesizer;
+    const a = new ClusterAccess(stack, 'Search', ONE);
+    const wrapped = stack.synthesizer;
+    expect(wrapped).not.toBe(original);
+    const b = new ClusterAccess(stack, 'Ingest', { clusters: [{ name: 'prod-us', url: US }], apiKeys: [{ name: 'ingest', clusters: ['prod-us'] }] });
+    expect(stack.synthesizer).toBe(wrapped);
+    const outdir = Testing.fullSynth(stack);
+    expect(fs.readFileSync(path.join(outdir, 'stacks', 'test', 'qdrant-setup.md'), 'utf8')).toBe(SetupGuide._renderStack([a, b]));
+  });
+
+  test('outputPath writes a copy; a relative path is resolved from the working directory', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-copy-'));
+    const cwd = process.cwd();
+    try {
+      const absolute = path.join(dir, 'abs', 'guide.md');
+      const a = newAccess({ ...ONE, setupGuide: { outputPath: absolute } });
+      Testing.fullSynth(a.node.scope as TerraformStack);
+      expect(fs.readFileSync(absolute, 'utf8')).toBe(SetupGuide.render(a));
+
+      process.chdir(dir);
+      const b = newAccess({ ...TWO, setupGuide: { outputPath: path.join('docs', 'qdrant-setup.md') } });
+      Testing.fullSynth(b.node.scope as TerraformStack);
+      expect(fs.readFileSync(path.join(dir, 'docs', 'qdrant-setup.md'), 'utf8')).toBe(SetupGuide.render(b));
+    } finally {
+      process.chdir(cwd);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('no guide when synth fails validation, and none when disabled', () => {
+    const bad = newAccess({ clusters: [{ name: 'prod-eu', url: EU }], apiKeys: [{ name: 'k', clusters: ['nope'] }] });
+    expect(() => Testing.fullSynth(bad.node.scope as TerraformStack)).toThrow(/unknown cluster "nope"/);
+    const off = newAccess({ ...ONE, setupGuide: { enabled: false } });
+    const outdir = Testing.fullSynth(off.node.scope as TerraformStack);
+    expect(fs.existsSync(path.join(outdir, 'stacks', 'test', 'cdk.tf.json'))).toBe(true);
+    expect(fs.existsSync(path.join(outdir, 'stacks', 'test', 'qdrant-setup.md'))).toBe(false);
+  });
+});
