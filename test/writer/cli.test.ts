@@ -1,0 +1,223 @@
+/**
+ * assets/writer/cli.js as a real child process: the output line, exit codes, JSON files,
+ * usage and failure paths, and parallel writers on one file. Every run's stdout/stderr is
+ * scanned for the canary secrets: none may ever be printed.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as dotenv from 'dotenv';
+
+const CLI = path.join(__dirname, '..', '..', 'assets', 'writer', 'cli.js');
+const SECRET = 'canary-secret-cli-9d41e0';
+const SECRET2 = 'canary-secret-cli-second-77aa';
+const CANARIES = [SECRET, SECRET2];
+const outputs: string[] = [];
+
+interface Run { code: number | null; stdout: string; stderr: string }
+
+function cli(args: string[], entries?: unknown, extraEnv: Record<string, string> = {}): Promise<Run> {
+  const env: Record<string, string | undefined> = { ...process.env, ...extraEnv };
+  delete env.QCA_ENTRIES;
+  if (entries !== undefined) env.QCA_ENTRIES = typeof entries === 'string' ? entries : JSON.stringify(entries);
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => { stdout += d; });
+    p.stderr.on('data', (d) => { stderr += d; });
+    p.on('error', reject);
+    p.on('close', (code) => {
+      outputs.push(stdout, stderr);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-cli-'));
+});
+afterEach(() => {
+  // Nothing may be left behind: no temp files, no lock files.
+  expect(fs.readdirSync(dir).filter((n) => /\.(tmp|lock)$|\.lock\.stale/.test(n))).toEqual([]);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+afterAll(() => {
+  expect(outputs.length).toBeGreaterThan(20);
+  for (const o of outputs) for (const c of CANARIES) expect(o).not.toContain(c);
+});
+
+const FOREIGN = '# my app\r\nexport DATABASE_URL="postgres://u:p@h/db" # keep\r\n\r\nMULTI="a\r\nb"\r\nTRAIL=x';
+const ENTRIES = { QDRANT_PROD_EU_URL: 'https://h:6333', QDRANT_PROD_EU_API_KEY: SECRET };
+
+describe('dotenv format', () => {
+  test('write, rewrite, update, remove: counts only, and the original comes back exactly', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, FOREIGN, { mode: 0o600 });
+    const base = ['--file', f, '--format', 'dotenv', '--owner', 'prod-eu'];
+
+    let r = await cli(['write', ...base], ENTRIES);
+    expect(r).toEqual({ code: 0, stdout: `wrote 2 entries to ${f} (0 updated, 2 added)\n`, stderr: '' });
+    const parsed = dotenv.parse(fs.readFileSync(f, 'utf8'));
+    expect(parsed).toMatchObject({ ...ENTRIES, DATABASE_URL: 'postgres://u:p@h/db', MULTI: 'a\nb', TRAIL: 'x' });
+    expect(fs.statSync(f).mode % 0o1000).toBe(0o600);
+
+    r = await cli(['write', ...base], ENTRIES);
+    expect(r.stdout).toBe(`wrote 2 entries to ${f} (0 updated, 0 added, 2 unchanged)\n`);
+
+    r = await cli(['write', ...base], { ...ENTRIES, QDRANT_PROD_EU_API_KEY: SECRET2 });
+    expect(r.stdout).toBe(`wrote 2 entries to ${f} (1 updated, 0 added, 1 unchanged)\n`);
+    expect(dotenv.parse(fs.readFileSync(f, 'utf8')).QDRANT_PROD_EU_API_KEY).toBe(SECRET2);
+
+    r = await cli(['remove', ...base], ENTRIES);
+    expect(r).toEqual({ code: 0, stdout: `removed 2 entries from ${f} (0 not present)\n`, stderr: '' });
+    expect(fs.readFileSync(f, 'utf8')).toBe(FOREIGN);
+  });
+
+  test('a new file is created with mode 0600; remove on a missing file does not create it', async () => {
+    const f = path.join(dir, '.env');
+    let r = await cli(['remove', '--file', f, '--owner', 'o'], ['QDRANT_X']);
+    expect(r).toEqual({ code: 0, stdout: `removed 0 entries from ${f} (1 not present, file does not exist)\n`, stderr: '' });
+    expect(fs.existsSync(f)).toBe(false);
+    r = await cli(['write', `--file=${f}`, '--owner=o'], ENTRIES);
+    expect(r.code).toBe(0);
+    expect(fs.statSync(f).mode % 0o1000).toBe(0o600);
+  });
+
+  test('a world-readable file gets a warning without values', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n');
+    fs.chmodSync(f, 0o644);
+    const r = await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`warning: ${f} is readable by all users (mode 0644) and holds API keys; consider chmod 600 ${f}\n`);
+  });
+
+  test.each([
+    ['invalid dotenv', (f: string) => fs.writeFileSync(f, `A=1\nB='${SECRET}\n`),
+      (f: string) => `error: refusing to change ${f}: line 2: unterminated single-quoted value (the closing ' is missing); the file was not changed\n`],
+    ['symlink', (f: string) => { fs.writeFileSync(f + '.real', 'A=1\n'); fs.symlinkSync(f + '.real', f); },
+      (f: string) => `error: refusing to write ${f}: it is a symbolic link; point the path at the real file instead\n`],
+    ['directory', (f: string) => fs.mkdirSync(f),
+      (f: string) => `error: cannot write ${f}: it is a directory; give the path of a file inside it (e.g. ${path.join(f, '.env')})\n`],
+  ])('fails (exit 1) on %s without changing anything', async (_name, setup, message) => {
+    const f = path.join(dir, '.env');
+    setup(f);
+    const before = fs.lstatSync(f).isFile() ? fs.readFileSync(f, 'utf8') : null;
+    const r = await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
+    expect(r).toEqual({ code: 1, stdout: '', stderr: message(f) });
+    if (before !== null) expect(fs.readFileSync(f, 'utf8')).toBe(before);
+  });
+
+  test('a value that cannot be written fails naming the entry, not the value', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n');
+    const r = await cli(['write', '--file', f, '--owner', 'o'], { QDRANT_K: `${SECRET}\n${SECRET}` });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: refusing to change ${f}: entry QDRANT_K: value contains a line break; only single-line values can be written; the file was not changed\n`,
+    });
+    expect(fs.readFileSync(f, 'utf8')).toBe('A=1\n');
+  });
+});
+
+describe('json format', () => {
+  const ORIGINAL = '{\n  "b": 1,\n  "2": "int-like key",\n  "big": 12345678901234567890,\n  "nested": {"x": [1, "}", {"y": null}]}\n}\n';
+
+  test('merges into an existing object keeping foreign members byte for byte; remove restores it', async () => {
+    const f = path.join(dir, 'keys.json');
+    fs.writeFileSync(f, ORIGINAL);
+    const base = ['--file', f, '--format', 'json', '--owner', 'o'];
+    let r = await cli(['write', ...base], ENTRIES);
+    expect(r.stdout).toBe(`wrote 2 entries to ${f} (0 updated, 2 added)\n`);
+    const text = fs.readFileSync(f, 'utf8');
+    expect(text).toBe(ORIGINAL.replace('}]}\n}', `}]},\n  "QDRANT_PROD_EU_URL": "https://h:6333",\n  "QDRANT_PROD_EU_API_KEY": "${SECRET}"\n}`));
+    r = await cli(['write', ...base], { QDRANT_PROD_EU_URL: 'https://other:6333' });
+    expect(r.stdout).toBe(`wrote 1 entry to ${f} (1 updated, 0 added)\n`);
+    expect(JSON.parse(fs.readFileSync(f, 'utf8')).QDRANT_PROD_EU_URL).toBe('https://other:6333');
+    r = await cli(['remove', ...base], ENTRIES);
+    expect(r.stdout).toBe(`removed 2 entries from ${f} (0 not present)\n`);
+    expect(fs.readFileSync(f, 'utf8')).toBe(ORIGINAL);
+  });
+
+  test('creates a new file with 2-space indent; {} round-trips', async () => {
+    const f = path.join(dir, 'keys.json');
+    await cli(['write', '--file', f, '--format', 'json', '--owner', 'o'], ENTRIES);
+    expect(fs.readFileSync(f, 'utf8')).toBe(`{\n  "QDRANT_PROD_EU_URL": "https://h:6333",\n  "QDRANT_PROD_EU_API_KEY": "${SECRET}"\n}\n`);
+    fs.writeFileSync(f, '{}\n');
+    await cli(['write', '--file', f, '--format', 'json', '--owner', 'o'], ENTRIES);
+    expect(JSON.parse(fs.readFileSync(f, 'utf8'))).toEqual(ENTRIES);
+    await cli(['remove', '--file', f, '--format', 'json', '--owner', 'o'], ENTRIES);
+    expect(fs.readFileSync(f, 'utf8')).toBe('{}\n');
+  });
+
+  test.each([
+    ['{\n  "a": 1,\n}\n', 'not valid JSON (line 3); fix it or choose another file'],
+    ['[1, 2]\n', 'the JSON file does not hold an object at the top level'],
+  ])('refuses %j without changing it', async (content, reason) => {
+    const f = path.join(dir, 'keys.json');
+    fs.writeFileSync(f, content);
+    const r = await cli(['write', '--file', f, '--format', 'json', '--owner', 'o'], ENTRIES);
+    expect(r).toEqual({ code: 1, stdout: '', stderr: `error: refusing to change ${f}: ${reason}; the file was not changed\n` });
+    expect(fs.readFileSync(f, 'utf8')).toBe(content);
+  });
+});
+
+describe('usage errors exit 2', () => {
+  const f = () => path.join(dir, '.env');
+  test.each([
+    [[], ENTRIES, 'expected command write or remove'],
+    [['write', '--owner', 'o'], ENTRIES, '--file is required'],
+    [['write', '--file', 'F'], ENTRIES, '--owner is required'],
+    [['write', '--file', 'F', '--owner', 'o', '--format', 'yaml'], ENTRIES, '--format must be dotenv or json'],
+    [['write', '--file', 'F', '--owner', 'o', '--key', SECRET], ENTRIES, 'unknown argument "--key"'],
+    [['write', '--file', 'F', '--owner', 'bad owner'], ENTRIES, 'owner must be'],
+    [['write', '--file', 'F', '--owner', 'o'], undefined, 'environment variable QCA_ENTRIES is not set'],
+    [['write', '--file', 'F', '--owner', 'o'], `{"K": "${SECRET}"`, 'QCA_ENTRIES is not valid JSON'],
+    [['write', '--file', 'F', '--owner', 'o'], [SECRET], 'QCA_ENTRIES must be a JSON object of NAME: value'],
+    [['write', '--file', 'F', '--owner', 'o'], { K: 42 }, 'QCA_ENTRIES: entry K must be a string'],
+    [['write', '--file', 'F', '--owner', 'o'], { 'BAD NAME': SECRET }, 'QCA_ENTRIES: entry name "BAD NAME" is not a valid variable name'],
+  ])('%j', async (args, entries, message) => {
+    const r = await cli((args as string[]).map((a) => (a === 'F' ? f() : a)), entries);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`error: ${message}`);
+    expect(r.stderr).toContain('usage: node cli.js write|remove');
+    expect(fs.existsSync(f())).toBe(false);
+  });
+});
+
+describe('parallel writers', () => {
+  test('8 concurrent writers on one file: no update is lost, foreign lines intact; 8 concurrent removers restore it', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, FOREIGN, { mode: 0o600 });
+    const n = 8;
+    const entriesOf = (i: number) => ({ [`QDRANT_C${i}_URL`]: `https://c${i}:6333`, [`QDRANT_C${i}_API_KEY`]: `${SECRET}-${i}` });
+    const writes = await Promise.all(Array.from({ length: n }, (_, i) => cli(['write', '--file', f, '--owner', `cluster-${i}`], entriesOf(i))));
+    for (const r of writes) expect([r.code, r.stderr]).toEqual([0, '']);
+    const text = fs.readFileSync(f, 'utf8');
+    expect(text.startsWith(FOREIGN + '\r\n')).toBe(true);
+    const parsed = dotenv.parse(text);
+    for (let i = 0; i < n; i++) expect(parsed).toMatchObject(entriesOf(i));
+    expect(parsed).toMatchObject({ DATABASE_URL: 'postgres://u:p@h/db', MULTI: 'a\nb', TRAIL: 'x' });
+
+    const removes = await Promise.all(Array.from({ length: n }, (_, i) => cli(['remove', '--file', f, '--owner', `cluster-${i}`], entriesOf(i))));
+    for (const r of removes) expect([r.code, r.stdout]).toEqual([0, expect.stringMatching(/^removed 2 entries from .* \(0 not present\)\n$/)]);
+    expect(fs.readFileSync(f, 'utf8')).toBe(FOREIGN);
+  }, 30_000);
+
+  test('8 concurrent writers on one JSON file', async () => {
+    const f = path.join(dir, 'keys.json');
+    fs.writeFileSync(f, '{"keep": true}\n');
+    const n = 8;
+    const rs = await Promise.all(Array.from({ length: n }, (_, i) => cli(['write', '--file', f, '--format', 'json', '--owner', `c${i}`], { [`QDRANT_J${i}`]: `${SECRET}-${i}` })));
+    for (const r of rs) expect(r.code).toBe(0);
+    const obj = JSON.parse(fs.readFileSync(f, 'utf8'));
+    expect(Object.keys(obj)).toHaveLength(n + 1);
+    expect(obj.keep).toBe(true);
+    for (let i = 0; i < n; i++) expect(obj[`QDRANT_J${i}`]).toBe(`${SECRET}-${i}`);
+  }, 30_000);
+});

@@ -1,0 +1,182 @@
+/**
+ * What we write must read back exactly in BOTH real parsers: the dotenv npm package (v16) and
+ * python-dotenv. Python runs once per batch of files (helper pyParse). If python-dotenv is not
+ * importable these tests FAIL (CI installs it with `pip install python-dotenv`).
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as dotenv from 'dotenv';
+import fc from 'fast-check';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const w = require('../../assets/writer/dotenv.js');
+
+type Env = Record<string, string | null>;
+const OWNER = 'prop';
+
+const PY = `
+import json, sys
+try:
+    import dotenv
+except ImportError:
+    sys.stderr.write("NO_PYTHON_DOTENV\\n")
+    sys.exit(3)
+print(json.dumps([dict(dotenv.dotenv_values(p)) for p in sys.argv[1:]]))
+`;
+
+/** Parses each text with python-dotenv (one python process for all), also failing on python's "could not parse" warnings. */
+function pyParse(texts: string[]): Env[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-py-'));
+  try {
+    const files = texts.map((t, i) => {
+      const f = path.join(dir, `${i}.env`);
+      fs.writeFileSync(f, t, 'utf8');
+      return f;
+    });
+    const env = { ...process.env, PYTHONIOENCODING: 'utf-8' };
+    const r = spawnSync('python3', ['-c', PY, ...files], { encoding: 'utf8', env, maxBuffer: 256 * 1024 * 1024 });
+    if (r.error || r.status === 3 || /NO_PYTHON_DOTENV|No module named/.test(r.stderr ?? '')) {
+      throw new Error('python-dotenv is not importable by python3; run: pip install python-dotenv');
+    }
+    if (r.status !== 0) throw new Error(`python3 failed (${r.status}): ${r.stderr}`);
+    if (/could not parse/i.test(r.stderr)) throw new Error(`python-dotenv warned: ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function without(obj: Env, names: string[]): Env {
+  const out = { ...obj };
+  for (const n of names) delete out[n];
+  return out;
+}
+
+test('python-dotenv is installed (pip install python-dotenv)', () => {
+  expect(pyParse(['A=1\n'])).toEqual([{ A: '1' }]);
+});
+
+test('every short combination of tricky characters: written values read back exactly in both parsers, or are refused', () => {
+  const alphabet = [' ', '#', "'", '"', '\\', '$', '{', '}', '=', 'a', '`', '\t', 'é'];
+  const values: string[] = [''];
+  let layer = [''];
+  for (let len = 1; len <= 3; len++) {
+    layer = layer.flatMap((p) => alphabet.map((c) => p + c));
+    values.push(...layer);
+  }
+  values.push('https://xyz-example.eu-central.aws.cloud.qdrant.io:6333', 'eyJhbGciOi.J9-_x/+=', '🔑 ünï ✓ \u2028 \u00a0x\u00a0', 'a\u0000b');
+  const entries: Record<string, string> = {};
+  let refused = 0;
+  values.forEach((v, i) => {
+    try {
+      w.formatValue(v);
+      entries[`V${i}`] = v;
+    } catch {
+      refused++;
+    }
+  });
+  const text = w.mergeEntries('FOREIGN=keep\n', entries, { owner: OWNER });
+  const [py] = pyParse([text]);
+  const js = dotenv.parse(text);
+  for (const [k, v] of Object.entries(entries)) {
+    expect([k, js[k]]).toEqual([k, v]);
+    expect([k, py[k]]).toEqual([k, v]);
+  }
+  expect(js.FOREIGN).toBe('keep');
+  expect(py.FOREIGN).toBe('keep');
+  // Refusals are the exception: only values that no quoting style can carry for both parsers.
+  expect(refused / values.length).toBeLessThan(0.2);
+});
+
+// ---------- property: random foreign files, random values ----------
+
+const EOL = fc.constantFrom('\n', '\r\n');
+const fchar = (extra: string[]) => fc.constantFrom('a', 'Z', '0', ' ', '=', ':', '/', '.', '-', 'é', '🔑', '\t', ...extra);
+const foreignKey = fc.stringMatching(/^F_[A-Z0-9_]{1,5}$/);
+
+type Piece = (eol: string) => string;
+const assignLine: fc.Arbitrary<Piece> = fc.record({
+  indent: fc.constantFrom('', '  '),
+  exp: fc.constantFrom('', 'export '),
+  key: foreignKey,
+  eq: fc.constantFrom('=', ' = ', '= '),
+  kind: fc.constantFrom('unquoted', 'single', 'double', 'backtick', 'empty'),
+  body: fc.string({ unit: fchar(['#', '"', "'", 'x']), maxLength: 12 }),
+  multi: fc.boolean(),
+  comment: fc.constantFrom('', ' # note', '  #x'),
+}).map((r) => (eol: string) => {
+  let value: string;
+  switch (r.kind) {
+    case 'single': value = `'${r.body.replace(/'/g, '"')}${r.multi ? eol + 'more' : ''}'`; break;
+    case 'double': value = `"${r.body.replace(/"/g, "'")}${r.multi ? eol + 'more' : ''}"`; break;
+    case 'backtick': value = '`' + r.body + '`'; break;
+    case 'empty': value = ''; break;
+    default: value = r.body.replace(/["']/g, 'q').trim(); break;
+  }
+  const comment = r.kind === 'unquoted' && value === '' ? '' : r.comment;
+  return `${r.indent}${r.exp}${r.key}${r.eq}${value}${comment}`;
+});
+const commentLine: fc.Arbitrary<Piece> = fc.string({ unit: fchar(['#', '"', "'"]), maxLength: 15 }).map((s) => () => `# ${s}`);
+const blankLine: fc.Arbitrary<Piece> = fc.constantFrom('', '  ').map((s) => () => s);
+const otherBlock: fc.Arbitrary<Piece> = fc.constant((eol: string) => [
+  '# >>> managed by cdktf-qdrant-cluster-access (other) \u2014 do not edit', "O_KEY='o'", '# <<< managed by cdktf-qdrant-cluster-access (other)',
+].join(eol));
+
+const foreignFile = fc.record({
+  eol: EOL,
+  pieces: fc.array(fc.oneof({ arbitrary: assignLine, weight: 4 }, commentLine, blankLine, { arbitrary: otherBlock, weight: 1 }), { maxLength: 8 }),
+  finalEol: fc.boolean(),
+}).map(({ eol, pieces, finalEol }) => {
+  const body = pieces.map((p) => p(eol)).join(eol);
+  return body + (finalEol && body !== '' ? eol : '');
+});
+
+const value = fc.oneof(
+  fc.string({ unit: fc.constantFrom(' ', '#', "'", '"', '\\', '$', '{', '}', '=', 'a', 'b', '`', '\t', 'é', '🔑'), maxLength: 16 }),
+  fc.string({ unit: 'grapheme', maxLength: 16 }),
+  fc.string({ unit: 'binary', maxLength: 16 }),
+  fc.stringMatching(/^[A-Za-z0-9_.\-:/+=]{8,40}$/),
+);
+const entries = fc.array(value, { minLength: 1, maxLength: 3 })
+  .map((vs) => Object.fromEntries(vs.map((v, i) => [`QDRANT_P${i}_KEY`, v])) as Record<string, string>);
+
+test('property: merge -> both parsers read our values and the foreign ones unchanged -> remove -> original text', () => {
+  const cases: Array<{ original: string; merged: string; entries: Record<string, string> }> = [];
+  let accepted = 0;
+  let total = 0;
+  fc.assert(fc.property(foreignFile, entries, (original, all) => {
+    const ok: Record<string, string> = {};
+    for (const [k, v] of Object.entries(all)) {
+      total++;
+      try {
+        w.formatValue(v);
+        ok[k] = v;
+        accepted++;
+      } catch (e: any) {
+        expect(e.message).not.toContain(v.length >= 3 ? v : '\u0000never');
+      }
+    }
+    const names = Object.keys(ok);
+    const merged = w.mergeEntries(original, ok, { owner: OWNER });
+    expect(w.mergeEntries(merged, ok, { owner: OWNER })).toBe(merged);
+    const before = dotenv.parse(original);
+    const after = dotenv.parse(merged);
+    for (const n of names) expect(after[n]).toBe(ok[n]);
+    expect(without(after, names)).toEqual(before);
+    expect(w.removeEntries(merged, Object.keys(all), { owner: OWNER })).toBe(original);
+    cases.push({ original, merged, entries: ok });
+  }), { numRuns: 200 });
+
+  const parsed = pyParse(cases.flatMap((c) => [c.original, c.merged]));
+  cases.forEach((c, i) => {
+    const before = parsed[2 * i];
+    const after = parsed[2 * i + 1];
+    const names = Object.keys(c.entries);
+    const ctx = JSON.stringify({ original: c.original, entries: c.entries });
+    for (const n of names) expect([ctx, after[n]]).toEqual([ctx, c.entries[n]]);
+    expect([ctx, without(after, names)]).toEqual([ctx, before]);
+  });
+  expect(accepted / total).toBeGreaterThan(0.5);
+});
