@@ -1,7 +1,7 @@
 import { Fn, Op, TerraformOutput, Token, conditional } from 'cdktf';
 import { Construct } from 'constructs';
 import { NAME_RULE, isValidName, q, snakeCase } from './private/naming';
-import { checkClusterUrl } from './private/url';
+import { checkClusterUrl, showUrl } from './private/url';
 
 /** The REST port of a Qdrant Cloud cluster. */
 export const DEFAULT_REST_PORT = 6333;
@@ -129,7 +129,7 @@ export class Cluster extends Construct {
     }
     if (!Token.isUnresolved(props.url)) {
       for (const problem of checkClusterUrl(props.url).problems) {
-        errors.push(`${label} url ${q(props.url)} ${problem}`);
+        errors.push(`${label} url ${showUrl(props.url)} ${problem}`);
       }
     }
     for (const [what, port] of [['restPort', props.restPort], ['grpcPort', props.grpcPort]] as const) {

@@ -46,9 +46,9 @@ class UsageError extends Error {
 // ---------------------------------------------------------------------------------------------
 // Input validation
 
-/** Shows a URL in an error message with any user:password@ part masked. */
+/** Shows a URL in an error message with any user:password@ part and the query masked (either may hold a key). */
 function showUrl(raw) {
-  return clip(String(raw).replace(/\/\/[^/?#]*@/, '//***@'), MAX_MESSAGE_CHARS);
+  return clip(String(raw).replace(/\/\/[^/?#]*@/, '//***@').replace(/\?[^#]*/, '?***'), MAX_MESSAGE_CHARS);
 }
 
 function isLoopback(hostname) {

@@ -22,6 +22,11 @@ export interface UrlCheck {
 
 const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^/:?#]*)(?::(\d*))?/;
 
+/** The URL for an error message, with `user:password@` and the query masked (either may hold a key). */
+export function showUrl(raw: string): string {
+  return JSON.stringify(raw.replace(/\/\/[^/?#]*@/, '//***@').replace(/\?[^#]*/, '?***'));
+}
+
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
@@ -49,7 +54,7 @@ export function checkClusterUrl(raw: string): UrlCheck {
     problems.push(`has a path "${url.pathname}"; give only the cluster address, e.g. "${url.protocol}//${url.host}"`);
   }
   if (url.search) {
-    problems.push(`has a query "${url.search}"; remove it`);
+    problems.push('has a query (not shown: it may hold a key); remove it, the API key is passed separately');
   }
   if (url.hash || raw.includes('#')) {
     problems.push('has a fragment ("#..."); remove it');
