@@ -1,4 +1,4 @@
-import { TerraformVariable } from 'cdktf';
+import { Lazy, TerraformVariable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
@@ -143,9 +143,12 @@ export class ApiKey extends Construct {
         type: 'string',
         sensitive: true,
         nullable: false,
-        description: `Qdrant API key "${props.name}". Create it in the Qdrant Cloud console ` +
-          '(Access Management > API Keys > Create, or the cluster\'s API Keys tab) and set TF_VAR_' +
-          `${variableName}; see qdrant-setup.md.`,
+        // Lazy: clusters can still be granted after the key is created.
+        description: Lazy.stringValue({
+          produce: () => `Qdrant API key "${props.name}" for clusters ${this._clusters.map((c) => c.clusterName).join(', ') || '(none yet)'}. ` +
+            'Create it in the Qdrant Cloud console (Access Management > API Keys > Create, selecting exactly those ' +
+            `clusters) and set TF_VAR_${variableName}; see qdrant-setup.md.`,
+        }),
       });
       this.variable.overrideLogicalId(variableName);
       this.source = ApiKeySource.fromVariable(this.variable);

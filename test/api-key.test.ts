@@ -18,6 +18,7 @@ describe('ApiKey', () => {
     expect(variable.default).toBeUndefined();
     // The description names the console step and the variable to set.
     expect(variable.description).toContain('Qdrant Cloud console');
+    expect(variable.description).toContain('for clusters prod-eu, prod-us.');
     expect(variable.description).toContain('TF_VAR_qdrant_api_key_search_api');
   });
 
