@@ -2,7 +2,7 @@ import { Lazy, TerraformVariable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
-import { NAME_RULE, defaultKeyVariableName, isValidName, q } from './private/naming';
+import { NAME_RULE, defaultKeyVariableName, isValidName, q, snakeCase } from './private/naming';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
 
 /**
@@ -138,7 +138,7 @@ export class ApiKey extends Construct {
     if (props.source) {
       this.source = props.source;
     } else {
-      const variableName = isValidName(props.name) ? defaultKeyVariableName(props.name) : `qdrant_api_key_invalid_${id.replace(/-/g, '_')}`;
+      const variableName = isValidName(props.name) ? defaultKeyVariableName(props.name) : `qdrant_api_key_invalid_${snakeCase(id)}`;
       this.variable = new TerraformVariable(this, 'Variable', {
         type: 'string',
         sensitive: true,
