@@ -25,6 +25,9 @@ const project = new cdktf.ConstructLibraryCdktf({
     'dotenv@^16.4.0',
     'markdownlint-cli2@^0.18.0',
     'fast-check@^4.0.0',
+    // Only for the user-written secret targets in examples/ (never a dependency of the library).
+    '@cdktf/provider-kubernetes@^12.1.0',
+    '@cdktf/provider-vault@^15.6.0',
   ],
 
   // No GitHub here: CI is `.ci/run` in a fresh clone (see README).
