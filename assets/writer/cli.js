@@ -4,11 +4,14 @@
  * Writes (or removes) key references in an app's .env or JSON file. Run by Terraform's
  * local-exec at apply and destroy time:
  *
- *   QCA_ENTRIES='{"NAME":"value",...}' node cli.js write|remove --file PATH
- *       [--format dotenv|json] --owner NAME
+ *   QCA_ENTRIES='{"NAME":"value",...}' [QCA_ENTRIES_FROM_ENV='{"NAME":"ENV_VAR",...}']
+ *       node cli.js write|remove --file PATH [--format dotenv|json] --owner NAME
  *
- * The entries come only from the QCA_ENTRIES environment variable (they may hold secrets);
- * for `remove` only the names matter. Output: one line with counts, never values.
+ * The entries come only from the environment, never the command line. QCA_ENTRIES holds the
+ * values; QCA_ENTRIES_FROM_ENV names, per entry, another environment variable that holds the
+ * value (how a key arrives: Terraform's own TF_VAR_<name>, inherited by local-exec). For
+ * `remove` only the names matter, and QCA_ENTRIES may also be a JSON array of names.
+ * Output: one line with counts, never values.
  * Exit codes: 0 done, 1 failure (file unchanged), 2 usage error.
  */
 const { planMerge, planRemove, checkName, checkOwner } = require('./dotenv.js');
@@ -65,6 +68,7 @@ function readEntries(env, command) {
   if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
     throw new UsageError('QCA_ENTRIES must be a JSON object of NAME: value');
   }
+  if (command === 'write') entries = { ...entries, ...entriesFromEnv(env) };
   for (const [name, value] of Object.entries(entries)) {
     try {
       checkName(name);
@@ -76,6 +80,38 @@ function readEntries(env, command) {
     }
   }
   return entries;
+}
+
+class MissingValueError extends Error {}
+
+/** Values named by QCA_ENTRIES_FROM_ENV: { NAME: process.env[ENV_VAR] }. */
+function entriesFromEnv(env) {
+  const raw = env.QCA_ENTRIES_FROM_ENV;
+  if (raw === undefined || raw === '') return {};
+  let refs;
+  try {
+    refs = JSON.parse(raw);
+  } catch {
+    throw new UsageError('QCA_ENTRIES_FROM_ENV is not valid JSON (expected an object of NAME: ENV_VAR)');
+  }
+  if (refs === null || typeof refs !== 'object' || Array.isArray(refs)) {
+    throw new UsageError('QCA_ENTRIES_FROM_ENV must be a JSON object of NAME: ENV_VAR');
+  }
+  const out = {};
+  for (const [name, variable] of Object.entries(refs)) {
+    if (typeof variable !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {
+      throw new UsageError(`QCA_ENTRIES_FROM_ENV: entry ${name.slice(0, 64)} must name an environment variable`);
+    }
+    const value = env[variable];
+    if (value === undefined || value === '') {
+      const hint = variable.startsWith('TF_VAR_')
+        ? `export ${variable} before cdktf deploy (a value given with -var or a .tfvars file does not reach this step)`
+        : 'set it in the provisioner\'s environment';
+      throw new MissingValueError(`entry ${name.slice(0, 64)}: environment variable ${variable} is not set or empty; ${hint}`);
+    }
+    out[name] = value;
+  }
+  return out;
 }
 
 // ---------- JSON files: edit the top-level object in place, keeping all other bytes ----------
@@ -228,6 +264,7 @@ function run(argv, env) {
     entries = readEntries(env, opts.command);
   } catch (err) {
     if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `error: ${err.message}\n${USAGE}` };
+    if (err instanceof MissingValueError) return { code: 1, stdout: '', stderr: `error: ${err.message}; ${opts.file} was not changed` };
     throw err;
   }
   const owner = opts.owner;
@@ -270,8 +307,13 @@ function redact(text, env) {
   let values = [];
   try {
     const parsed = JSON.parse(env.QCA_ENTRIES || '{}');
-    if (parsed && typeof parsed === 'object') values = Object.values(parsed).filter((v) => typeof v === 'string' && v.length >= 4);
+    if (parsed && typeof parsed === 'object') values = Object.values(parsed);
   } catch { /* nothing to redact */ }
+  try {
+    const refs = JSON.parse(env.QCA_ENTRIES_FROM_ENV || '{}');
+    if (refs && typeof refs === 'object') values.push(...Object.values(refs).map((v) => env[v]));
+  } catch { /* nothing to redact */ }
+  values = values.filter((v) => typeof v === 'string' && v.length >= 4);
   for (const v of values) text = text.split(v).join('[redacted]');
   return text;
 }

@@ -18,8 +18,10 @@ const outputs: string[] = [];
 interface Run { code: number | null; stdout: string; stderr: string }
 
 function cli(args: string[], entries?: unknown, extraEnv: Record<string, string> = {}): Promise<Run> {
-  const env: Record<string, string | undefined> = { ...process.env, ...extraEnv };
+  const env: Record<string, string | undefined> = { ...process.env };
   delete env.QCA_ENTRIES;
+  delete env.QCA_ENTRIES_FROM_ENV;
+  Object.assign(env, extraEnv);
   if (entries !== undefined) env.QCA_ENTRIES = typeof entries === 'string' ? entries : JSON.stringify(entries);
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -51,6 +53,42 @@ afterAll(() => {
 
 const FOREIGN = '# my app\r\nexport DATABASE_URL="postgres://u:p@h/db" # keep\r\n\r\nMULTI="a\r\nb"\r\nTRAIL=x';
 const ENTRIES = { QDRANT_PROD_EU_URL: 'https://h:6333', QDRANT_PROD_EU_API_KEY: SECRET };
+
+describe('values from the environment (QCA_ENTRIES_FROM_ENV)', () => {
+  test('a key read from TF_VAR_... lands in the file and never in the output', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, FOREIGN, { mode: 0o600 });
+    const r = await cli(['write', '--file', f, '--owner', 'o'], { QDRANT_URL: 'https://h:6333' }, {
+      QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'TF_VAR_qdrant_api_key_search' }),
+      TF_VAR_qdrant_api_key_search: SECRET,
+    });
+    expect(r).toEqual({ code: 0, stdout: `wrote 2 entries to ${f} (0 updated, 2 added)\n`, stderr: '' });
+    expect(dotenv.parse(fs.readFileSync(f, 'utf8'))).toMatchObject({ QDRANT_URL: 'https://h:6333', QDRANT_API_KEY: SECRET });
+  });
+
+  test('an unset variable fails naming it and how to set it; the file is unchanged', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, FOREIGN, { mode: 0o600 });
+    const r = await cli(['write', '--file', f, '--owner', 'o'], { QDRANT_URL: 'https://h:6333' }, {
+      QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'TF_VAR_qdrant_api_key_unset_here' }),
+    });
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: entry QDRANT_API_KEY: environment variable TF_VAR_qdrant_api_key_unset_here is not set or empty; ' +
+        `export TF_VAR_qdrant_api_key_unset_here before cdktf deploy (a value given with -var or a .tfvars file does not reach this step); ${f} was not changed\n`,
+    });
+    expect(fs.readFileSync(f, 'utf8')).toBe(FOREIGN);
+  });
+
+  test('a reference that is not a variable name is a usage error', async () => {
+    const r = await cli(['write', '--file', path.join(dir, '.env'), '--owner', 'o'], {}, {
+      QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'not a name' }),
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: QCA_ENTRIES_FROM_ENV: entry QDRANT_API_KEY must name an environment variable\n/);
+  });
+});
 
 describe('dotenv format', () => {
   test('write, rewrite, update, remove: counts only, and the original comes back exactly', async () => {
