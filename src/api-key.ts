@@ -4,6 +4,7 @@ import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
 import { NAME_RULE, defaultKeyVariableName, isValidName, q, snakeCase } from './private/naming';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
+import { ISecretTarget, SecretNaming } from './secret-target';
 
 /**
  * One API key, as passed to `ClusterAccess` or `ClusterAccess.addApiKey()`.
@@ -41,6 +42,20 @@ export interface ApiKeyOptions {
    * @default 90
    */
   readonly rotateAfterDays?: number;
+
+  /**
+   * Where the app finds this key and the URLs of its clusters: `.env` or JSON files, Terraform
+   * outputs, or your own stores (see `SecretTarget` and `ISecretTarget`). The entries are written
+   * at deploy, before the health checks run. More can be added with `ApiKey.addSecretTarget()`.
+   * @default - none: the key stays where the deploy reads it
+   */
+  readonly secretTargets?: ISecretTarget[];
+
+  /**
+   * How this key's entries are named in the targets of `secretTargets`.
+   * @default - `QDRANT_URL`, `QDRANT_GRPC_URL`, `QDRANT_API_KEY` in a target that receives one cluster, `QDRANT_<CLUSTER>_...` in one that receives several
+   */
+  readonly secretNaming?: SecretNaming;
 }
 
 /**
@@ -126,6 +141,7 @@ export class ApiKey extends Construct {
   private readonly _listeners: IGrantListener[] = [];
   private readonly _errors: string[] = [];
   private readonly _unknownClusters: string[] = [];
+  private readonly _targets: { target: ISecretTarget; naming: SecretNaming }[] = [];
   private _sourceConfig?: ApiKeySourceConfig;
 
   constructor(scope: Construct, id: string, props: ApiKeyProps) {
@@ -185,6 +201,31 @@ export class ApiKey extends Construct {
     this._clusters.push(cluster);
     for (const listener of this._listeners) listener.onGrant(grant);
     return grant;
+  }
+
+  /** The secret targets of this key, in the order they were added. */
+  public get secretTargets(): ISecretTarget[] {
+    return this._targets.map((t) => t.target);
+  }
+
+  /**
+   * Write this key and the URLs of its clusters into one more secret target at deploy. One
+   * target may receive several keys; the entries are named when the stack is synthesized, once
+   * every grant is known.
+   * @param target where the entries go, e.g. `SecretTarget.dotenv({ path: '.env' })`
+   * @param naming prefix and renames for this key's entries in this target
+   */
+  public addSecretTarget(target: ISecretTarget, naming?: SecretNaming): void {
+    if (this._targets.some((t) => t.target === target)) {
+      this._errors.push(`key ${q(this.keyName)} is given secret target ${target.description} twice; add each target once`);
+      return;
+    }
+    this._targets.push({ target, naming: naming ?? {} });
+  }
+
+  /** @internal */
+  public _secretAttachments(): { target: ISecretTarget; naming: SecretNaming }[] {
+    return [...this._targets];
   }
 
   /** @internal */

@@ -1,11 +1,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { AssetType, TerraformAsset, Token } from 'cdktf';
+import { Aspects, AssetType, TerraformAsset, Token, dependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
 import { HealthCheck, HealthCheckOptions } from './health-check';
 import { registerSetupGuide } from './private/guide-writer';
+import { planSecretTargets } from './private/secret-plan';
 import { collisionKey, isValidName, q } from './private/naming';
 import { SetupGuideOptions } from './setup-guide';
 
@@ -67,6 +68,8 @@ export class ClusterAccess extends Construct {
   private readonly clusterScope: Construct;
   private readonly keyScope: Construct;
   private readonly problems: string[] = [];
+  private readonly healthChecks = new Map<ApiKey, HealthCheck[]>();
+  private targetsBound = false;
   private checkerAsset?: TerraformAsset;
   private caAsset?: TerraformAsset;
 
@@ -81,7 +84,12 @@ export class ClusterAccess extends Construct {
     for (const cluster of props.clusters ?? []) this.addCluster(cluster);
     for (const key of props.apiKeys ?? []) this.addApiKey(key);
 
-    this.node.addValidation({ validate: () => [...this.problems] });
+    this.node.addValidation({
+      validate: () => [...this.problems, ...planSecretTargets(this._apiKeys).flatMap((p) => p.problems)],
+    });
+    // Secret targets are bound at synth, when every key and grant is known: the entry names
+    // depend on how many clusters each target receives.
+    Aspects.of(this).add({ visit: (node) => { if (node === this) this.bindSecretTargets(); } });
     if (props.setupGuide?.enabled !== false) registerSetupGuide(this, props.setupGuide ?? {});
   }
 
@@ -129,6 +137,7 @@ export class ClusterAccess extends Construct {
       rotateAfterDays: options.rotateAfterDays,
     });
     this._apiKeys.push(key);
+    for (const target of options.secretTargets ?? []) key.addSecretTarget(target, options.secretNaming);
     for (const name of options.clusters ?? []) {
       const cluster = this.findCluster(name);
       if (cluster) key.grant(cluster);
@@ -143,12 +152,33 @@ export class ClusterAccess extends Construct {
   private addHealthCheck(grant: ApiKeyGrant): void {
     const checks = (grant.apiKey.node.tryFindChild('HealthChecks') as Construct | undefined)
       ?? new Construct(grant.apiKey, 'HealthChecks');
-    new HealthCheck(checks, grant.cluster.node.id, {
+    const check = new HealthCheck(checks, grant.cluster.node.id, {
       grant,
       checker: this.checker(),
       caFile: this.caFile(),
       options: this.healthCheckOptions,
     });
+    this.healthChecks.set(grant.apiKey, [...(this.healthChecks.get(grant.apiKey) ?? []), check]);
+  }
+
+  /** Bind each secret target once, and make the health checks of its keys wait for it. */
+  private bindSecretTargets(): void {
+    if (this.targetsBound) return;
+    this.targetsBound = true;
+    const plans = planSecretTargets(this._apiKeys);
+    if (plans.length === 0) return;
+    const scope = new Construct(this, 'SecretTargets');
+    for (const plan of plans) {
+      const id = uniqueId(scope, plan.target.description);
+      const config = plan.target.bind(new Construct(scope, id), { entries: plan.entries, owner: this.node.path });
+      const deps = (config.dependables ?? []).map((d) => dependable(d));
+      if (deps.length === 0) continue;
+      for (const key of plan.keys) {
+        for (const check of this.healthChecks.get(key) ?? []) {
+          check.resource.dependsOn = [...(check.resource.dependsOn ?? []), ...deps];
+        }
+      }
+    }
   }
 
   private checker(): TerraformAsset {
@@ -188,6 +218,14 @@ export class ClusterAccess extends Construct {
     while (scope.node.tryFindChild(`${kind}-${n}`)) n++;
     return `${kind}-${n}`;
   }
+}
+
+/** A construct id from a description: readable, stable across runs, unique within scope. */
+function uniqueId(scope: Construct, description: string): string {
+  const base = description.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'target';
+  let id = base;
+  for (let n = 2; scope.node.tryFindChild(id); n++) id = `${base}-${n}`;
+  return id;
 }
 
 function validateHealthCheckOptions(o: HealthCheckOptions): string[] {

@@ -1,8 +1,9 @@
 import { createHash } from 'crypto';
-import { provider, resource } from '@cdktf/provider-null';
-import { Fn, TerraformAsset, TerraformProvider, TerraformStack } from 'cdktf';
+import { resource } from '@cdktf/provider-null';
+import { Fn, TerraformAsset } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKeyGrant } from './api-key';
+import { ensureNullProvider } from './private/null-provider';
 
 /**
  * How the key is sent to the cluster.
@@ -144,19 +145,4 @@ export class HealthCheck extends Construct {
     });
     ensureNullProvider(this);
   }
-}
-
-const NULL_PROVIDER_ID = 'QdrantClusterAccessNullProvider';
-
-/**
- * Add the null provider to the stack unless it already has one: a library construct must not
- * add a second, conflicting provider block.
- */
-function ensureNullProvider(scope: Construct): void {
-  const stack = TerraformStack.of(scope);
-  // Providers are children of the stack; look only there, so that many checks stay cheap.
-  const existing = stack.node.children.some(
-    (c) => TerraformProvider.isTerraformProvider(c) && (c as TerraformProvider).terraformResourceType === 'null',
-  );
-  if (!existing) new provider.NullProvider(stack, NULL_PROVIDER_ID);
 }

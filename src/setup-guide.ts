@@ -6,6 +6,7 @@ import type { ClusterAccess } from './cluster-access';
 import { ApiKeyHeader } from './health-check';
 import { ClusterEnvNames, clusterEnvNames } from './private/env-names';
 import { isValidName, snakeCase } from './private/naming';
+import { planSecretTargets } from './private/secret-plan';
 import { rotationDueOn } from './private/rotation';
 import { checkClusterUrl } from './private/url';
 
@@ -333,21 +334,36 @@ function renderDeploy(access: ClusterAccess, clusters: ClusterView[], stack: str
 
 function renderDelivery(keys: ApiKey[], clusters: ClusterView[], h: Heading): string[] {
   const out = h(1, '4. Where the keys go');
+  const plans = planSecretTargets(keys);
   out.push(
-    'Secret targets (writing each key into a secret store for your apps) are not available yet. ' +
-      'For now each key stays where the deploy read it (section 3): give it to your apps yourself, under these environment variables. ' +
-      'The names follow the Qdrant convention (`QDRANT_URL`, `QDRANT_API_KEY`), with the cluster name when the stack has several clusters. ' +
-      'The URL variables take the endpoints of section 1.',
+    'Apps find each cluster\'s URLs and key under these names. The names follow the Qdrant convention (`QDRANT_URL`, `QDRANT_API_KEY`), ' +
+      'with the cluster name when a target receives several clusters. The URLs carry their ports (section 1).',
   );
-  // By key, then by cluster: the rows a secret target of each key will fill in.
+  if (plans.length > 0) {
+    out.push('', 'The deploy writes the entries into each secret target before the health checks run, and `cdktf destroy` removes them. ' +
+      'A `.env` or JSON file keeps every line that is not ours; ours are updated in place, or added in a block marked as managed. ' +
+      'A rotated key (section 6) is rewritten in place by the next deploy.');
+  }
+  // By key, then by cluster: one row per (key, cluster, target).
   const rows: string[][] = [];
   for (const key of keys) {
+    const own = plans.filter((p) => p.keys.includes(key));
     for (const c of clusters.filter((v) => v.keys.includes(key))) {
-      rows.push([code(key.keyName), code(c.name), code(c.env.url), code(c.env.grpcUrl), code(c.env.apiKey), 'you (not automated yet)']);
+      if (own.length === 0) {
+        rows.push([code(key.keyName), code(c.name), code(c.env.url), code(c.env.grpcUrl), code(c.env.apiKey), 'you: the key has no secret target']);
+      }
+      for (const plan of own) {
+        const mine = plan.entries.filter((e) => e.clusterName === c.name);
+        const name = (kind: string) => {
+          const e = mine.find((x) => x.kind === kind && x.keyName === key.keyName) ?? mine.find((x) => x.kind === kind);
+          return e ? code(e.name) : '-';
+        };
+        rows.push([code(key.keyName), code(c.name), name('rest-url'), name('grpc-url'), name('api-key'), plan.target.description.replace(/\|/g, '\\|')]);
+      }
     }
   }
   if (rows.length === 0) return [...out, '', 'No key covers a cluster yet.'];
-  out.push(...table(['Key', 'Cluster', 'REST URL variable', 'gRPC URL variable', 'Key variable', 'Delivered by'], rows));
+  out.push(...table(['Key', 'Cluster', 'REST URL', 'gRPC URL', 'Key', 'Written to'], rows));
   return out;
 }
 
@@ -518,7 +534,10 @@ function renderRotation(keys: ApiKey[], h: Heading): string[] {
     '1. Create a new key for the same clusters (section 2). Keep the old key: both work from now on.',
     '2. Set the variable to the new key (section 3) and run `cdktf deploy`. The health checks run again, because the key changed, ' +
       'and prove the new key on every cluster it covers.',
-    '3. Give the new key to your apps (section 4) and confirm that they work with it.',
+    keys.some((k) => k.secretTargets.length > 0)
+      ? '3. The same deploy rewrote the key in its secret targets (section 4). Restart or reload your apps, and confirm that they work with it. ' +
+        'A key without a secret target you give to your apps yourself.'
+      : '3. Give the new key to your apps (section 4) and confirm that they work with it.',
     '4. Delete the old key in the console (**Access Management**, or the cluster\'s **API Keys** tab).',
     '5. Set `createdOn` of the key in the stack to the day you created the new key.',
     '',

@@ -20,18 +20,32 @@ describe('examples', () => {
       ingest_key: expect.objectContaining({ sensitive: true, type: 'string' }),
     });
     for (const v of Object.values<any>(json.variable)) expect(v.default).toBeUndefined();
-    // Six endpoint outputs (REST and gRPC per cluster), none sensitive, none derived from a key.
-    expect(Object.keys(json.output)).toHaveLength(6);
-    for (const o of Object.values<any>(json.output)) {
+    // Six endpoint outputs (REST and gRPC per cluster), none sensitive, none derived from a key;
+    // and ingest's three secret-target outputs, all sensitive.
+    const outputs = Object.entries<any>(json.output);
+    const secret = outputs.filter(([name]) => name.startsWith('INGEST_'));
+    expect(secret.map(([name]) => name).sort()).toEqual(['INGEST_QDRANT_API_KEY', 'INGEST_QDRANT_GRPC_URL', 'INGEST_QDRANT_URL']);
+    for (const [, o] of secret) expect(o.sensitive).toBe(true);
+    expect(json.output.INGEST_QDRANT_API_KEY.value).toBe('${var.ingest_key}');
+    const endpoints = outputs.filter(([name]) => !name.startsWith('INGEST_'));
+    expect(endpoints).toHaveLength(6);
+    for (const [, o] of endpoints) {
       expect(o.sensitive).toBeUndefined();
       expect(JSON.stringify(o.value)).not.toContain('var.');
     }
-    // Four grants: search-api on three clusters, ingest on one.
-    expect(Object.keys(json.resource.null_resource)).toHaveLength(4);
-    // Keys appear only as references (var.*), hashed in triggers; never in a command.
-    for (const res of Object.values<any>(json.resource.null_resource)) {
+    // Four health checks (search-api on three clusters, ingest on one), each after the .env writer;
+    // one writer for the .env that both keys share, and its registration.
+    const resources = Object.entries<any>(json.resource.null_resource);
+    const checks = resources.filter(([id]) => id.includes('HealthChecks'));
+    expect(checks).toHaveLength(4);
+    expect(resources.map(([id]) => id).filter((id) => !id.includes('HealthChecks')).map((id) => id.replace(/_[0-9A-F]{8}$/, '')).sort())
+      .toEqual(['Qdrant_SecretTargets_env-file-env_Registration', 'Qdrant_SecretTargets_env-file-env_Write']);
+    const writer = resources.find(([id]) => id.includes('_Write_'))![0];
+    for (const [, res] of checks) {
+      // Keys appear only as references (var.*), hashed in triggers; never in a command.
       expect(res.provisioner[0]['local-exec'].command).not.toMatch(/var\./);
       expect(res.triggers.key_sha256).toMatch(/^\$\{sha256\(var\.(qdrant_api_key_search_api|ingest_key)\)\}$/);
+      expect(res.depends_on).toEqual([`null_resource.${writer}`]);
     }
   });
 });

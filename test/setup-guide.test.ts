@@ -7,7 +7,7 @@ import { promisify } from 'util';
 import { App, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import * as ts from 'typescript';
 import { MultiClusterStack } from '../examples/multi-cluster/main';
-import { ApiKeyHeader, ApiKeySource, ClusterAccess, ClusterAccessProps, SetupGuide } from '../src';
+import { ApiKeyHeader, ApiKeySource, ClusterAccess, ClusterAccessProps, SecretTarget, SetupGuide } from '../src';
 import { canaryKey, StandInQdrant } from './support/stand-in-qdrant';
 import { validationErrors } from './support/synth';
 
@@ -274,17 +274,35 @@ describe('3. handing the key to the deploy', () => {
 describe('4. where the key lands', () => {
   test('one cluster: QDRANT_URL and QDRANT_API_KEY', () => {
     expect(tableRows(section(render(ONE), 4), 'Key')).toEqual([
-      ['`search-api`', '`prod-eu`', '`QDRANT_URL`', '`QDRANT_GRPC_URL`', '`QDRANT_API_KEY`', 'you (not automated yet)'],
+      ['`search-api`', '`prod-eu`', '`QDRANT_URL`', '`QDRANT_GRPC_URL`', '`QDRANT_API_KEY`', 'you: the key has no secret target'],
     ]);
   });
 
   test('several clusters: QDRANT_<CLUSTER>_..., by key then cluster', () => {
     const md = section(render(TWO), 4);
-    expect(md).toContain('Secret targets');
+    expect(md).not.toContain('The deploy writes the entries');
     expect(tableRows(md, 'Key')).toEqual([
-      ['`search-api`', '`prod-eu`', '`QDRANT_PROD_EU_URL`', '`QDRANT_PROD_EU_GRPC_URL`', '`QDRANT_PROD_EU_API_KEY`', 'you (not automated yet)'],
-      ['`search-api`', '`prod-us`', '`QDRANT_PROD_US_URL`', '`QDRANT_PROD_US_GRPC_URL`', '`QDRANT_PROD_US_API_KEY`', 'you (not automated yet)'],
-      ['`ingest`', '`prod-us`', '`QDRANT_PROD_US_URL`', '`QDRANT_PROD_US_GRPC_URL`', '`QDRANT_PROD_US_API_KEY`', 'you (not automated yet)'],
+      ['`search-api`', '`prod-eu`', '`QDRANT_PROD_EU_URL`', '`QDRANT_PROD_EU_GRPC_URL`', '`QDRANT_PROD_EU_API_KEY`', 'you: the key has no secret target'],
+      ['`search-api`', '`prod-us`', '`QDRANT_PROD_US_URL`', '`QDRANT_PROD_US_GRPC_URL`', '`QDRANT_PROD_US_API_KEY`', 'you: the key has no secret target'],
+      ['`ingest`', '`prod-us`', '`QDRANT_PROD_US_URL`', '`QDRANT_PROD_US_GRPC_URL`', '`QDRANT_PROD_US_API_KEY`', 'you: the key has no secret target'],
+    ]);
+  });
+
+  test('with secret targets: the names each target receives, and where they are written', () => {
+    const env = SecretTarget.dotenv({ path: 'app/.env' });
+    const md = section(render({
+      clusters: TWO.clusters,
+      apiKeys: [
+        { name: 'search-api', clusters: ['prod-eu', 'prod-us'], secretTargets: [env] },
+        { name: 'ingest', clusters: ['prod-us'], secretTargets: [SecretTarget.terraformOutputs()] },
+      ],
+    }), 4);
+    expect(md).toContain('The deploy writes the entries into each secret target before the health checks run');
+    expect(tableRows(md, 'Key')).toEqual([
+      ['`search-api`', '`prod-eu`', '`QDRANT_PROD_EU_URL`', '`QDRANT_PROD_EU_GRPC_URL`', '`QDRANT_PROD_EU_API_KEY`', '.env file "app/.env"'],
+      ['`search-api`', '`prod-us`', '`QDRANT_PROD_US_URL`', '`QDRANT_PROD_US_GRPC_URL`', '`QDRANT_PROD_US_API_KEY`', '.env file "app/.env"'],
+      // The outputs receive one cluster: plain names.
+      ['`ingest`', '`prod-us`', '`QDRANT_URL`', '`QDRANT_GRPC_URL`', '`QDRANT_API_KEY`', 'Terraform outputs'],
     ]);
   });
 });

@@ -1,14 +1,17 @@
-// examples/multi-cluster: three clusters, two keys; `search-api` covers all three.
+// examples/multi-cluster: three clusters, two keys; `search-api` covers all three. Both keys are
+// written into the app's `.env` at deploy; `ingest` is also published as Terraform outputs.
 // In your app, import from 'cdktf-qdrant-cluster-access' instead of '../../src'.
 import { App, TerraformStack, TerraformVariable } from 'cdktf';
 import { Construct } from 'constructs';
-import { ApiKeySource, ClusterAccess } from '../../src';
+import { ApiKeySource, ClusterAccess, SecretTarget } from '../../src';
 
 export interface MultiClusterStackProps {
   /** Addresses by cluster name; the tests point them at local stand-in clusters. */
   readonly urls?: Record<string, string>;
   /** Extra CA to trust. */
   readonly caFile?: string;
+  /** The app's `.env` file, relative to where synth runs. Default: `.env`. */
+  readonly envFile?: string;
 }
 
 export class MultiClusterStack extends TerraformStack {
@@ -25,6 +28,9 @@ export class MultiClusterStack extends TerraformStack {
       description: 'Qdrant API key for the ingest pipeline (prod-eu only)',
     });
 
+    // The app's .env: existing lines stay as they are; ours are merged in at deploy.
+    const appEnv = SecretTarget.dotenv({ path: props.envFile ?? '.env' });
+
     this.access = new ClusterAccess(this, 'Qdrant', {
       clusters: [
         { name: 'prod-eu', url: urls['prod-eu'] ?? 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' },
@@ -33,8 +39,17 @@ export class MultiClusterStack extends TerraformStack {
         { name: 'staging', url: urls.staging ?? 'https://fed-789.europe-west3-0.gcp.cloud.qdrant.io' },
       ],
       apiKeys: [
-        { name: 'search-api', clusters: ['prod-eu', 'prod-us', 'staging'] },
-        { name: 'ingest', clusters: ['prod-eu'], source: ApiKeySource.fromVariable(ingestKey) },
+        // QDRANT_PROD_EU_URL, QDRANT_PROD_EU_GRPC_URL, QDRANT_PROD_EU_API_KEY, ... for each cluster.
+        { name: 'search-api', clusters: ['prod-eu', 'prod-us', 'staging'], secretTargets: [appEnv] },
+        {
+          name: 'ingest',
+          clusters: ['prod-eu'],
+          source: ApiKeySource.fromVariable(ingestKey),
+          // Same file: the prefix keeps its key apart from search-api's (INGEST_QDRANT_PROD_EU_API_KEY).
+          // The outputs receive one cluster: INGEST_QDRANT_URL, INGEST_QDRANT_GRPC_URL, INGEST_QDRANT_API_KEY.
+          secretTargets: [appEnv, SecretTarget.terraformOutputs()],
+          secretNaming: { prefix: 'INGEST_' },
+        },
       ],
       healthCheck: { caFile: props.caFile },
     });

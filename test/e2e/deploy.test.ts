@@ -108,7 +108,8 @@ describe('examples/multi-cluster deployed with real terraform', () => {
     clusters.staging = await StandInQdrant.start({ apiKey: search });
     const urls = Object.fromEntries(Object.entries(clusters).map(([name, c]) => [name, c.url]));
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-multi-'));
-    const dir = synthStack(out, 'multi', (app, id) => new MultiClusterStack(app, id, { urls, caFile: clusters.staging.caFile }));
+    const envFile = path.join(out, '.env');
+    const dir = synthStack(out, 'multi', (app, id) => new MultiClusterStack(app, id, { urls, caFile: clusters.staging.caFile, envFile }));
     const env = { TF_VAR_qdrant_api_key_search_api: search, TF_VAR_ingest_key: ingest };
 
     const run = await initAndApply(dir, env);

@@ -51,6 +51,8 @@ export interface StandInOptions {
   readonly readOnlyApiKey?: string;
   /** A key that is answered with 403 `ExpiredSignature` (an expired JWT). */
   readonly expiredApiKey?: string;
+  /** More manage keys, e.g. one key per app plus a rotated one. */
+  readonly moreApiKeys?: readonly string[];
   readonly mode?: StandInMode;
   /** Version in GET /. Default 1.16.2. */
   readonly version?: string;
@@ -303,7 +305,7 @@ export class StandInQdrant {
 
   private accessOf(credential: string): Access {
     const o = this.options;
-    if (credential === o.apiKey) return 'manage';
+    if (credential === o.apiKey || o.moreApiKeys?.includes(credential)) return 'manage';
     if (o.readOnlyApiKey !== undefined && credential === o.readOnlyApiKey) return 'read';
     if (o.expiredApiKey !== undefined && credential === o.expiredApiKey) return 'expired';
     return 'invalid';

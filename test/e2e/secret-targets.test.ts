@@ -1,0 +1,224 @@
+/**
+ * End to end for the secret targets: examples/multi-cluster deployed with real Terraform into a
+ * temp dir whose `.env` already holds the app's own lines. The official js-client-rest then
+ * reads the written file through the `dotenv` parser and lists collections on every cluster.
+ * Then a key rotation, a no-op deploy and a destroy, checking the file after each step.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as dotenv from 'dotenv';
+import { MultiClusterStack } from '../../examples/multi-cluster/main';
+import { StandInQdrant, canaryKey } from '../support/stand-in-qdrant';
+import { TerraformRun, initAndApply, synthStack, terraform } from '../support/terraform';
+
+jest.setTimeout(240_000);
+
+// The app's own .env: comments, blank lines, `export`, every quoting style, a multi-line value.
+const FOREIGN = [
+  '# payments app',
+  'export DATABASE_URL="postgres://app@db:5432/app" # primary',
+  '',
+  "GREETING='hello world'",
+  'TEMPLATE=`{"a": 1}`',
+  'CERT="-----BEGIN-----',
+  'abc',
+  '-----END-----"',
+  'EMPTY=',
+  '',
+].join('\n');
+
+const clientVersion = (JSON.parse(fs.readFileSync(
+  path.join(path.dirname(require.resolve('@qdrant/js-client-rest')), '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+/**
+ * What an app does: parse the .env with `dotenv`, then connect with the official client. Runs in
+ * a child process that trusts the test CA (the client takes no CA option).
+ */
+const APP = `
+  const fs = require('node:fs');
+  const dotenv = require('dotenv');
+  const { QdrantClient } = require('@qdrant/js-client-rest');
+  const env = dotenv.parse(fs.readFileSync(process.argv[1]));
+  (async () => {
+    const out = {};
+    for (const prefix of ['QDRANT_PROD_EU', 'QDRANT_PROD_US', 'QDRANT_STAGING', 'INGEST_QDRANT_PROD_EU']) {
+      const client = new QdrantClient({ url: env[prefix + '_URL'], apiKey: env[prefix + '_API_KEY'] });
+      out[prefix] = (await client.getCollections()).collections.map((c) => c.name);
+    }
+    console.log(JSON.stringify(out));
+  })().catch((e) => { console.error('client failed: ' + e.message); process.exit(1); });`;
+
+function runApp(envFile: string, caFile: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', APP, envFile], {
+      cwd: path.join(__dirname, '..', '..'),
+      env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: caFile },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('examples/multi-cluster writes the app .env with real terraform', () => {
+  const search = canaryKey('canary-env-search');
+  const rotated = canaryKey('canary-env-rotated');
+  const ingest = canaryKey('canary-env-ingest');
+  const clusters: Record<string, StandInQdrant> = {};
+  const runs: TerraformRun[] = [];
+  let dir: string;
+  let envFile: string;
+  let urls: Record<string, string>;
+  let env: Record<string, string>;
+
+  const apply = async (vars: Record<string, string>) => {
+    const run = await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], vars);
+    runs.push(run);
+    return run;
+  };
+  const lines = () => fs.readFileSync(envFile, 'utf8').split('\n');
+
+  beforeAll(async () => {
+    // Every cluster accepts search-api and its rotated successor; prod-eu also accepts ingest.
+    const opts = { apiKey: search, moreApiKeys: [rotated], version: clientVersion };
+    clusters['prod-eu'] = await StandInQdrant.start({ ...opts, moreApiKeys: [rotated, ingest] });
+    clusters['prod-us'] = await StandInQdrant.start(opts);
+    clusters.staging = await StandInQdrant.start(opts);
+    urls = Object.fromEntries(Object.entries(clusters).map(([name, c]) => [name, c.url]));
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-env-'));
+    const appDir = path.join(out, 'app');
+    fs.mkdirSync(appDir);
+    envFile = path.join(appDir, '.env');
+    fs.writeFileSync(envFile, FOREIGN, { mode: 0o640 });
+    dir = synthStack(out, 'multi', (app, id) => new MultiClusterStack(app, id, { urls, caFile: clusters.staging.caFile, envFile }));
+    env = { TF_VAR_qdrant_api_key_search_api: search, TF_VAR_ingest_key: ingest };
+  });
+  afterAll(async () => {
+    if (dir) await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_qdrant_api_key_search_api: rotated, TF_VAR_ingest_key: ingest });
+    await Promise.all(Object.values(clusters).map((c) => c.stop()));
+  });
+
+  test('deploy merges the entries: the app\'s lines stay byte for byte, ours are appended in a managed block', async () => {
+    const run = await initAndApply(dir, env);
+    runs.push(run);
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(0);
+    // Both keys come from TF_VAR_..., so the writer's line stays visible.
+    expect(run.stdout).toContain(`wrote 12 entries to ${envFile} (0 updated, 12 added)`);
+
+    const text = fs.readFileSync(envFile, 'utf8');
+    expect(text.startsWith(FOREIGN)).toBe(true);
+    expect(text.slice(FOREIGN.length).split('\n')[0]).toBe('# >>> managed by cdktf-qdrant-cluster-access (multi/Qdrant) — do not edit');
+    expect(fs.statSync(envFile).mode & 0o777).toBe(0o640); // an existing file keeps its mode
+
+    const grpc = (url: string) => url.replace(/:\d+$/, ':6334');
+    expect(dotenv.parse(text)).toEqual({
+      DATABASE_URL: 'postgres://app@db:5432/app',
+      GREETING: 'hello world',
+      TEMPLATE: '{"a": 1}',
+      CERT: '-----BEGIN-----\nabc\n-----END-----',
+      EMPTY: '',
+      QDRANT_PROD_EU_URL: urls['prod-eu'],
+      QDRANT_PROD_EU_GRPC_URL: grpc(urls['prod-eu']),
+      QDRANT_PROD_EU_API_KEY: search,
+      QDRANT_PROD_US_URL: urls['prod-us'],
+      QDRANT_PROD_US_GRPC_URL: grpc(urls['prod-us']),
+      QDRANT_PROD_US_API_KEY: search,
+      QDRANT_STAGING_URL: urls.staging,
+      QDRANT_STAGING_GRPC_URL: grpc(urls.staging),
+      QDRANT_STAGING_API_KEY: search,
+      INGEST_QDRANT_PROD_EU_URL: urls['prod-eu'],
+      INGEST_QDRANT_PROD_EU_GRPC_URL: grpc(urls['prod-eu']),
+      INGEST_QDRANT_PROD_EU_API_KEY: ingest,
+    });
+    // The stand-in URLs carry their port, like real clusters' https://host:6333.
+    expect(urls['prod-eu']).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  test('the official js-client-rest, reading the written .env with dotenv, lists collections on every cluster', async () => {
+    const r = await runApp(envFile, clusters.staging.caFile);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const names = ['products', 'support-tickets'];
+    expect(JSON.parse(r.stdout)).toEqual({
+      QDRANT_PROD_EU: names, QDRANT_PROD_US: names, QDRANT_STAGING: names, INGEST_QDRANT_PROD_EU: names,
+    });
+    expect(clusters['prod-eu'].requests.filter((q) => q.path === '/collections' && q.headers['api-key'] === ingest).length).toBeGreaterThanOrEqual(2);
+  });
+
+  test('ingest is also published as sensitive Terraform outputs', async () => {
+    // (Not scanned for keys: printing the value is what `output -json` is for.)
+    const run = await terraform(dir, ['output', '-json'], env);
+    const outputs = JSON.parse(run.stdout);
+    expect(outputs.INGEST_QDRANT_API_KEY).toEqual({ sensitive: true, type: 'string', value: ingest });
+    expect(outputs.INGEST_QDRANT_URL).toEqual({ sensitive: true, type: 'string', value: urls['prod-eu'] });
+    const plain = await terraform(dir, ['output', '-no-color'], env);
+    runs.push(plain);
+    expect(plain.stdout).toContain('INGEST_QDRANT_API_KEY = <sensitive>');
+  });
+
+  test('rotating search-api rewrites its three key lines in place and re-runs its health checks', async () => {
+    const before = lines();
+    const checks = clusters['prod-us'].requests.length;
+    const run = await apply({ ...env, TF_VAR_qdrant_api_key_search_api: rotated });
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain(`wrote 12 entries to ${envFile} (3 updated, 0 added, 9 unchanged)`);
+    // No destroy step on a rotation: nothing was removed and re-added.
+    expect(run.stdout).not.toMatch(/removed \d+ entr/);
+
+    const after = lines();
+    expect(after).toHaveLength(before.length);
+    const changed = after.map((l, i) => (l === before[i] ? -1 : i)).filter((i) => i >= 0);
+    expect(changed.map((i) => after[i].split('=')[0])).toEqual(['QDRANT_PROD_EU_API_KEY', 'QDRANT_PROD_US_API_KEY', 'QDRANT_STAGING_API_KEY']);
+    expect(dotenv.parse(after.join('\n')).QDRANT_PROD_US_API_KEY).toBe(rotated);
+    expect(clusters['prod-us'].requests.slice(checks).some((q) => q.headers['api-key'] === rotated)).toBe(true);
+
+    const app = await runApp(envFile, clusters.staging.caFile);
+    expect(app.code).toBe(0);
+  });
+
+  test('a deploy with nothing changed writes nothing', async () => {
+    const before = fs.readFileSync(envFile, 'utf8');
+    const run = await apply({ ...env, TF_VAR_qdrant_api_key_search_api: rotated });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain('No changes.');
+    expect(fs.readFileSync(envFile, 'utf8')).toBe(before);
+  });
+
+  test('destroy removes only our entries: the file is the app\'s original, byte for byte', async () => {
+    const run = await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], { ...env, TF_VAR_qdrant_api_key_search_api: rotated });
+    runs.push(run);
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain(`removed 12 entries from ${envFile} (0 not present)`);
+    expect(fs.readFileSync(envFile, 'utf8')).toBe(FOREIGN);
+    expect(fs.statSync(envFile).mode & 0o777).toBe(0o640);
+  });
+
+  test('no key in terraform\'s output or the stack; search-api\'s keys not even in the state', () => {
+    expect(runs.length).toBeGreaterThanOrEqual(5);
+    const stack = fs.readFileSync(path.join(dir, 'cdk.tf.json'), 'utf8');
+    for (const key of [search, rotated, ingest]) {
+      for (const run of runs) {
+        expect(run.stdout.includes(key) || run.stderr.includes(key)).toBe(false);
+      }
+      expect(stack.includes(key)).toBe(false);
+    }
+    // The state holds what Terraform stores: outputs (ingest, by design of that target) and
+    // hashes. The .env targets add no key to it.
+    const states = ['terraform.tfstate', 'terraform.tfstate.backup'].map((f) => path.join(dir, f)).filter((f) => fs.existsSync(f));
+    const texts = states.map((f) => fs.readFileSync(f, 'utf8'));
+    // The scan must really read a state that held the writers (the backup, after the destroy).
+    expect(texts.some((t) => t.includes('values_sha256'))).toBe(true);
+    for (const state of texts) {
+      expect(state.includes(search)).toBe(false);
+      expect(state.includes(rotated)).toBe(false);
+    }
+  });
+});
