@@ -8,8 +8,10 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { TerraformStack } from 'cdktf';
 import * as dotenv from 'dotenv';
 import { MultiClusterStack } from '../../examples/multi-cluster/main';
+import { ClusterAccess, SecretTarget } from '../../src';
 import { StandInQdrant, canaryKey } from '../support/stand-in-qdrant';
 import { TerraformRun, initAndApply, synthStack, terraform } from '../support/terraform';
 
@@ -220,5 +222,80 @@ describe('examples/multi-cluster writes the app .env with real terraform', () =>
       expect(state.includes(search)).toBe(false);
       expect(state.includes(rotated)).toBe(false);
     }
+  });
+});
+
+describe('file targets under real terraform: parallel writers and a file we must not touch', () => {
+  const key = canaryKey('canary-env-parallel');
+  let cluster: StandInQdrant;
+  beforeAll(async () => {
+    cluster = await StandInQdrant.start({ apiKey: key });
+  });
+  afterAll(() => cluster?.stop());
+
+  /** Two ClusterAccess (two writers Terraform runs in parallel) on one .env, plus a JSON file. */
+  function synth(out: string, envFile: string, jsonFile: string): string {
+    return synthStack(out, 'files', (app, id) => {
+      const stack = new TerraformStack(app, id);
+      for (const team of ['search', 'ingest']) {
+        new ClusterAccess(stack, `Qdrant-${team}`, {
+          clusters: [{ name: `${team}-eu`, url: cluster.url }],
+          apiKeys: [{
+            name: `${team}-app`,
+            clusters: [`${team}-eu`],
+            secretTargets: [SecretTarget.dotenv({ path: envFile }), SecretTarget.json({ path: jsonFile })],
+            secretNaming: { prefix: `${team.toUpperCase()}_` },
+          }],
+          healthCheck: { caFile: cluster.caFile },
+          setupGuide: { enabled: false },
+        });
+      }
+      return stack;
+    });
+  }
+
+  test('two writers on one .env and one JSON file lose no update; destroy restores both files', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-files-'));
+    const envFile = path.join(out, '.env');
+    const jsonFile = path.join(out, 'secrets.json');
+    fs.writeFileSync(envFile, FOREIGN, { mode: 0o600 });
+    const json = '{\n  "feature_flags": {"beta": true},\n  "region": "eu"\n}\n';
+    fs.writeFileSync(jsonFile, json, { mode: 0o600 });
+    const dir = synth(out, envFile, jsonFile);
+    const vars = { TF_VAR_qdrant_api_key_search_app: key, TF_VAR_qdrant_api_key_ingest_app: key };
+    const run = await initAndApply(dir, vars);
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(0);
+    const parsed = dotenv.parse(fs.readFileSync(envFile, 'utf8'));
+    for (const team of ['SEARCH', 'INGEST']) {
+      expect(parsed[`${team}_QDRANT_URL`]).toBe(cluster.url);
+      expect(parsed[`${team}_QDRANT_API_KEY`]).toBe(key);
+    }
+    expect(fs.readFileSync(envFile, 'utf8').startsWith(FOREIGN)).toBe(true);
+    const obj = JSON.parse(fs.readFileSync(jsonFile, 'utf8'));
+    expect(obj).toMatchObject({ feature_flags: { beta: true }, region: 'eu', SEARCH_QDRANT_API_KEY: key, INGEST_QDRANT_GRPC_URL: expect.stringMatching(/:6334$/) });
+    expect(run.stdout.includes(key)).toBe(false);
+
+    const destroy = await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], vars);
+    expect(destroy.exitCode).toBe(0);
+    expect(fs.readFileSync(envFile, 'utf8')).toBe(FOREIGN);
+    expect(fs.readFileSync(jsonFile, 'utf8')).toBe(json);
+  });
+
+  test('an .env that is not valid is refused, naming the line; it stays unchanged and no check runs', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-bad-'));
+    const envFile = path.join(out, '.env');
+    const bad = 'GOOD=1\nnot an assignment\n';
+    fs.writeFileSync(envFile, bad, { mode: 0o600 });
+    const dir = synth(out, envFile, path.join(out, 'secrets.json'));
+    const before = cluster.requests.length;
+    const vars = { TF_VAR_qdrant_api_key_search_app: key, TF_VAR_qdrant_api_key_ingest_app: key };
+    const run = await initAndApply(dir, vars);
+    expect(run.exitCode).not.toBe(0);
+    expect(run.stderr.replace(/\s+/g, ' ')).toContain(`refusing to change ${envFile}: line 2:`);
+    expect(fs.readFileSync(envFile, 'utf8')).toBe(bad);
+    expect(cluster.requests.length).toBe(before); // the health checks wait for the writers
+    expect(`${run.stdout}${run.stderr}`.includes(key)).toBe(false);
+    await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], vars);
   });
 });
