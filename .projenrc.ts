@@ -71,6 +71,8 @@ project.package.addPackageResolutions('unrs-resolver@1.12.2');
 // and is copied into every synthesized stack with TerraformAsset.
 project.npmignore?.addPatterns('/examples/', '/scripts/', '/tools/', '/.ci/', '/cdktf.out/', '/.offline-tf/', '*.tfstate', '*.tfstate.*');
 project.gitignore.addPatterns('cdktf.out/', '.terraform/', '*.tfstate', '*.tfstate.*', '.terraform.lock.hcl', '/.offline-tf/');
+// What the example stacks write when deployed by hand.
+project.gitignore.addPatterns('/examples/**/.env', '/examples/**/*.env.lock');
 project.addPackageIgnore('!/assets/');
 // `npx qdrant-cluster-access check ...`: the same checker that runs inside `cdktf deploy`.
 project.addBins({ 'qdrant-cluster-access': 'assets/checker/cli.js' });

@@ -234,7 +234,7 @@ describe('file targets under real terraform: parallel writers and a file we must
   afterAll(() => cluster?.stop());
 
   /** Two ClusterAccess (two writers Terraform runs in parallel) on one .env, plus a JSON file. */
-  function synth(out: string, envFile: string, jsonFile: string): string {
+  function synth(out: string, envFile: string, jsonFile: string, prefix = (team: string) => `${team.toUpperCase()}_`): string {
     return synthStack(out, 'files', (app, id) => {
       const stack = new TerraformStack(app, id);
       for (const team of ['search', 'ingest']) {
@@ -244,7 +244,7 @@ describe('file targets under real terraform: parallel writers and a file we must
             name: `${team}-app`,
             clusters: [`${team}-eu`],
             secretTargets: [SecretTarget.dotenv({ path: envFile }), SecretTarget.json({ path: jsonFile })],
-            secretNaming: { prefix: `${team.toUpperCase()}_` },
+            secretNaming: { prefix: prefix(team) },
           }],
           healthCheck: { caFile: cluster.caFile },
           setupGuide: { enabled: false },
@@ -275,6 +275,15 @@ describe('file targets under real terraform: parallel writers and a file we must
     const obj = JSON.parse(fs.readFileSync(jsonFile, 'utf8'));
     expect(obj).toMatchObject({ feature_flags: { beta: true }, region: 'eu', SEARCH_QDRANT_API_KEY: key, INGEST_QDRANT_GRPC_URL: expect.stringMatching(/:6334$/) });
     expect(run.stdout.includes(key)).toBe(false);
+
+    // Renamed entries: the next deploy removes the old names and writes the new ones.
+    synth(out, envFile, jsonFile, (team) => `${team.toUpperCase()}_V2_`);
+    const renamed = await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], vars);
+    expect(renamed.exitCode).toBe(0);
+    const names = Object.keys(dotenv.parse(fs.readFileSync(envFile, 'utf8'))).filter((n) => n.includes('QDRANT'));
+    expect(names.sort()).toEqual(['INGEST_V2_QDRANT_API_KEY', 'INGEST_V2_QDRANT_GRPC_URL', 'INGEST_V2_QDRANT_URL',
+      'SEARCH_V2_QDRANT_API_KEY', 'SEARCH_V2_QDRANT_GRPC_URL', 'SEARCH_V2_QDRANT_URL']);
+    expect(Object.keys(JSON.parse(fs.readFileSync(jsonFile, 'utf8'))).filter((n) => n.includes('QDRANT'))).toHaveLength(6);
 
     const destroy = await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], vars);
     expect(destroy.exitCode).toBe(0);
