@@ -6,7 +6,7 @@ import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
 import { HealthCheck, HealthCheckOptions } from './health-check';
 import { registerSetupGuide } from './private/guide-writer';
-import { planSecretTargets } from './private/secret-plan';
+import { SecretTargetPlan, planSecretTargets } from './private/secret-plan';
 import { collisionKey, isValidName, q } from './private/naming';
 import { SetupGuideOptions } from './setup-guide';
 
@@ -69,7 +69,8 @@ export class ClusterAccess extends Construct {
   private readonly keyScope: Construct;
   private readonly problems: string[] = [];
   private readonly healthChecks = new Map<ApiKey, HealthCheck[]>();
-  private targetsBound = false;
+  /** The entry names of each target as bound at the first synth. */
+  private boundTargets?: string;
   private checkerAsset?: TerraformAsset;
   private caAsset?: TerraformAsset;
 
@@ -85,7 +86,15 @@ export class ClusterAccess extends Construct {
     for (const key of props.apiKeys ?? []) this.addApiKey(key);
 
     this.node.addValidation({
-      validate: () => [...this.problems, ...planSecretTargets(this._apiKeys).flatMap((p) => p.problems)],
+      validate: () => {
+        const plans = planSecretTargets(this._apiKeys);
+        const errors = [...this.problems, ...plans.flatMap((p) => p.problems)];
+        if (this.boundTargets !== undefined && this.boundTargets !== targetSignature(plans)) {
+          errors.push('keys, grants or secret targets changed after this stack was first synthesized, so the targets were bound ' +
+            'with other entries; make every change before the first synth (or build a new stack)');
+        }
+        return errors;
+      },
     });
     // Secret targets are bound at synth, when every key and grant is known: the entry names
     // depend on how many clusters each target receives.
@@ -163,9 +172,9 @@ export class ClusterAccess extends Construct {
 
   /** Bind each secret target once, and make the health checks of its keys wait for it. */
   private bindSecretTargets(): void {
-    if (this.targetsBound) return;
-    this.targetsBound = true;
+    if (this.boundTargets !== undefined) return;
     const plans = planSecretTargets(this._apiKeys);
+    this.boundTargets = targetSignature(plans);
     if (plans.length === 0) return;
     const scope = new Construct(this, 'SecretTargets');
     for (const plan of plans) {
@@ -218,6 +227,11 @@ export class ClusterAccess extends Construct {
     while (scope.node.tryFindChild(`${kind}-${n}`)) n++;
     return `${kind}-${n}`;
   }
+}
+
+/** What the targets receive, to notice changes made after they were bound. */
+function targetSignature(plans: SecretTargetPlan[]): string {
+  return JSON.stringify(plans.map((p) => [p.target.description, p.entries.map((e) => e.name)]));
 }
 
 /** A construct id from a description: readable, stable across runs, unique within scope. */

@@ -1,0 +1,268 @@
+import 'cdktf/lib/testing/adapters/jest';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as kubernetes from '@cdktf/provider-kubernetes';
+import * as vault from '@cdktf/provider-vault';
+import { TerraformOutput, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
+import { Construct } from 'constructs';
+import { KubernetesSecretTarget } from '../examples/custom-targets/kubernetes-secret-target';
+import { CustomTargetsStack } from '../examples/custom-targets/main';
+import { VaultKvTarget } from '../examples/custom-targets/vault-kv-target';
+import {
+  ApiKeySource,
+  ClusterAccess,
+  ISecretTarget,
+  SecretEntryKind,
+  SecretTargetBindOptions,
+  SecretTargetConfig,
+} from '../src';
+
+const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
+const URL_US = 'https://def-456.us-east-1-0.aws.cloud.qdrant.io';
+
+function synthExample(): { text: string; json: any } {
+  const text = Testing.synth(new CustomTargetsStack(Testing.app(), 'custom-targets'), true);
+  return { text, json: JSON.parse(text) };
+}
+
+/** The only resource of a type, with its logical id. */
+function only(json: any, type: string): { id: string; res: any } {
+  const all = Object.entries<any>(json.resource[type] ?? {});
+  expect(all).toHaveLength(1);
+  return { id: all[0][0], res: all[0][1] };
+}
+
+/** The health checks (null_resources under `HealthChecks`) by logical id. */
+function healthChecks(json: any): [string, any][] {
+  return Object.entries<any>(json.resource.null_resource).filter(([id]) => id.includes('HealthChecks'));
+}
+
+/** Set environment variables for the duration of `fn`. */
+function withEnv<T>(vars: Record<string, string>, fn: () => T): T {
+  const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return fn();
+  } finally {
+    for (const [k, v] of Object.entries(before)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** Every file under a directory, as text. */
+function allFiles(dir: string): { file: string; text: string }[] {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((d) => d.isFile())
+    .map((d) => {
+      const file = path.join(d.parentPath, d.name);
+      return { file, text: fs.readFileSync(file, 'latin1') };
+    });
+}
+
+/** What tokens resolve to in the stack's Terraform JSON (through outputs added for the purpose). */
+function resolveAll(stack: TerraformStack, values: string[]): unknown[] {
+  const ids = values.map((value, i) => {
+    const probe = new TerraformOutput(stack, `probe_${i}`, { value, sensitive: true });
+    probe.overrideLogicalId(`probe_${i}`);
+    return `probe_${i}`;
+  });
+  const json = JSON.parse(Testing.synth(stack));
+  return ids.map((id) => json.output[id].value);
+}
+
+/** A user target that only records what it is given. */
+class RecordingTarget implements ISecretTarget {
+  public readonly description = 'recording target';
+  public readonly calls: SecretTargetBindOptions[] = [];
+
+  public bind(_scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
+    this.calls.push(options);
+    return {};
+  }
+}
+
+describe('custom targets example: Kubernetes Secret', () => {
+  test('one Secret "search/search-api-qdrant" with exactly the six entries of search-api', () => {
+    const { text, json } = synthExample();
+    expect(text).toHaveResourceWithProperties(kubernetes.secret.Secret, {
+      metadata: { name: 'search-api-qdrant', namespace: 'search' },
+      type: 'Opaque',
+    });
+    const { res } = only(json, 'kubernetes_secret');
+    // Two clusters: the names carry the cluster. The key is a reference, never a value.
+    expect(res.data).toEqual({
+      QDRANT_PROD_EU_URL: `${URL_EU}:6333`,
+      QDRANT_PROD_EU_GRPC_URL: `${URL_EU}:6334`,
+      QDRANT_PROD_EU_API_KEY: '${var.qdrant_api_key_search_api}',
+      QDRANT_PROD_US_URL: `${URL_US}:6333`,
+      QDRANT_PROD_US_GRPC_URL: `${URL_US}:6334`,
+      QDRANT_PROD_US_API_KEY: '${var.qdrant_api_key_search_api}',
+    });
+  });
+
+  test('the stack declares the kubernetes provider; the target adds none', () => {
+    const { text, json } = synthExample();
+    expect(text).toHaveProviderWithProperties(kubernetes.provider.KubernetesProvider, { config_path: '~/.kube/config' });
+    expect(json.provider.kubernetes).toHaveLength(1);
+    expect(json.provider.vault).toHaveLength(1);
+  });
+});
+
+describe('custom targets example: Vault KV', () => {
+  test('one secret at secret/ingest/qdrant with the three single-cluster entries of ingest, JSON-encoded by Terraform', () => {
+    const { text, json } = synthExample();
+    expect(text).toHaveResourceWithProperties(vault.kvSecretV2.KvSecretV2, { mount: 'secret', name: 'ingest/qdrant' });
+    const { res } = only(json, 'vault_kv_secret_v2');
+    // ingest has one cluster, so the target receives one cluster: plain names.
+    expect(res.data_json).toBe(
+      '${jsonencode({' +
+        `"QDRANT_URL" = "${URL_EU}:6333", ` +
+        `"QDRANT_GRPC_URL" = "${URL_EU}:6334", ` +
+        '"QDRANT_API_KEY" = var.qdrant_api_key_ingest' +
+        '})}',
+    );
+    expect(res.data_json).not.toContain('search_api');
+  });
+});
+
+describe('custom targets example: health checks wait for the stores', () => {
+  test('each check depends on the store of its own key, and on nothing else', () => {
+    const { json } = synthExample();
+    const k8s = `kubernetes_secret.${only(json, 'kubernetes_secret').id}`;
+    const kv = `vault_kv_secret_v2.${only(json, 'vault_kv_secret_v2').id}`;
+    const checks = healthChecks(json);
+    expect(checks.map(([id]) => id).sort()).toEqual([
+      expect.stringMatching(/^Qdrant_ApiKeys_ingest_HealthChecks_prod-eu_/),
+      expect.stringMatching(/^Qdrant_ApiKeys_search-api_HealthChecks_prod-eu_/),
+      expect.stringMatching(/^Qdrant_ApiKeys_search-api_HealthChecks_prod-us_/),
+    ]);
+    // Plain addresses, as cdktf writes `dependsOn`.
+    for (const [id, res] of checks) {
+      expect(res.depends_on).toEqual([id.includes('_search-api_') ? k8s : kv]);
+    }
+  });
+});
+
+describe('custom targets: no key value in the synthesized stack', () => {
+  test('canary keys in TF_VAR_... never reach the synthesized JSON or any synthesized file', () => {
+    const canaries = {
+      TF_VAR_search_key: 'canary-key-0c7e',
+      TF_VAR_qdrant_api_key_ingest: 'canary-key-51d9',
+    };
+    const { text, outdir } = withEnv(canaries, () => {
+      const stack = new TerraformStack(Testing.app(), 'canary');
+      new kubernetes.provider.KubernetesProvider(stack, 'kubernetes', {});
+      new vault.provider.VaultProvider(stack, 'vault', {});
+      const searchKey = new TerraformVariable(stack, 'search_key', { type: 'string', sensitive: true });
+      new ClusterAccess(stack, 'Qdrant', {
+        clusters: [{ name: 'prod-eu', url: URL_EU }, { name: 'prod-us', url: URL_US }],
+        apiKeys: [
+          {
+            name: 'search-api',
+            clusters: ['prod-eu', 'prod-us'],
+            source: ApiKeySource.fromVariable(searchKey),
+            secretTargets: [new KubernetesSecretTarget({ name: 'search-api-qdrant' })],
+          },
+          { name: 'ingest', clusters: ['prod-eu'], secretTargets: [new VaultKvTarget({ mount: 'secret', name: 'ingest' })] },
+        ],
+      });
+      return { text: Testing.synth(stack, true), outdir: Testing.fullSynth(stack) };
+    });
+    // The stack is real: the entries are there, as references.
+    const json = JSON.parse(text);
+    expect(only(json, 'kubernetes_secret').res.data.QDRANT_PROD_EU_API_KEY).toBe('${var.search_key}');
+    expect(only(json, 'kubernetes_secret').res.metadata.namespace).toBe('default');
+    expect(only(json, 'vault_kv_secret_v2').res.data_json).toContain('var.qdrant_api_key_ingest');
+    // ...and no value.
+    const files = allFiles(outdir);
+    expect(files.map((f) => path.basename(f.file))).toEqual(expect.arrayContaining(['cdk.tf.json', 'qdrant-setup.md']));
+    for (const canary of Object.values(canaries)) {
+      expect(text).not.toContain(canary);
+      for (const { file, text: content } of files) {
+        if (content.includes(canary)) throw new Error(`canary found in ${file}`);
+      }
+    }
+  });
+});
+
+describe('a user target written in the test', () => {
+  test('is bound once, however often the stack is synthesized', () => {
+    const target = new RecordingTarget();
+    const stack = new TerraformStack(Testing.app(), 'recording');
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: URL_EU }],
+      apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [target] }],
+    });
+    expect(target.calls).toHaveLength(0); // not in the constructor: at synth, once every grant is known
+    const first = Testing.synth(stack, true);
+    const second = Testing.synth(stack, true);
+    expect(target.calls).toHaveLength(1);
+    expect(second).toEqual(first);
+    expect(target.calls[0].owner).toBe('recording/Qdrant');
+  });
+
+  test('a grant added after the first synth is an error, not a silently stale target', () => {
+    const target = new RecordingTarget();
+    const stack = new TerraformStack(Testing.app(), 'late');
+    const access = new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: URL_EU }, { name: 'prod-us', url: URL_US }],
+      apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [target] }],
+    });
+    Testing.synth(stack, true);
+    access.apiKeys[0].grant(access.findCluster('prod-us')!);
+    expect(() => Testing.synth(stack, true)).toThrow(
+      '[late/Qdrant] keys, grants or secret targets changed after this stack was first synthesized, so the targets were bound ' +
+        'with other entries; make every change before the first synth (or build a new stack)',
+    );
+    expect(target.calls).toHaveLength(1);
+  });
+
+  test('receives its entries by key (in the order the keys were added), then by cluster (in the order granted), REST, gRPC, key', () => {
+    const target = new RecordingTarget();
+    const stack = new TerraformStack(Testing.app(), 'recording');
+    const access = new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: URL_EU }, { name: 'prod-us', url: URL_US }],
+      apiKeys: [
+        { name: 'search-api', clusters: ['prod-us', 'prod-eu'] },
+        { name: 'ingest', clusters: ['prod-eu'], secretTargets: [target], secretNaming: { prefix: 'INGEST_' } },
+      ],
+    });
+    // Attached to search-api after ingest: search-api still comes first, as it was added first.
+    access.apiKeys[0].addSecretTarget(target);
+    Testing.synth(stack, true);
+    expect(target.calls).toHaveLength(1);
+    const entries = target.calls[0].entries;
+    expect(entries.map((e) => [e.name, e.kind, e.keyName, e.clusterName])).toEqual([
+      ['QDRANT_PROD_US_URL', SecretEntryKind.REST_URL, 'search-api', 'prod-us'],
+      ['QDRANT_PROD_US_GRPC_URL', SecretEntryKind.GRPC_URL, 'search-api', 'prod-us'],
+      ['QDRANT_PROD_US_API_KEY', SecretEntryKind.API_KEY, 'search-api', 'prod-us'],
+      ['QDRANT_PROD_EU_URL', SecretEntryKind.REST_URL, 'search-api', 'prod-eu'],
+      ['QDRANT_PROD_EU_GRPC_URL', SecretEntryKind.GRPC_URL, 'search-api', 'prod-eu'],
+      ['QDRANT_PROD_EU_API_KEY', SecretEntryKind.API_KEY, 'search-api', 'prod-eu'],
+      ['INGEST_QDRANT_PROD_EU_URL', SecretEntryKind.REST_URL, 'ingest', 'prod-eu'],
+      ['INGEST_QDRANT_PROD_EU_GRPC_URL', SecretEntryKind.GRPC_URL, 'ingest', 'prod-eu'],
+      ['INGEST_QDRANT_PROD_EU_API_KEY', SecretEntryKind.API_KEY, 'ingest', 'prod-eu'],
+    ]);
+    // Only the keys are sensitive; they are references to the keys' variables, which Terraform
+    // reads from TF_VAR_...
+    const keys = entries.filter((e) => e.kind === SecretEntryKind.API_KEY);
+    expect(keys.every((e) => Token.isUnresolved(e.value))).toBe(true);
+    expect(resolveAll(stack, keys.map((e) => e.value))).toEqual([
+      '${var.qdrant_api_key_search_api}',
+      '${var.qdrant_api_key_search_api}',
+      '${var.qdrant_api_key_ingest}',
+    ]);
+    expect(target.calls).toHaveLength(1); // still
+    for (const e of entries) {
+      expect(e.sensitive).toBe(e.kind === SecretEntryKind.API_KEY);
+      if (e.kind === SecretEntryKind.API_KEY) {
+        expect(e.inheritedEnvironmentVariable).toBe(e.keyName === 'ingest' ? 'TF_VAR_qdrant_api_key_ingest' : 'TF_VAR_qdrant_api_key_search_api');
+      } else {
+        expect(e.value).toBe(`${e.clusterName === 'prod-eu' ? URL_EU : URL_US}:${e.kind === SecretEntryKind.REST_URL ? 6333 : 6334}`);
+        expect(e.inheritedEnvironmentVariable).toBeUndefined();
+      }
+    }
+  });
+});
