@@ -186,6 +186,11 @@ class FileTarget implements ISecretTarget {
       return {};
     }
     const file = path.resolve(this.options.path);
+    const clash = claimNames(scope, `file ${file}`, options);
+    if (clash) {
+      scope.node.addValidation({ validate: () => [`secret target ${this.description}: ${clash}`] });
+      return {};
+    }
     const writer = writerAsset(scope);
     const cli = `${writer.path}/cli.js`;
     const names = options.entries.map((e) => e.name);
@@ -253,6 +258,7 @@ class FileTarget implements ISecretTarget {
     const p = this.options.path;
     if (Token.isUnresolved(p)) return 'the path is a token; give a path known at synth, such as ".env"';
     if (p.trim() === '') return 'the path is empty; give the path of a file, such as ".env"';
+    if (/[$%]\{/.test(p)) return 'the path holds "${" or "%{", which Terraform would read as an expression; rename the file';
     const resolved = path.resolve(p);
     let stat: fs.Stats | undefined;
     try {
@@ -275,6 +281,11 @@ class OutputsTarget implements ISecretTarget {
   public readonly description = 'Terraform outputs';
 
   public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
+    const clash = claimNames(scope, 'the outputs', options);
+    if (clash) {
+      scope.node.addValidation({ validate: () => [`secret target ${this.description}: ${clash}`] });
+      return {};
+    }
     for (const entry of options.entries) {
       const output = new TerraformOutput(scope, entry.name, {
         value: entry.value,
@@ -296,6 +307,31 @@ const KIND_TEXT: Record<SecretEntryKind, string> = {
 /** JSON text of a map whose values may be tokens (then Terraform encodes it at apply time). */
 function jsonText(map: Record<string, string>): string {
   return Object.values(map).some((v) => Token.isUnresolved(v)) ? Fn.jsonencode(map) : JSON.stringify(map);
+}
+
+/** Per stack and store (a file, or the outputs): each entry name with who writes it. */
+const claims = new WeakMap<TerraformStack, Map<string, Map<string, string>>>();
+
+/**
+ * Record the names a binding writes into a store shared by the whole stack. Returns a problem
+ * when another binding already writes one of them there: two writers of one name would
+ * overwrite each other, and the destroy of one would remove the other's entry.
+ */
+function claimNames(scope: Construct, store: string, options: SecretTargetBindOptions): string | undefined {
+  const stack = TerraformStack.of(scope);
+  const stores = claims.get(stack) ?? new Map<string, Map<string, string>>();
+  claims.set(stack, stores);
+  const names = stores.get(store) ?? new Map<string, string>();
+  stores.set(store, names);
+  for (const entry of options.entries) {
+    const other = names.get(entry.name);
+    if (other !== undefined) {
+      return `entry ${q(entry.name)} (key ${q(entry.keyName)}) is already written to ${store} by ${other}; ` +
+        'attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })';
+    }
+  }
+  for (const entry of options.entries) names.set(entry.name, `key ${q(entry.keyName)} of ${options.owner}`);
+  return undefined;
 }
 
 const WRITER_ID = 'QdrantClusterAccessWriter';

@@ -84,7 +84,8 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
     for (const [from, to] of Object.entries(overrides)) {
       if (!own.some((c) => c.defaultName === from)) {
         const known = [...new Set(own.map((c) => c.defaultName))].join(', ') || 'none';
-        say(`key ${q(key.keyName)} renames ${q(from)}, which is not one of its entries (${known}); fix the name in names`);
+        say(`key ${q(key.keyName)} renames ${q(from)}, which is not one of its entries (${known}); ` +
+          'the keys of names are default names, without the prefix');
       } else if (typeof to !== 'string' || !ENV_NAME.test(to)) {
         say(`key ${q(key.keyName)} renames ${q(from)} to ${q(to)}, which is not a variable name; use letters, digits and "_"`);
       }
@@ -105,7 +106,8 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
     // Two keys of one cluster give the same URL: one entry is enough.
     if (first.kind === c.kind && c.kind !== SecretEntryKind.API_KEY && first.clusterName === c.clusterName) continue;
     say(`entry ${q(c.name)} would be written twice, for ${describe(first)} and for ${describe(c)}; ` +
-      `give one of them another name, e.g. addSecretTarget(target, { names: { ${c.defaultName}: "${c.defaultName.replace(/^QDRANT_/, `QDRANT_${envFragment(c.keyName)}_`)}" } }) or a prefix`);
+      `give key ${q(c.keyName)} another name with its secretNaming (or addSecretTarget(target, naming)), ` +
+      `e.g. names: { ${c.defaultName}: "${c.defaultName.replace(/^QDRANT_/, `QDRANT_${envFragment(c.keyName)}_`)}" }, or a prefix`);
   }
   return { target, keys: attachments.map((a) => a.key), entries, problems };
 }

@@ -123,7 +123,12 @@ describe('examples/multi-cluster deployed with real terraform', () => {
 
     const destroy = await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], env);
     expect(destroy.exitCode).toBe(0);
-    expectNoCanary([search, ingest], [run.stdout, run.stderr, outputs.stdout, destroy.stdout, destroy.stderr], dir);
+    expectNoCanary([search], [run.stdout, run.stderr, outputs.stdout, destroy.stdout, destroy.stderr], dir);
+    // ingest is also a secret target of kind terraformOutputs: its value is, by design, in the
+    // state and in `output -json`. Nowhere else.
+    for (const text of [run.stdout, run.stderr, destroy.stdout, destroy.stderr, fs.readFileSync(path.join(dir, 'cdk.tf.json'), 'utf8')]) {
+      expect(text.includes(ingest)).toBe(false);
+    }
   });
 });
 
