@@ -6,8 +6,8 @@ import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
 import { HealthCheck, HealthCheckOptions } from './health-check';
 import { registerSetupGuide } from './private/guide-writer';
-import { SecretTargetPlan, planSecretTargets } from './private/secret-plan';
 import { collisionKey, isValidName, q } from './private/naming';
+import { SecretTargetPlan, planSecretTargets } from './private/secret-plan';
 import { SetupGuideOptions } from './setup-guide';
 
 /**

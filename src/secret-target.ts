@@ -3,8 +3,8 @@ import * as path from 'path';
 import { resource } from '@cdktf/provider-null';
 import { AssetType, Fn, ITerraformDependable, TerraformAsset, TerraformOutput, TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
-import { ensureNullProvider } from './private/null-provider';
 import { q } from './private/naming';
+import { ensureNullProvider } from './private/null-provider';
 
 /**
  * What a secret entry holds.

@@ -6,8 +6,8 @@ import type { ClusterAccess } from './cluster-access';
 import { ApiKeyHeader } from './health-check';
 import { ClusterEnvNames, clusterEnvNames } from './private/env-names';
 import { isValidName, snakeCase } from './private/naming';
-import { planSecretTargets } from './private/secret-plan';
 import { rotationDueOn } from './private/rotation';
+import { planSecretTargets } from './private/secret-plan';
 import { checkClusterUrl } from './private/url';
 
 /**

@@ -116,7 +116,7 @@ describe('examples/multi-cluster writes the app .env with real terraform', () =>
     const text = fs.readFileSync(envFile, 'utf8');
     expect(text.startsWith(FOREIGN)).toBe(true);
     expect(text.slice(FOREIGN.length).split('\n')[0]).toBe('# >>> managed by cdktf-qdrant-cluster-access (multi/Qdrant) — do not edit');
-    expect(fs.statSync(envFile).mode & 0o777).toBe(0o640); // an existing file keeps its mode
+    expect(fs.statSync(envFile).mode % 0o1000).toBe(0o640); // an existing file keeps its mode
 
     const grpc = (url: string) => url.replace(/:\d+$/, ':6334');
     expect(dotenv.parse(text)).toEqual({
@@ -200,7 +200,7 @@ describe('examples/multi-cluster writes the app .env with real terraform', () =>
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain(`removed 12 entries from ${envFile} (0 not present)`);
     expect(fs.readFileSync(envFile, 'utf8')).toBe(FOREIGN);
-    expect(fs.statSync(envFile).mode & 0o777).toBe(0o640);
+    expect(fs.statSync(envFile).mode % 0o1000).toBe(0o640);
   });
 
   test('no key in terraform\'s output or the stack; search-api\'s keys not even in the state', () => {
