@@ -9,6 +9,7 @@ import { isValidName, snakeCase } from './private/naming';
 import { rotationDueOn } from './private/rotation';
 import { planSecretTargets } from './private/secret-plan';
 import { checkClusterUrl } from './private/url';
+import { SecretEntryKind } from './secret-target';
 
 /**
  * Options of the setup guide that `ClusterAccess` writes at synth.
@@ -354,11 +355,11 @@ function renderDelivery(keys: ApiKey[], clusters: ClusterView[], h: Heading): st
       }
       for (const plan of own) {
         const mine = plan.entries.filter((e) => e.clusterName === c.name);
-        const name = (kind: string) => {
+        const name = (kind: SecretEntryKind) => {
           const e = mine.find((x) => x.kind === kind && x.keyName === key.keyName) ?? mine.find((x) => x.kind === kind);
           return e ? code(e.name) : '-';
         };
-        rows.push([code(key.keyName), code(c.name), name('rest-url'), name('grpc-url'), name('api-key'), plan.target.description.replace(/\|/g, '\\|')]);
+        rows.push([code(key.keyName), code(c.name), name(SecretEntryKind.REST_URL), name(SecretEntryKind.GRPC_URL), name(SecretEntryKind.API_KEY), plan.target.description.replace(/\|/g, '\\|')]);
       }
     }
   }
