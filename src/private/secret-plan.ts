@@ -6,7 +6,7 @@
 import type { ApiKey } from '../api-key';
 import { ISecretTarget, SecretEntry, SecretEntryKind, SecretNaming } from '../secret-target';
 import { clusterEnvNames } from './env-names';
-import { q } from './naming';
+import { envCase, q } from './naming';
 
 export interface SecretTargetPlan {
   readonly target: ISecretTarget;
@@ -107,11 +107,7 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
     if (first.kind === c.kind && c.kind !== SecretEntryKind.API_KEY && first.clusterName === c.clusterName) continue;
     say(`entry ${q(c.name)} would be written twice, for ${describe(first)} and for ${describe(c)}; ` +
       `give key ${q(c.keyName)} another name with its secretNaming (or addSecretTarget(target, naming)), ` +
-      `e.g. names: { ${c.defaultName}: "${c.defaultName.replace(/^QDRANT_/, `QDRANT_${envFragment(c.keyName)}_`)}" }, or a prefix`);
+      `e.g. names: { ${c.defaultName}: "${c.defaultName.replace(/^QDRANT_/, `QDRANT_${envCase(c.keyName)}_`)}" }, or a prefix`);
   }
   return { target, keys: attachments.map((a) => a.key), entries, problems };
-}
-
-function envFragment(name: string): string {
-  return name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 }
