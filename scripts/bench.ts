@@ -15,8 +15,8 @@ import { provider, resource } from '@cdktf/provider-null';
 import { App, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { MultiClusterStack } from '../examples/multi-cluster/main';
 import { ClusterAccess } from '../src';
-import { StandInQdrant, canaryKey } from '../test/support/stand-in-qdrant';
-import { initAndApply } from '../test/support/terraform';
+import { StandInQdrant, canaryKey } from '../tools/testing/stand-in-qdrant';
+import { initAndApply } from '../tools/testing/terraform';
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BasicStack } from '../examples/basic/main';
-import { StandInQdrant, canaryKey } from '../test/support/stand-in-qdrant';
-import { TerraformRun, initAndApply, synthStack, terraform } from '../test/support/terraform';
+import { StandInQdrant, canaryKey } from '../tools/testing/stand-in-qdrant';
+import { TerraformRun, initAndApply, synthStack, terraform } from '../tools/testing/terraform';
 
 /** The lines that come from the health check (Terraform prefixes them with the resource). */
 function checkLines(run: TerraformRun): string[] {

@@ -1,4 +1,3 @@
-import 'cdktf/lib/testing/adapters/jest';
 import { TerraformVariable } from 'cdktf';
 import { ApiKeySource, ClusterAccess } from '../src';
 import { newStack, synthJson } from './support/synth';

@@ -1,4 +1,3 @@
-import 'cdktf/lib/testing/adapters/jest';
 import { TerraformOutput, TerraformVariable } from 'cdktf';
 import { ClusterAccess } from '../src';
 import { newStack, synthJson } from './support/synth';

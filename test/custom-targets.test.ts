@@ -1,4 +1,3 @@
-import 'cdktf/lib/testing/adapters/jest';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as kubernetes from '@cdktf/provider-kubernetes';

@@ -1,4 +1,3 @@
-import 'cdktf/lib/testing/adapters/jest';
 import { Testing } from 'cdktf';
 import { BasicStack } from '../examples/basic/main';
 import { MultiClusterStack } from '../examples/multi-cluster/main';

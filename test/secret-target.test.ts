@@ -1,4 +1,3 @@
-import 'cdktf/lib/testing/adapters/jest';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';

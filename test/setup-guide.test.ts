@@ -1,4 +1,3 @@
-import 'cdktf/lib/testing/adapters/jest';
 import { execFile, execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -8,7 +7,7 @@ import { App, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import * as ts from 'typescript';
 import { MultiClusterStack } from '../examples/multi-cluster/main';
 import { ApiKeyHeader, ApiKeySource, ClusterAccess, ClusterAccessProps, SecretTarget, SetupGuide } from '../src';
-import { canaryKey, StandInQdrant } from './support/stand-in-qdrant';
+import { canaryKey, StandInQdrant } from '../tools/testing/stand-in-qdrant';
 import { validationErrors } from './support/synth';
 
 const REPO = path.join(__dirname, '..');

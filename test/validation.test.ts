@@ -1,4 +1,3 @@
-import 'cdktf/lib/testing/adapters/jest';
 import { TerraformVariable } from 'cdktf';
 import { ApiKeySource, ClusterAccess, ClusterAccessProps } from '../src';
 import { newStack, validationErrors } from './support/synth';

@@ -3,7 +3,7 @@
  * CLI behaviour (exit codes, output line) is in cli.test.ts.
  */
 import type * as Checker from '../../assets/checker';
-import { canaryKey, carriesKey, StandInQdrant } from '../support/stand-in-qdrant';
+import { canaryKey, carriesKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 // check.js is plain CommonJS without its own .d.ts; its types are assets/checker/index.d.ts.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

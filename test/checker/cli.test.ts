@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as path from 'node:path';
 import type { CheckReport } from '../../assets/checker';
-import { canaryKey, carriesKey, StandInQdrant } from '../support/stand-in-qdrant';
+import { canaryKey, carriesKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
 const KEY = canaryKey();

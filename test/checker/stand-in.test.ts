@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as path from 'node:path';
-import { canaryKey, StandInQdrant } from '../support/stand-in-qdrant';
+import { canaryKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 const KEY = canaryKey();
 const READ_ONLY_KEY = canaryKey('canary-ro');

@@ -9,8 +9,8 @@ import { TerraformLocal, TerraformStack, TerraformVariable } from 'cdktf';
 import { BasicStack } from '../../examples/basic/main';
 import { MultiClusterStack } from '../../examples/multi-cluster/main';
 import { ApiKeySource, ClusterAccess } from '../../src';
-import { StandInQdrant, canaryKey } from '../support/stand-in-qdrant';
-import { initAndApply, synthStack, terraform } from '../support/terraform';
+import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
+import { initAndApply, synthStack, terraform } from '../../tools/testing/terraform';
 
 jest.setTimeout(180_000);
 

@@ -12,8 +12,8 @@ import { TerraformStack } from 'cdktf';
 import * as dotenv from 'dotenv';
 import { MultiClusterStack } from '../../examples/multi-cluster/main';
 import { ClusterAccess, SecretTarget } from '../../src';
-import { StandInQdrant, canaryKey } from '../support/stand-in-qdrant';
-import { TerraformRun, initAndApply, synthStack, terraform } from '../support/terraform';
+import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
+import { TerraformRun, initAndApply, synthStack, terraform } from '../../tools/testing/terraform';
 
 jest.setTimeout(240_000);
 

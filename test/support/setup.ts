@@ -1,4 +1,6 @@
+// The matchers' types (toHaveResourceWithProperties, toBeValidTerraform, ...) for every test file.
+import 'cdktf/lib/testing/adapters/jest';
 import { Testing } from 'cdktf';
 
-// Registers cdktf's Jest matchers (toHaveResourceWithProperties, toBeValidTerraform, ...).
+// Registers cdktf's Jest matchers.
 Testing.setupJest();
