@@ -1,0 +1,153 @@
+'use strict';
+/**
+ * The access probes: what a key may do, learned without touching data. Qdrant checks access
+ * before it does any work, so an empty alias batch and an empty delete answer the question and
+ * change nothing (measured on a real server; see the README, "What the check proves"):
+ *
+ *   manage         POST /collections/aliases {"actions":[]}       200 = global manage, 403 = not
+ *   global read    GET  /collections/<random>/exists               200 = cluster-wide, 403 = scoped
+ *   read c         GET  /collections/c/exists                      200 {exists:true}, false = missing, 403 = no access
+ *   write c        POST /collections/c/points/delete {"points":[]} 400 "Empty update request" = may write,
+ *                                                                  403 = may not, 404 = missing
+ *
+ * Declared access (--access) and what each requires:
+ *   any            nothing global; listed collections readable / writable
+ *   read-only      not manage; cluster-wide read; listed collections readable
+ *   manage         manage; listed collections exist
+ *   collections    not manage; not cluster-wide; read list readable and NOT writable; write list writable
+ * More access than declared fails as "excess" unless allowExcessAccess, which makes it a warning.
+ * Node built-ins only.
+ */
+const crypto = require('node:crypto');
+const { failure } = require('./failures.js');
+const { answer } = require('./http.js');
+
+const ALIASES = { method: 'POST', path: '/collections/aliases', body: { actions: [] } };
+
+function existsProbe(name) {
+  return { method: 'GET', path: `/collections/${encodeURIComponent(name)}/exists` };
+}
+
+function deleteProbe(name) {
+  return { method: 'POST', path: `/collections/${encodeURIComponent(name)}/points/delete`, body: { points: [] } };
+}
+
+function forbidden(res) {
+  return res.status === 403;
+}
+
+function existsAnswer(res) {
+  if (res.status !== 200) return undefined;
+  try {
+    const value = JSON.parse(res.body).result.exists;
+    return typeof value === 'boolean' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function mayWrite(res) {
+  return res.status === 400 && /Empty update request/i.test(res.body);
+}
+
+/**
+ * The probes for a declared access. Each has `judge(res, ctx)` → { failure } | { excess } | {}.
+ * `excess` is a failure that becomes a warning when excess access is allowed.
+ */
+function planProbes(access, read = [], write = []) {
+  const probes = [];
+  const unexpected = (probe, res, ctx) => failure('unexpected-answer', ` to ${probe.method} ${probe.path}: ${answer(res, ctx.secrets)}`);
+
+  if (access === 'manage' || access === 'read-only' || access === 'collections') {
+    const p = { ...ALIASES, name: 'manage' };
+    p.judge = (res, ctx) => {
+      if (res.status === 200) {
+        return access === 'manage' ? {} : { excess: failure('excess-manage', ` but is declared ${access === 'read-only' ? 'read-only' : 'for some collections'} ` +
+          `(${answer(res, ctx.secrets)} to the empty alias batch); create a key with only that access`) };
+      }
+      if (forbidden(res)) {
+        return access === 'manage' ? { failure: failure('cannot-manage', ` (${answer(res, ctx.secrets)}); create a key with manage access`) } : {};
+      }
+      return { failure: unexpected(p, res, ctx) };
+    };
+    probes.push(p);
+  }
+  if (access === 'read-only' || access === 'collections') {
+    const probeName = `qdrant-cluster-access-probe-${crypto.randomBytes(6).toString('hex')}`;
+    const p = { ...existsProbe(probeName), name: 'global-read' };
+    p.judge = (res, ctx) => {
+      if (res.status === 200) {
+        return access === 'read-only' ? {} : { excess: failure('excess-global', ` but is declared for ${plural(read.length + write.length, 'collection')} only; ` +
+          'create a key limited to them') };
+      }
+      if (forbidden(res)) {
+        return access === 'read-only' ? { failure: failure('no-global-read', ` (${answer(res, ctx.secrets)}); create a cluster-wide read-only key`) } : {};
+      }
+      return { failure: unexpected(p, res, ctx) };
+    };
+    probes.push(p);
+  }
+  for (const name of read) {
+    const p = { ...existsProbe(name), name: `read ${name}` };
+    p.judge = (res, ctx) => {
+      const exists = existsAnswer(res);
+      if (exists === true) return {};
+      if (exists === false) return { failure: failure('collection-missing', `: ${name}`) };
+      if (forbidden(res)) return { failure: failure('collection-no-access', ` ${name} (${answer(res, ctx.secrets)})`) };
+      return { failure: unexpected(p, res, ctx) };
+    };
+    probes.push(p);
+    if (access === 'collections') {
+      const w = { ...deleteProbe(name), name: `read-only ${name}` };
+      w.judge = (res, ctx) => {
+        if (mayWrite(res)) return { excess: failure('excess-write', ` ${name}, which is declared read-only; create a key with read access to it`) };
+        if (forbidden(res) || res.status === 404) return {};
+        return { failure: unexpected(w, res, ctx) };
+      };
+      probes.push(w);
+    }
+  }
+  for (const name of write) {
+    if (access === 'manage') {
+      const p = { ...existsProbe(name), name: `write ${name}` };
+      p.judge = (res, ctx) => {
+        const exists = existsAnswer(res);
+        if (exists === true) return {};
+        if (exists === false) return { failure: failure('collection-missing', `: ${name}`) };
+        return { failure: unexpected(p, res, ctx) };
+      };
+      probes.push(p);
+      continue;
+    }
+    const p = { ...deleteProbe(name), name: `write ${name}` };
+    p.judge = (res, ctx) => {
+      if (mayWrite(res)) return {};
+      if (res.status === 404) return { failure: failure('collection-missing', `: ${name}`) };
+      if (forbidden(res)) {
+        return /Access to collection/i.test(res.body) && !/Write access/i.test(res.body)
+          ? { failure: failure('collection-no-access', ` ${name} (${answer(res, ctx.secrets)})`) }
+          : { failure: failure('collection-no-write', ` ${name} (${answer(res, ctx.secrets)}); create a key with read-write access to it`) };
+      }
+      return { failure: unexpected(p, res, ctx) };
+    };
+    probes.push(p);
+  }
+  return probes;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The words for a passing access step, e.g. "read-only as declared". */
+function accessWords(access, read = [], write = []) {
+  const collections = read.length + write.length;
+  switch (access) {
+    case 'manage': return 'manage access as declared';
+    case 'read-only': return 'read-only as declared';
+    case 'collections': return `access to ${plural(collections, 'collection')} as declared`;
+    default: return collections > 0 ? `access to ${plural(collections, 'collection')} as declared` : '';
+  }
+}
+
+module.exports = { planProbes, accessWords };

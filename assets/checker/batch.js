@@ -1,0 +1,61 @@
+'use strict';
+/**
+ * Many grants of one key in one process: the clusters are checked concurrently (a bounded number
+ * at a time), each with its own keep-alive connections. One report per grant, in the order the
+ * grants were given; `onReport` sees each one as soon as it is done. Node built-ins only.
+ */
+const { UsageError } = require('../runtime/cli.js');
+const { quote } = require('../runtime/text.js');
+const { prepare, checkGrant } = require('./check.js');
+
+/** Validates a list of grants ({label?, url, grpcUrl?}). Throws UsageError naming the entry. */
+function checkGrantList(grants) {
+  if (!Array.isArray(grants) || grants.length === 0) throw new UsageError('the grants must be a non-empty list of {"label","url","grpcUrl"}');
+  return grants.map((g, i) => {
+    if (!g || typeof g !== 'object' || Array.isArray(g)) throw new UsageError(`grant ${i + 1} is not an object with "url"`);
+    for (const k of Object.keys(g)) {
+      if (!['label', 'url', 'grpcUrl'].includes(k)) throw new UsageError(`grant ${i + 1} has unknown field ${quote(k, 40)} (expected label, url, grpcUrl)`);
+    }
+    for (const k of ['label', 'url', 'grpcUrl']) {
+      if (g[k] !== undefined && typeof g[k] !== 'string') throw new UsageError(`grant ${i + 1}: ${k} must be a string`);
+    }
+    if (g.url === undefined) throw new UsageError(`grant ${i + 1} has no "url"`);
+    return { label: g.label, url: g.url, grpcUrl: g.grpcUrl };
+  });
+}
+
+/**
+ * Checks every grant with one key. Resolves { ok, expiresAt, grants: CheckReport[], failed: string[] }.
+ * Rejects only with UsageError (bad options or a bad grant, before anything is sent).
+ */
+async function checkMany(options, grants, { concurrency = 8, onReport } = {}) {
+  const list = checkGrantList(grants);
+  const shared = prepare(options);
+  const reports = new Array(list.length);
+  let next = 0;
+  async function worker() {
+    while (next < list.length) {
+      const i = next++;
+      reports[i] = await checkGrant(shared, list[i]);
+      if (onReport) onReport(reports[i]);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+  return {
+    ok: reports.every((r) => r.ok),
+    expiresAt: shared.keyInfo.expiresAt ? shared.keyInfo.expiresAt.toISOString() : null,
+    grants: reports,
+    failed: reports.filter((r) => !r.ok).map((r) => r.label),
+  };
+}
+
+/** "FAIL 2 of 10 grants of key search-api failed: search-api → prod-us (step key), …", or undefined. */
+function formatSummary(result, keyLabel) {
+  const failed = result.grants.filter((r) => !r.ok);
+  if (failed.length === 0) return undefined;
+  const of = keyLabel ? ` of key ${keyLabel}` : '';
+  return `FAIL ${failed.length} of ${result.grants.length} grant${result.grants.length === 1 ? '' : 's'}${of} failed: ` +
+    failed.map((r) => `${r.label} (step ${r.failedStep})`).join(', ');
+}
+
+module.exports = { checkMany, checkGrantList, formatSummary };

@@ -1,0 +1,63 @@
+'use strict';
+/**
+ * What a key says about itself, when it is a JWT (Qdrant Cloud's keys with granular access start
+ * with `eyJhb`): its expiry (`exp`, Unix seconds) and its access in words. The payload is decoded
+ * WITHOUT verifying the signature: the server has verified the key by then, and nothing here
+ * decides access. Nothing from the token is ever returned except the date and the access in words.
+ * Node built-ins only.
+ */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function decodePart(part) {
+  if (!/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
+  try {
+    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * @returns {{ jwt: boolean, expiresAt: Date | null, access?: string }} jwt false for a plain key;
+ *   expiresAt null when the key carries no valid `exp`.
+ */
+function keyInfo(key) {
+  const parts = typeof key === 'string' ? key.split('.') : [];
+  const header = parts.length === 3 ? decodePart(parts[0]) : undefined;
+  const payload = header && typeof header === 'object' && typeof header.alg === 'string' ? decodePart(parts[1]) : undefined;
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return { jwt: false, expiresAt: null };
+  const exp = payload.exp;
+  const expiresAt = typeof exp === 'number' && Number.isFinite(exp) && exp > 0 && exp < 1e11 ? new Date(exp * 1000) : null;
+  return { jwt: true, expiresAt, access: accessInWords(payload.access) };
+}
+
+const WORDS = { r: 'read-only', m: 'manage', rw: 'read-write', prw: 'points read-write' };
+
+/** `r` → "read-only"; a collection list → "read-only on products, read-write on orders". */
+function accessInWords(access) {
+  if (access === undefined) return 'manage (no access claim)';
+  if (typeof access === 'string') return WORDS[access] || 'unknown access';
+  if (!Array.isArray(access)) return 'unknown access';
+  const parts = access.map((a) => {
+    const name = a && typeof a.collection === 'string' ? a.collection.replace(/[^\w.-]/g, '?').slice(0, 64) : '?';
+    return `${WORDS[a && a.access] || 'unknown access'} on ${name}`;
+  });
+  return parts.length ? parts.join(', ') : 'no collections';
+}
+
+/** Whole days from `now` until `date` (negative when past), rounded down. */
+function daysUntil(date, now) {
+  return Math.floor((date.getTime() - now.getTime()) / DAY_MS);
+}
+
+/** "expires 2027-02-20 (in 90 days)" / "expired 2026-11-01 (21 days ago)". */
+function describeExpiry(date, now) {
+  const day = date.toISOString().slice(0, 10);
+  const days = daysUntil(date, now);
+  if (date.getTime() <= now.getTime()) return `expired ${day} (${-days} day${-days === 1 ? '' : 's'} ago)`;
+  if (days === 0) return `expires ${day} (in less than a day)`;
+  return `expires ${day} (in ${days} day${days === 1 ? '' : 's'})`;
+}
+
+module.exports = { keyInfo, accessInWords, daysUntil, describeExpiry };

@@ -1,0 +1,41 @@
+/** The CLI toolkit shared by the checker and the writer (see cli.js). */
+import type { OptionSpec } from './protocol';
+
+/** A bad command line or input the user can fix: exit code 2. */
+export declare class UsageError extends Error {
+  readonly name: 'UsageError';
+  readonly code: 'ERR_QDRANT_USAGE';
+}
+/** A failure of the run itself: exit code 1. */
+export declare class RunError extends Error {
+  readonly name: 'RunError';
+}
+
+/** Checks one raw value against its spec; returns the typed value or throws UsageError. */
+export declare function coerce(spec: OptionSpec, raw: string): unknown;
+
+export interface ParsedArgs {
+  /** The options given, typed, by option name. */
+  readonly values: Record<string, unknown>;
+  readonly positionals: string[];
+}
+/** Parses `--flag value` / `--flag=value` against the specs. Throws UsageError. */
+export declare function parseArgs(options: Record<string, OptionSpec>, argv: readonly string[], secretHint?: string): ParsedArgs;
+/** The values given plus the defaults of the options not given. */
+export declare function withDefaults(options: Record<string, OptionSpec>, values: Record<string, unknown>): Record<string, unknown>;
+/** The options part of a usage text. */
+export declare function optionsHelp(options: Record<string, OptionSpec>): string;
+
+export interface CliIo {
+  readonly argv: string[];
+  readonly env: Record<string, string | undefined>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  setExitCode?(code: number): void;
+}
+export interface RunIo extends CliIo {
+  /** Registers a secret: it is redacted from everything written afterwards. */
+  addSecret(secret: string | undefined): void;
+}
+/** Runs `main`, mapping UsageError to exit 2 and other errors to 1, redacting registered secrets. */
+export declare function runCli(prog: string, main: (io: RunIo) => number | Promise<number>, io?: CliIo): Promise<number>;

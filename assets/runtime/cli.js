@@ -1,0 +1,182 @@
+'use strict';
+/**
+ * The CLI toolkit shared by the checker and the writer: one argument parser driven by the option
+ * specs of protocol.js, one UsageError, one usage text generator, and one main() that maps errors
+ * to exit codes and redacts every secret from everything printed. Node built-ins only.
+ *
+ * Exit codes: 0 done, 1 failed (the check failed, the file could not be written), 2 usage error.
+ */
+const { clip, quote, redact, safeLine } = require('./text.js');
+const { isEnvName } = require('./names.js');
+
+/** A bad command line or bad input the user can fix. Exit code 2. */
+class UsageError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'UsageError';
+    this.code = 'ERR_QDRANT_USAGE';
+  }
+}
+
+/** An error of the run itself (a check that cannot start, a file that cannot be written). Exit code 1. */
+class RunError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'RunError';
+  }
+}
+
+const FLAG_LOOKS_SECRET = /(^-k$)|key(?!-env)|token|secret|passw/i;
+
+function range(spec) {
+  return `${spec.min}-${spec.max}`;
+}
+
+/**
+ * Checks one value against its option spec. Returns the typed value, or throws UsageError.
+ * Values of type string and list are never echoed (they may be secrets pasted in the wrong place).
+ */
+function coerce(spec, raw) {
+  const shown = quote(clip(String(raw), 40));
+  switch (spec.type) {
+    case 'enum':
+      if (!spec.values.includes(raw)) throw new UsageError(`${spec.flag} must be one of ${spec.values.join(', ')}; got ${shown}`);
+      return raw;
+    case 'number': {
+      const n = Number(raw);
+      if (String(raw).trim() === '' || !Number.isFinite(n) || n < spec.min || n > spec.max) {
+        throw new UsageError(`${spec.flag} needs a number${spec.unit ? ` of ${spec.unit}` : ''} in ${range(spec)}; got ${shown}`);
+      }
+      return n;
+    }
+    case 'integer': {
+      const n = Number(raw);
+      if (!/^[0-9]+$/.test(String(raw)) || n < spec.min || n > spec.max) {
+        throw new UsageError(`${spec.flag} needs a whole number${spec.unit ? ` of ${spec.unit}` : ''} in ${range(spec)}; got ${shown}`);
+      }
+      return n;
+    }
+    case 'env-name':
+      if (!isEnvName(raw)) {
+        throw new UsageError(`${spec.flag} needs the NAME of an environment variable (letters, digits, _), not a value; ` +
+          'the value given is not a valid name (not shown: it may be a key)');
+      }
+      return raw;
+    case 'list':
+      return String(raw).split(',').map((s) => s.trim()).filter((s) => s !== '');
+    case 'boolean':
+      return true;
+    default:
+      return String(raw);
+  }
+}
+
+/**
+ * Parses `argv` (after the command) against `options` ({ name: spec }). Accepts `--flag value` and
+ * `--flag=value`. Returns { values, positionals }; values holds only the options given.
+ * `secretHint` is the message tail for an unknown flag that looks like it carries a key.
+ */
+function parseArgs(options, argv, secretHint) {
+  const byFlag = new Map();
+  for (const [name, spec] of Object.entries(options)) {
+    byFlag.set(spec.flag, [name, spec]);
+    for (const alias of spec.aliases || []) byFlag.set(alias, [name, spec]);
+  }
+  const values = {};
+  const positionals = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const found = byFlag.get(flag);
+    if (!found) {
+      if (FLAG_LOOKS_SECRET.test(flag) && secretHint) throw new UsageError(`unknown option ${clip(flag, 40)}: ${secretHint}`);
+      throw new UsageError(`unknown option ${quote(clip(flag, 40))} (see --help)`);
+    }
+    const [name, spec] = found;
+    if (name in values) throw new UsageError(`option ${spec.flag} given twice`);
+    if (spec.type === 'boolean') {
+      if (eq > 0) throw new UsageError(`option ${spec.flag} takes no value`);
+      values[name] = true;
+      continue;
+    }
+    const raw = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (raw === undefined) throw new UsageError(`option ${spec.flag} needs a value (see --help)`);
+    values[name] = coerce(spec, raw);
+  }
+  return { values, positionals };
+}
+
+/** The values given plus the defaults of the options not given. */
+function withDefaults(options, values) {
+  const out = {};
+  for (const [name, spec] of Object.entries(options)) {
+    if (values[name] !== undefined) out[name] = values[name];
+    else if (spec.default !== undefined) out[name] = spec.default;
+  }
+  return out;
+}
+
+/** The options part of a usage text, generated from the specs (so help and parser never differ). */
+function optionsHelp(options) {
+  const lines = [];
+  for (const spec of Object.values(options)) {
+    const head = `  ${[spec.flag, ...(spec.aliases || [])].join(', ')}${spec.type === 'boolean' ? '' : ` ${spec.valueName || (spec.type === 'enum' ? spec.values.join('|') : 'VALUE')}`}`;
+    const extra = [];
+    if (spec.min !== undefined) extra.push(`${range(spec)}`);
+    if (spec.defaultText !== undefined) extra.push(`default ${spec.defaultText}`);
+    else if (spec.default !== undefined) extra.push(`default ${spec.default}`);
+    const text = `${spec.describe}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+    lines.push(head.length < 26 ? `${head.padEnd(26)}${text}` : `${head}\n${''.padEnd(26)}${text}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Runs a CLI: `main(io)` returns an exit code (or a promise of one). Every line written through io
+ * is redacted of the secrets registered with io.addSecret. A UsageError exits 2, anything else 1.
+ * @returns {Promise<number>} the exit code (also set on process.exitCode when io is the real one)
+ */
+async function runCli(prog, main, io = processIo()) {
+  const secrets = [];
+  const wrapped = {
+    argv: io.argv,
+    env: io.env,
+    addSecret: (s) => { if (typeof s === 'string' && s !== '') secrets.push(s); },
+    stdout: (text) => io.stdout(redact(text, secrets)),
+    stderr: (text) => io.stderr(redact(text, secrets)),
+  };
+  let code;
+  try {
+    code = await main(wrapped);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      wrapped.stderr(`${prog}: error: ${safeLine(err.message, secrets, 400)}\n`);
+      code = 2;
+    } else if (err instanceof RunError) {
+      wrapped.stderr(`${prog}: error: ${safeLine(err.message, secrets, 400)}\n`);
+      code = 1;
+    } else {
+      wrapped.stderr(`${prog}: error: unexpected failure: ${safeLine(err && err.message ? err.message : String(err), secrets)}\n`);
+      code = 1;
+    }
+  }
+  if (io.setExitCode) io.setExitCode(code);
+  return code;
+}
+
+function processIo() {
+  return {
+    argv: process.argv.slice(2),
+    env: process.env,
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    setExitCode: (c) => { process.exitCode = c; },
+  };
+}
+
+module.exports = { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli, coerce };

@@ -1,0 +1,122 @@
+'use strict';
+/**
+ * The protocol between the constructs (synth) and the runtime (deploy): the commands, their
+ * flags, types, ranges and defaults, and how a construct turns values into a local-exec command.
+ * The CLIs parse with these specs (cli.js) and the constructs validate props and build commands
+ * with the same specs, so the two sides cannot disagree. Node built-ins only.
+ *
+ * A local-exec command built here is always of the form
+ *     node "$QCA_CLI" <command> --flag "$QCA_FLAG" ... --boolean-flag
+ * with every value in the provisioner's environment: no value ever reaches the shell unquoted,
+ * whatever it holds. (Terraform still reads "${" in environment values: the constructs refuse it.)
+ */
+
+const CHECK_OPTIONS = {
+  url: { flag: '--url', type: 'string', valueName: 'URL', describe: 'Base URL of one cluster\'s REST API, e.g. https://xyz.cloud.qdrant.io:6333 (no port means 6333)' },
+  grpcUrl: { flag: '--grpc-url', type: 'string', valueName: 'URL', describe: 'Also check the cluster\'s gRPC endpoint, e.g. https://xyz.cloud.qdrant.io:6334' },
+  grantsEnv: {
+    flag: '--grants-env', type: 'env-name', valueName: 'NAME',
+    describe: 'Check several clusters with one key: NAME holds a JSON list of {"label","url","grpcUrl"} (instead of --url)',
+  },
+  keyEnv: { flag: '--key-env', type: 'env-name', valueName: 'NAME', default: 'QDRANT_API_KEY', describe: 'Environment variable holding the key; keys are never arguments' },
+  header: { flag: '--header', type: 'enum', values: ['api-key', 'bearer'], default: 'api-key', describe: 'Send "api-key: KEY" or "Authorization: Bearer KEY"' },
+  ca: { flag: '--ca', type: 'string', valueName: 'FILE', describe: 'PEM CA certificate(s) to trust in addition to the system roots' },
+  timeout: { flag: '--timeout', type: 'number', min: 1, max: 300, default: 10, unit: 'seconds', valueName: 'SECONDS', describe: 'Timeout of each request' },
+  retries: {
+    flag: '--retries', type: 'integer', min: 0, max: 10, default: 3, valueName: 'N',
+    describe: 'Retries on network errors, timeouts, 5xx and 429 (never on 401/403)',
+  },
+  deadline: {
+    flag: '--deadline', type: 'number', min: 1, max: 3600, unit: 'seconds', valueName: 'SECONDS', defaultText: 'max(60, 4 x --timeout)',
+    describe: 'Time limit for each cluster\'s check, retries and reading the CA included',
+  },
+  concurrency: { flag: '--concurrency', type: 'integer', min: 1, max: 64, default: 8, valueName: 'N', describe: 'Clusters checked at the same time' },
+  allowOpen: { flag: '--allow-open', type: 'boolean', describe: 'Pass, with a note, when a cluster needs no key at all' },
+  access: {
+    flag: '--access', type: 'enum', values: ['any', 'read-only', 'manage', 'collections'], default: 'any',
+    describe: 'The access the key must have: any valid key; global read-only; manage; or exactly the listed collections',
+  },
+  readCollections: { flag: '--read-collections', type: 'list', valueName: 'A,B', describe: 'Collections the key must be able to read' },
+  writeCollections: { flag: '--write-collections', type: 'list', valueName: 'A,B', describe: 'Collections the key must be able to write' },
+  allowExcessAccess: { flag: '--allow-excess-access', type: 'boolean', describe: 'Warn instead of failing when the key has more access than declared' },
+  minValidityDays: {
+    flag: '--min-validity-days', type: 'integer', min: 0, max: 3650, default: 0, unit: 'days', valueName: 'N',
+    describe: 'Fail when the key (a JWT) expires in fewer days',
+  },
+  warnValidityDays: {
+    flag: '--warn-validity-days', type: 'integer', min: 0, max: 3650, default: 14, unit: 'days', valueName: 'N',
+    describe: 'Warn when the key (a JWT) expires in fewer days',
+  },
+  deployCommand: {
+    flag: '--deploy-command', type: 'enum', values: ['cdktf deploy', 'cdktn deploy', 'terraform apply', 'tofu apply'], default: 'cdktf deploy',
+    describe: 'How the user deploys, for the hints in messages',
+  },
+  label: { flag: '--label', type: 'string', valueName: 'TEXT', describe: 'Name shown in the output line (default: the URL host)' },
+  json: { flag: '--json', type: 'boolean', describe: 'Print the full report as JSON' },
+  help: { flag: '--help', aliases: ['-h'], type: 'boolean', describe: 'Show this help' },
+};
+
+const FILE_OPTIONS = {
+  file: { flag: '--file', type: 'string', valueName: 'PATH', describe: 'The .env or JSON file' },
+  format: { flag: '--format', type: 'enum', values: ['dotenv', 'json'], default: 'dotenv', describe: 'The file format' },
+  owner: { flag: '--owner', type: 'string', valueName: 'NAME', describe: 'Who owns the entries (the construct path of the ClusterAccess)' },
+  deployCommand: CHECK_OPTIONS.deployCommand,
+  help: CHECK_OPTIONS.help,
+};
+
+const COMMANDS = {
+  check: { options: CHECK_OPTIONS },
+  write: { options: FILE_OPTIONS },
+  remove: { options: FILE_OPTIONS },
+};
+
+/** Environment variables read by the writer: the entries, never on the command line. */
+const WRITER_ENV = {
+  /** JSON object NAME: value (for `remove`, a JSON array of names is accepted too). */
+  entries: 'QCA_ENTRIES',
+  /** JSON object NAME: ENV_VAR, the environment variable that holds the value (a key). */
+  entriesFromEnv: 'QCA_ENTRIES_FROM_ENV',
+};
+
+/** Environment variable holding the path of the CLI in a local-exec command. */
+const CLI_ENV = 'QCA_CLI';
+
+/** The environment variable that carries an option's value in a local-exec command. */
+function envNameOf(option) {
+  return `QCA_${option.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+}
+
+/**
+ * The argument list and environment for `node "$QCA_CLI" <command> ...`, from option values.
+ * Boolean options become bare flags (when true); every other value goes into the environment.
+ * Values are not validated here (they may be placeholders for values Terraform fills in).
+ * @returns {{ command: string, environment: Record<string, string> }}
+ */
+function invocation(command, values, cliPath) {
+  const spec = COMMANDS[command];
+  if (!spec) throw new Error(`unknown command ${command}`);
+  const args = ['node', `"$${CLI_ENV}"`, command];
+  const environment = { [CLI_ENV]: cliPath };
+  for (const [name, option] of Object.entries(spec.options)) {
+    const value = values[name];
+    if (value === undefined || value === false) continue;
+    if (option.type === 'boolean') {
+      args.push(option.flag);
+      continue;
+    }
+    const env = envNameOf(name);
+    environment[env] = Array.isArray(value) ? value.join(',') : String(value);
+    args.push(option.flag, `"$${env}"`);
+  }
+  for (const name of Object.keys(values)) {
+    if (!(name in spec.options)) throw new Error(`command ${command} has no option ${name}`);
+  }
+  return { command: args.join(' '), environment };
+}
+
+/** The default deadline of one cluster's check for a request timeout (seconds). */
+function defaultDeadlineSeconds(timeoutSeconds) {
+  return Math.max(60, 4 * timeoutSeconds);
+}
+
+module.exports = { CHECK_OPTIONS, FILE_OPTIONS, COMMANDS, WRITER_ENV, CLI_ENV, envNameOf, invocation, defaultDeadlineSeconds };

@@ -1,0 +1,96 @@
+'use strict';
+/**
+ * Text hygiene for everything that is printed: one line, no control characters, no key.
+ * Used by the checker, the writer and the constructs. Node built-ins only.
+ *
+ * - stripControl: C0 and C1 controls, DEL, the bidi controls (U+061C, U+200E/F, U+202A-E,
+ *   U+2066-9) and the line/paragraph separators become spaces, so a server cannot rewrite what
+ *   the terminal shows.
+ * - redact: every occurrence of a secret is replaced by [redacted], in the forms a server may echo
+ *   it back in: raw, trimmed, URL-encoded, JSON-escaped, hex (either case), and base64 / base64url
+ *   at each of the three byte alignments (so a key embedded in a longer encoded string is found).
+ */
+
+const REDACTED = '[redacted]';
+/** Shorter strings are not redacted: they would match ordinary text (keys are much longer). */
+const MIN_SECRET_CHARS = 6;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+function clip(text, max) {
+  const s = String(text);
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+function stripControl(text) {
+  return String(text).replace(CONTROL_RE, ' ');
+}
+
+/** Base64 or base64url cores of `bytes` as they appear inside a longer encoded string. */
+function encodedCores(bytes, encoding) {
+  const cores = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(encoding).replace(/=+$/, '');
+    // Characters that depend only on the secret: skip the group that mixes in the padding bytes,
+    // and stop before the group that would mix in the bytes that follow.
+    const start = offset === 0 ? 0 : 4;
+    const end = Math.floor((offset + bytes.length) / 3) * 4;
+    if (end - start >= 8) cores.push(encoded.slice(start, end));
+  }
+  return cores;
+}
+
+/** Every form of one secret that redact() removes, longest first. */
+function secretForms(secret) {
+  const forms = new Set();
+  const s = String(secret);
+  for (const v of [s, s.trim()]) {
+    if (v.length < MIN_SECRET_CHARS) continue;
+    forms.add(v);
+    forms.add(encodeURIComponent(v));
+    forms.add(JSON.stringify(v).slice(1, -1));
+    const bytes = Buffer.from(v, 'utf8');
+    forms.add(bytes.toString('hex'));
+    forms.add(bytes.toString('hex').toUpperCase());
+    for (const core of encodedCores(bytes, 'base64')) forms.add(core);
+    for (const core of encodedCores(bytes, 'base64url')) forms.add(core);
+  }
+  return [...forms].filter((f) => f.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every form of every secret in `text` with [redacted]. Secrets may be undefined. */
+function redact(text, secrets) {
+  let out = String(text);
+  const list = Array.isArray(secrets) ? secrets : [secrets];
+  for (const secret of list) {
+    if (typeof secret !== 'string' || secret.length === 0) continue;
+    for (const form of secretForms(secret)) out = out.split(form).join(REDACTED);
+  }
+  return out;
+}
+
+/** Redacted, control characters removed, whitespace collapsed, clipped: safe to print. */
+function safeLine(text, secrets, max = 200) {
+  return clip(stripControl(redact(text, secrets)).replace(/\s+/g, ' ').trim(), max);
+}
+
+/** Redacts every string inside a JSON-like value. */
+function redactDeep(value, secrets) {
+  if (typeof value === 'string') return redact(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets));
+  if (value && typeof value === 'object') {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v, secrets);
+    return out;
+  }
+  return value;
+}
+
+/** A value for an error message: JSON quoting shows empty strings and whitespace; clipped, one line. */
+function quote(value, max = 120) {
+  const text = typeof value === 'string' ? JSON.stringify(stripControl(value)) : String(JSON.stringify(value) ?? value);
+  return clip(text, max);
+}
+
+module.exports = { REDACTED, clip, stripControl, redact, redactDeep, safeLine, quote };

@@ -1,0 +1,142 @@
+'use strict';
+/**
+ * Cluster addresses: the one rule, used by the constructs at synth and by the checker at deploy.
+ * Node built-ins only.
+ *
+ * Accepted, and nothing else:   http[s]://<host>[:<port>][/]
+ *   host  a DNS name (letters, digits and "-" in dot-separated labels; an IDN becomes punycode),
+ *         an IPv4 address, or an IPv6 address in brackets
+ *   port  1-65535, digits only, no leading zero
+ * So a value can never hold credentials, a path, a query, a fragment, whitespace, quotes,
+ * backslashes, shell metacharacters or Terraform's "${" / "%{". Forms that other parsers repair
+ * silently (https:host:7443, https:/host, https://host\path) are refused, not guessed at.
+ * http:// is accepted for loopback hosts only (127.0.0.0/8, ::1, localhost): the key would
+ * otherwise travel in clear.
+ */
+const net = require('node:net');
+const { domainToASCII } = require('node:url');
+const { clip, stripControl } = require('./text.js');
+
+const DEFAULT_REST_PORT = 6333;
+const DEFAULT_GRPC_PORT = 6334;
+const EXPECTED = 'expected https://<host> or https://<host>:<port>';
+
+/** The URL for a message: user:password@ and the query masked (either may hold a key), quoted, one line. */
+function showUrl(raw) {
+  const masked = String(raw).replace(/\/\/[^/?#]*@/, '//***@').replace(/\?[^#]*/, '?***');
+  return JSON.stringify(clip(stripControl(masked), 200));
+}
+
+function isLoopbackHost(host) {
+  const h = String(host).replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h === '::1') return true;
+  return net.isIPv4(h) && h.startsWith('127.');
+}
+
+const LABEL_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** The ASCII host, or a problem phrase. */
+function checkHost(host) {
+  if (host === '') return { problem: `has no host; ${EXPECTED}` };
+  if (host.startsWith('[')) {
+    const inner = host.slice(1, -1);
+    if (!host.endsWith(']') || inner.includes('%') || !net.isIPv6(inner)) return { problem: `has host ${JSON.stringify(clip(host, 80))}, which is not an IPv6 address` };
+    return { ascii: inner.toLowerCase(), forUrl: `[${inner.toLowerCase()}]` };
+  }
+  if (/^[0-9.]+$/.test(host)) {
+    if (!net.isIPv4(host)) return { problem: `has host ${JSON.stringify(host)}, which is not a valid IPv4 address` };
+    return { ascii: host, forUrl: host };
+  }
+  const ascii = domainToASCII(host);
+  const labels = ascii.split('.');
+  const valid = ascii !== '' && ascii.length <= 253 && labels.every((l) => LABEL_RE.test(l)) && !/^[0-9]+$/.test(labels[labels.length - 1]);
+  if (!valid) {
+    return {
+      problem: `has host ${JSON.stringify(clip(host, 80))}, which is not a DNS name (letters, digits and "-" in dot-separated labels) or an IP address`,
+    };
+  }
+  return { ascii, forUrl: ascii };
+}
+
+/**
+ * Parses a cluster address by the rule above.
+ * @returns {{problems: string[], protocol?: string, host?: string, hostForUrl?: string, explicitPort?: number, origin?: string}}
+ *   problems are phrases that complete `url "<value>" ...`; the other fields are set when the
+ *   structure could be read (host is ASCII and lower case, IPv6 without brackets).
+ */
+function parseClusterUrl(raw) {
+  if (typeof raw !== 'string') return { problems: [`is not a string; ${EXPECTED}`] };
+  if (raw === '') return { problems: [`is empty; ${EXPECTED}`] };
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(raw)) return { problems: [`holds whitespace or a control character; ${EXPECTED}`] };
+  if (/[$%]\{/.test(raw)) {
+    return { problems: ['holds "${" or "%{", which Terraform would evaluate as an expression; give the address itself, or a token with no text around it'] };
+  }
+  if (raw.includes('\\')) return { problems: [`holds a backslash; ${EXPECTED}`] };
+  const m = /^([A-Za-z][A-Za-z0-9+.-]*):(.*)$/.exec(raw);
+  if (!m) return { problems: [`has no scheme; ${EXPECTED}`] };
+  const protocol = `${m[1].toLowerCase()}:`;
+  if (protocol !== 'https:' && protocol !== 'http:') return { problems: [`has scheme ${JSON.stringify(m[1])}; ${EXPECTED}`] };
+  if (!m[2].startsWith('//') || m[2].startsWith('///')) {
+    return { problems: [`is not written as ${protocol}//<host>[:<port>] (the "//" after the scheme is missing or doubled)`] };
+  }
+  const afterSlashes = m[2].slice(2);
+  const end = afterSlashes.search(/[/?#]/);
+  const authority = end < 0 ? afterSlashes : afterSlashes.slice(0, end);
+  const rest = end < 0 ? '' : afterSlashes.slice(end);
+
+  const problems = [];
+  let hostPort = authority;
+  if (authority.includes('@')) {
+    problems.push('holds credentials (user:pass@); remove them, the API key is passed separately');
+    hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+  }
+  const fragment = rest.indexOf('#');
+  const beforeFragment = fragment < 0 ? rest : rest.slice(0, fragment);
+  const query = beforeFragment.indexOf('?');
+  const pathPart = query < 0 ? beforeFragment : beforeFragment.slice(0, query);
+  if (pathPart !== '' && pathPart !== '/') {
+    problems.push(`has a path ${JSON.stringify(clip(pathPart, 80))}; give only the cluster address, e.g. "${protocol}//${hostPort}"`);
+  }
+  if (query >= 0) problems.push('has a query (not shown: it may hold a key); remove it, the API key is passed separately');
+  if (fragment >= 0) problems.push('has a fragment ("#..."); remove it');
+
+  const hp = /^(\[[^\]]*\]|[^:]*)(?::(.*))?$/.exec(hostPort);
+  const hostText = hp ? hp[1] : hostPort;
+  const portText = hp ? hp[2] : undefined;
+  let explicitPort;
+  if (portText !== undefined) {
+    if (!/^[1-9][0-9]{0,4}$/.test(portText) || Number(portText) > 65535) {
+      problems.push(`has port ${JSON.stringify(clip(portText, 20))}; a port is a number in 1-65535 without leading zeros`);
+    } else {
+      explicitPort = Number(portText);
+    }
+  }
+  const host = checkHost(hostText);
+  if (host.problem) return { problems: [...problems, host.problem], protocol };
+  if (protocol === 'http:' && !isLoopbackHost(host.ascii)) {
+    problems.push('uses http:// to a host that is not loopback, so the API key would travel in clear; use https://');
+  }
+  return {
+    problems,
+    protocol,
+    host: host.ascii,
+    hostForUrl: host.forUrl,
+    explicitPort,
+    origin: `${protocol}//${host.forUrl}`,
+  };
+}
+
+/** `https://host:port` from a parsed address and the port to use. */
+function endpoint(parsed, port) {
+  return `${parsed.origin}:${port}`;
+}
+
+module.exports = {
+  DEFAULT_REST_PORT,
+  DEFAULT_GRPC_PORT,
+  showUrl,
+  isLoopbackHost,
+  parseClusterUrl,
+  endpoint,
+};
