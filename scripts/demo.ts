@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   let failed = false;
   try {
     console.log(`stand-in Qdrant cluster at ${cluster.url} (REST, TLS with a CA made for this run)`);
-    const dir = synthStack(out, 'basic', (app, id) => new BasicStack(app, id, { url: cluster.url, caFile: cluster.caFile }));
+    const dir = synthStack(out, 'basic', (app, id) => new BasicStack(app, id, { url: cluster.url, caFile: cluster.caFile, grpcPort: Number(new URL(cluster.grpcUrl).port) }));
     console.log(`synthesized examples/basic into ${dir}\n`);
 
     console.log('$ TF_VAR_qdrant_api_key_search_api=<demo key> terraform apply');

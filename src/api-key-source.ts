@@ -1,22 +1,26 @@
-import { TerraformVariable, Token, Tokenization } from 'cdktf';
+import { Fn, TerraformVariable, Token, Tokenization } from 'cdktf';
+import { IConstruct } from 'constructs';
+import { errors } from './private/errors';
+import { plaintextProblem } from './private/references';
+import { names } from './private/runtime';
 
 /**
- * How the health check receives the key at deploy time.
+ * How the checks and the secret targets receive the key at deploy time.
  * @internal
  */
 export interface ApiKeySourceConfig {
-  /** Terraform expression (a token) that evaluates to the key. */
+  /** Terraform expression (a token) that evaluates to the key; marked sensitive. */
   readonly expression: string;
   /**
-   * The environment variable that Terraform itself reads the key from (`TF_VAR_<name>`),
-   * when the source is a variable. A local-exec process inherits it, so the checker reads it
-   * from there and its output stays visible (see README, "What Terraform shows").
+   * The environment variable that Terraform itself reads the key from (`TF_VAR_<name>`), when
+   * the source is a variable. A local-exec process inherits it, so the checker reads it from
+   * there and its output stays visible (see README, "What Terraform shows").
    */
   readonly inheritedEnvironmentVariable?: string;
+  /** The Terraform variable, when the source is one (for the "key not set" precondition). */
+  readonly variable?: TerraformVariable;
   /** Human description for docs and messages, never the value. */
   readonly description: string;
-  /** Problems found when the source was made, reported by the key's validation. */
-  readonly problems: string[];
 }
 
 /**
@@ -33,8 +37,11 @@ export interface ApiKeySourceConfig {
  */
 export abstract class ApiKeySource {
   /**
-   * Use an existing Terraform variable. It must be declared `sensitive: true` and must have no
-   * default value; the checker reads it from `TF_VAR_<variable name>` at deploy time.
+   * Use an existing Terraform variable. It must be declared `sensitive: true`, must have no
+   * default value, and must not be `nullable: false`; the checker reads it from
+   * `TF_VAR_<variable name>` at deploy time. The library gives the variable a `null` default,
+   * so that a deploy without the key fails at once with a message naming the variable instead of
+   * waiting at Terraform's prompt, and so that `cdktf destroy` does not need the key.
    */
   public static fromVariable(variable: TerraformVariable): ApiKeySource {
     return new VariableSource(variable);
@@ -42,10 +49,14 @@ export abstract class ApiKeySource {
 
   /**
    * Use a value produced by another resource or data source, for example
-   * `dataVaultKvSecretV2.data.lookup('key')`. It must be an unresolved token: a literal string
-   * is refused, and so is a token mixed with literal text.
+   * `dataVaultKvSecretV2.data.lookup('key')`. It must be a reference: a literal string is
+   * refused here, and at synth so is anything that resolves to text (a `Lazy` string, `Fn.join`
+   * of literals, a `TerraformLocal` holding a literal). The value is marked sensitive, so that
+   * plans never print it.
    */
   public static fromToken(token: string): ApiKeySource {
+    if (typeof token !== 'string' || !Token.isUnresolved(token)) throw new Error(errors.tokenLiteral());
+    if (Tokenization.reverseString(token).literals.length > 0) throw new Error(errors.tokenMixed());
     return new TokenSource(token);
   }
 
@@ -53,41 +64,48 @@ export abstract class ApiKeySource {
 
   /** @internal */
   public abstract _config(): ApiKeySourceConfig;
+
+  /**
+   * Problems of this source in the stack of `scope`: each a phrase; `plaintext` ones would put a
+   * key into the stack in plain text.
+   * @internal
+   */
+  public abstract _problems(scope: IConstruct): { message: string; plaintext: boolean }[];
 }
 
 class VariableSource extends ApiKeySource {
+  private config?: ApiKeySourceConfig;
+
   constructor(private readonly variable: TerraformVariable) {
     super();
   }
 
   public _config(): ApiKeySourceConfig {
+    if (!this.config) {
+      const name = this.variable.friendlyUniqueId;
+      // Optional: a missing key then fails the check resource's precondition, with our message,
+      // instead of blocking at Terraform's prompt (which cdktf deploy shows even without a terminal).
+      if (this.variable.default === undefined) this.variable.addOverride('default', null);
+      this.config = {
+        expression: this.variable.stringValue,
+        inheritedEnvironmentVariable: `TF_VAR_${name}`,
+        variable: this.variable,
+        description: `Terraform variable "${name}" (set TF_VAR_${name})`,
+      };
+    }
+    return this.config;
+  }
+
+  public _problems(): { message: string; plaintext: boolean }[] {
     const name = this.variable.friendlyUniqueId;
-    const problems: string[] = [];
-    if (this.variable.sensitive !== true) {
-      problems.push(
-        `key source variable "${name}" is not sensitive (sensitive: ${String(this.variable.sensitive)}), ` +
-          'so Terraform would print the key in plans and logs; declare it with sensitive: true',
-      );
+    const problems: { message: string; plaintext: boolean }[] = [];
+    if (this.variable.sensitive !== true) problems.push({ message: errors.variableNotSensitive(name, this.variable.sensitive), plaintext: false });
+    if (!names.isEnvName(name)) problems.push({ message: errors.variableBadName(name), plaintext: false });
+    if (this.variable.default !== undefined && this.variable.default !== null) {
+      problems.push({ message: errors.variableDefault(name), plaintext: true });
     }
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-      // Also keeps the checker's command line a plain word.
-      problems.push(
-        `key source variable "${name}" cannot be set as TF_VAR_${name} from a shell; ` +
-          'rename it with letters, digits and "_" only',
-      );
-    }
-    if (this.variable.default !== undefined) {
-      problems.push(
-        `key source variable "${name}" has a default value, which would put a plaintext key into the stack; ` +
-          `remove the default and set TF_VAR_${name} when deploying`,
-      );
-    }
-    return {
-      expression: this.variable.stringValue,
-      inheritedEnvironmentVariable: `TF_VAR_${name}`,
-      description: `Terraform variable "${name}" (set TF_VAR_${name})`,
-      problems,
-    };
+    if (this.variable.nullable === false) problems.push({ message: errors.variableNotNullable(name), plaintext: false });
+    return problems;
   }
 }
 
@@ -97,22 +115,14 @@ class TokenSource extends ApiKeySource {
   }
 
   public _config(): ApiKeySourceConfig {
-    const problems: string[] = [];
-    if (!Token.isUnresolved(this.token)) {
-      // Never echo the value: it may be a real key.
-      problems.push(
-        'key source is a literal string (value not shown): plaintext keys are refused; ' +
-          'use ApiKeySource.fromVariable with a sensitive variable, or fromToken with a reference to another resource',
-      );
-    } else if (Tokenization.reverseString(this.token).literals.length > 0) {
-      problems.push(
-        'key source mixes literal text with a token (value not shown); pass the token alone, e.g. secret.value',
-      );
-    }
     return {
-      expression: this.token,
+      expression: Token.asString(Fn.sensitive(this.token)),
       description: 'a value from another resource (ApiKeySource.fromToken)',
-      problems,
     };
+  }
+
+  public _problems(scope: IConstruct): { message: string; plaintext: boolean }[] {
+    const problem = plaintextProblem(scope, this.token);
+    return problem ? [{ message: errors.tokenResolvesToLiteral(problem), plaintext: true }] : [];
   }
 }

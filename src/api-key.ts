@@ -1,27 +1,25 @@
-import { Lazy, TerraformVariable } from 'cdktf';
+import { Fn, Lazy, Op, TerraformOutput, TerraformVariable, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
-import { NAME_RULE, defaultKeyVariableName, isValidName, q, snakeCase } from './private/naming';
+import { KeyAccess } from './key-access';
+import { errors } from './private/errors';
+import { checkStruct } from './private/props';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
+import { names } from './private/runtime';
+import { API_KEY_PROPS } from './private/schemas';
+import { StackSupport } from './private/stack-support';
 import { ISecretTarget, SecretNaming } from './secret-target';
 
 /**
- * One API key, as passed to `ClusterAccess` or `ClusterAccess.addApiKey()`.
+ * Properties of an `ApiKey`.
  */
-export interface ApiKeyOptions {
+export interface ApiKeyProps {
   /**
-   * Logical name of the key, unique within one `ClusterAccess` (for example `search-api`).
-   * It names the Terraform variable `qdrant_api_key_<name>` when no `source` is given.
+   * Logical name of the key, unique within one stack (for example `search-api`). It names the
+   * Terraform variable `qdrant_api_key_<name>` when no `source` is given.
    */
   readonly name: string;
-
-  /**
-   * Names of the clusters this key is granted to. One key may cover several clusters, and a
-   * cluster may appear in several keys. More can be added later with `ApiKey.grant()`.
-   * @default - no clusters yet; call `grant()` before synth
-   */
-  readonly clusters?: string[];
 
   /**
    * Where the key's value comes from at deploy time.
@@ -33,6 +31,7 @@ export interface ApiKeyOptions {
    * The day the key was created in the console, as `YYYY-MM-DD`. With `rotateAfterDays` it gives
    * the day the key is due for rotation, shown in the setup guide; synth warns once it is due
    * (today is the real date, or the context value `cdktf-qdrant-cluster-access:today` when set).
+   * Keys that are JWTs carry their real expiry, which the deploy reads (see `expiresAtOutputName`).
    * @default - not recorded: no due date and no warning
    */
   readonly createdOn?: string;
@@ -44,9 +43,30 @@ export interface ApiKeyOptions {
   readonly rotateAfterDays?: number;
 
   /**
+   * The access the key's apps need. The health check proves it with probes that change nothing,
+   * and fails a key with less (or, unless `healthCheck.allowExcessAccess`, more) access. The setup
+   * guide tells what to select in the console.
+   * @default - any valid key passes
+   */
+  readonly access?: KeyAccess;
+}
+
+/**
+ * One API key, as passed to `ClusterAccess` or `ClusterAccess.addApiKey()`.
+ */
+export interface ApiKeyOptions extends ApiKeyProps {
+  /**
+   * Names of the clusters this key is granted to. One key may cover several clusters, and a
+   * cluster may appear in several keys. More can be added later with `ApiKey.grant()`.
+   * @default - no clusters yet; call `grant()` before synth
+   */
+  readonly clusters?: string[];
+
+  /**
    * Where the app finds this key and the URLs of its clusters: `.env` or JSON files, Terraform
    * outputs, or your own stores (see `SecretTarget` and `ISecretTarget`). The entries are written
-   * at deploy, before the health checks run. More can be added with `ApiKey.addSecretTarget()`.
+   * at deploy, after the key's health check has passed. More can be added with
+   * `ApiKey.addSecretTarget()`.
    * @default - none: the key stays where the deploy reads it
    */
   readonly secretTargets?: ISecretTarget[];
@@ -56,32 +76,6 @@ export interface ApiKeyOptions {
    * @default - `QDRANT_URL`, `QDRANT_GRPC_URL`, `QDRANT_API_KEY` in a target that receives one cluster, `QDRANT_<CLUSTER>_...` in one that receives several
    */
   readonly secretNaming?: SecretNaming;
-}
-
-/**
- * Properties of an `ApiKey`.
- */
-export interface ApiKeyProps {
-  /** Logical name of the key. See `ApiKeyOptions.name`. */
-  readonly name: string;
-
-  /**
-   * Where the key's value comes from at deploy time.
-   * @default - a new sensitive Terraform variable `qdrant_api_key_<name>`
-   */
-  readonly source?: ApiKeySource;
-
-  /**
-   * The day the key was created, `YYYY-MM-DD`. See `ApiKeyOptions.createdOn`.
-   * @default - not recorded
-   */
-  readonly createdOn?: string;
-
-  /**
-   * Days after `createdOn` when the key is due for rotation. See `ApiKeyOptions.rotateAfterDays`.
-   * @default 90
-   */
-  readonly rotateAfterDays?: number;
 }
 
 /**
@@ -95,16 +89,12 @@ export interface ApiKeyGrant {
 }
 
 /**
- * Receives each new grant of a key (used by `ClusterAccess` to add a health check per grant).
- * @internal
- */
-export interface IGrantListener {
-  onGrant(grant: ApiKeyGrant): void;
-}
-
-/**
  * One Qdrant API key, created by a person in the Qdrant Cloud console and granted to one or
  * more clusters. The stack holds only a reference to it (see `ApiKeySource`).
+ *
+ * It adds one non-secret output, `qdrant_api_key_<name>_expires_at`: when the key is a JWT (keys
+ * with granular access are), the date in its `exp` claim (ISO 8601), decoded by Terraform at
+ * deploy; empty for a key without an expiry. Monitoring can read it with `terraform output`.
  *
  * Usually created through `ClusterAccess` (`apiKeys: [...]` or `addApiKey()`).
  */
@@ -137,38 +127,61 @@ export class ApiKey extends Construct {
   /** Days after `createdOn` when the key is due for rotation. */
   public readonly rotateAfterDays: number;
 
+  /**
+   * The access the key's apps need.
+   * @default - any valid key
+   */
+  public readonly access?: KeyAccess;
+
+  /** The name of the output that tells when the key expires, e.g. `qdrant_api_key_search_api_expires_at`. */
+  public readonly expiresAtOutputName: string;
+
   private readonly _clusters: Cluster[] = [];
-  private readonly _listeners: IGrantListener[] = [];
+  private readonly _onGrant: ((grant: ApiKeyGrant) => void)[] = [];
   private readonly _errors: string[] = [];
   private readonly _unknownClusters: string[] = [];
   private readonly _targets: { target: ISecretTarget; naming: SecretNaming }[] = [];
-  private _sourceConfig?: ApiKeySourceConfig;
 
   constructor(scope: Construct, id: string, props: ApiKeyProps) {
     super(scope, id);
     Object.defineProperty(this, API_KEY_SYMBOL, { value: true });
-    this.keyName = props.name;
-    this.createdOn = props.createdOn;
-    this.rotateAfterDays = props.rotateAfterDays ?? DEFAULT_ROTATE_AFTER_DAYS;
+    const p = props ?? ({} as ApiKeyProps);
+    this._errors.push(...checkStruct(props, API_KEY_PROPS, `key ${JSON.stringify(p.name ?? id)}`));
+    this.keyName = typeof p.name === 'string' ? p.name : String(p.name);
+    this.createdOn = p.createdOn;
+    this.rotateAfterDays = p.rotateAfterDays ?? DEFAULT_ROTATE_AFTER_DAYS;
+    this.access = KeyAccess.isKeyAccess(p.access) ? p.access : undefined;
+    const valid = names.isValidName(this.keyName);
+    const snake = valid ? names.snakeCase(this.keyName) : `invalid_${names.snakeCase(id.replace(/[^A-Za-z0-9_-]/g, '_'))}`;
 
-    if (props.source) {
-      this.source = props.source;
+    if (p.source && typeof (p.source as { _config?: unknown })._config === 'function') {
+      this.source = p.source;
     } else {
-      const variableName = isValidName(props.name) ? defaultKeyVariableName(props.name) : `qdrant_api_key_invalid_${snakeCase(id)}`;
+      const variableName = `qdrant_api_key_${snake}`;
       this.variable = new TerraformVariable(this, 'Variable', {
         type: 'string',
         sensitive: true,
-        nullable: false,
         // Lazy: clusters can still be granted after the key is created.
         description: Lazy.stringValue({
-          produce: () => `Qdrant API key "${props.name}" for clusters ${this._clusters.map((c) => c.clusterName).join(', ') || '(none yet)'}. ` +
-            'Create it in the Qdrant Cloud console (Access Management > API Keys > Create, selecting exactly those ' +
-            `clusters) and set TF_VAR_${variableName}; see qdrant-setup.md.`,
+          produce: () => `Qdrant API key "${valid ? this.keyName : snake}" for clusters ` +
+            `${this._clusters.map((c) => (names.isValidName(c.clusterName) ? c.clusterName : '(invalid name)')).join(', ') || '(none yet)'}. ` +
+            'Create it in the Qdrant Cloud console (see qdrant-setup.md, section 2) ' +
+            `and set TF_VAR_${variableName}.`,
         }),
       });
       this.variable.overrideLogicalId(variableName);
       this.source = ApiKeySource.fromVariable(this.variable);
     }
+    const support = StackSupport.of(this);
+    support.guardKey(this);
+    const clash = support.claimVariable(`qdrant_api_key_${snake}`, this.node.path);
+    if (clash) this._errors.push(errors.keyNameClash(this.keyName, `qdrant_api_key_${snake}`, clash));
+
+    this.expiresAtOutputName = `qdrant_api_key_${snake}_expires_at`;
+    new TerraformOutput(this, 'ExpiresAt', {
+      value: expiryExpression(this._sourceConfig().expression),
+      description: `When Qdrant API key "${valid ? this.keyName : snake}" expires (ISO 8601, from the key's JWT exp claim); empty when the key carries no expiry (not secret)`,
+    }).overrideLogicalId(this.expiresAtOutputName);
 
     this.node.addValidation({ validate: () => this.validateKey() });
     this.node.addValidation({ validate: () => rotationProblems(this, this.keyName, this.createdOn, this.rotateAfterDays) });
@@ -186,20 +199,18 @@ export class ApiKey extends Construct {
   }
 
   /**
-   * Grant this key to one more cluster. A health check for the pair is added when the key
-   * belongs to a `ClusterAccess` with health checks enabled. Granting the same cluster twice is
-   * a validation error.
+   * Grant this key to one more cluster. The key's health check (when the key belongs to a
+   * `ClusterAccess` with health checks enabled) then proves it on that cluster too. Granting the
+   * same cluster twice is a validation error.
    */
   public grant(cluster: Cluster): ApiKeyGrant {
     const grant: ApiKeyGrant = { apiKey: this, cluster };
     if (this._clusters.includes(cluster)) {
-      this._errors.push(
-        `key ${q(this.keyName)} is granted to cluster ${q(cluster.clusterName)} twice; list each cluster once`,
-      );
+      this._errors.push(errors.grantedTwice(this.keyName, cluster.clusterName));
       return grant;
     }
     this._clusters.push(cluster);
-    for (const listener of this._listeners) listener.onGrant(grant);
+    for (const listener of this._onGrant) listener(grant);
     return grant;
   }
 
@@ -209,15 +220,15 @@ export class ApiKey extends Construct {
   }
 
   /**
-   * Write this key and the URLs of its clusters into one more secret target at deploy. One
-   * target may receive several keys; the entries are named when the stack is synthesized, once
-   * every grant is known.
+   * Write this key and the URLs of its clusters into one more secret target at deploy, after the
+   * key's health check has passed. One target may receive several keys; the entries are named
+   * when the stack is synthesized, once every grant is known.
    * @param target where the entries go, e.g. `SecretTarget.dotenv({ path: '.env' })`
    * @param naming prefix and renames for this key's entries in this target
    */
   public addSecretTarget(target: ISecretTarget, naming?: SecretNaming): void {
     if (this._targets.some((t) => t.target === target)) {
-      this._errors.push(`key ${q(this.keyName)} is given secret target ${target.description} twice; add each target once`);
+      this._errors.push(errors.targetTwice(this.keyName, target.description));
       return;
     }
     this._targets.push({ target, naming: naming ?? {} });
@@ -229,15 +240,17 @@ export class ApiKey extends Construct {
   }
 
   /** @internal */
-  public _sourceConfigResolved(): ApiKeySourceConfig {
-    this._sourceConfig ??= this.source._config();
-    return this._sourceConfig;
+  public _sourceConfig(): ApiKeySourceConfig {
+    return this.source._config();
   }
 
-  /** @internal */
-  public _addGrantListener(listener: IGrantListener): void {
-    this._listeners.push(listener);
-    for (const grant of this.grants) listener.onGrant(grant);
+  /**
+   * Calls `listener` for every grant, present and future.
+   * @internal
+   */
+  public _onEachGrant(listener: (grant: ApiKeyGrant) => void): void {
+    this._onGrant.push(listener);
+    for (const grant of this.grants) listener(grant);
   }
 
   /**
@@ -246,27 +259,55 @@ export class ApiKey extends Construct {
    */
   public _addUnknownCluster(name: string, knownNames: string[]): void {
     this._unknownClusters.push(name);
-    const known = knownNames.length > 0 ? knownNames.map((n) => q(n)).join(', ') : 'none yet';
-    this._errors.push(
-      `key ${q(this.keyName)} names unknown cluster ${q(name)} (known clusters: ${known}); ` +
-        'fix the name, or add the cluster before the key',
-    );
+    this._errors.push(errors.unknownCluster(this.keyName, name, knownNames));
+  }
+
+  /**
+   * Problems that would put this key into the stack in plain text (checked even when validation
+   * is skipped).
+   * @internal
+   */
+  public _plaintextProblems(): string[] {
+    return this.source._problems(this).filter((p) => p.plaintext).map((p) => errors.keySource(this.keyName, p.message));
+  }
+
+  /**
+   * A precondition for every resource that needs the key: a key read from a variable that has
+   * no value fails the deploy at once, naming the variable (instead of a prompt, or a check that
+   * fails later with a less direct message).
+   * @internal
+   */
+  public _keyPreconditions(deployCommand: string): { condition: any; errorMessage: string }[] {
+    const variable = this._sourceConfig().variable;
+    if (!variable) return [];
+    return [{
+      condition: Op.neq(variable.value, Token.nullValue()),
+      errorMessage: errors.keyNotSet(names.isValidName(this.keyName) ? this.keyName : '(invalid name)', variable.friendlyUniqueId, deployCommand),
+    }];
   }
 
   private validateKey(): string[] {
-    const errors: string[] = [];
-    if (!isValidName(this.keyName)) {
-      errors.push(`key name ${q(this.keyName)} is invalid: ${NAME_RULE}; use a name like "search-api"`);
-    }
-    errors.push(...this._errors);
-    errors.push(...this._sourceConfigResolved().problems.map((p) => `key ${q(this.keyName)}: ${p}`));
-    if (this._clusters.length === 0 && this._unknownClusters.length === 0) {
-      errors.push(
-        `key ${q(this.keyName)} has no clusters; pass clusters: ["<cluster name>"] or call grant(cluster)`,
-      );
-    }
-    return errors;
+    const problems: string[] = [];
+    if (!names.isValidName(this.keyName)) problems.push(errors.invalidName('key', this.keyName));
+    problems.push(...this._errors);
+    problems.push(...this.source._problems(this).map((p) => errors.keySource(this.keyName, p.message)));
+    if (this._clusters.length === 0 && this._unknownClusters.length === 0) problems.push(errors.noClusters(this.keyName));
+    return problems;
   }
+}
+
+/**
+ * The expiry of a key that is a JWT, decoded by Terraform: the payload (base64url, unpadded) of a
+ * `header.payload.signature` token, its `exp` as an ISO 8601 date. Anything else gives "". Only
+ * the date leaves the sensitive value (nonsensitive), never a part of the token.
+ */
+function expiryExpression(key: string): string {
+  // slice, not element: element would wrap around and take a key without dots as the payload.
+  const payload = Fn.replace(Fn.replace(Fn.join('', Fn.slice(Fn.split('.', key), 1, 2)), '-', '+'), '_', '/');
+  const padding = Fn.substr('===', 0, Op.mod(Op.sub(4, Op.mod(Fn.lengthOf(payload), 4)), 4));
+  const exp = Fn.lookup(Fn.jsondecode(Fn.base64decode(Fn.format('%s%s', [payload, padding]))), 'exp');
+  const date = Fn.formatdate("YYYY-MM-DD'T'hh:mm:ssZ", Fn.timeadd('1970-01-01T00:00:00Z', Fn.format('%ds', [exp])));
+  return Token.asString(Fn.nonsensitive(Fn.try([date, ''])));
 }
 
 const API_KEY_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKey');

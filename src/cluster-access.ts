@@ -1,14 +1,19 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Aspects, AssetType, TerraformAsset, Token, dependable } from 'cdktf';
-import { Construct } from 'constructs';
+import { AssetType, Aspects, ITerraformDependable, TerraformAsset, TerraformResource, Token, dependable } from 'cdktf';
+import { Construct, IConstruct } from 'constructs';
 import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
-import { HealthCheck, HealthCheckOptions } from './health-check';
-import { registerSetupGuide } from './private/guide-writer';
-import { collisionKey, isValidName, q } from './private/naming';
+import { ApiKeyHeader, HealthCheckOptions } from './health-check';
+import { errors } from './private/errors';
+import { CheckSettings, KeyCheck } from './private/key-check';
+import { checkStruct } from './private/props';
+import { names, protocol } from './private/runtime';
+import { CLUSTER_ACCESS_PROPS } from './private/schemas';
 import { SecretTargetPlan, planSecretTargets } from './private/secret-plan';
-import { SetupGuideOptions } from './setup-guide';
+import { terraformLiteralProblem } from './private/stack-strings';
+import { registerSetupGuide } from './setup-guide/writer';
+import type { SetupGuideOptions } from './setup-guide';
 
 /**
  * Properties of `ClusterAccess`.
@@ -27,8 +32,8 @@ export interface ClusterAccessProps {
   readonly apiKeys?: ApiKeyOptions[];
 
   /**
-   * The health check that proves every key on every granted cluster during `cdktf deploy`.
-   * @default - enabled, `api-key` header, 10 s timeout, 3 retries, keys must be enforced
+   * The health checks that prove every key on every granted cluster during `cdktf deploy`.
+   * @default - enabled, `api-key` header, 10 s timeout, 3 retries, keys must be enforced, gRPC checked
    */
   readonly healthCheck?: HealthCheckOptions;
 
@@ -43,8 +48,10 @@ export interface ClusterAccessProps {
  * Safe, verified access to Qdrant Cloud clusters.
  *
  * Models the clusters and the API keys granted to them (one key may cover many clusters) and,
- * for every (key, cluster) grant, adds a health check that runs during `cdktf deploy` and
- * proves that the cluster is Qdrant, that it accepts the key, and that it enforces keys.
+ * for every key, adds a health check that runs during `cdktf deploy` and proves on every cluster
+ * the key is granted to that the cluster is Qdrant, that it accepts the key, that it enforces
+ * keys, and that the key has the access declared for it. Only then are the key's secret targets
+ * written.
  *
  * @example
  * new ClusterAccess(stack, 'Qdrant', {
@@ -60,46 +67,60 @@ export class ClusterAccess extends Construct {
     return x !== null && typeof x === 'object' && CLUSTER_ACCESS_SYMBOL in x;
   }
 
-  /** The health-check options in force. */
+  /** The health-check options in force, with their defaults applied. */
   public readonly healthCheckOptions: HealthCheckOptions;
+
+  /** The setup-guide options in force, with their defaults applied. */
+  public readonly setupGuideOptions: SetupGuideOptions;
 
   private readonly _clusters: Cluster[] = [];
   private readonly _apiKeys: ApiKey[] = [];
   private readonly clusterScope: Construct;
   private readonly keyScope: Construct;
   private readonly problems: string[] = [];
-  private readonly healthChecks = new Map<ApiKey, HealthCheck[]>();
+  private readonly checks = new Map<ApiKey, KeyCheck>();
+  private readonly settings: CheckSettings;
   /** The entry names of each target as bound at the first synth. */
   private boundTargets?: string;
-  private checkerAsset?: TerraformAsset;
-  private caAsset?: TerraformAsset;
 
   constructor(scope: Construct, id: string, props: ClusterAccessProps = {}) {
     super(scope, id);
     Object.defineProperty(this, CLUSTER_ACCESS_SYMBOL, { value: true });
-    this.healthCheckOptions = props.healthCheck ?? {};
+    this.problems.push(...checkStruct(props ?? {}, CLUSTER_ACCESS_PROPS, 'ClusterAccess props'));
+    const p: ClusterAccessProps = isObject(props) ? props : {};
+    this.healthCheckOptions = withHealthCheckDefaults(isObject(p.healthCheck) ? p.healthCheck : {});
+    this.setupGuideOptions = { enabled: true, ...(isObject(p.setupGuide) ? p.setupGuide : {}) };
+    this.problems.push(...healthCheckProblems(this.healthCheckOptions));
     this.clusterScope = new Construct(this, 'Clusters');
     this.keyScope = new Construct(this, 'ApiKeys');
-    this.problems.push(...validateHealthCheckOptions(this.healthCheckOptions));
+    this.settings = {
+      header: this.healthCheckOptions.header!,
+      timeoutSeconds: this.healthCheckOptions.timeoutSeconds!,
+      retries: this.healthCheckOptions.retries!,
+      requireAuth: this.healthCheckOptions.requireAuth!,
+      grpc: this.healthCheckOptions.grpc!,
+      allowExcessAccess: this.healthCheckOptions.allowExcessAccess!,
+      minValidityDays: this.healthCheckOptions.minValidityDays!,
+      runOnEveryDeploy: this.healthCheckOptions.runOnEveryDeploy!,
+      caFile: this.caAsset(),
+      deployCommand: DEPLOY_COMMAND,
+    };
 
-    for (const cluster of props.clusters ?? []) this.addCluster(cluster);
-    for (const key of props.apiKeys ?? []) this.addApiKey(key);
+    for (const cluster of Array.isArray(p.clusters) ? p.clusters : []) this.addCluster(cluster);
+    for (const key of Array.isArray(p.apiKeys) ? p.apiKeys : []) this.addApiKey(key);
 
     this.node.addValidation({
       validate: () => {
         const plans = planSecretTargets(this._apiKeys);
-        const errors = [...this.problems, ...plans.flatMap((p) => p.problems)];
-        if (this.boundTargets !== undefined && this.boundTargets !== targetSignature(plans)) {
-          errors.push('keys, grants or secret targets changed after this stack was first synthesized, so the targets were bound ' +
-            'with other entries; make every change before the first synth (or build a new stack)');
-        }
-        return errors;
+        const problems = [...this.problems, ...plans.flatMap((plan) => plan.problems)];
+        if (this.boundTargets !== undefined && this.boundTargets !== targetSignature(plans)) problems.push(errors.changedAfterBinding());
+        return problems;
       },
     });
     // Secret targets are bound at synth, when every key and grant is known: the entry names
     // depend on how many clusters each target receives.
     Aspects.of(this).add({ visit: (node) => { if (node === this) this.bindSecretTargets(); } });
-    if (props.setupGuide?.enabled !== false) registerSetupGuide(this, props.setupGuide ?? {});
+    if (this.setupGuideOptions.enabled !== false) registerSetupGuide(this);
   }
 
   /** The clusters, in the order they were added. */
@@ -127,7 +148,8 @@ export class ClusterAccess extends Construct {
 
   /** Add a cluster. */
   public addCluster(options: ClusterOptions): Cluster {
-    const id = this.childId(options.name, this._clusters.map((c) => c.clusterName), 'cluster', this.clusterScope);
+    const name = isObject(options) ? options.name : undefined;
+    const id = this.childId(name, this._clusters.map((c) => c.clusterName), 'cluster', this.clusterScope);
     const cluster = new Cluster(this.clusterScope, id, options);
     this._clusters.push(cluster);
     return cluster;
@@ -138,39 +160,37 @@ export class ClusterAccess extends Construct {
    * must already be added.
    */
   public addApiKey(options: ApiKeyOptions): ApiKey {
-    const id = this.childId(options.name, this._apiKeys.map((k) => k.keyName), 'key', this.keyScope);
+    const o: ApiKeyOptions = isObject(options) ? options : ({} as ApiKeyOptions);
+    const id = this.childId(o.name, this._apiKeys.map((k) => k.keyName), 'key', this.keyScope);
     const key = new ApiKey(this.keyScope, id, {
-      name: options.name,
-      source: options.source,
-      createdOn: options.createdOn,
-      rotateAfterDays: options.rotateAfterDays,
+      name: o.name,
+      source: o.source,
+      createdOn: o.createdOn,
+      rotateAfterDays: o.rotateAfterDays,
+      access: o.access,
     });
     this._apiKeys.push(key);
-    for (const target of options.secretTargets ?? []) key.addSecretTarget(target, options.secretNaming);
-    for (const name of options.clusters ?? []) {
-      const cluster = this.findCluster(name);
-      if (cluster) key.grant(cluster);
-      else key._addUnknownCluster(name, this._clusters.map((c) => c.clusterName));
+    if (Array.isArray(o.secretTargets)) for (const target of o.secretTargets) key.addSecretTarget(target, o.secretNaming);
+    if (Array.isArray(o.clusters)) {
+      for (const name of o.clusters) {
+        const cluster = this.findCluster(name);
+        if (cluster) key.grant(cluster);
+        else key._addUnknownCluster(name, this._clusters.map((c) => c.clusterName));
+      }
     }
-    if (this.healthCheckOptions.enabled !== false) {
-      key._addGrantListener({ onGrant: (grant) => this.addHealthCheck(grant) });
-    }
+    if (this.healthCheckOptions.enabled !== false) this.checks.set(key, new KeyCheck(key, 'HealthCheck', key, this.settings));
     return key;
   }
 
-  private addHealthCheck(grant: ApiKeyGrant): void {
-    const checks = (grant.apiKey.node.tryFindChild('HealthChecks') as Construct | undefined)
-      ?? new Construct(grant.apiKey, 'HealthChecks');
-    const check = new HealthCheck(checks, grant.cluster.node.id, {
-      grant,
-      checker: this.checker(),
-      caFile: this.caFile(),
-      options: this.healthCheckOptions,
-    });
-    this.healthChecks.set(grant.apiKey, [...(this.healthChecks.get(grant.apiKey) ?? []), check]);
+  /**
+   * The health check of a key, when checks are enabled: secret targets of the key depend on it.
+   * @internal
+   */
+  public _checkOf(key: ApiKey): TerraformResource | undefined {
+    return this.checks.get(key)?.resource;
   }
 
-  /** Bind each secret target once, and make the health checks of its keys wait for it. */
+  /** Bind each secret target once, after the checks of its keys. */
   private bindSecretTargets(): void {
     if (this.boundTargets !== undefined) return;
     const plans = planSecretTargets(this._apiKeys);
@@ -178,31 +198,27 @@ export class ClusterAccess extends Construct {
     if (plans.length === 0) return;
     const scope = new Construct(this, 'SecretTargets');
     for (const plan of plans) {
-      const id = uniqueId(scope, plan.target.description);
-      const config = plan.target.bind(new Construct(scope, id), { entries: plan.entries, owner: this.node.path });
-      const deps = (config.dependables ?? []).map((d) => dependable(d));
-      if (deps.length === 0) continue;
-      for (const key of plan.keys) {
-        for (const check of this.healthChecks.get(key) ?? []) {
-          check.resource.dependsOn = [...(check.resource.dependsOn ?? []), ...deps];
-        }
+      const checks: TerraformResource[] = [];
+      for (const k of plan.keys) {
+        const check = this.checks.get(k);
+        if (check) checks.push(check.resource);
+      }
+      const bindScope = new Construct(scope, uniqueId(scope, plan.target.description));
+      const config = plan.target.bind(bindScope, { entries: plan.entries, owner: this.node.path, dependsOn: checks });
+      // Whatever the target did: the resources it created here, and those it returned, wait for the checks.
+      if (checks.length > 0) {
+        const created = bindScope.node.findAll().filter((c) => c instanceof TerraformResource);
+        for (const node of [...created, ...(config?.dependables ?? [])]) waitFor(node, checks);
       }
     }
   }
 
-  private checker(): TerraformAsset {
-    this.checkerAsset ??= new TerraformAsset(this, 'Checker', {
-      path: CHECKER_DIR,
-      type: AssetType.DIRECTORY,
-    });
-    return this.checkerAsset;
-  }
-
-  private caFile(): TerraformAsset | undefined {
+  private caAsset(): TerraformAsset | undefined {
     const file = this.healthCheckOptions.caFile;
-    if (file === undefined || this.caAsset || !fs.existsSync(path.resolve(file))) return this.caAsset;
-    this.caAsset = new TerraformAsset(this, 'CaFile', { path: path.resolve(file), type: AssetType.FILE });
-    return this.caAsset;
+    if (file === undefined || this.problems.some((p) => p.startsWith('healthCheck.caFile'))) return undefined;
+    const asset = new TerraformAsset(this, 'CaFile', { path: path.resolve(file), type: AssetType.FILE });
+    if (terraformLiteralProblem(asset.path)) this.problems.push(errors.unsafePath('healthCheck.caFile, copied into the stack as', asset.path));
+    return asset;
   }
 
   /**
@@ -210,23 +226,34 @@ export class ClusterAccess extends Construct {
    * Such names get a placeholder id and a validation error instead of a constructs exception,
    * so that one synth reports every problem.
    */
-  private childId(name: string, existing: string[], kind: string, scope: Construct): string {
+  private childId(name: unknown, existing: string[], kind: 'cluster' | 'key', scope: Construct): string {
     let problem: string | undefined;
-    if (existing.includes(name)) {
-      problem = `duplicate ${kind} name ${q(name)}: each ${kind} needs a unique name within one ClusterAccess; rename or remove one`;
-    } else {
-      const clash = existing.find((other) => isValidName(name) && collisionKey(other) === collisionKey(name));
-      if (clash !== undefined) {
-        problem = `${kind} names ${q(clash)} and ${q(name)} collide: names that differ only in case or "-"/"_" ` +
-          'give the same Terraform and environment-variable names; rename one of them';
-      }
+    if (typeof name === 'string' && existing.includes(name)) {
+      problem = errors.duplicateName(kind, name);
+    } else if (names.isValidName(name)) {
+      const clash = existing.find((other) => names.collisionKey(other) === names.collisionKey(name));
+      if (clash !== undefined) problem = errors.collidingNames(kind, clash, name);
     }
     if (problem) this.problems.push(problem);
-    if (!problem && isValidName(name)) return name;
+    if (!problem && names.isValidName(name)) return name;
     let n = 1;
     while (scope.node.tryFindChild(`${kind}-${n}`)) n++;
     return `${kind}-${n}`;
   }
+}
+
+/** How the user deploys: what the hints in messages say (a build for cdktn says cdktn deploy). */
+const DEPLOY_COMMAND = 'cdktf deploy';
+
+function isObject(x: unknown): x is Record<string, any> {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
+}
+
+/** Makes a resource depend on the checks (an output cannot wait: Terraform writes it even when a dependency failed). */
+function waitFor(node: IConstruct | ITerraformDependable, checks: TerraformResource[]): void {
+  if (!(node instanceof TerraformResource)) return;
+  const fqns = checks.map((c) => dependable(c));
+  node.dependsOn = [...new Set([...(node.dependsOn ?? []), ...fqns])];
 }
 
 /** What the targets receive, to notice changes made after they were bound. */
@@ -236,29 +263,61 @@ function targetSignature(plans: SecretTargetPlan[]): string {
 
 /** A construct id from a description: readable, stable across runs, unique within scope. */
 function uniqueId(scope: Construct, description: string): string {
-  const base = description.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'target';
+  const base = String(description).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'target';
   let id = base;
   for (let n = 2; scope.node.tryFindChild(id); n++) id = `${base}-${n}`;
   return id;
 }
 
-function validateHealthCheckOptions(o: HealthCheckOptions): string[] {
-  const errors: string[] = [];
-  const t = o.timeoutSeconds;
-  if (t !== undefined && !Token.isUnresolved(t) && !(t >= 1 && t <= 300)) {
-    errors.push(`healthCheck.timeoutSeconds ${t} is outside 1-300; use a number of seconds such as 10`);
-  }
-  const r = o.retries;
-  if (r !== undefined && !Token.isUnresolved(r) && !(Number.isInteger(r) && r >= 0 && r <= 10)) {
-    errors.push(`healthCheck.retries ${r} is not a whole number in 0-10; use e.g. 3`);
-  }
-  if (o.caFile !== undefined && !fs.existsSync(path.resolve(o.caFile))) {
-    errors.push(`healthCheck.caFile ${q(o.caFile)} does not exist (resolved to ${q(path.resolve(o.caFile))}); give the path of a PEM file`);
-  }
-  return errors;
+/** The health-check options with every default filled in. */
+function withHealthCheckDefaults(o: HealthCheckOptions): HealthCheckOptions {
+  return {
+    enabled: o.enabled ?? true,
+    header: o.header ?? ApiKeyHeader.API_KEY,
+    timeoutSeconds: o.timeoutSeconds ?? protocol.CHECK_OPTIONS.timeout.default,
+    retries: o.retries ?? protocol.CHECK_OPTIONS.retries.default,
+    requireAuth: o.requireAuth ?? true,
+    caFile: o.caFile,
+    runOnEveryDeploy: o.runOnEveryDeploy ?? false,
+    grpc: o.grpc ?? true,
+    allowExcessAccess: o.allowExcessAccess ?? false,
+    minValidityDays: o.minValidityDays ?? protocol.CHECK_OPTIONS.minValidityDays.default,
+  };
 }
 
-/** The runtime checker, shipped in the package next to lib/ (assets/ is never compiled by jsii). */
-const CHECKER_DIR = path.join(__dirname, '..', 'assets', 'checker');
+/** Ranges from the checker's own option specs: synth and deploy cannot disagree. */
+function healthCheckProblems(o: HealthCheckOptions): string[] {
+  const problems: string[] = [];
+  const specs = protocol.CHECK_OPTIONS;
+  const ranged: [keyof HealthCheckOptions, typeof specs.timeout, boolean, number][] = [
+    ['timeoutSeconds', specs.timeout, false, 10],
+    ['retries', specs.retries, true, 3],
+    ['minValidityDays', specs.minValidityDays, true, 14],
+  ];
+  for (const [prop, spec, integer, example] of ranged) {
+    const v = o[prop];
+    if (typeof v !== 'number' || Token.isUnresolved(v)) continue;
+    if (!(v >= spec.min && v <= spec.max && (!integer || Number.isInteger(v)))) {
+      problems.push(errors.healthCheckRange(prop, v, spec.min, spec.max, integer, example));
+    }
+  }
+  if (typeof o.caFile === 'string') problems.push(...caFileProblems(o.caFile));
+  return problems;
+}
+
+function caFileProblems(file: string): string[] {
+  if (Token.isUnresolved(file)) return [errors.pathToken()];
+  const resolved = path.resolve(file);
+  if (terraformLiteralProblem(resolved)) return [errors.unsafePath('healthCheck.caFile', resolved)];
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(resolved);
+  } catch {
+    return [errors.caFileMissing(file, resolved)];
+  }
+  if (!stat.isFile()) return [errors.caFileNotRegular(file)];
+  if (stat.size > 1024 * 1024) return [errors.caFileTooLarge(file, stat.size)];
+  return [];
+}
 
 const CLUSTER_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ClusterAccess');

@@ -1,19 +1,28 @@
-import { Fn, Op, TerraformOutput, Token, conditional } from 'cdktf';
+import { Fn, Op, TerraformOutput, Token, Tokenization, conditional } from 'cdktf';
 import { Construct } from 'constructs';
-import { NAME_RULE, isValidName, q, snakeCase } from './private/naming';
-import { checkClusterUrl, showUrl } from './private/url';
+import { errors, q } from './private/errors';
+import { checkStruct } from './private/props';
+import { names, urls } from './private/runtime';
+import { CLUSTER_OPTIONS } from './private/schemas';
+import { StackSupport } from './private/stack-support';
 
-/** The REST port of a Qdrant Cloud cluster. */
-export const DEFAULT_REST_PORT = 6333;
-/** The gRPC port of a Qdrant Cloud cluster. */
-export const DEFAULT_GRPC_PORT = 6334;
+/**
+ * The REST port of a Qdrant Cloud cluster (6333). For TypeScript; other languages use
+ * `Cluster.DEFAULT_REST_PORT`.
+ */
+export const DEFAULT_REST_PORT: number = urls.DEFAULT_REST_PORT;
+/**
+ * The gRPC port of a Qdrant Cloud cluster (6334). For TypeScript; other languages use
+ * `Cluster.DEFAULT_GRPC_PORT`.
+ */
+export const DEFAULT_GRPC_PORT: number = urls.DEFAULT_GRPC_PORT;
 
 /**
  * A Qdrant cluster, as passed to `ClusterAccess` or `ClusterAccess.addCluster()`.
  */
 export interface ClusterOptions {
   /**
-   * Logical name of the cluster, unique within one `ClusterAccess` (for example `prod-eu`).
+   * Logical name of the cluster, unique within one stack (for example `prod-eu`).
    * It names Terraform outputs and environment variables, so it starts with a letter and holds
    * only letters, digits, `-` and `_`. Names that differ only in case or `-`/`_` collide.
    */
@@ -21,11 +30,12 @@ export interface ClusterOptions {
 
   /**
    * Address of the cluster: `https://<host>` or `https://<host>:<port>`, for example
-   * `https://abc-123.eu-central-1-0.aws.cloud.qdrant.io`. No path, query, fragment or
-   * credentials. `http://` is accepted for loopback hosts only.
+   * `https://abc-123.eu-central-1-0.aws.cloud.qdrant.io`. The host is a DNS name (an IDN becomes
+   * punycode) or an IP address; no path, query, fragment or credentials. `http://` is accepted
+   * for loopback hosts only.
    *
    * An unresolved token (such as the `url` attribute of a cluster created by another provider)
-   * is accepted; it is then checked by the health check at deploy time.
+   * is accepted, on its own; it is then checked by the health check at deploy time.
    */
   readonly url: string;
 
@@ -54,6 +64,12 @@ export interface ClusterProps extends ClusterOptions {}
  * non-secret Terraform outputs: `qdrant_<name>_rest_endpoint` and `qdrant_<name>_grpc_endpoint`.
  */
 export class Cluster extends Construct {
+  /** The REST port of a Qdrant Cloud cluster. */
+  public static readonly DEFAULT_REST_PORT: number = urls.DEFAULT_REST_PORT;
+
+  /** The gRPC port of a Qdrant Cloud cluster. */
+  public static readonly DEFAULT_GRPC_PORT: number = urls.DEFAULT_GRPC_PORT;
+
   /**
    * Return whether the given object is a `Cluster` (works across copies of this package).
    */
@@ -67,6 +83,9 @@ export class Cluster extends Construct {
   /** The address as given, e.g. `https://abc-123.eu-central-1-0.aws.cloud.qdrant.io`. */
   public readonly url: string;
 
+  /** The host (ASCII, lower case; an IDN as punycode). A token when `url` is one. */
+  public readonly host: string;
+
   /** The REST port. */
   public readonly restPort: number;
 
@@ -79,71 +98,91 @@ export class Cluster extends Construct {
   /** gRPC endpoint with its port, e.g. `https://host:6334`. A token when `url` is one. */
   public readonly grpcEndpoint: string;
 
+  /** The names of its Terraform outputs start with this, e.g. `qdrant_prod_eu`. */
+  public readonly outputPrefix: string;
+
+  private readonly parsed?: urls.ParsedClusterUrl;
+  private readonly problems: string[];
+
   constructor(scope: Construct, id: string, props: ClusterProps) {
     super(scope, id);
     Object.defineProperty(this, CLUSTER_SYMBOL, { value: true });
-    this.clusterName = props.name;
-    this.url = props.url;
+    this.problems = checkStruct(props, CLUSTER_OPTIONS, `cluster ${q(props?.name ?? id)}`);
+    const p = props ?? ({} as ClusterProps);
+    this.clusterName = typeof p.name === 'string' ? p.name : String(p.name);
+    this.url = typeof p.url === 'string' ? p.url : '';
+    const restPort = validPort(p.restPort);
+    const grpcPort = validPort(p.grpcPort);
 
-    if (Token.isUnresolved(props.url)) {
-      // Known only at deploy time: build the endpoints in Terraform.
-      const base = Fn.trimsuffix(props.url, '/');
-      this.restPort = props.restPort ?? DEFAULT_REST_PORT;
-      this.grpcPort = props.grpcPort ?? DEFAULT_GRPC_PORT;
+    if (Token.isUnresolved(this.url)) {
+      if (Tokenization.reverseString(this.url).literals.length > 0) this.problems.push(errors.clusterUrlMixedToken(this.clusterName));
+      // Known only at deploy time: build the endpoints in Terraform; the checker applies the URL rule then.
+      const base = Fn.trimsuffix(this.url, '/');
       const hostOnly = Fn.regex('^[^:]+://[^/:]+', base);
-      this.restEndpoint = props.restPort !== undefined
-        ? Fn.format('%s:%d', [hostOnly, props.restPort])
+      this.host = Fn.regex('^[^:]+://([^/:]+)', base);
+      this.restPort = restPort ?? urls.DEFAULT_REST_PORT;
+      this.grpcPort = grpcPort ?? urls.DEFAULT_GRPC_PORT;
+      this.restEndpoint = restPort !== undefined
+        ? Fn.format('%s:%d', [hostOnly, restPort])
         : Token.asString(conditional(
           Op.gte(Fn.lengthOf(Fn.regexall('^[^:]+://[^/]+:[0-9]+$', base)), 1),
           base,
-          Fn.format('%s:%d', [base, DEFAULT_REST_PORT]),
+          Fn.format('%s:%d', [base, urls.DEFAULT_REST_PORT]),
         ));
       this.grpcEndpoint = Fn.format('%s:%d', [hostOnly, this.grpcPort]);
     } else {
-      const parsed = checkClusterUrl(props.url).parsed;
-      this.restPort = props.restPort ?? parsed?.explicitPort ?? DEFAULT_REST_PORT;
-      this.grpcPort = props.grpcPort ?? DEFAULT_GRPC_PORT;
-      const origin = parsed?.origin ?? props.url;
+      this.parsed = urls.parseClusterUrl(this.url);
+      for (const problem of this.parsed.problems) this.problems.push(errors.clusterUrl(this.clusterName, this.url, problem));
+      this.restPort = restPort ?? this.parsed.explicitPort ?? urls.DEFAULT_REST_PORT;
+      this.grpcPort = grpcPort ?? urls.DEFAULT_GRPC_PORT;
+      // An address with problems still gets endpoints (never used: synth fails), so that one
+      // synth reports every problem.
+      const origin = this.parsed.problems.length === 0 && this.parsed.origin ? this.parsed.origin : 'https://invalid.invalid';
+      this.host = this.parsed.host ?? 'invalid.invalid';
       this.restEndpoint = `${origin}:${this.restPort}`;
       this.grpcEndpoint = `${origin}:${this.grpcPort}`;
     }
+    for (const [what, port] of [['restPort', p.restPort], ['grpcPort', p.grpcPort]] as const) {
+      if (port !== undefined && validPort(port) === undefined) this.problems.push(errors.clusterPort(this.clusterName, what, port));
+    }
+    if (!Token.isUnresolved(this.restPort) && this.restPort === this.grpcPort) {
+      this.problems.push(errors.clusterSamePorts(this.clusterName, this.restPort));
+    }
+    if (!names.isValidName(this.clusterName)) this.problems.push(errors.invalidName('cluster', p.name));
 
-    const tfName = isValidName(props.name) ? snakeCase(props.name) : `invalid_${snakeCase(id)}`;
+    this.outputPrefix = names.isValidName(this.clusterName)
+      ? names.clusterOutputPrefix(this.clusterName)
+      : `qdrant_invalid_${names.snakeCase(id.replace(/[^A-Za-z0-9_-]/g, '_'))}`;
+    const clash = StackSupport.of(this).claimOutputs(this.outputPrefix, this.node.path);
+    if (clash) this.problems.push(errors.clusterOutputClash(this.clusterName, this.outputPrefix, clash));
+    // The name goes into the stack only once it is known to be plain (no "${" for Terraform to read).
+    const shownName = names.isValidName(this.clusterName) ? this.clusterName : '(invalid name)';
     new TerraformOutput(this, 'RestEndpoint', {
       value: this.restEndpoint,
-      description: `REST endpoint of Qdrant cluster ${props.name} (not secret)`,
-    }).overrideLogicalId(`qdrant_${tfName}_rest_endpoint`);
+      description: `REST endpoint of Qdrant cluster ${shownName} (not secret)`,
+    }).overrideLogicalId(`${this.outputPrefix}_rest_endpoint`);
     new TerraformOutput(this, 'GrpcEndpoint', {
       value: this.grpcEndpoint,
-      description: `gRPC endpoint of Qdrant cluster ${props.name} (not secret)`,
-    }).overrideLogicalId(`qdrant_${tfName}_grpc_endpoint`);
+      description: `gRPC endpoint of Qdrant cluster ${shownName} (not secret)`,
+    }).overrideLogicalId(`${this.outputPrefix}_grpc_endpoint`);
 
-    this.node.addValidation({ validate: () => this.validateCluster(props) });
+    this.node.addValidation({ validate: () => [...this.problems] });
   }
 
-  private validateCluster(props: ClusterProps): string[] {
-    const errors: string[] = [];
-    const label = `cluster ${q(props.name)}`;
-    if (!isValidName(props.name)) {
-      errors.push(`cluster name ${q(props.name)} is invalid: ${NAME_RULE}; use a name like "prod-eu"`);
-    }
-    if (!Token.isUnresolved(props.url)) {
-      for (const problem of checkClusterUrl(props.url).problems) {
-        errors.push(`${label} url ${showUrl(props.url)} ${problem}`);
-      }
-    }
-    for (const [what, port] of [['restPort', props.restPort], ['grpcPort', props.grpcPort]] as const) {
-      if (port !== undefined && !Token.isUnresolved(port) && !(Number.isInteger(port) && port >= 1 && port <= 65535)) {
-        errors.push(`${label} ${what} ${port} is outside 1-65535; use a TCP port such as ${what === 'restPort' ? 6333 : 6334}`);
-      }
-    }
-    if (this.restPort === this.grpcPort) {
-      errors.push(
-        `${label} REST and gRPC ports are both ${this.restPort}; they must differ (Qdrant Cloud uses 6333 for REST and 6334 for gRPC)`,
-      );
-    }
-    return errors;
+  /**
+   * The parsed address; undefined when `url` is a token.
+   * @internal
+   */
+  public get _parsedUrl(): urls.ParsedClusterUrl | undefined {
+    return this.parsed;
   }
+}
+
+/** A port: a whole number in 1-65535, or a number token; undefined otherwise. */
+function validPort(port: unknown): number | undefined {
+  if (typeof port !== 'number') return undefined;
+  if (Token.isUnresolved(port)) return port;
+  return Number.isInteger(port) && port >= 1 && port <= 65535 ? port : undefined;
 }
 
 const CLUSTER_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.Cluster');

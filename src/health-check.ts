@@ -1,10 +1,3 @@
-import { createHash } from 'crypto';
-import { resource } from '@cdktf/provider-null';
-import { Fn, TerraformAsset } from 'cdktf';
-import { Construct } from 'constructs';
-import { ApiKeyGrant } from './api-key';
-import { ensureNullProvider } from './private/null-provider';
-
 /**
  * How the key is sent to the cluster.
  */
@@ -16,11 +9,13 @@ export enum ApiKeyHeader {
 }
 
 /**
- * Options of the health check that runs during `cdktf deploy` for every (key, cluster) grant.
+ * Options of the health check that runs during `cdktf deploy`: one check per key, which proves
+ * the key on every cluster it is granted to.
  */
 export interface HealthCheckOptions {
   /**
-   * Run the health check. When false, no `null_resource` (and no null provider) is added.
+   * Run the health checks. When false, no check resource (and no null provider) is added, and
+   * nothing verifies the keys before their secret targets are written.
    * @default true
    */
   readonly enabled?: boolean;
@@ -32,7 +27,8 @@ export interface HealthCheckOptions {
   readonly header?: ApiKeyHeader;
 
   /**
-   * Timeout of each HTTP request, in seconds (1-300).
+   * Timeout of each request, in seconds (1-300). The time limit of one cluster's check is
+   * max(60, 4 × this).
    * @default 10
    */
   readonly timeoutSeconds?: number;
@@ -52,97 +48,38 @@ export interface HealthCheckOptions {
   /**
    * A PEM file with an extra CA certificate to trust, for clusters behind a private CA. It is
    * copied into the synthesized stack. Relative paths are resolved from the working directory of
-   * the synth.
+   * the synth. TLS verification itself cannot be turned off.
    * @default - the system's trusted roots only
    */
   readonly caFile?: string;
 
   /**
-   * Run the checks on every deploy. Otherwise they run when their inputs change: the URL, the
-   * key (through a hash), the checker or these options.
+   * Run the checks on every deploy. Otherwise a key's check runs when its inputs change: the
+   * key (through a hash), its clusters, the checker or these options.
    * @default false
    */
   readonly runOnEveryDeploy?: boolean;
-}
 
-/**
- * Properties of a `HealthCheck`.
- */
-export interface HealthCheckProps {
-  /** The (key, cluster) pair to check. */
-  readonly grant: ApiKeyGrant;
-  /** The checker, copied into the stack (a directory asset holding `cli.js`). */
-  readonly checker: TerraformAsset;
-  /** The extra CA file, copied into the stack. @default - none */
-  readonly caFile?: TerraformAsset;
-  /** Options. @default - see `HealthCheckOptions` */
-  readonly options?: HealthCheckOptions;
-}
+  /**
+   * Also check each cluster's gRPC endpoint (`Cluster.grpcEndpoint`, port 6334 by default):
+   * Qdrant's health check, then `Collections/List` with and without the key. Turn it off for
+   * clusters whose gRPC port the deploy machine cannot reach.
+   * @default true
+   */
+  readonly grpc?: boolean;
 
-/**
- * Proves at deploy time that one key works on one cluster: a `null_resource` whose `local-exec`
- * provisioner runs the bundled checker (`GET /`, then `GET /collections` with and without the
- * key). A failed check fails the deploy.
- *
- * The key never appears in the command: the checker reads it from the `TF_VAR_...` variable
- * that Terraform itself inherits (default source and `ApiKeySource.fromVariable`), or from the
- * provisioner's `environment` for `ApiKeySource.fromToken`.
- */
-export class HealthCheck extends Construct {
-  /** The `null_resource`. */
-  public readonly resource: resource.Resource;
+  /**
+   * When a key has more access than its declared `access` (manage where read-only was declared,
+   * write where only read was), warn instead of failing the deploy.
+   * @default false
+   */
+  readonly allowExcessAccess?: boolean;
 
-  constructor(scope: Construct, id: string, props: HealthCheckProps) {
-    super(scope, id);
-    const { apiKey, cluster } = props.grant;
-    const options = props.options ?? {};
-    const source = apiKey._sourceConfigResolved();
-
-    const environment: Record<string, string> = {
-      QCA_CHECKER: `${props.checker.path}/cli.js`,
-      QCA_URL: cluster.restEndpoint,
-      QCA_LABEL: `${apiKey.keyName} → ${cluster.clusterName}`,
-    };
-    let keyEnv = source.inheritedEnvironmentVariable;
-    if (!keyEnv) {
-      // A token from another resource: Terraform must hand it over, which hides the
-      // checker's output on success (Terraform still prints it on failure).
-      keyEnv = 'QDRANT_API_KEY';
-      environment[keyEnv] = source.expression;
-    }
-
-    const args = [
-      'check', '--url', '"$QCA_URL"', '--label', '"$QCA_LABEL"', '--key-env', keyEnv,
-      '--header', options.header ?? ApiKeyHeader.API_KEY,
-      '--timeout', String(options.timeoutSeconds ?? 10),
-      '--retries', String(options.retries ?? 3),
-    ];
-    if (options.requireAuth === false) args.push('--allow-open');
-    if (props.caFile) {
-      environment.QCA_CA = props.caFile.path;
-      args.push('--ca', '"$QCA_CA"');
-    }
-
-    const optionsHash = createHash('sha256')
-      .update(JSON.stringify({ args, ca: props.caFile?.assetHash ?? null }))
-      .digest('hex')
-      .slice(0, 16);
-    const triggers: Record<string, string> = {
-      url: cluster.restEndpoint,
-      key_sha256: Fn.sha256(source.expression),
-      checker: props.checker.assetHash,
-      options: optionsHash,
-    };
-    if (options.runOnEveryDeploy) triggers.run = Fn.timestamp();
-
-    this.resource = new resource.Resource(this, 'Resource', {
-      triggers,
-      provisioners: [{
-        type: 'local-exec',
-        command: `node "$QCA_CHECKER" ${args.join(' ')}`,
-        environment,
-      }],
-    });
-    ensureNullProvider(this);
-  }
+  /**
+   * Fail the check of a key that expires in fewer days than this (0-3650). Keys with granular
+   * access are JWTs that carry their expiry; a plain key has none and is never failed by this.
+   * A key that expires within 14 days always gets a warning line.
+   * @default 0
+   */
+  readonly minValidityDays?: number;
 }

@@ -1,10 +1,5 @@
-import * as fs from 'fs';
-import * as path from 'path';
-import { resource } from '@cdktf/provider-null';
-import { AssetType, Fn, ITerraformDependable, TerraformAsset, TerraformOutput, TerraformStack, Token } from 'cdktf';
+import { ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
-import { q } from './private/naming';
-import { ensureNullProvider } from './private/null-provider';
 
 /**
  * What a secret entry holds.
@@ -69,6 +64,16 @@ export interface SecretTargetBindOptions {
    * these entries apart from those of another `ClusterAccess` writing to the same store.
    */
   readonly owner: string;
+
+  /**
+   * The health checks of the target's keys. Make every resource that stores the entries depend
+   * on them (`dependsOn: options.dependsOn`), so that nothing is written before the keys are
+   * proven: a failed check then leaves the store as it was. Resources created under `scope`, and
+   * the `dependables` returned, are made to depend on them in any case. (A Terraform output
+   * cannot wait: Terraform writes outputs even when a dependency failed. Pass values through a
+   * resource, such as `terraform_data`, that depends on these.)
+   */
+  readonly dependsOn: ITerraformDependable[];
 }
 
 /**
@@ -76,8 +81,9 @@ export interface SecretTargetBindOptions {
  */
 export interface SecretTargetConfig {
   /**
-   * The resources that store the entries. The health checks of the target's keys depend on
-   * them, so a deploy writes the entries before it checks the keys.
+   * The resources that store the entries. They are made to wait for the health checks of the
+   * target's keys (as every resource created under the bind scope is), so that a key is written
+   * only once it is proven. Return resources created outside the bind scope here.
    * @default - none
    */
   readonly dependables?: ITerraformDependable[];
@@ -99,8 +105,9 @@ export interface ISecretTarget {
   readonly description: string;
 
   /**
-   * Create the resources that store the entries, under `scope`. Called once per `ClusterAccess`
-   * that the target is attached to, at synth, when every key and grant is known.
+   * Create the resources that store the entries, under `scope`, depending on
+   * `options.dependsOn`. Called once per `ClusterAccess` that the target is attached to, at synth,
+   * when every key and grant is known.
    */
   bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig;
 }
@@ -137,211 +144,3 @@ export interface FileSecretTargetOptions {
    */
   readonly path: string;
 }
-
-/**
- * The built-in secret targets.
- */
-export class SecretTarget {
-  /**
-   * Merge the entries into a `.env` file at deploy time, and remove them on destroy. Lines that
-   * are not ours stay byte for byte; our entries are updated in place, or appended in a block
-   * marked as managed. Values are quoted so that both the `dotenv` npm parser and python-dotenv
-   * read them back exactly.
-   */
-  public static dotenv(options: FileSecretTargetOptions): ISecretTarget {
-    return new FileTarget('dotenv', options);
-  }
-
-  /**
-   * Merge the entries into the top-level object of a JSON file at deploy time, and remove them
-   * on destroy. Other members and the file's formatting are kept.
-   */
-  public static json(options: FileSecretTargetOptions): ISecretTarget {
-    return new FileTarget('json', options);
-  }
-
-  /**
-   * One sensitive Terraform output per entry, named like the entry (`QDRANT_URL`), for pipelines
-   * that read outputs (`terraform output -raw QDRANT_API_KEY`).
-   */
-  public static terraformOutputs(): ISecretTarget {
-    return new OutputsTarget();
-  }
-
-  private constructor() {}
-}
-
-/** `SecretTarget.dotenv()` and `SecretTarget.json()`. */
-class FileTarget implements ISecretTarget {
-  public readonly description: string;
-
-  constructor(private readonly format: 'dotenv' | 'json', private readonly options: FileSecretTargetOptions) {
-    this.description = `${format === 'dotenv' ? '.env' : 'JSON'} file ${q(options.path)}`;
-  }
-
-  public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
-    const problem = this.pathProblem();
-    if (problem) {
-      scope.node.addValidation({ validate: () => [`secret target ${this.description}: ${problem}`] });
-      return {};
-    }
-    const file = path.resolve(this.options.path);
-    const clash = claimNames(scope, `file ${file}`, options);
-    if (clash) {
-      scope.node.addValidation({ validate: () => [`secret target ${this.description}: ${clash}`] });
-      return {};
-    }
-    const writer = writerAsset(scope);
-    const cli = `${writer.path}/cli.js`;
-    const names = options.entries.map((e) => e.name);
-
-    // Knows where our entries are; removes them on destroy. A destroy-time provisioner may only
-    // read `self`, so everything it needs is in the triggers (none of it secret). The writer's
-    // path is literal text: on a replacement, Terraform runs the current configuration's
-    // provisioner, whose writer exists.
-    const registration = new resource.Resource(scope, 'Registration', {
-      triggers: { file, format: this.format, owner: options.owner, names: JSON.stringify(names) },
-      provisioners: [{
-        type: 'local-exec',
-        when: 'destroy',
-        command: `node "${cli}" remove --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"`,
-        environment: {
-          QCA_FILE: '${self.triggers.file}',
-          QCA_FORMAT: '${self.triggers.format}',
-          QCA_OWNER: '${self.triggers.owner}',
-          QCA_ENTRIES: '${self.triggers.names}',
-        },
-      }],
-    });
-
-    // Writes the values. Replaced when a value changes (a rotated key), which rewrites the
-    // entries in place; it has no destroy step, so a rotation never removes them first.
-    const plain: Record<string, string> = {};
-    const fromEnv: Record<string, string> = {};
-    const environment: Record<string, string> = {
-      QCA_FILE: file,
-      QCA_OWNER: options.owner,
-    };
-    let secrets = 0;
-    for (const entry of options.entries) {
-      if (entry.inheritedEnvironmentVariable) {
-        fromEnv[entry.name] = entry.inheritedEnvironmentVariable;
-      } else if (entry.sensitive) {
-        // From another resource: Terraform must hand it over, which hides this step's output.
-        const variable = `QCA_SECRET_${++secrets}`;
-        environment[variable] = entry.value;
-        fromEnv[entry.name] = variable;
-      } else {
-        plain[entry.name] = entry.value;
-      }
-    }
-    environment.QCA_ENTRIES = jsonText(plain);
-    environment.QCA_ENTRIES_FROM_ENV = JSON.stringify(fromEnv);
-    const values = Object.fromEntries(options.entries.map((e) => [e.name, e.value]));
-    const write = new resource.Resource(scope, 'Write', {
-      triggers: {
-        registration: registration.id,
-        values_sha256: Fn.sha256(Fn.jsonencode(values)),
-        writer: writer.assetHash,
-      },
-      provisioners: [{
-        type: 'local-exec',
-        command: `node "${cli}" write --file "$QCA_FILE" --format ${this.format} --owner "$QCA_OWNER"`,
-        environment,
-      }],
-    });
-    ensureNullProvider(scope);
-    return { dependables: [write] };
-  }
-
-  private pathProblem(): string | undefined {
-    const p = this.options.path;
-    if (Token.isUnresolved(p)) return 'the path is a token; give a path known at synth, such as ".env"';
-    if (p.trim() === '') return 'the path is empty; give the path of a file, such as ".env"';
-    if (/[$%]\{/.test(p)) return 'the path holds "${" or "%{", which Terraform would read as an expression; rename the file';
-    const resolved = path.resolve(p);
-    let stat: fs.Stats | undefined;
-    try {
-      stat = fs.lstatSync(resolved);
-    } catch {
-      return undefined; // created at deploy; a missing directory is reported then, with the path
-    }
-    if (stat.isDirectory()) {
-      return `${q(resolved)} is a directory; give the path of a file inside it, such as ${q(path.join(p, this.format === 'dotenv' ? '.env' : 'secrets.json'))}`;
-    }
-    if (stat.isSymbolicLink()) {
-      return `${q(resolved)} is a symbolic link, which the writer refuses (it would replace the link with a file); give the path of the real file`;
-    }
-    return undefined;
-  }
-}
-
-/** `SecretTarget.terraformOutputs()`. */
-class OutputsTarget implements ISecretTarget {
-  public readonly description = 'Terraform outputs';
-
-  public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
-    const clash = claimNames(scope, 'the outputs', options);
-    if (clash) {
-      scope.node.addValidation({ validate: () => [`secret target ${this.description}: ${clash}`] });
-      return {};
-    }
-    for (const entry of options.entries) {
-      const output = new TerraformOutput(scope, entry.name, {
-        value: entry.value,
-        sensitive: true,
-        description: `${KIND_TEXT[entry.kind]} of Qdrant cluster "${entry.clusterName}" (key "${entry.keyName}")`,
-      });
-      output.overrideLogicalId(entry.name);
-    }
-    return {};
-  }
-}
-
-const KIND_TEXT: Record<SecretEntryKind, string> = {
-  [SecretEntryKind.REST_URL]: 'REST endpoint',
-  [SecretEntryKind.GRPC_URL]: 'gRPC endpoint',
-  [SecretEntryKind.API_KEY]: 'API key',
-};
-
-/** JSON text of a map whose values may be tokens (then Terraform encodes it at apply time). */
-function jsonText(map: Record<string, string>): string {
-  return Object.values(map).some((v) => Token.isUnresolved(v)) ? Fn.jsonencode(map) : JSON.stringify(map);
-}
-
-/** Per stack and store (a file, or the outputs): each entry name with who writes it. */
-const claims = new WeakMap<TerraformStack, Map<string, Map<string, string>>>();
-
-/**
- * Record the names a binding writes into a store shared by the whole stack. Returns a problem
- * when another binding already writes one of them there: two writers of one name would
- * overwrite each other, and the destroy of one would remove the other's entry.
- */
-function claimNames(scope: Construct, store: string, options: SecretTargetBindOptions): string | undefined {
-  const stack = TerraformStack.of(scope);
-  const stores = claims.get(stack) ?? new Map<string, Map<string, string>>();
-  claims.set(stack, stores);
-  const names = stores.get(store) ?? new Map<string, string>();
-  stores.set(store, names);
-  for (const entry of options.entries) {
-    const other = names.get(entry.name);
-    if (other !== undefined) {
-      return `entry ${q(entry.name)} (key ${q(entry.keyName)}) is already written to ${store} by ${other}; ` +
-        'attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })';
-    }
-  }
-  for (const entry of options.entries) names.set(entry.name, `key ${q(entry.keyName)} of ${options.owner}`);
-  return undefined;
-}
-
-const WRITER_ID = 'QdrantClusterAccessWriter';
-
-/** The writer, copied once into each stack that uses a file target. */
-function writerAsset(scope: Construct): TerraformAsset {
-  const stack = TerraformStack.of(scope);
-  return (stack.node.tryFindChild(WRITER_ID) as TerraformAsset | undefined)
-    ?? new TerraformAsset(stack, WRITER_ID, { path: WRITER_DIR, type: AssetType.DIRECTORY });
-}
-
-/** The runtime writer, shipped in the package next to lib/. */
-const WRITER_DIR = path.join(__dirname, '..', 'assets', 'writer');

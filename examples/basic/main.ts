@@ -9,13 +9,15 @@ export interface BasicStackProps {
   readonly url: string;
   /** Extra CA to trust (the demo's stand-in cluster has its own CA). */
   readonly caFile?: string;
+  /** The cluster's gRPC port, when not 6334 (the demo's stand-in cluster listens elsewhere). */
+  readonly grpcPort?: number;
 }
 
 export class BasicStack extends TerraformStack {
   constructor(scope: Construct, id: string, props: BasicStackProps) {
     super(scope, id);
     new ClusterAccess(this, 'Qdrant', {
-      clusters: [{ name: 'prod-eu', url: props.url }],
+      clusters: [{ name: 'prod-eu', url: props.url, grpcPort: props.grpcPort }],
       // No source: the key comes from the sensitive variable qdrant_api_key_search_api,
       // so deploy with TF_VAR_qdrant_api_key_search_api set.
       apiKeys: [{ name: 'search-api', clusters: ['prod-eu'] }],

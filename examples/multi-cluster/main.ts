@@ -10,6 +10,8 @@ export interface MultiClusterStackProps {
   readonly urls?: Record<string, string>;
   /** Extra CA to trust. */
   readonly caFile?: string;
+  /** gRPC ports by cluster name, when not 6334 (the tests' stand-in clusters listen elsewhere). */
+  readonly grpcPorts?: Record<string, number>;
   /** The app's `.env` file, relative to where synth runs. Default: `.env`. */
   readonly envFile?: string;
 }
@@ -20,6 +22,7 @@ export class MultiClusterStack extends TerraformStack {
   constructor(scope: Construct, id: string, props: MultiClusterStackProps = {}) {
     super(scope, id);
     const urls = props.urls ?? {};
+    const grpc = props.grpcPorts ?? {};
 
     // A key that the platform team already declares: it must be sensitive and have no default.
     const ingestKey = new TerraformVariable(this, 'ingest_key', {
@@ -33,10 +36,10 @@ export class MultiClusterStack extends TerraformStack {
 
     this.access = new ClusterAccess(this, 'Qdrant', {
       clusters: [
-        { name: 'prod-eu', url: urls['prod-eu'] ?? 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' },
+        { name: 'prod-eu', url: urls['prod-eu'] ?? 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io', grpcPort: grpc['prod-eu'] },
         // The REST port may be written in the URL; the gRPC port can be given explicitly.
-        { name: 'prod-us', url: urls['prod-us'] ?? 'https://def-456.us-east-1-0.aws.cloud.qdrant.io:6333', grpcPort: 6334 },
-        { name: 'staging', url: urls.staging ?? 'https://fed-789.europe-west3-0.gcp.cloud.qdrant.io' },
+        { name: 'prod-us', url: urls['prod-us'] ?? 'https://def-456.us-east-1-0.aws.cloud.qdrant.io:6333', grpcPort: grpc['prod-us'] ?? 6334 },
+        { name: 'staging', url: urls.staging ?? 'https://fed-789.europe-west3-0.gcp.cloud.qdrant.io', grpcPort: grpc.staging },
       ],
       apiKeys: [
         // QDRANT_PROD_EU_URL, QDRANT_PROD_EU_GRPC_URL, QDRANT_PROD_EU_API_KEY, ... for each cluster.

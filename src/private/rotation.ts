@@ -5,7 +5,7 @@
  */
 import { Annotations, Token } from 'cdktf';
 import { IConstruct } from 'constructs';
-import { q } from './naming';
+import { errors } from './errors';
 
 /** Days after `createdOn` when a key is due for rotation, unless `rotateAfterDays` says otherwise. */
 export const DEFAULT_ROTATE_AFTER_DAYS = 90;
@@ -36,7 +36,7 @@ function formatIsoDate(t: number): string {
 }
 
 function isUsable(createdOn: string | undefined, rotateAfterDays: number): createdOn is string {
-  return createdOn !== undefined && !Token.isUnresolved(createdOn) && !Token.isUnresolved(rotateAfterDays) &&
+  return typeof createdOn === 'string' && !Token.isUnresolved(createdOn) && !Token.isUnresolved(rotateAfterDays) &&
     parseIsoDate(createdOn) !== undefined && Number.isInteger(rotateAfterDays) && rotateAfterDays >= 1;
 }
 
@@ -54,19 +54,18 @@ export function today(scope: IConstruct): string {
 
 /** Validation errors of a key's rotation settings (each in the library's error style). */
 export function rotationProblems(scope: IConstruct, keyName: string, createdOn: string | undefined, rotateAfterDays: number): string[] {
-  const errors: string[] = [];
-  const label = `key ${q(keyName)}`;
-  if (createdOn !== undefined && !Token.isUnresolved(createdOn) && parseIsoDate(createdOn) === undefined) {
-    errors.push(`${label} createdOn ${q(createdOn)} is not a date; expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"`);
+  const problems: string[] = [];
+  if (createdOn !== undefined && (typeof createdOn !== 'string' || (!Token.isUnresolved(createdOn) && parseIsoDate(createdOn) === undefined))) {
+    problems.push(errors.createdOn(keyName, createdOn));
   }
   if (!Token.isUnresolved(rotateAfterDays) && !(Number.isInteger(rotateAfterDays) && rotateAfterDays >= 1 && rotateAfterDays <= 3650)) {
-    errors.push(`${label} rotateAfterDays ${rotateAfterDays} is not a whole number of days in 1-3650; use e.g. ${DEFAULT_ROTATE_AFTER_DAYS}`);
+    problems.push(errors.rotateAfterDays(keyName, rotateAfterDays, DEFAULT_ROTATE_AFTER_DAYS));
   }
   const fixed = scope.node.tryGetContext(TODAY_CONTEXT_KEY);
   if (fixed !== undefined && (typeof fixed !== 'string' || parseIsoDate(fixed) === undefined)) {
-    errors.push(`context ${q(TODAY_CONTEXT_KEY)} is ${q(fixed)}, not a date; set it to YYYY-MM-DD or remove it to use the real date`);
+    problems.push(errors.todayContext(TODAY_CONTEXT_KEY, fixed));
   }
-  return errors;
+  return problems;
 }
 
 /** Adds a warning annotation to the key when it is due (today is on or after its due date). */
@@ -74,8 +73,5 @@ export function warnIfRotationDue(scope: IConstruct, keyName: string, createdOn:
   const due = rotationDueOn(createdOn, rotateAfterDays);
   const now = parseIsoDate(today(scope));
   if (due === undefined || now === undefined || now < parseIsoDate(due)!) return;
-  Annotations.of(scope).addWarning(
-    `key ${q(keyName)} was created on ${createdOn} and was due for rotation on ${due} (rotateAfterDays: ${rotateAfterDays}); ` +
-      'create a new key for the same clusters, deploy it, delete the old one, then update createdOn (see qdrant-setup.md, "Rotation")',
-  );
+  Annotations.of(scope).addWarning(errors.rotationDue(keyName, createdOn!, due, rotateAfterDays));
 }

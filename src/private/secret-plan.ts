@@ -1,12 +1,13 @@
 /**
- * Which entries each secret target receives: names by the ecosystem's convention (see
- * env-names.ts), then the key's prefix and overrides, then one entry per name. Pure: used by
- * `ClusterAccess` to bind the targets and validate, and by the setup guide. Not exported.
+ * Which entries each secret target receives: names by the ecosystem's convention
+ * (runtime/names.js: one cluster in the target gives QDRANT_URL..., several give
+ * QDRANT_<CLUSTER>_URL...), then the key's prefix and overrides, then one entry per name. Pure:
+ * used by `ClusterAccess` to bind the targets and validate, and by the setup guide. Not exported.
  */
 import type { ApiKey } from '../api-key';
 import { ISecretTarget, SecretEntry, SecretEntryKind, SecretNaming } from '../secret-target';
-import { clusterEnvNames } from './env-names';
-import { envCase, q } from './naming';
+import { errors, q } from './errors';
+import { names } from './runtime';
 
 export interface SecretTargetPlan {
   readonly target: ISecretTarget;
@@ -17,17 +18,21 @@ export interface SecretTargetPlan {
   readonly problems: string[];
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 interface Candidate extends SecretEntry {
   readonly defaultName: string;
 }
 
-const KIND_TEXT: Record<SecretEntryKind, string> = {
-  [SecretEntryKind.REST_URL]: 'REST URL',
-  [SecretEntryKind.GRPC_URL]: 'gRPC URL',
+/** What an entry holds, in words. */
+export const KIND_TEXT: Record<SecretEntryKind, string> = {
+  [SecretEntryKind.REST_URL]: 'REST endpoint',
+  [SecretEntryKind.GRPC_URL]: 'gRPC endpoint',
   [SecretEntryKind.API_KEY]: 'API key',
 };
+
+/** The names a target gives a key's entries on one cluster, before prefix and renames. */
+export function defaultEntryNames(clusterName: string, clustersInTarget: number): names.ClusterEnvNames {
+  return names.clusterEnvNames(clusterName, clustersInTarget === 1);
+}
 
 function describe(c: SecretEntry): string {
   return `key ${q(c.keyName)} (${KIND_TEXT[c.kind]} of cluster ${q(c.clusterName)})`;
@@ -47,25 +52,22 @@ export function planSecretTargets(keys: ApiKey[]): SecretTargetPlan[] {
 
 function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: SecretNaming }[]): SecretTargetPlan {
   const problems: string[] = [];
-  const say = (text: string) => problems.push(`secret target ${target.description}: ${text}`);
+  const say = (text: string) => problems.push(errors.target(target.description, text));
   const clusters = new Set(attachments.flatMap((a) => a.key.clusters));
-  const single = clusters.size === 1;
 
   const candidates: Candidate[] = [];
   for (const { key, naming } of attachments) {
     const prefix = naming.prefix ?? '';
-    if (prefix !== '' && !ENV_NAME.test(prefix)) {
-      say(`key ${q(key.keyName)} has prefix ${q(prefix)}, which is not a variable name; use letters, digits and "_", such as "APP_"`);
-    }
+    if (prefix !== '' && !names.isEnvName(prefix)) say(errors.prefixInvalid(key.keyName, prefix));
     const overrides = naming.names ?? {};
-    const source = key._sourceConfigResolved();
+    const source = key._sourceConfig();
     const own: Candidate[] = [];
     for (const cluster of key.clusters) {
-      const names = clusterEnvNames(cluster.clusterName, single);
+      const entryNames = defaultEntryNames(cluster.clusterName, clusters.size);
       const parts: [SecretEntryKind, string, string][] = [
-        [SecretEntryKind.REST_URL, names.url, cluster.restEndpoint],
-        [SecretEntryKind.GRPC_URL, names.grpcUrl, cluster.grpcEndpoint],
-        [SecretEntryKind.API_KEY, names.apiKey, source.expression],
+        [SecretEntryKind.REST_URL, entryNames.url, cluster.restEndpoint],
+        [SecretEntryKind.GRPC_URL, entryNames.grpcUrl, cluster.grpcEndpoint],
+        [SecretEntryKind.API_KEY, entryNames.apiKey, source.expression],
       ];
       for (const [kind, defaultName, value] of parts) {
         const isKey = kind === SecretEntryKind.API_KEY;
@@ -83,11 +85,9 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
     }
     for (const [from, to] of Object.entries(overrides)) {
       if (!own.some((c) => c.defaultName === from)) {
-        const known = [...new Set(own.map((c) => c.defaultName))].join(', ') || 'none';
-        say(`key ${q(key.keyName)} renames ${q(from)}, which is not one of its entries (${known}); ` +
-          'the keys of names are default names, without the prefix');
-      } else if (typeof to !== 'string' || !ENV_NAME.test(to)) {
-        say(`key ${q(key.keyName)} renames ${q(from)} to ${q(to)}, which is not a variable name; use letters, digits and "_"`);
+        say(errors.renameUnknown(key.keyName, from, [...new Set(own.map((c) => c.defaultName))]));
+      } else if (!names.isEnvName(to)) {
+        say(errors.renameInvalid(key.keyName, from, to));
       }
     }
     candidates.push(...own);
@@ -105,9 +105,8 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
     }
     // Two keys of one cluster give the same URL: one entry is enough.
     if (first.kind === c.kind && c.kind !== SecretEntryKind.API_KEY && first.clusterName === c.clusterName) continue;
-    say(`entry ${q(c.name)} would be written twice, for ${describe(first)} and for ${describe(c)}; ` +
-      `give key ${q(c.keyName)} another name with its secretNaming (or addSecretTarget(target, naming)), ` +
-      `e.g. names: { ${c.defaultName}: "${c.defaultName.replace(/^QDRANT_/, `QDRANT_${envCase(c.keyName)}_`)}" }, or a prefix`);
+    say(errors.entryTwice(c.name, describe(first), describe(c), c.keyName, c.defaultName,
+      c.defaultName.replace(/^QDRANT_/, `QDRANT_${names.envCase(c.keyName)}_`)));
   }
   return { target, keys: attachments.map((a) => a.key), entries, problems };
 }

@@ -39,7 +39,7 @@ describe('examples/basic deployed with real terraform', () => {
     // The second key is accepted too, so that a rotation can be shown with one server.
     cluster = await StandInQdrant.start({ apiKey: key, readOnlyApiKey: rotated });
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-basic-'));
-    dir = synthStack(out, 'basic', (app, id) => new BasicStack(app, id, { url: cluster.url, caFile: cluster.caFile }));
+    dir = synthStack(out, 'basic', (app, id) => new BasicStack(app, id, { url: cluster.url, caFile: cluster.caFile, grpcPort: Number(new URL(cluster.grpcUrl).port) }));
   });
   afterAll(async () => {
     await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_qdrant_api_key_search_api: rotated });

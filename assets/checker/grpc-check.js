@@ -1,0 +1,117 @@
+'use strict';
+/**
+ * The gRPC step of a check (port 6334 on Qdrant Cloud), over one HTTP/2 connection:
+ *   1. qdrant.Qdrant/HealthCheck without a key: Qdrant answers it whatever the key (as GET / on
+ *      REST), so it only proves that the address is Qdrant's gRPC endpoint, and gives its version;
+ *   2. qdrant.Collections/List with the key (grpc-status 0 = accepted, 16 = rejected, 7 =
+ *      forbidden or expired) and without it (16 = keys enforced, 0 = open), both at once.
+ * Retries like REST (network errors, timeouts, UNAVAILABLE, RESOURCE_EXHAUSTED), within the
+ * check's deadline. Node built-ins only.
+ */
+const { openGrpc, encodeEmpty, decodeHealthCheckReply, GrpcStatus } = require('./grpc.js');
+const { failure } = require('./failures.js');
+const { networkFailure, commonFailure, times } = require('./http.js');
+const { safeLine } = require('../runtime/text.js');
+
+const HEALTH = '/qdrant.Qdrant/HealthCheck';
+const LIST = '/qdrant.Collections/List';
+const RETRY_STATUSES = new Set([GrpcStatus.UNAVAILABLE, GrpcStatus.RESOURCE_EXHAUSTED]);
+const RETRY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'ECONNABORTED', 'CHECK_TIMEOUT']);
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** One call with retries, bounded by the deadline: {answer?, err?, attempts, deadlineHit}. */
+async function attemptCall(ctx, client, path, metadata) {
+  let last = {};
+  for (let n = 1; ; n++) {
+    const remaining = ctx.deadlineAt - Date.now();
+    if (remaining <= 0) return { ...last, attempts: n - 1, deadlineHit: true };
+    try {
+      last = { answer: await client.call(path, { metadata, message: encodeEmpty(), timeoutMs: Math.min(ctx.timeoutMs, remaining) }) };
+    } catch (err) {
+      last = { err };
+    }
+    const retryable = last.err ? RETRY_CODES.has(last.err.code) : RETRY_STATUSES.has(last.answer.grpcStatus);
+    if (!retryable || n > ctx.retries) return { ...last, attempts: n, deadlineHit: false };
+    const delay = Math.random() * Math.min(ctx.backoffCapMs, ctx.backoffBaseMs * 2 ** (n - 1));
+    if (Date.now() + delay >= ctx.deadlineAt) return { ...last, attempts: n, deadlineHit: true };
+    await sleep(delay);
+  }
+}
+
+/** "16 Invalid API key or JWT" / "HTTP 404 (text/html)". */
+function describe(answer, secrets) {
+  if (answer.statusFromHttp) return `HTTP ${answer.httpStatus}${answer.contentType ? ` (${safeLine(answer.contentType.split(';')[0], secrets, 40)})` : ''}`;
+  const message = safeLine(answer.grpcMessage, secrets);
+  return message ? `${answer.grpcStatus} ${message}` : String(answer.grpcStatus);
+}
+
+/** The failure of an outcome that is not an answer (network, deadline), or undefined. */
+function transportFailure(ctx, o) {
+  if (o.deadlineHit || o.err) return commonFailure(ctx, { ...o, res: undefined });
+  return undefined;
+}
+
+/**
+ * Runs the gRPC step. ctx: the check's context with `target` the gRPC address. Resolves
+ * { o: {attempts}, failure?, message?, durationMs }; never rejects.
+ */
+async function checkGrpc(ctx, report) {
+  const started = Date.now();
+  const done = (attempts, result) => ({ o: { attempts }, durationMs: Date.now() - started, ...result });
+  let client;
+  try {
+    client = openGrpc(ctx.target.url, { secureContext: ctx.secureContext, timeoutMs: ctx.timeoutMs });
+    const health = await attemptCall(ctx, client, HEALTH, {});
+    const broken = transportFailure(ctx, health);
+    if (broken) return done(health.attempts, { failure: broken });
+    let info;
+    try {
+      info = health.answer.grpcStatus === GrpcStatus.OK && health.answer.messages.length > 0
+        ? decodeHealthCheckReply(health.answer.messages[0]) : undefined;
+    } catch {
+      info = undefined;
+    }
+    if (!info || typeof info.version !== 'string' || info.version === '') {
+      return done(health.attempts, { failure: failure('grpc-not-qdrant', `: ${HEALTH} answered ${describe(health.answer, ctx.secrets)}${health.attempts > 1 ? ` after ${times(health.attempts)}` : ''}`) });
+    }
+    report.grpcVersion = safeLine(info.version, ctx.secrets, 40);
+
+    const credential = ctx.header === 'bearer' ? { authorization: `Bearer ${ctx.key}` } : { 'api-key': ctx.key };
+    const [withKey, withoutKey] = await Promise.all([attemptCall(ctx, client, LIST, credential), attemptCall(ctx, client, LIST, {})]);
+    const attempts = health.attempts + withKey.attempts + withoutKey.attempts;
+    for (const o of [withKey, withoutKey]) {
+      const f = transportFailure(ctx, o);
+      if (f) return done(attempts, { failure: f });
+    }
+    const k = withKey.answer;
+    if (k.grpcStatus === GrpcStatus.PERMISSION_DENIED && /ExpiredSignature/.test(k.grpcMessage)) {
+      const when = ctx.keyInfo.expiresAt ? ` on ${ctx.keyInfo.expiresAt.toISOString().slice(0, 10)}` : '';
+      return done(attempts, { failure: failure('key-expired', `${when} (gRPC ${describe(k, ctx.secrets)}); create a new key and rotate to it`) });
+    }
+    if (k.grpcStatus === GrpcStatus.UNAUTHENTICATED || k.grpcStatus === GrpcStatus.PERMISSION_DENIED) {
+      return done(attempts, { failure: failure('grpc-rejected', ` (${describe(k, ctx.secrets)} from ${LIST}) although REST accepted it`) });
+    }
+    if (k.grpcStatus !== GrpcStatus.OK) {
+      return done(attempts, { failure: failure('grpc-unexpected', ` to ${LIST} with the key: ${describe(k, ctx.secrets)}`) });
+    }
+    const n = withoutKey.answer;
+    if (n.grpcStatus === GrpcStatus.OK) {
+      if (ctx.requireAuth) {
+        return done(attempts, { failure: failure('grpc-open', `: ${LIST} without a key answered status 0 — enable an API key on the cluster (or pass --allow-open)`) });
+      }
+      report.notes.push('gRPC is open (allowed)');
+    } else if (n.grpcStatus !== GrpcStatus.UNAUTHENTICATED && n.grpcStatus !== GrpcStatus.PERMISSION_DENIED) {
+      return done(attempts, { failure: failure('grpc-unexpected', ` to ${LIST} without a key: ${describe(n, ctx.secrets)}`) });
+    }
+    return done(attempts, { message: `gRPC ok (qdrant ${report.grpcVersion}, key accepted, keys enforced)` });
+  } catch (err) {
+    return done(0, { failure: networkFailure(err, ctx) });
+  } finally {
+    if (client) await client.close().catch(() => undefined);
+  }
+}
+
+module.exports = { checkGrpc };

@@ -1,0 +1,113 @@
+import { Token } from 'cdktf';
+import { errors } from './private/errors';
+import { checkStruct } from './private/props';
+import { KEY_ACCESS_COLLECTIONS, KEY_ACCESS_SYMBOL } from './private/schemas';
+
+/**
+ * Collections a key's apps read, and read and write. See `KeyAccess.collections()`.
+ */
+export interface CollectionAccessOptions {
+  /**
+   * Collections the apps only read. The key must be able to read each one, and must not be able
+   * to write it.
+   * @default - none
+   */
+  readonly read?: string[];
+
+  /**
+   * Collections the apps read and write. The key must be able to write each one.
+   * @default - none
+   */
+  readonly readWrite?: string[];
+}
+
+/**
+ * The access a key's apps need. The health check proves it at deploy with probes that change
+ * nothing (an empty alias batch, "does this collection exist", an empty delete), and fails a key
+ * that has less, or more, than declared.
+ *
+ * @example
+ * apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], access: KeyAccess.readOnly() }]
+ */
+export abstract class KeyAccess {
+  /** Read everything, write nothing: a cluster-wide read-only key. */
+  public static readOnly(): KeyAccess {
+    return new FixedAccess('read-only', 'read-only (cluster-wide)', [], []);
+  }
+
+  /** Manage the whole cluster: create and delete collections, write anywhere (a manage key). */
+  public static manage(): KeyAccess {
+    return new FixedAccess('manage', 'manage (cluster-wide)', [], []);
+  }
+
+  /**
+   * Exactly these collections: `read` ones readable and not writable, `readWrite` ones writable,
+   * nothing cluster-wide. The collections must exist on every cluster the key is granted to.
+   */
+  public static collections(options: CollectionAccessOptions): KeyAccess {
+    const problems = checkStruct(options, KEY_ACCESS_COLLECTIONS, 'KeyAccess.collections(options)');
+    const read = Array.isArray(options?.read) ? options.read : [];
+    const write = Array.isArray(options?.readWrite) ? options.readWrite : [];
+    for (const [where, names] of [['read', read], ['readWrite', write]] as const) {
+      for (const name of names) if (!isCollectionName(name)) problems.push(errors.collectionName(`KeyAccess.collections ${where}`, name));
+    }
+    if (problems.length === 0 && read.length + write.length === 0) problems.push(errors.collectionsEmpty());
+    for (const name of read) if (write.includes(name)) problems.push(errors.collectionTwice(name));
+    // A value object has no scope to report to: it refuses at once (as SecretValue and EnvValue do).
+    if (problems.length > 0) throw new Error(problems.join('; '));
+    const words = [...read.map((c) => `read ${c}`), ...write.map((c) => `read-write ${c}`)].join(', ');
+    return new FixedAccess('collections', `collections: ${words}`, [...read], [...write]);
+  }
+
+  /**
+   * Return whether the given object is a `KeyAccess` (works across copies of this package).
+   */
+  public static isKeyAccess(x: any): x is KeyAccess {
+    return x !== null && typeof x === 'object' && KEY_ACCESS_SYMBOL in x;
+  }
+
+  /** In words, e.g. `read-only (cluster-wide)` or `collections: read products, read-write orders`. */
+  public abstract readonly description: string;
+
+  /** The collections the apps only read. */
+  public abstract readonly readCollections: string[];
+
+  /** The collections the apps read and write. */
+  public abstract readonly readWriteCollections: string[];
+
+  protected constructor() {
+    Object.defineProperty(this, KEY_ACCESS_SYMBOL, { value: true });
+  }
+
+  /**
+   * The checker's `--access`.
+   * @internal
+   */
+  public abstract _checkerAccess(): string;
+}
+
+class FixedAccess extends KeyAccess {
+  constructor(private readonly mode: string, public readonly description: string,
+    private readonly read: string[], private readonly write: string[]) {
+    super();
+  }
+
+  public get readCollections(): string[] {
+    return [...this.read];
+  }
+
+  public get readWriteCollections(): string[] {
+    return [...this.write];
+  }
+
+  public _checkerAccess(): string {
+    return this.mode;
+  }
+}
+
+/** Qdrant's rule for collection names, plus what the stack cannot carry (a comma, "${", a token). */
+function isCollectionName(name: unknown): name is string {
+  return typeof name === 'string' && !Token.isUnresolved(name) && name.length >= 1 && name.length <= 255 &&
+    // eslint-disable-next-line no-control-regex
+    !/[\u0000-\u001f\u007f/\\:*?"<>|,]/.test(name) && !/[$%]\{/.test(name);
+}

@@ -1,0 +1,141 @@
+/**
+ * Every validation message of the constructs, in one place (the AWS guide's style: lower case, no
+ * trailing period; what went wrong, the value received, what is expected, how to fix it). Values
+ * are quoted with q(); a key value is never a parameter here. Not exported.
+ */
+import { names, text, urls } from './runtime';
+
+/** Quote a value for a message (JSON quoting shows empty strings and whitespace), one line. */
+export function q(value: unknown): string {
+  return text.quote(value, 160);
+}
+
+const list = (items: readonly string[]) => items.map((i) => q(i)).join(', ');
+
+export const errors = {
+  // ---- props, by value ------------------------------------------------------------------------
+  notAnObject: (where: string, struct: string, value: unknown) =>
+    `${where} must be an object (${struct}); got ${q(value)}`,
+  unknownProperty: (where: string, key: string, struct: string, suggestion: string | undefined, known: readonly string[]) =>
+    `${where} has unknown property ${q(key)}` +
+    (suggestion ? `; did you mean ${q(suggestion)}?` : `; ${struct} has ${known.join(', ')}`) +
+    (key.includes('_') ? ' (in Python, pass struct classes or camelCase keys: a dict with snake_case keys is not converted)' : ''),
+  missingProperty: (where: string, key: string, struct: string) => `${where} has no ${q(key)}, which ${struct} requires`,
+  wrongType: (where: string, expected: string, value: unknown) => `${where} must be a ${expected}; got ${q(value)}`,
+
+  // ---- names ----------------------------------------------------------------------------------
+  invalidName: (kind: 'cluster' | 'key', name: unknown) =>
+    `${kind} name ${q(name)} is invalid: ${names.NAME_RULE}; use a name like ${kind === 'cluster' ? '"prod-eu"' : '"search-api"'}`,
+  duplicateName: (kind: 'cluster' | 'key', name: string) =>
+    `duplicate ${kind} name ${q(name)}: each ${kind} needs a unique name within one ClusterAccess; rename or remove one`,
+  collidingNames: (kind: 'cluster' | 'key', first: string, second: string) =>
+    `${kind} names ${q(first)} and ${q(second)} collide: names that differ only in case or "-"/"_" ` +
+    'give the same Terraform and environment-variable names; rename one of them',
+  clusterOutputClash: (name: string, prefix: string, otherPath: string) =>
+    `cluster ${q(name)} would write the outputs ${prefix}_rest_endpoint and ${prefix}_grpc_endpoint, which the cluster at ${otherPath} ` +
+    'writes too (one would silently overwrite the other); give one of the clusters another name',
+  keyNameClash: (name: string, prefix: string, otherPath: string) =>
+    `key ${q(name)} would declare ${prefix} (its variable, unless a source is given) and the output ${prefix}_expires_at, which the key at ${otherPath} ` +
+    'declares too (one variable would be shared silently, one output overwritten); give one of the keys another name',
+
+  // ---- clusters -------------------------------------------------------------------------------
+  clusterUrl: (name: string, url: string, problem: string) => `cluster ${q(name)} url ${urls.showUrl(url)} ${problem}`,
+  clusterUrlMixedToken: (name: string) =>
+    `cluster ${q(name)} url mixes literal text with a token; pass the token alone (e.g. cluster.url) or a literal address, ` +
+    'so that the address can be checked',
+  clusterPort: (name: string, what: 'restPort' | 'grpcPort', port: unknown) =>
+    `cluster ${q(name)} ${what} ${q(port)} is not a port in 1-65535; use a TCP port such as ${what === 'restPort' ? 6333 : 6334}`,
+  clusterSamePorts: (name: string, port: number) =>
+    `cluster ${q(name)} REST and gRPC ports are both ${port}; they must differ (Qdrant Cloud uses 6333 for REST and 6334 for gRPC)`,
+
+  // ---- keys -----------------------------------------------------------------------------------
+  unknownCluster: (key: string, cluster: string, known: readonly string[]) =>
+    `key ${q(key)} names unknown cluster ${q(cluster)} (known clusters: ${known.length > 0 ? list(known) : 'none yet'}); ` +
+    'fix the name, or add the cluster before the key',
+  grantedTwice: (key: string, cluster: string) => `key ${q(key)} is granted to cluster ${q(cluster)} twice; list each cluster once`,
+  noClusters: (key: string) => `key ${q(key)} has no clusters; pass clusters: ["<cluster name>"] or call grant(cluster)`,
+  targetTwice: (key: string, target: string) => `key ${q(key)} is given secret target ${target} twice; add each target once`,
+  keySource: (key: string, problem: string) => `key ${q(key)}: ${problem}`,
+  createdOn: (key: string, value: unknown) =>
+    `key ${q(key)} createdOn ${q(value)} is not a date; expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"`,
+  rotateAfterDays: (key: string, value: unknown, fallback: number) =>
+    `key ${q(key)} rotateAfterDays ${q(value)} is not a whole number of days in 1-3650; use e.g. ${fallback}`,
+  todayContext: (contextKey: string, value: unknown) =>
+    `context ${q(contextKey)} is ${q(value)}, not a date; set it to YYYY-MM-DD or remove it to use the real date`,
+  rotationDue: (key: string, createdOn: string, due: string, days: number) =>
+    `key ${q(key)} was created on ${createdOn} and was due for rotation on ${due} (rotateAfterDays: ${days}); ` +
+    'create a new key for the same clusters, deploy it, delete the old one, then update createdOn (see qdrant-setup.md, "Rotation")',
+  changedAfterBinding: () =>
+    'keys, grants or secret targets changed after this stack was first synthesized, so the targets were bound ' +
+    'with other entries; make every change before the first synth (or build a new stack)',
+
+  // ---- key sources ----------------------------------------------------------------------------
+  variableNotSensitive: (name: string, sensitive: unknown) =>
+    `key source variable "${name}" is not sensitive (sensitive: ${String(sensitive)}), so Terraform would print the key in plans and logs; ` +
+    'declare it with sensitive: true',
+  variableBadName: (name: string) =>
+    `key source variable "${name}" cannot be set as TF_VAR_${name} from a shell; rename it with letters, digits and "_" only`,
+  variableDefault: (name: string) =>
+    `key source variable "${name}" has a default value, which would put a plaintext key into the stack; ` +
+    `remove the default and set TF_VAR_${name} when deploying`,
+  variableNotNullable: (name: string) =>
+    `key source variable "${name}" is declared nullable: false, so Terraform would stop at a prompt when TF_VAR_${name} is not set; ` +
+    'remove nullable: false (the library gives it a null default and fails the deploy with a clear message instead)',
+  tokenLiteral: () =>
+    'ApiKeySource.fromToken got a literal string (value not shown): plaintext keys are refused; ' +
+    'use ApiKeySource.fromVariable with a sensitive variable, or fromToken with a reference to another resource (e.g. secret.value)',
+  tokenMixed: () =>
+    'ApiKeySource.fromToken got literal text mixed with a token (value not shown); pass the token alone, e.g. secret.value',
+  tokenResolvesToLiteral: (resolved: string) =>
+    `key source resolves to ${resolved}, which refers to no resource, data source or sensitive variable, so the key would be plaintext in the stack; ` +
+    'pass a reference to the secret store (e.g. a data source attribute), or use ApiKeySource.fromVariable',
+  tokenVariable: (name: string, problem: string) => `key source refers to variable "${name}", which ${problem}`,
+  plaintextGuard: (problems: readonly string[]) =>
+    `refusing to synthesize: a Qdrant API key would be written into the stack in plain text (validation was skipped): ${problems.join('; ')}`,
+  keyNotSet: (key: string, variable: string, deployCommand: string) =>
+    `Qdrant API key ${q(key)} has no value: export TF_VAR_${variable}='<the key>' before ${deployCommand} (see qdrant-setup.md, section 3)`,
+
+  // ---- health check ---------------------------------------------------------------------------
+  healthCheckRange: (prop: string, value: unknown, min: number, max: number, integer: boolean, example: number) =>
+    `healthCheck.${prop} ${q(value)} is not a ${integer ? 'whole ' : ''}number in ${min}-${max}; use e.g. ${example}`,
+  caFileMissing: (file: string, resolved: string) =>
+    `healthCheck.caFile ${q(file)} does not exist (resolved to ${q(resolved)}); give the path of a PEM file`,
+  caFileNotRegular: (file: string) => `healthCheck.caFile ${q(file)} is not a regular file; give the path of a PEM file`,
+  caFileTooLarge: (file: string, size: number) => `healthCheck.caFile ${q(file)} is ${size} bytes, more than 1 MiB; give a PEM file with the CA certificate(s)`,
+  unsafePath: (what: string, value: string) =>
+    `${what} ${q(value)} holds "\${", "%{", a quote, a backslash or a control character, which Terraform or a shell would read specially; ` +
+    'move or rename it (the check runs at deploy and destroy with this value)',
+  ownerInvalid: (path: string) =>
+    `this ClusterAccess's construct path ${q(path)} cannot name its entries in a shared file: ${names.OWNER_RULE}; ` +
+    'give the stack and the construct simpler ids',
+
+  // ---- access ---------------------------------------------------------------------------------
+  collectionName: (where: string, name: unknown) =>
+    `${where}: ${q(name)} is not a collection name (1-255 characters, none of / \\ : * ? " < > | , or control characters, no "\${" or "%{")`,
+  collectionsEmpty: () => 'KeyAccess.collections needs at least one collection in read or readWrite',
+  collectionTwice: (name: string) => `KeyAccess.collections lists ${q(name)} in both read and readWrite; list it once (readWrite includes read)`,
+
+  // ---- secret targets -------------------------------------------------------------------------
+  target: (description: string, problem: string) => `secret target ${description}: ${problem}`,
+  prefixInvalid: (key: string, prefix: unknown) =>
+    `key ${q(key)} has prefix ${q(prefix)}, which is not a variable name; use letters, digits and "_", such as "APP_"`,
+  renameUnknown: (key: string, from: string, known: readonly string[]) =>
+    `key ${q(key)} renames ${q(from)}, which is not one of its entries (${known.join(', ') || 'none'}); ` +
+    'the keys of names are default names, without the prefix',
+  renameInvalid: (key: string, from: string, to: unknown) =>
+    `key ${q(key)} renames ${q(from)} to ${q(to)}, which is not a variable name; use letters, digits and "_"`,
+  entryTwice: (name: string, first: string, second: string, key: string, defaultName: string, suggestion: string) =>
+    `entry ${q(name)} would be written twice, for ${first} and for ${second}; ` +
+    `give key ${q(key)} another name with its secretNaming (or addSecretTarget(target, naming)), ` +
+    `e.g. names: { ${defaultName}: "${suggestion}" }, or a prefix`,
+  pathToken: () => 'the path is a token; give a path known at synth, such as ".env"',
+  pathEmpty: () => 'the path is empty; give the path of a file, such as ".env"',
+  pathIsDirectory: (resolved: string, example: string) => `${q(resolved)} is a directory; give the path of a file inside it, such as ${q(example)}`,
+  pathIsSymlink: (resolved: string) =>
+    `${q(resolved)} is a symbolic link, which the writer refuses (it would replace the link with a file); give the path of the real file`,
+  fileFormatClash: (file: string, format: string, otherFormat: string, otherPath: string) =>
+    `file ${q(file)} is written as ${format} here and as ${otherFormat} by ${otherPath}; one file has one format: use another file for one of them`,
+  entryClash: (name: string, key: string, store: string, other: string) =>
+    `entry ${q(name)} (key ${q(key)}) is already written to ${store} by ${other}; ` +
+    'attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })',
+};

@@ -1,0 +1,118 @@
+/**
+ * The health check of one key: one `null_resource` whose local-exec runs the checker once for
+ * every cluster the key is granted to (they are checked concurrently in that one process). Not
+ * exported: `ClusterAccess` adds one per key.
+ *
+ * - The key never appears in the command or the environment when it comes from a variable: the
+ *   checker reads the `TF_VAR_...` that Terraform itself inherits, so the check's lines stay
+ *   visible. A key from another resource is handed over in `environment` (marked sensitive), which
+ *   makes Terraform hide this key's output on success, and only this key's.
+ * - Every value reaches the shell quoted, through the environment (runtime/protocol.js).
+ * - Triggers: the grants, a hash of the key, the runtime's hash and the options. Rotating one key
+ *   re-runs that key's check only.
+ */
+import { createHash } from 'crypto';
+import { Fn, Lazy, Op, TerraformAsset, Token, conditional } from 'cdktf';
+import { Construct } from 'constructs';
+import type { ApiKey } from '../api-key';
+import { NullResource } from './null-resource';
+import { CLI, names, protocol } from './runtime';
+import { StackSupport } from './stack-support';
+
+/** The checker options of a `ClusterAccess`, defaults applied. */
+export interface CheckSettings {
+  readonly header: string;
+  readonly timeoutSeconds: number;
+  readonly retries: number;
+  readonly requireAuth: boolean;
+  readonly grpc: boolean;
+  readonly allowExcessAccess: boolean;
+  readonly minValidityDays: number;
+  readonly runOnEveryDeploy: boolean;
+  readonly caFile?: TerraformAsset;
+  readonly deployCommand: string;
+}
+
+/** The environment variable that holds the grants (the checker's --grants-env). */
+const GRANTS_ENV = 'QCA_GRANTS';
+/** The environment variable that holds a key handed over by Terraform (fromToken sources). */
+const HANDED_KEY_ENV = 'QDRANT_API_KEY';
+
+export class KeyCheck extends Construct {
+  /** The `null_resource`: secret targets of the key depend on it. */
+  public readonly resource: NullResource;
+
+  constructor(scope: Construct, id: string, apiKey: ApiKey, settings: CheckSettings) {
+    super(scope, id);
+    const support = StackSupport.of(this);
+    support.useNullProvider();
+    const source = apiKey._sourceConfig();
+    const keyEnv = source.inheritedEnvironmentVariable ?? HANDED_KEY_ENV;
+    const access = apiKey.access;
+
+    const values = {
+      grantsEnv: GRANTS_ENV,
+      keyEnv,
+      header: settings.header,
+      timeout: settings.timeoutSeconds,
+      retries: settings.retries,
+      allowOpen: !settings.requireAuth,
+      access: access?._checkerAccess(),
+      readCollections: access?.readCollections.length ? access.readCollections : undefined,
+      writeCollections: access?.readWriteCollections.length ? access.readWriteCollections : undefined,
+      allowExcessAccess: settings.allowExcessAccess,
+      minValidityDays: settings.minValidityDays || undefined,
+      ca: settings.caFile ? `${settings.caFile.path}` : undefined,
+      label: names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name',
+      deployCommand: settings.deployCommand === 'cdktf deploy' ? undefined : settings.deployCommand,
+    };
+    const invocation = protocol.invocation('check', values, `${support.runtime.path}/${CLI.checker}`);
+    const grants = Lazy.stringValue({ produce: () => grantsJson(apiKey, settings.grpc).json });
+    // Hashed here when the grants are known at synth (a Lazy string inside Fn would be read as an expression).
+    const grantsHash = Lazy.stringValue({
+      produce: () => {
+        const g = grantsJson(apiKey, settings.grpc);
+        return g.tokens ? Fn.sha256(g.json) : createHash('sha256').update(g.json).digest('hex');
+      },
+    });
+    const environment: Record<string, string> = { ...invocation.environment, [GRANTS_ENV]: grants };
+    // From another resource: Terraform must hand the key over, which hides this check's output on
+    // success (a failure is still printed in full, and never holds the key).
+    if (!source.inheritedEnvironmentVariable) environment[HANDED_KEY_ENV] = source.expression;
+
+    const optionsHash = createHash('sha256')
+      .update(JSON.stringify({ values, ca: settings.caFile?.assetHash ?? null }))
+      .digest('hex')
+      .slice(0, 16);
+    const triggers: Record<string, string> = {
+      grants: grantsHash,
+      key_sha256: Fn.sha256(keyOrEmpty(source.expression, source.variable !== undefined)),
+      runtime: support.runtime.assetHash,
+      options: optionsHash,
+    };
+    if (settings.runOnEveryDeploy) triggers.run = Fn.timestamp();
+
+    this.resource = new NullResource(this, 'Resource', {
+      triggers,
+      provisioners: [{ type: 'local-exec', command: invocation.command, environment }],
+      lifecycle: { precondition: apiKey._keyPreconditions(settings.deployCommand) },
+    });
+  }
+}
+
+/** A variable may be null (not set): its precondition reports that, so the hash must not fail first. */
+function keyOrEmpty(expression: string, isVariable: boolean): string {
+  return isVariable ? Token.asString(conditional(Op.eq(expression, Token.nullValue()), '', expression)) : expression;
+}
+
+/** `[{"label":"search-api → prod-eu","url":"https://…:6333","grpcUrl":"https://…:6334"}, …]`, built by Terraform when a URL is a token. */
+function grantsJson(apiKey: ApiKey, grpc: boolean): { json: string; tokens: boolean } {
+  const keyName = names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name';
+  const list = apiKey.clusters.map((c) => ({
+    label: names.grantLabel(keyName, names.isValidName(c.clusterName) ? c.clusterName : 'invalid-cluster-name'),
+    url: c.restEndpoint,
+    ...(grpc ? { grpcUrl: c.grpcEndpoint } : {}),
+  }));
+  const tokens = list.some((g) => Token.isUnresolved(g.url) || Token.isUnresolved(g.grpcUrl ?? ''));
+  return { json: tokens ? Fn.jsonencode(list) : JSON.stringify(list), tokens };
+}

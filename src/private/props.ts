@@ -1,0 +1,127 @@
+/**
+ * Props are validated by value: JavaScript and the other jsii languages can pass anything (a
+ * Python dict with snake_case keys, a string where an enum is expected). Each public struct has a
+ * schema here; a test checks the schemas against the jsii assembly, so they cannot drift from the
+ * TypeScript interfaces. Not exported.
+ */
+import { Token } from 'cdktf';
+import { errors } from './errors';
+
+export type PropType =
+  | 'string'
+  | 'number'
+  | 'boolean'
+  | 'string-list'
+  | 'string-map'
+  | 'construct-list'
+  | { readonly oneOf: readonly string[] }
+  | { readonly struct: StructSchema }
+  | { readonly structList: StructSchema }
+  | { readonly instanceOf: string; readonly test: (x: unknown) => boolean }
+  | { readonly listOf: string; readonly test: (x: unknown) => boolean };
+
+/** The fields of one public struct, by their TypeScript (camelCase) names. */
+export interface StructSchema {
+  readonly name: string;
+  readonly fields: Readonly<Record<string, PropType>>;
+  /** Fields that must be present. */
+  readonly required?: readonly string[];
+}
+
+function typeName(t: PropType): string {
+  if (typeof t === 'string') {
+    return { 'string': 'string', 'number': 'number', 'boolean': 'boolean', 'string-list': 'list of strings', 'string-map': 'map of strings', 'construct-list': 'list' }[t];
+  }
+  if ('oneOf' in t) return `one of ${t.oneOf.map((v) => JSON.stringify(v)).join(', ')}`;
+  if ('struct' in t) return `${t.struct.name} object`;
+  if ('structList' in t) return `list of ${t.structList.name} objects`;
+  if ('instanceOf' in t) return t.instanceOf;
+  return `list of ${t.listOf}`;
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
+}
+
+function matches(t: PropType, value: unknown): boolean {
+  switch (t) {
+    case 'string': return typeof value === 'string';
+    case 'number': return typeof value === 'number' && !Number.isNaN(value);
+    case 'boolean': return typeof value === 'boolean';
+    case 'string-list': return Array.isArray(value) && value.every((v) => typeof v === 'string');
+    case 'string-map': return isPlainObject(value) && Object.values(value).every((v) => typeof v === 'string');
+    case 'construct-list': return Array.isArray(value);
+    default:
+      if ('oneOf' in t) return typeof value === 'string' && !Token.isUnresolved(value) && t.oneOf.includes(value);
+      if ('struct' in t) return isPlainObject(value);
+      if ('structList' in t) return Array.isArray(value) && value.every(isPlainObject);
+      if ('instanceOf' in t) return t.test(value);
+      return Array.isArray(value) && value.every(t.test);
+  }
+}
+
+/** `secret_targets` → `secretTargets`. */
+function camelCase(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The known field a mistyped name most likely meant, or undefined. */
+export function suggest(name: string, known: readonly string[]): string | undefined {
+  const camel = camelCase(name);
+  const exact = known.find((k) => k === camel || k.toLowerCase() === name.toLowerCase() || k.toLowerCase() === camel.toLowerCase());
+  if (exact) return exact;
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const distance = editDistance(camel.toLowerCase(), k.toLowerCase());
+    if (distance < bestDistance) {
+      best = k;
+      bestDistance = distance;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(name.length / 4)) ? best : undefined;
+}
+
+/**
+ * The problems of one struct value: unknown properties (with a "did you mean"), missing required
+ * ones, and values of the wrong type. Nested structs are checked too. `where` names the value in
+ * messages, e.g. `apiKeys[1]`.
+ */
+export function checkStruct(value: unknown, schema: StructSchema, where: string): string[] {
+  if (!isPlainObject(value)) return [errors.notAnObject(where, schema.name, value)];
+  const problems: string[] = [];
+  const known = Object.keys(schema.fields);
+  for (const key of Object.keys(value)) {
+    if (!(key in schema.fields)) {
+      problems.push(errors.unknownProperty(where, key, schema.name, suggest(key, known), known));
+    }
+  }
+  for (const key of schema.required ?? []) {
+    if (value[key] === undefined) problems.push(errors.missingProperty(where, key, schema.name));
+  }
+  for (const [key, type] of Object.entries(schema.fields)) {
+    const v = value[key];
+    if (v === undefined) continue;
+    // A token of the right primitive type (a string or a number) is accepted where one is expected.
+    if (!matches(type, v)) {
+      problems.push(errors.wrongType(`${where}.${key}`, typeName(type), v));
+      continue;
+    }
+    if (typeof type === 'object' && 'struct' in type) problems.push(...checkStruct(v, type.struct, `${where}.${key}`));
+    if (typeof type === 'object' && 'structList' in type) {
+      (v as unknown[]).forEach((item, i) => problems.push(...checkStruct(item, type.structList, `${where}.${key}[${i}]`)));
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,105 @@
+/**
+ * Does a Terraform expression refer to something, or is it text in disguise? A key from
+ * `ApiKeySource.fromToken` must come from a resource, a data source, a module or a sensitive
+ * variable; `Lazy` of a string, `Fn.join` of literals or a `TerraformLocal` holding a literal
+ * would put the key into the stack in plain text. The token is resolved in its stack, and locals
+ * are followed. Not exported.
+ */
+import { DefaultTokenResolver, StringConcat, TerraformLocal, TerraformStack, TerraformVariable, Tokenization } from 'cdktf';
+import { IConstruct } from 'constructs';
+
+const RESOLVER = new DefaultTokenResolver(new StringConcat());
+
+/** What a token becomes in the stack's JSON (as cdktf resolves it at synth). */
+function resolveIn(stack: TerraformStack, value: unknown): unknown {
+  return Tokenization.resolve(value, { scope: stack, preparing: false, resolver: RESOLVER });
+}
+
+/** A variable or local the expression refers to, and whether anything else (a resource...) is referenced. */
+interface References {
+  readonly variables: string[];
+  readonly locals: string[];
+  /** Resources, data sources, modules. */
+  readonly other: number;
+}
+
+const NOT_SOURCES = new Set(['each', 'count', 'self', 'path', 'terraform']);
+const KEYWORDS = new Set(['true', 'false', 'null', 'for', 'in', 'if', 'else', 'endif', 'endfor']);
+
+/** Template parts `${...}` of a resolved string (nesting-aware), or [] for plain text. */
+function interpolations(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '$' && text[i + 1] === '$' && text[i + 2] === '{') {
+      i += 2; // "$${" is an escaped literal
+      continue;
+    }
+    if (!((text[i] === '$' || text[i] === '%') && text[i + 1] === '{')) continue;
+    let depth = 0;
+    let j = i + 1;
+    let inString = false;
+    for (; j < text.length; j++) {
+      const c = text[j];
+      if (inString) {
+        if (c === '\\') j++;
+        else if (c === '"') inString = false;
+        continue;
+      }
+      if (c === '"') inString = true;
+      else if (c === '{') depth++;
+      else if (c === '}' && --depth === 0) break;
+    }
+    out.push(text.slice(i + 2, j));
+    i = j;
+  }
+  return out;
+}
+
+/** The traversals (`var.x`, `aws_secret.s.value`, ...) of an expression, string literals removed. */
+function referencesOf(expression: string): References {
+  const code = expression.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  const variables: string[] = [];
+  const locals: string[] = [];
+  let other = 0;
+  const re = /(^|[^\w.\]"-])([A-Za-z_][\w-]*)\s*(\.\s*[A-Za-z_*][\w-]*|\[)/g;
+  for (let m = re.exec(code); m; m = re.exec(code)) {
+    const root = m[2];
+    const rest = m[3].replace(/^\.\s*/, '');
+    if (KEYWORDS.has(root) || NOT_SOURCES.has(root)) continue;
+    if (root === 'var') variables.push(rest);
+    else if (root === 'local') locals.push(rest);
+    else other++;
+  }
+  return { variables, locals, other };
+}
+
+/**
+ * Why a key token is not a reference to a secret (a phrase), or undefined when it is one. Never
+ * includes the resolved text: it may be the key itself.
+ */
+export function plaintextProblem(scope: IConstruct, token: string, depth = 0): string | undefined {
+  const stack = TerraformStack.of(scope);
+  const resolved: unknown = resolveIn(stack, token);
+  if (typeof resolved !== 'string') return 'a value that is not a string (not shown)';
+  const parts = interpolations(resolved);
+  if (parts.length === 0) return 'a literal string (not shown)';
+  const refs = parts.map(referencesOf);
+  const all = {
+    variables: refs.flatMap((r) => r.variables),
+    locals: refs.flatMap((r) => r.locals),
+    other: refs.reduce((n, r) => n + r.other, 0),
+  };
+  if (all.other > 0) return undefined;
+  for (const name of all.variables) {
+    const v = stack.node.findAll().find((c): c is TerraformVariable => c instanceof TerraformVariable && c.friendlyUniqueId === name);
+    if (v && v.sensitive === true && (v.default === undefined || v.default === null)) return undefined;
+  }
+  for (const name of all.locals) {
+    const local = stack.node.findAll().find((c): c is TerraformLocal => c instanceof TerraformLocal && c.friendlyUniqueId === name);
+    if (local && depth < 8 && typeof resolveIn(stack, local.expression) === 'string' &&
+      plaintextProblem(scope, local.asString, depth + 1) === undefined) {
+      return undefined;
+    }
+  }
+  return 'an expression that refers to no resource, data source or sensitive variable without a default (not shown)';
+}

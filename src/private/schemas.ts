@@ -1,0 +1,96 @@
+/**
+ * The schemas of the public structs (see props.ts). A test compares them with the jsii assembly
+ * (.jsii), so a field added to an interface and not here fails the build. Not exported.
+ */
+import { StructSchema } from './props';
+
+/** Marks KeyAccess values (Symbol.for: shared by two copies of the package). */
+export const KEY_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.KeyAccess');
+
+/** Duck types: objects from another jsii language are proxies, not instances of our classes. */
+const isApiKeySource = (x: unknown) => x !== null && typeof x === 'object' && typeof (x as { _config?: unknown })._config === 'function';
+const isKeyAccess = (x: unknown) => x !== null && typeof x === 'object' && KEY_ACCESS_SYMBOL in (x as object);
+const isSecretTarget = (x: unknown) => x !== null && typeof x === 'object' &&
+  typeof (x as { bind?: unknown }).bind === 'function' && typeof (x as { description?: unknown }).description === 'string';
+
+export const CLUSTER_OPTIONS: StructSchema = {
+  name: 'ClusterOptions',
+  required: ['name', 'url'],
+  fields: { name: 'string', url: 'string', restPort: 'number', grpcPort: 'number' },
+};
+
+export const SECRET_NAMING: StructSchema = {
+  name: 'SecretNaming',
+  fields: { prefix: 'string', names: 'string-map' },
+};
+
+export const API_KEY_PROPS: StructSchema = {
+  name: 'ApiKeyProps',
+  required: ['name'],
+  fields: {
+    name: 'string',
+    source: { instanceOf: 'ApiKeySource (from ApiKeySource.fromVariable or fromToken)', test: isApiKeySource },
+    createdOn: 'string',
+    rotateAfterDays: 'number',
+    access: { instanceOf: 'KeyAccess (from KeyAccess.readOnly, manage or collections)', test: isKeyAccess },
+  },
+};
+
+export const API_KEY_OPTIONS: StructSchema = {
+  name: 'ApiKeyOptions',
+  required: ['name'],
+  fields: {
+    ...API_KEY_PROPS.fields,
+    clusters: 'string-list',
+    secretTargets: { listOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget },
+    secretNaming: { struct: SECRET_NAMING },
+  },
+};
+
+export const HEALTH_CHECK_OPTIONS: StructSchema = {
+  name: 'HealthCheckOptions',
+  fields: {
+    enabled: 'boolean',
+    header: { oneOf: ['api-key', 'bearer'] },
+    timeoutSeconds: 'number',
+    retries: 'number',
+    requireAuth: 'boolean',
+    caFile: 'string',
+    runOnEveryDeploy: 'boolean',
+    grpc: 'boolean',
+    allowExcessAccess: 'boolean',
+    minValidityDays: 'number',
+  },
+};
+
+export const SETUP_GUIDE_OPTIONS: StructSchema = {
+  name: 'SetupGuideOptions',
+  fields: { enabled: 'boolean', outputPath: 'string' },
+};
+
+export const CLUSTER_ACCESS_PROPS: StructSchema = {
+  name: 'ClusterAccessProps',
+  fields: {
+    clusters: { structList: CLUSTER_OPTIONS },
+    apiKeys: { structList: API_KEY_OPTIONS },
+    healthCheck: { struct: HEALTH_CHECK_OPTIONS },
+    setupGuide: { struct: SETUP_GUIDE_OPTIONS },
+  },
+};
+
+export const FILE_SECRET_TARGET_OPTIONS: StructSchema = {
+  name: 'FileSecretTargetOptions',
+  required: ['path'],
+  fields: { path: 'string' },
+};
+
+export const KEY_ACCESS_COLLECTIONS: StructSchema = {
+  name: 'CollectionAccessOptions',
+  fields: { read: 'string-list', readWrite: 'string-list' },
+};
+
+/** Every schema, by struct name (for the test against the jsii assembly). */
+export const ALL_SCHEMAS: readonly StructSchema[] = [
+  CLUSTER_ACCESS_PROPS, CLUSTER_OPTIONS, API_KEY_PROPS, API_KEY_OPTIONS, SECRET_NAMING, HEALTH_CHECK_OPTIONS,
+  SETUP_GUIDE_OPTIONS, FILE_SECRET_TARGET_OPTIONS, KEY_ACCESS_COLLECTIONS,
+];

@@ -1,0 +1,134 @@
+/**
+ * What the constructs of one stack (and of one app) share: the runtime asset, the null provider,
+ * hooks around the stack's synthesis, and the names that must be unique across every
+ * `ClusterAccess` (outputs, variables, files). Not exported.
+ */
+import * as path from 'path';
+import { Aspects, IStackSynthesizer, ISynthesisSession, TerraformAsset, TerraformStack } from 'cdktf';
+import { Construct, IConstruct } from 'constructs';
+import { errors } from './errors';
+import { ensureNullProvider } from './null-resource';
+import { runtimeAsset } from './runtime';
+import { singleton } from './singleton';
+
+/** Runs after the stack's own synthesis, with the stack's output directory. */
+export type AfterSynth = (stackDir: string) => void;
+
+/** Per stack: created on first use as the stack's child `QdrantClusterAccess`. */
+export class StackSupport extends Construct {
+  public static of(scope: IConstruct): StackSupport {
+    return singleton(TerraformStack.of(scope), 'QdrantClusterAccess', (stack, id) => new StackSupport(stack as TerraformStack, id));
+  }
+
+  private asset?: TerraformAsset;
+  private nullProvider = false;
+  private readonly after = new Map<string, AfterSynth>();
+  private readonly keys: { _plaintextProblems(): string[] }[] = [];
+  private readonly outputs = new Map<string, string>();
+  private readonly variables = new Map<string, string>();
+
+  private constructor(stack: TerraformStack, id: string) {
+    super(stack, id);
+    const inner = stack.synthesizer;
+    const keys = this.keys;
+    const after = this.after;
+    stack.synthesizer = {
+      synthesize(session: ISynthesisSession) {
+        // Validation may be skipped (cdktf suggests it in every validation error): a plaintext key
+        // must still never reach cdk.tf.json.
+        if (session.skipValidation) {
+          const problems = keys.flatMap((k) => k._plaintextProblems());
+          if (problems.length > 0) throw new Error(errors.plaintextGuard(problems));
+        }
+        inner.synthesize(session);
+        const dir = path.join(session.outdir, session.manifest.forStack(stack).workingDirectory);
+        for (const hook of after.values()) hook(dir);
+      },
+    } satisfies IStackSynthesizer;
+    // At synth, so that a null provider the user adds after our constructs is found (and reused).
+    Aspects.of(this).add({ visit: (node) => { if (node === this && this.nullProvider) ensureNullProvider(stack, 'QdrantClusterAccessNullProvider'); } });
+  }
+
+  /** The runtime (checker and writer), copied once into the stack. */
+  public get runtime(): TerraformAsset {
+    this.asset ??= runtimeAsset(this, 'Runtime');
+    return this.asset;
+  }
+
+  /** The stack needs the null provider (added at synth unless the stack has one). */
+  public useNullProvider(): void {
+    this.nullProvider = true;
+  }
+
+  /** Runs `hook` after each synthesis of the stack; one hook per id. */
+  public afterSynth(id: string, hook: AfterSynth): void {
+    if (!this.after.has(id)) this.after.set(id, hook);
+  }
+
+  /** A key whose plaintext problems are checked even when validation is skipped. */
+  public guardKey(key: { _plaintextProblems(): string[] }): void {
+    this.keys.push(key);
+  }
+
+  /**
+   * Claims the output names of a cluster for the construct at `path`. Returns the path of the
+   * cluster that claimed them first, when another one did.
+   */
+  public claimOutputs(prefix: string, ownerPath: string): string | undefined {
+    return claim(this.outputs, prefix, ownerPath);
+  }
+
+  /** Claims an output that a secret target writes; returns who claimed it first, when another one did. */
+  public claimOutputEntry(name: string, who: string): string | undefined {
+    return claim(this.outputs, `entry:${name}`, who);
+  }
+
+  /** Claims a Terraform variable name; returns the earlier owner's path when there is one. */
+  public claimVariable(name: string, ownerPath: string): string | undefined {
+    return claim(this.variables, name, ownerPath);
+  }
+}
+
+/** Per app: created on first use as the app's child `QdrantClusterAccess`. */
+export class AppSupport extends Construct {
+  public static of(scope: IConstruct): AppSupport {
+    return singleton(scope.node.root, 'QdrantClusterAccess', (root, id) => new AppSupport(root, id));
+  }
+
+  /** File identity → its format and the owner path of its first binding. */
+  private readonly files = new Map<string, { format: string; path: string; entries: Map<string, string> }>();
+
+  private constructor(scope: IConstruct, id: string) {
+    super(scope as Construct, id);
+  }
+
+  /**
+   * Claims entry names in a file (whatever the stack): returns the problems, or [] when the
+   * binding may write them.
+   */
+  public claimFile(identity: string, shownFile: string, format: string, bindingPath: string, entries: { name: string; keyName: string }[]): string[] {
+    const file = this.files.get(identity);
+    if (!file) {
+      this.files.set(identity, { format, path: bindingPath, entries: new Map(entries.map((e) => [e.name, `key "${e.keyName}" of ${bindingPath}`])) });
+      return [];
+    }
+    if (file.format !== format) return [errors.fileFormatClash(shownFile, format, file.format, file.path)];
+    const problems: string[] = [];
+    for (const e of entries) {
+      const other = file.entries.get(e.name);
+      if (other !== undefined) problems.push(errors.entryClash(e.name, e.keyName, `file ${JSON.stringify(shownFile)}`, other));
+    }
+    if (problems.length === 0) for (const e of entries) file.entries.set(e.name, `key "${e.keyName}" of ${bindingPath}`);
+    return problems;
+  }
+}
+
+function claim(map: Map<string, string>, name: string, ownerPath: string): string | undefined {
+  const first = map.get(name);
+  if (first === undefined) {
+    map.set(name, ownerPath);
+    return undefined;
+  }
+  return first === ownerPath ? undefined : first;
+}
+

@@ -1,0 +1,109 @@
+/**
+ * What the setup guide shows, read from a `ClusterAccess` once: a view per cluster and per key.
+ * Values that are tokens (known only at deploy) become placeholders. Not exported.
+ */
+import { TerraformStack, Token } from 'cdktf';
+import { IConstruct } from 'constructs';
+import type { ApiKey } from '../api-key';
+import type { Cluster } from '../cluster';
+import type { ClusterAccess } from '../cluster-access';
+import { SecretTargetPlan, planSecretTargets } from '../private/secret-plan';
+import { names } from '../private/runtime';
+import { rotationDueOn } from '../private/rotation';
+
+export interface ClusterView {
+  readonly cluster: Cluster;
+  /** The name, or a placeholder when it is invalid (synth fails then; the guide still renders). */
+  readonly name: string;
+  /** Known at synth (not a token). */
+  readonly known: boolean;
+  readonly address: string;
+  readonly rest: string;
+  readonly grpc: string;
+  /** ASCII host. */
+  readonly host: string;
+  /** The origin (`https://host`), for clients that take the port apart. */
+  readonly origin?: string;
+  readonly tls: boolean;
+  readonly restPort: number;
+  readonly grpcPort: number;
+  readonly outputPrefix: string;
+  readonly keys: KeyView[];
+}
+
+export interface KeyView {
+  readonly key: ApiKey;
+  readonly name: string;
+  /** `TF_VAR_…`, or undefined for `fromToken`. */
+  readonly envVar?: string;
+  /** Where the value comes from, in Markdown; never the value. */
+  readonly source: string;
+  /** Declared access, for the console: what to select. */
+  readonly access?: { readonly words: string; readonly read: string[]; readonly readWrite: string[]; readonly mode: string };
+  readonly expiresAtOutput: string;
+  readonly dueOn?: string;
+  readonly clusters: ClusterView[];
+}
+
+export interface GuideModel {
+  readonly access: ClusterAccess;
+  readonly path: string;
+  readonly stack?: string;
+  readonly clusters: ClusterView[];
+  readonly keys: KeyView[];
+  readonly plans: SecretTargetPlan[];
+}
+
+function plainName(name: string): string {
+  return names.isValidName(name) ? name : 'invalid-name';
+}
+
+export function stackOf(scope: IConstruct): string | undefined {
+  try {
+    return TerraformStack.of(scope).node.id;
+  } catch {
+    return undefined;
+  }
+}
+
+export function buildModel(access: ClusterAccess): GuideModel {
+  const clusters: ClusterView[] = access.clusters.map((cluster) => {
+    const name = plainName(cluster.clusterName);
+    const parsed = cluster._parsedUrl;
+    const known = parsed !== undefined && parsed.problems.length === 0;
+    return {
+      cluster,
+      name,
+      known,
+      address: known ? cluster.url : `<${name} address>`,
+      rest: known ? cluster.restEndpoint : `<${name} REST endpoint>`,
+      grpc: known ? cluster.grpcEndpoint : `<${name} gRPC endpoint>`,
+      host: known ? parsed.host! : `<${name} host>`,
+      origin: known ? parsed.origin : undefined,
+      tls: known ? parsed.protocol === 'https:' : true,
+      restPort: Token.isUnresolved(cluster.restPort) ? 6333 : cluster.restPort,
+      grpcPort: Token.isUnresolved(cluster.grpcPort) ? 6334 : cluster.grpcPort,
+      outputPrefix: cluster.outputPrefix,
+      keys: [],
+    };
+  });
+  const keys: KeyView[] = access.apiKeys.map((key) => {
+    const envVar = key._sourceConfig().inheritedEnvironmentVariable;
+    const variable = envVar?.replace(/^TF_VAR_/, '');
+    const a = key.access;
+    return {
+      key,
+      name: plainName(key.keyName),
+      envVar,
+      source: envVar === undefined
+        ? 'a value from another resource (`ApiKeySource.fromToken`)'
+        : `${key.variable ? 'sensitive variable' : 'your sensitive variable'} \`${variable}\`${key.variable ? ', declared by this library' : ''}`,
+      access: a ? { words: a.description, read: a.readCollections, readWrite: a.readWriteCollections, mode: a._checkerAccess() } : undefined,
+      expiresAtOutput: key.expiresAtOutputName,
+      dueOn: rotationDueOn(key.createdOn, key.rotateAfterDays),
+      clusters: clusters.filter((c) => key.clusters.includes(c.cluster)),
+    };
+  });
+  for (const c of clusters) (c.keys as KeyView[]).push(...keys.filter((k) => k.clusters.includes(c)));
+  return { access, path: access.node.path, stack: stackOf(access), clusters, keys, plans: planSecretTargets(access.apiKeys) };
+}

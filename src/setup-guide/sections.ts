@@ -1,0 +1,258 @@
+/**
+ * The sections of the setup guide, each a pure function of the model. Section 5 (client
+ * snippets) is in snippets.ts. Not exported.
+ */
+import { SecretEntryKind } from '../secret-target';
+import { FAILURES, protocol } from '../private/runtime';
+import { defaultEntryNames } from '../private/secret-plan';
+import { GuideModel, KeyView } from './model';
+import { Heading, code, fence, list, plural, shellWord, table } from './markdown';
+
+const CONSOLE = '<https://cloud.qdrant.io>';
+/** Qdrant Cloud's default expiry for a new database API key. */
+const CONSOLE_DEFAULT_EXPIRY_DAYS = 90;
+
+// 1 ---------------------------------------------------------------------------------------------
+
+export function clustersSection(m: GuideModel, h: Heading): string[] {
+  const out = h(1, '1. Clusters');
+  if (m.clusters.length === 0) return [...out, 'No clusters yet: add them with `clusters: [...]` or `addCluster()`.'];
+  out.push('The REST endpoint (port 6333 on Qdrant Cloud) serves the HTTP API and the REST clients; ' +
+    'the gRPC endpoint (port 6334) serves the gRPC clients. Neither is secret.');
+  out.push(...table(
+    ['Cluster', 'Address', 'REST endpoint', 'gRPC endpoint', 'Keys'],
+    m.clusters.map((c) => [
+      code(c.name),
+      c.known ? code(c.address) : `set at deploy (a token); see output ${code(`${c.outputPrefix}_rest_endpoint`)}`,
+      c.known ? code(c.rest) : code(`${c.outputPrefix}_rest_endpoint`),
+      c.known ? code(c.grpc) : code(`${c.outputPrefix}_grpc_endpoint`),
+      list(c.keys.map((k) => code(k.name))),
+    ]),
+  ));
+  return out;
+}
+
+// 2 ---------------------------------------------------------------------------------------------
+
+/** What to select in the console for a key's declared access. */
+function accessStep(k: KeyView): string {
+  if (!k.access) return 'Access: any works for the health check; give the key no more access than its apps need (the key declares none: `access` not set).';
+  switch (k.access.mode) {
+    case 'read-only': return 'Access: choose **Read-only** for the whole cluster (the key is declared `KeyAccess.readOnly()`; a key that can manage fails the deploy).';
+    case 'manage': return 'Access: choose **Manage** (cluster-wide; the key is declared `KeyAccess.manage()`).';
+    default: {
+      const rows = [...k.access.read.map((c) => `${code(c)} read-only`), ...k.access.readWrite.map((c) => `${code(c)} read-write`)];
+      return `Access: open the **Collections** tab and add exactly ${rows.join(', ')} (the key is declared \`KeyAccess.collections(...)\`; ` +
+        'a key with more access fails the deploy).';
+    }
+  }
+}
+
+export function consoleSection(m: GuideModel, h: Heading): string[] {
+  const out = h(1, '2. Create the keys in the Qdrant Cloud console');
+  if (m.keys.length === 0) return [...out, 'No keys yet: add them with `apiKeys: [...]` or `addApiKey()`.'];
+  out.push(
+    'Each key is created by hand in the Qdrant Cloud console; this library never creates or sees it. ' +
+      'The console shows a new key **only once**, so have the shell of section 3 ready before you create it.',
+  );
+  for (const k of m.keys) {
+    const pick = k.clusters.map((c) => `${code(c.name)} (${c.known ? code(c.host) : 'address set at deploy'})`);
+    out.push(...h(2, `Key ${code(k.name)}`));
+    out.push(`Covers ${plural(k.clusters.length, 'cluster')}: ${list(k.clusters.map((c) => code(c.name)), 'none yet')}.`);
+    if (k.clusters.length <= 1) {
+      out.push(
+        '',
+        `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and open the cluster ${list(pick, 'of this key')}.`,
+        '2. Go to its **API Keys** tab and click **Create**.',
+        `3. ${accessStep(k)}`,
+        `4. Expiration: set one. Qdrant's default is ${CONSOLE_DEFAULT_EXPIRY_DAYS} days; the deploy reads the real date from the key, ` +
+          `warns 14 days before it, and publishes it as the output ${code(k.expiresAtOutput)}.`,
+        '5. Click **Create**, and copy the key now: it is shown only once. Paste it straight into the shell of section 3, not into a file or a chat.',
+        '',
+        'Such keys are JWTs (they start with `eyJhb`). Older clusters may still offer the **Access Management** flow, which creates a key without granular access or expiry; it works too.',
+      );
+    } else {
+      out.push(
+        '',
+        `1. Open the Qdrant Cloud dashboard at ${CONSOLE}.`,
+        '2. Go to **Access Management**: the list of API keys, and click **Create**.',
+        `3. In the cluster dropdown, select exactly these clusters: ${list(pick)}. The console may show other names for them: match them by host.`,
+        `4. ${accessStep(k)}`,
+        '5. Click **OK**, and copy the key now: it is shown only once. Paste it straight into the shell of section 3, not into a file or a chat.',
+        '',
+        `Newer consoles create keys per cluster, from each cluster's **API Keys** tab, with granular access and an expiry (default ${CONSOLE_DEFAULT_EXPIRY_DAYS} days): ` +
+          `such a key covers one cluster only, and this key covers ${k.clusters.length}. Use the multi-cluster flow above if your console offers it. ` +
+          `Otherwise create one key per cluster and model one key per cluster in the stack, for example ${code(`${k.name}-${k.clusters[0].name}`)} ` +
+          `with ${code(`clusters: ['${k.clusters[0].name}']`)}.`,
+      );
+    }
+  }
+  return out;
+}
+
+// 3 ---------------------------------------------------------------------------------------------
+
+export function deploySection(m: GuideModel, h: Heading): string[] {
+  const out = h(1, '3. Hand the keys to the deploy');
+  out.push('Set each key in the shell that runs `cdktf deploy`. Nothing is written to a file of the repository.');
+  if (m.keys.length > 0) {
+    out.push(...table(['Key', 'Set before the deploy', 'Source'], m.keys.map((k) => [
+      code(k.name),
+      k.envVar ? code(k.envVar) : 'nothing: read from the referenced resource at deploy',
+      k.source,
+    ])));
+  }
+  const exports = [...new Set(m.keys.map((k) => k.envVar).filter((v): v is string => v !== undefined))];
+  out.push(...fence('bash', [
+    ...exports.map((v) => `read -rs ${v} && export ${v}   # paste the key, then Enter (nothing is shown)`),
+    `cdktf deploy${m.stack ? ` ${shellWord(m.stack)}` : ''}`,
+  ]));
+  if (exports.length > 0) {
+    out.push('A deploy without the key stops at once with `Qdrant API key "<name>" has no value: export TF_VAR_…`; `cdktf destroy` needs no key. ' +
+      'A key given with `-var` or a `.tfvars` file does not reach the checks: export it.');
+  }
+  if (m.keys.some((k) => k.envVar === undefined)) {
+    out.push('', 'A key from `ApiKeySource.fromToken` is read from the referenced resource (for example a secret store) at deploy: ' +
+      'store the new key there, then deploy.');
+  }
+
+  const o = m.access.healthCheckOptions;
+  out.push('');
+  if (o.enabled === false) {
+    out.push('Health checks are disabled (`healthCheck.enabled: false`): nothing verifies the keys during the deploy, and secret targets are written unverified.');
+    return out;
+  }
+  const header = o.header === 'bearer' ? '`Authorization: Bearer`' : 'the `api-key` header';
+  const declared = m.keys.filter((k) => k.access);
+  out.push(
+    `During the deploy, ${plural(m.keys.length, 'health check')} (one per key) prove each key on every cluster it covers, ` +
+      'all clusters of a key at once. A check fails the deploy unless, for every cluster, these steps pass:',
+    '',
+    '1. `GET /` answers with Qdrant\'s title and version: the address is a Qdrant endpoint. ' +
+      'Qdrant ignores the key on `GET /`, so this step alone proves nothing about the key.',
+    `2. \`GET /collections\` with the key (sent in ${header}) is accepted (200): the key works on that cluster.`,
+    o.requireAuth === false
+      ? '3. `GET /collections` without a key: an open cluster (200) is accepted, because `healthCheck.requireAuth` is `false`.'
+      : '3. `GET /collections` without a key is refused (401 or 403): the cluster enforces keys. ' +
+        'Without this step, a cluster that accepts anyone would pass step 2 with any key.',
+    declared.length === 0
+      ? '4. Access: no key declares its `access`, so any valid key passes.'
+      : `4. Access (${declared.map((k) => `${code(k.name)}: ${k.access!.words}`).join('; ')}): probes that change nothing (an empty alias batch, ` +
+        '"does this collection exist", an empty delete) prove the declared access, and no more' +
+        (o.allowExcessAccess ? ' (more access is a warning: `healthCheck.allowExcessAccess`).' : '.'),
+    o.grpc === false
+      ? '5. gRPC: not checked (`healthCheck.grpc: false`).'
+      : '5. gRPC (port 6334 unless set): `Qdrant/HealthCheck`, then `Collections/List` with the key (accepted) and without it (refused).',
+    '6. Expiry: a key that is a JWT carries its expiry date; the check line shows it, warns when it is less than 14 days away' +
+      (o.minValidityDays ? `, and fails when it is less than ${o.minValidityDays} days away (\`healthCheck.minValidityDays\`).` : '.'),
+    '',
+    'The checker reads the key from the environment, never prints it, always verifies TLS, and does not follow redirects (so the key is never sent elsewhere). ' +
+      'A key\'s secret targets (section 4) are written only after its check has passed, so a failed deploy leaves them as they were.',
+  );
+  if (m.clusters.length === 0) out.push('', 'There are no clusters yet, so there is nothing to check.');
+  return out;
+}
+
+// 4 ---------------------------------------------------------------------------------------------
+
+export function deliverySection(m: GuideModel, h: Heading): string[] {
+  const out = h(1, '4. Where the keys go');
+  out.push(
+    'Apps find each cluster\'s URLs and key under these names. The names follow the Qdrant convention (`QDRANT_URL`, `QDRANT_API_KEY`), ' +
+      'with the cluster name when a target receives several clusters. The URLs carry their ports (section 1).',
+  );
+  if (m.plans.length > 0) {
+    out.push('', 'The deploy writes the entries into each secret target after the key\'s health check has passed, and `cdktf destroy` removes them. ' +
+      'A `.env` or JSON file keeps every line that is not ours; ours live in a block marked as managed, and a name the file already defines elsewhere is refused, not overwritten. ' +
+      'A rotated key (section 6) is rewritten in place by the next deploy.');
+  }
+  const rows: string[][] = [];
+  for (const k of m.keys) {
+    const own = m.plans.filter((p) => p.keys.includes(k.key));
+    for (const c of k.clusters) {
+      if (own.length === 0) {
+        // The names the key would get in a target of its own.
+        const n = defaultEntryNames(c.name, k.clusters.length);
+        rows.push([code(k.name), code(c.name), code(n.url), code(n.grpcUrl), code(n.apiKey), 'you: the key has no secret target']);
+      }
+      for (const plan of own) {
+        const mine = plan.entries.filter((e) => e.clusterName === c.cluster.clusterName);
+        const name = (kind: SecretEntryKind) => {
+          const e = mine.find((x) => x.kind === kind && x.keyName === k.key.keyName) ?? mine.find((x) => x.kind === kind);
+          return e ? code(e.name) : '-';
+        };
+        rows.push([code(k.name), code(c.name), name(SecretEntryKind.REST_URL), name(SecretEntryKind.GRPC_URL), name(SecretEntryKind.API_KEY), plan.target.description]);
+      }
+    }
+  }
+  if (rows.length === 0) return [...out, '', 'No key covers a cluster yet.'];
+  out.push(...table(['Key', 'Cluster', 'REST URL', 'gRPC URL', 'Key', 'Written to'], rows));
+  return out;
+}
+
+// 6 ---------------------------------------------------------------------------------------------
+
+export function rotationSection(m: GuideModel, h: Heading): string[] {
+  const out = h(1, '6. Rotation');
+  if (m.keys.length > 0) {
+    out.push(
+      'Rotate a key before it expires. A key that is a JWT carries its expiry date: every deploy reads it, shows it in the check line, ' +
+        'warns 14 days before it, and publishes it as a non-secret output, so monitoring can watch it:',
+    );
+    out.push(...fence('bash', m.keys.map((k) => `terraform output -raw ${k.expiresAtOutput}   # ${k.name}: the expiry from the last deploy, empty if none`)));
+    out.push(
+      'For a key without an expiry (an older admin key, or no expiration set), `createdOn` and `rotateAfterDays` give the due date, ' +
+        'and synth warns once it has passed.',
+    );
+    out.push(...table(['Key', 'Expiry (read at deploy)', 'Created on', 'Rotate after', 'Due on (without an expiry)'], m.keys.map((k) => [
+      code(k.name),
+      `output ${code(k.expiresAtOutput)}`,
+      k.key.createdOn === undefined ? 'not recorded: set `createdOn`' : code(String(k.key.createdOn)),
+      `${k.key.rotateAfterDays} days`,
+      k.dueOn ?? 'unknown',
+    ])));
+  }
+  out.push(
+    'To rotate a key without downtime:',
+    '',
+    '1. Create a new key for the same clusters, with the same access (section 2). Keep the old key: both work from now on.',
+    '2. Set the variable to the new key (section 3) and run `cdktf deploy`. The key\'s health check runs again, because the key changed, ' +
+      'and proves the new key on every cluster it covers (and reads its expiry).',
+    m.plans.length > 0
+      ? '3. The same deploy rewrote the key in its secret targets (section 4), after the check passed. Restart or reload your apps, and confirm that they work with it. ' +
+        'A key without a secret target you give to your apps yourself.'
+      : '3. Give the new key to your apps (section 4) and confirm that they work with it.',
+    '4. Delete the old key in the console (the cluster\'s **API Keys** tab, or **Access Management**).',
+    '5. Set `createdOn` of the key in the stack to the day you created the new key.',
+    '',
+    'A lost key cannot be retrieved: the console shows a key only once. Create a new key for the same clusters, rotate to it as above, and delete the lost one.',
+  );
+  return out;
+}
+
+// 7 ---------------------------------------------------------------------------------------------
+
+/**
+ * Generated from the checker's failure catalog (assets/checker/failures.js): every failure the
+ * check can report has a row, in the catalog's words.
+ */
+export function troubleshootingSection(h: Heading): string[] {
+  const out = h(1, '7. Troubleshooting');
+  out.push('Each failed health check prints one line per cluster, `FAIL <key> → <cluster>  step <step>: <reason>`, and a summary of the failed clusters. ' +
+    'The reason starts with one of these:');
+  out.push(...table(['The check says', 'Likely cause', 'Fix'], FAILURES.map((f) => [code(f.phrase), f.cause, f.fix])));
+  out.push(
+    'Before any check runs, a deploy can also stop with:',
+    '',
+    ...table(['Message', 'Fix'], [
+      ['`Qdrant API key "<name>" has no value: export TF_VAR_…`', 'Export the key in the shell that runs the deploy (section 3), then deploy again.'],
+      [`\`environment variable TF_VAR_… is not set\` (from the check or the writer)`,
+        'The key was given with `-var` or a `.tfvars` file, which the checks cannot read: export `TF_VAR_…` instead.'],
+      ['`refusing to change <file>: line N defines QDRANT_…`', 'The app\'s file already defines one of our names outside the managed block: remove that line, or rename our entry (`secretNaming`).'],
+    ]),
+  );
+  // The option ranges, from the checker's own specs.
+  const t = protocol.CHECK_OPTIONS.timeout;
+  out.push(`Timeouts: \`healthCheck.timeoutSeconds\` is ${t.min}-${t.max} (default ${t.default}); each cluster's check ends after max(60, 4 × timeout) seconds, retries included.`);
+  return out;
+}
