@@ -1,11 +1,24 @@
 /**
- * The stand-in behaves like Qdrant where the checker depends on it (raw HTTPS requests), and the
- * official @qdrant/js-client-rest client talks to it with the same URL and key.
+ * The stand-in behaves like Qdrant where the checker depends on it (raw HTTPS requests), answers
+ * the access probes and JWTs as measured on a real Qdrant 1.18.3 (the same table the real-server
+ * tests assert; test/real-qdrant/parity.test.ts compares the two directly), and the official
+ * @qdrant/js-client-rest client talks to it with the same URL and key.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as path from 'node:path';
+import { expIn, signJwt } from '../../tools/testing/jwt';
+import {
+  expectedGrpcMatrix,
+  expectedRestMatrix,
+  onOpenServer,
+  probeCredentials,
+  restProbes,
+  runGrpcMatrix,
+  runRestMatrix,
+  withoutJwtRbac,
+} from '../../tools/testing/real-qdrant';
 import { canaryKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 const KEY = canaryKey();
@@ -27,15 +40,17 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 beforeEach(() => s.setMode('normal'));
 
-function request(method: string, p: string, headers: Record<string, string> = {}): Promise<Answer> {
+function request(method: string, p: string, headers: Record<string, string> = {}, json?: unknown, server: StandInQdrant = s): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = https.request(`${s.url}${p}`, { method, ca, headers, agent: false }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body }));
+    const body = json === undefined ? undefined : JSON.stringify(json);
+    const all = body === undefined ? headers : { ...headers, 'content-type': 'application/json' };
+    const req = https.request(`${server.url}${p}`, { method, ca, headers: all, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body: text }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -91,6 +106,76 @@ describe('stand-in fidelity (Qdrant >= 1.9 auth)', () => {
     s.requests.length = 0;
     await request('GET', '/collections?x=1', { 'api-key': KEY });
     expect(s.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/collections?x=1', mode: 'normal', headers: expect.objectContaining({ 'api-key': KEY }) })]);
+  });
+});
+
+describe('JWT RBAC and the side-effect-free access probes (as measured on Qdrant 1.18.3)', () => {
+  const COLLECTIONS = ['products', 'support-tickets'];
+  const ALT_KEY = canaryKey('canary-alt');
+  let rbac: StandInQdrant;
+  beforeAll(async () => {
+    rbac = await StandInQdrant.start({ apiKey: KEY, readOnlyApiKey: READ_ONLY_KEY, moreApiKeys: [ALT_KEY], jwtRbac: true, collections: COLLECTIONS });
+  });
+  afterAll(() => rbac.stop());
+  beforeEach(() => rbac.setMode('normal'));
+
+  test.each([['products', 'support-tickets'], ['support-tickets', 'products']])('REST: every probe about %s with every credential', async (c, other) => {
+    const credentials = probeCredentials(KEY, READ_ONLY_KEY, c);
+    const probes = restProbes(c, other);
+    expect(await runRestMatrix(rbac, credentials, probes)).toEqual(expectedRestMatrix(credentials, probes, COLLECTIONS));
+  });
+
+  test('gRPC: HealthCheck and Collections/List with every credential', async () => {
+    const credentials = probeCredentials(KEY, READ_ONLY_KEY, 'products');
+    expect(await runGrpcMatrix(rbac, credentials)).toEqual(expectedGrpcMatrix(credentials, COLLECTIONS, '1.16.2'));
+  });
+
+  test('jwt_rbac off: every JWT is 401 Invalid API key or JWT, REST and gRPC', async () => {
+    const credentials = withoutJwtRbac(probeCredentials(KEY, READ_ONLY_KEY, 'products'));
+    const probes = restProbes('products', 'support-tickets');
+    expect(await runRestMatrix(s, credentials, probes)).toEqual(expectedRestMatrix(credentials, probes, COLLECTIONS));
+    expect(await runGrpcMatrix(s, credentials)).toEqual(expectedGrpcMatrix(credentials, COLLECTIONS, '1.16.2'));
+  });
+
+  test('open mode: everything may manage, REST and gRPC', async () => {
+    rbac.setMode('open');
+    const credentials = onOpenServer(probeCredentials(KEY, READ_ONLY_KEY, 'products'));
+    const probes = restProbes('products', 'support-tickets');
+    expect(await runRestMatrix(rbac, credentials, probes)).toEqual(expectedRestMatrix(credentials, probes, COLLECTIONS));
+    expect(await runGrpcMatrix(rbac, credentials)).toEqual(expectedGrpcMatrix(credentials, COLLECTIONS, '1.16.2'));
+  });
+
+  test('exp has 30 s of leeway; a token signed with another manage key (like alt_api_key) is accepted', async () => {
+    const list = (token: string) => request('GET', '/collections', { 'api-key': token }, undefined, rbac);
+    expect((await list(signJwt(KEY, { access: 'r', exp: expIn(-20) }))).status).toBe(200);
+    expect(await list(signJwt(KEY, { access: 'r', exp: expIn(-3600) }))).toEqual({ status: 403, type: undefined, body: 'ExpiredSignature' });
+    expect((await list(signJwt(ALT_KEY, { access: 'r' }))).status).toBe(200);
+    expect(await list(signJwt(READ_ONLY_KEY, { access: 'r' }))).toEqual({ status: 403, type: undefined, body: 'InvalidSignature' });
+    expect(await list(signJwt(KEY, { access: 'x' }))).toEqual({ status: 401, type: undefined, body: 'Invalid API key or JWT' });
+  });
+
+  test('the probes change nothing; a real alias batch does, and is seen by exists and GET /aliases', async () => {
+    const state = async () => [
+      JSON.parse((await request('GET', '/collections', { 'api-key': KEY }, undefined, rbac)).body).result,
+      JSON.parse((await request('GET', '/aliases', { 'api-key': KEY }, undefined, rbac)).body).result,
+    ];
+    const before = await state();
+    expect(before).toEqual([{ collections: [{ name: 'products' }, { name: 'support-tickets' }] }, { aliases: [] }]);
+    await runRestMatrix(rbac, probeCredentials(KEY, READ_ONLY_KEY, 'products'), restProbes('products', 'support-tickets'));
+    expect(await state()).toEqual(before);
+
+    const alias = (actions: unknown[]) => request('POST', '/collections/aliases', { 'api-key': KEY }, { actions }, rbac);
+    expect((await alias([{ create_alias: { collection_name: 'products', alias_name: 'live' } }])).status).toBe(200);
+    expect(JSON.parse((await request('GET', '/collections/live/exists', { 'api-key': KEY }, undefined, rbac)).body).result).toEqual({ exists: true });
+    expect((await state())[1]).toEqual({ aliases: [{ alias_name: 'live', collection_name: 'products' }] });
+    expect((await alias([{ delete_alias: { alias_name: 'live' } }])).status).toBe(200);
+    expect(await state()).toEqual(before);
+  });
+
+  test('a body that does not parse: 400 Format error in JSON body', async () => {
+    expect(await request('POST', '/collections/aliases', { 'api-key': KEY }, undefined, rbac)).toEqual({
+      status: 400, type: 'application/json', body: expect.stringContaining('"error":"Format error in JSON body: EOF while parsing a value at line 1 column 0"'),
+    });
   });
 });
 

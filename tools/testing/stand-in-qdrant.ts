@@ -1,37 +1,58 @@
 /**
- * A stand-in Qdrant REST server for tests: real HTTPS on 127.0.0.1 with a CA made for the test run.
+ * A stand-in Qdrant server for tests: real HTTPS (REST) and HTTP/2 over TLS (gRPC) on 127.0.0.1,
+ * with a CA made for the test run. It is for the fault modes a real server cannot produce; where it
+ * answers like Qdrant it must answer exactly like Qdrant 1.18.3 does (test/real-qdrant/parity.test.ts
+ * runs one matrix of probes against both and compares the answers).
  *
- * It answers like Qdrant >= 1.9 does (see the Qdrant auth reference): `/`, `/healthz`, `/readyz*`,
+ * REST, as measured on a real server (the Qdrant auth reference, §9): `/`, `/healthz`, `/readyz*`,
  * `/livez*` need no key; a missing key gets 401 text `Must provide an API key or an Authorization
  * bearer token`, a wrong one 401 text `Invalid API key or JWT` (both without content-type); the
- * `api-key` header wins over `Authorization: Bearer` even when empty; a read-only key writing gets 403
- * JSON `{"status":{"error":"Forbidden: Global manage access is required"},"time":…}`.
+ * `api-key` header wins over `Authorization: Bearer` even when empty. With `jwtRbac`, HS256 JWTs
+ * signed with the manage key are accepted (`access` `r`, `m` or a collection list; `exp` with 30 s
+ * leeway); an expired one gets 403 text `ExpiredSignature`, a bad signature 403 text
+ * `InvalidSignature`, anything else that is no valid token 401 `Invalid API key or JWT`. Access
+ * checks answer 403 JSON `{"status":{"error":"Forbidden: …"},"time":…}`. The side-effect-free
+ * access probes answer as Qdrant does: `POST /collections/aliases` `{"actions":[]}`,
+ * `GET /collections/<c>/exists`, `POST /collections/<c>/points/delete` `{"points":[]}` and a
+ * `GET /collections` filtered for collection-scoped tokens.
+ *
+ * gRPC ({@link StandInQdrant.grpcUrl}): `/qdrant.Qdrant/HealthCheck` and `/grpc.health.v1.Health/Check`
+ * need no key; `/qdrant.Collections/List` answers a ListCollectionsResponse; every other method
+ * UNIMPLEMENTED (12). Failures are trailers-only answers: UNAUTHENTICATED (16) with the 401 texts,
+ * PERMISSION_DENIED (7) for `ExpiredSignature` / `InvalidSignature`.
+ *
  * Modes add the Qdrant Cloud edge and faults (see {@link StandInMode}).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as http2 from 'node:http2';
 import * as https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { Grant } from './jwt';
+import { verifyJwt } from './jwt';
 
 export type StandInMode =
   /** Self-hosted Qdrant with API keys. */
   | 'normal'
-  /** Qdrant Cloud edge: every path, `/` included, needs a valid key, else 403 JSON {"error":"forbidden"}. */
+  /**
+   * Qdrant Cloud edge: every path, `/` included, needs a valid key, else 403 JSON {"error":"forbidden"}.
+   * gRPC (not confirmed for the real edge): the health methods need a valid key too, else trailers-only 16.
+   */
   | 'cloud-edge'
-  /** Nothing listens: {@link StandInQdrant.url} points to a closed port. */
+  /** Nothing listens: {@link StandInQdrant.url} and {@link StandInQdrant.grpcUrl} point to closed ports. */
   | 'refused'
-  /** Accepts connections (TLS included) and never answers. */
+  /** Accepts connections (TLS and the HTTP/2 handshake included) and never answers. */
   | 'hang'
   /** Answers normally after `slowMs`. */
   | 'slow'
-  /** The first `failFirst` requests get 503, then normal. */
+  /** The first `failFirst` requests get 503 (gRPC: HTTP 503 without grpc-status, as a proxy sends), then normal. */
   | 'flaky-5xx'
-  /** The first `failFirst` requests get 429 with `Retry-After: retryAfter`, then normal. */
+  /** The first `failFirst` requests get 429 with `Retry-After: retryAfter` (gRPC: HTTP 429), then normal. */
   | 'rate-limited'
   /** Every request gets 302 to the same path on another origin ({@link StandInQdrant.otherOrigin}). */
   | 'redirect'
@@ -39,26 +60,28 @@ export type StandInMode =
   | 'not-qdrant'
   /** No authentication at all (Qdrant without an api_key). */
   | 'open'
-  /** Rejects every key with an error body that echoes the received credential headers. */
+  /** Rejects every key with an error body (gRPC: grpc-message) that echoes the received credential headers. */
   | 'echo-key'
   /** A proxy in front of Qdrant drops the `api-key` header (Bearer still gets through). */
   | 'strip-api-key';
 
 export interface StandInOptions {
-  /** The manage (read-write) key. */
+  /** The manage (read-write) key; with `jwtRbac` also the JWT secret. */
   readonly apiKey: string;
   /** The read-only key. */
   readonly readOnlyApiKey?: string;
   /** A key that is answered with 403 `ExpiredSignature` (an expired JWT). */
   readonly expiredApiKey?: string;
-  /** More manage keys, e.g. one key per app plus a rotated one. */
+  /** More manage keys, e.g. one key per app plus a rotated one (like `alt_api_key`, also JWT secrets). */
   readonly moreApiKeys?: readonly string[];
+  /** Accept HS256 JWTs signed with `apiKey` (or one of `moreApiKeys`), as Qdrant's `jwt_rbac`. Default false. */
+  readonly jwtRbac?: boolean;
   readonly mode?: StandInMode;
-  /** Version in GET /. Default 1.16.2. */
+  /** Version in GET / and the gRPC HealthCheck. Default 1.16.2. */
   readonly version?: string;
   /** Existing collections. Default ['products', 'support-tickets']. */
   readonly collections?: readonly string[];
-  /** `http` for a plain-HTTP server (loopback tests). Default `https`. */
+  /** `http` for a plain-HTTP server and cleartext HTTP/2 gRPC (loopback tests). Default `https`. */
   readonly protocol?: 'https' | 'http';
   readonly params?: ModeParams;
 }
@@ -101,48 +124,111 @@ export function carriesKey(r: RecordedRequest): boolean {
   return r.headers['api-key'] !== undefined || r.headers.authorization !== undefined;
 }
 
+const cleanups: (() => void)[] = [];
+function runCleanups(): void {
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      cleanup();
+    } catch {
+      // one failed cleanup must not keep the others from running
+    }
+  }
+}
+// process 'exit' listeners do not run for a jest test file, so inside jest the cleanups run in a
+// root-level afterAll of the test file that loads this module (registered at import time).
+if (typeof afterAll === 'function') {
+  try {
+    afterAll(runCleanups);
+  } catch {
+    process.once('exit', runCleanups); // loaded from inside a test or hook: no hook can be added there
+  }
+} else {
+  process.once('exit', runCleanups);
+}
+
+/**
+ * Runs `cleanup` when the current jest test file ends (after its tests, in a root-level afterAll)
+ * or, outside jest, when the process exits. A safety net: suites still stop what they start.
+ */
+export function atTestFileEnd(cleanup: () => void): void {
+  cleanups.push(cleanup);
+}
+
 let testCa: TestCa | undefined;
 
 /**
- * A CA and a server certificate for 127.0.0.1/localhost, made with the openssl CLI once per
- * process (per jest test file) in a temp dir removed at exit.
+ * The CA and server certificate for 127.0.0.1/localhost shared by a test file: made once per
+ * process (per jest test file) in a temp dir removed when the test file ends (see {@link atTestFileEnd}).
  */
 export function getTestCa(): TestCa {
   if (testCa) return testCa;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stand-in-qdrant-'));
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  const f = (name: string) => path.join(dir, name);
-  // A minimal config, so the system openssl.cnf adds no extensions of its own.
-  fs.writeFileSync(f('openssl.cnf'), [
-    '[req]', 'distinguished_name = dn', 'prompt = no', '[dn]', 'CN = stand-in-qdrant test CA',
-    '[ca_ext]', 'basicConstraints = critical,CA:TRUE', 'keyUsage = critical,keyCertSign,cRLSign',
-    'subjectKeyIdentifier = hash', '',
-  ].join('\n'));
-  fs.writeFileSync(f('server.ext'), [
-    'basicConstraints = CA:FALSE', 'keyUsage = critical,digitalSignature,keyEncipherment',
-    'extendedKeyUsage = serverAuth', 'subjectAltName = IP:127.0.0.1,DNS:localhost', '',
-  ].join('\n'));
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  openssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2',
-    '-config', 'openssl.cnf', '-extensions', 'ca_ext');
-  openssl('req', '-new', ...ec, '-keyout', 'server.key', '-out', 'server.csr',
-    '-config', 'openssl.cnf', '-subj', '/CN=127.0.0.1');
-  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
-    '-out', 'server.crt', '-days', '2', '-extfile', 'server.ext');
-  testCa = {
-    dir,
-    caFile: f('ca.crt'),
-    serverCert: fs.readFileSync(f('server.crt'), 'utf8'),
-    serverKey: fs.readFileSync(f('server.key'), 'utf8'),
-  };
+  const ca = createTestCa();
+  atTestFileEnd(() => {
+    fs.rmSync(ca.dir, { recursive: true, force: true });
+    if (testCa === ca) testCa = undefined;
+  });
+  testCa = ca;
   return testCa;
 }
 
-type Access = 'manage' | 'read' | 'expired' | 'invalid';
+/**
+ * A new CA and server certificate for 127.0.0.1/localhost, made with the openssl CLI in a new temp
+ * dir that the caller removes (`fs.rmSync(ca.dir, { recursive: true, force: true })`). For a second,
+ * untrusted CA; use {@link getTestCa} otherwise.
+ */
+export function createTestCa(): TestCa {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stand-in-qdrant-'));
+  try {
+    const f = (name: string) => path.join(dir, name);
+    // A minimal config, so the system openssl.cnf adds no extensions of its own.
+    fs.writeFileSync(f('openssl.cnf'), [
+      '[req]', 'distinguished_name = dn', 'prompt = no', '[dn]', 'CN = stand-in-qdrant test CA',
+      '[ca_ext]', 'basicConstraints = critical,CA:TRUE', 'keyUsage = critical,keyCertSign,cRLSign',
+      'subjectKeyIdentifier = hash', '',
+    ].join('\n'));
+    fs.writeFileSync(f('server.ext'), [
+      'basicConstraints = CA:FALSE', 'keyUsage = critical,digitalSignature,keyEncipherment',
+      'extendedKeyUsage = serverAuth', 'subjectAltName = IP:127.0.0.1,DNS:localhost', '',
+    ].join('\n'));
+    const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+    openssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2',
+      '-config', 'openssl.cnf', '-extensions', 'ca_ext');
+    openssl('req', '-new', ...ec, '-keyout', 'server.key', '-out', 'server.csr',
+      '-config', 'openssl.cnf', '-subj', '/CN=127.0.0.1');
+    openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
+      '-out', 'server.crt', '-days', '2', '-extfile', 'server.ext');
+    return {
+      dir,
+      caFile: f('ca.crt'),
+      serverCert: fs.readFileSync(f('server.crt'), 'utf8'),
+      serverKey: fs.readFileSync(f('server.key'), 'utf8'),
+    };
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** What a valid credential may do: global read or manage, or read / read-write on some collections. */
+type Access = Grant;
+
+/** The outcome of authentication: an access, or the auth layer's rejection (plain text). */
+type Auth =
+  | { readonly ok: true; readonly access: Access }
+  | { readonly ok: false; readonly status: 401 | 403; readonly text: string };
+
+const MANAGE: Access = { global: 'm' };
+const READ: Access = { global: 'r' };
 const JSON_TYPE = 'application/json';
+const GRPC_TYPE = 'application/grpc';
 const MISSING = 'Must provide an API key or an Authorization bearer token';
 const INVALID = 'Invalid API key or JWT';
+const MAX_BODY_BYTES = 1024 * 1024;
+const HEALTH_METHODS = new Set(['/qdrant.Qdrant/HealthCheck', '/grpc.health.v1.Health/Check']);
+
+const authOk = (access: Access): Auth => ({ ok: true, access });
+const authFail = (status: 401 | 403, text: string): Auth => ({ ok: false, status, text });
 
 /** A listening server that tracks its sockets so stop() can destroy them (e.g. in `hang` mode). */
 class Listener {
@@ -152,10 +238,7 @@ class Listener {
       ? https.createServer({ cert: ca.serverCert, key: ca.serverKey }, handler)
       : http.createServer(handler);
     const l = new Listener(server, protocol);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
+    await listenOnLoopback(server);
     return l;
   }
 
@@ -179,25 +262,80 @@ class Listener {
   }
 }
 
+/** The gRPC port: HTTP/2 over TLS (cleartext HTTP/2 for `protocol: 'http'`); tracks sessions so stop() can end them. */
+class GrpcListener {
+  static async start(
+    protocol: 'https' | 'http',
+    handler: (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void,
+  ): Promise<GrpcListener> {
+    const ca = getTestCa();
+    const server = protocol === 'https' ? http2.createSecureServer({ cert: ca.serverCert, key: ca.serverKey }) : http2.createServer();
+    server.on('stream', handler);
+    const l = new GrpcListener(server, protocol);
+    await listenOnLoopback(server);
+    return l;
+  }
+
+  private readonly sessions = new Set<http2.ServerHttp2Session>();
+  private readonly sockets = new Set<Socket>();
+  private constructor(private readonly server: http2.Http2Server | http2.Http2SecureServer, readonly protocol: 'https' | 'http') {
+    server.on('session', (s: http2.ServerHttp2Session) => {
+      this.sessions.add(s);
+      s.on('error', () => undefined); // a client that goes away mid-stream
+      s.on('close', () => this.sessions.delete(s));
+    });
+    // Raw sockets too: a client that never finishes the TLS handshake has no session yet.
+    server.on('connection', (s: Socket) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+  }
+
+  get url(): string {
+    return `${this.protocol}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const s of this.sessions) s.destroy();
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+}
+
+function listenOnLoopback(server: net.Server): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+}
+
 /** A port on 127.0.0.1 where nothing listens (bound, then closed). */
 async function closedPort(): Promise<number> {
   const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', () => resolve()));
+  await listenOnLoopback(s);
   const port = (s.address() as AddressInfo).port;
   await new Promise<void>((resolve) => s.close(() => resolve()));
   return port;
 }
 
 export class StandInQdrant {
-  /** Starts the stand-in (and its redirect target) on free ports of 127.0.0.1. */
+  /** Starts the stand-in (REST, gRPC and the redirect target) on free ports of 127.0.0.1. */
   static async start(options: StandInOptions): Promise<StandInQdrant> {
     const s = new StandInQdrant(options);
-    await s.listen(options.protocol ?? 'https');
+    try {
+      await s.listen(options.protocol ?? 'https');
+    } catch (e) {
+      await s.stop();
+      throw e;
+    }
     return s;
   }
 
-  /** Every request the main server received, in order. */
+  /** Every REST request the main server received, in order. */
   readonly requests: RecordedRequest[] = [];
+  /** Every gRPC call the gRPC port received, in order (`method` is the HTTP method, `path` the gRPC method path). */
+  readonly grpcRequests: RecordedRequest[] = [];
   /** The CA file that signed the server certificate. */
   readonly caFile: string;
   /** The origin that `redirect` mode points to: a second HTTPS server, open, that logs what it receives. */
@@ -206,10 +344,15 @@ export class StandInQdrant {
   private mode: StandInMode;
   private params: ModeParams;
   private requestsInMode = 0;
+  private grpcRequestsInMode = 0;
   private readonly collections: Set<string>;
+  /** alias → collection */
+  private readonly aliases = new Map<string, string>();
   private main?: Listener;
   private other?: Listener;
+  private grpc?: GrpcListener;
   private refusedUrl = '';
+  private refusedGrpcUrl = '';
 
   private constructor(private readonly options: StandInOptions) {
     if (!options.apiKey) throw new Error('StandInQdrant needs an apiKey');
@@ -224,71 +367,81 @@ export class StandInQdrant {
     return this.mode === 'refused' ? this.refusedUrl : this.main!.url;
   }
 
-  /** Switches mode; the request counter of `flaky-5xx` / `rate-limited` restarts. */
+  /** The gRPC base URL, `https://127.0.0.1:<port>` (a closed port in `refused` mode). */
+  get grpcUrl(): string {
+    return this.mode === 'refused' ? this.refusedGrpcUrl : this.grpc!.url;
+  }
+
+  /** Switches mode; the request counters of `flaky-5xx` / `rate-limited` restart. */
   setMode(mode: StandInMode, params: ModeParams = {}): void {
     this.mode = mode;
     this.params = params;
     this.requestsInMode = 0;
+    this.grpcRequestsInMode = 0;
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.main?.stop(), this.other?.stop()]);
+    await Promise.all([this.main?.stop(), this.other?.stop(), this.grpc?.stop()]);
   }
 
   private async listen(protocol: 'https' | 'http'): Promise<void> {
     this.main = await Listener.start(protocol, (req, res) => this.handle(req, res));
     this.other = await Listener.start('https', (req, res) => {
       this.otherOrigin.requests.push(record(req, this.mode));
-      req.resume();
       // Answers like an open Qdrant, so a checker that followed the redirect would be fooled.
-      this.route(req, res, 'manage');
+      readBody(req, (body) => this.route(req, res, MANAGE, body));
     });
     this.otherOrigin.url = this.other.url;
+    this.grpc = await GrpcListener.start(protocol, (stream, headers) => this.handleGrpc(stream, headers));
     this.refusedUrl = `${protocol}://127.0.0.1:${await closedPort()}`;
+    this.refusedGrpcUrl = `${protocol}://127.0.0.1:${await closedPort()}`;
   }
+
+  // -------------------------------------------------------------------------------------------
+  // REST
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     this.requests.push(record(req, this.mode));
     this.requestsInMode += 1;
-    req.resume(); // bodies are not needed
     const failFirst = this.params.failFirst ?? 2;
     switch (this.mode) {
       case 'hang':
+        req.resume();
         return; // never answer; stop() destroys the socket
-      case 'slow':
-        setTimeout(() => this.answer(req, res), this.params.slowMs ?? 300);
-        return;
       case 'flaky-5xx':
-        if (this.requestsInMode <= failFirst) return send(res, 503, 'text/plain', 'Service Unavailable');
+        if (this.requestsInMode <= failFirst) return drain(req, () => send(res, 503, 'text/plain', 'Service Unavailable'));
         break;
       case 'rate-limited':
         if (this.requestsInMode <= failFirst) {
           res.setHeader('retry-after', String(this.params.retryAfter ?? 1));
-          return sendJson(res, 429, { status: { error: 'Too many requests: rate limit exceeded' }, time: 0.000001 });
+          return drain(req, () => sendJson(res, 429, { status: { error: 'Too many requests: rate limit exceeded' }, time: 0.000001 }));
         }
         break;
       case 'redirect':
         res.setHeader('location', `${this.otherOrigin.url}${req.url ?? '/'}`);
-        return send(res, 302, undefined, '');
+        return drain(req, () => send(res, 302, undefined, ''));
       case 'not-qdrant':
-        return send(res, 200, 'text/html; charset=utf-8',
-          '<!doctype html><html><head><title>Welcome to nginx!</title></head><body><h1>Welcome to nginx!</h1></body></html>');
+        return drain(req, () => send(res, 200, 'text/html; charset=utf-8',
+          '<!doctype html><html><head><title>Welcome to nginx!</title></head><body><h1>Welcome to nginx!</h1></body></html>'));
       default:
         break;
     }
-    this.answer(req, res);
+    const slowMs = this.mode === 'slow' ? this.params.slowMs ?? 300 : 0;
+    readBody(req, (body) => {
+      if (slowMs > 0) setTimeout(() => this.answer(req, res, body), slowMs);
+      else this.answer(req, res, body);
+    });
   }
 
   /** Authentication as Qdrant (or the Cloud edge) does it, then the route. */
-  private answer(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const p = pathOf(req);
+  private answer(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): void {
+    const p = pathOf(req.url);
     const headers = { ...req.headers };
     if (this.mode === 'strip-api-key') delete headers['api-key'];
-    const credential = credentialOf(headers);
-    const access = credential === undefined ? undefined : this.accessOf(credential);
+    const auth = this.authenticate(credentialOf(headers));
 
-    if (this.mode === 'open') return this.route(req, res, 'manage');
-    if (this.mode === 'cloud-edge' && access !== 'manage' && access !== 'read') {
+    if (this.mode === 'open') return this.route(req, res, MANAGE, body);
+    if (this.mode === 'cloud-edge' && !auth.ok) {
       return send(res, 403, 'application/json; charset=utf-8', '{"error":"forbidden"}');
     }
     if (this.mode === 'echo-key' && !isWhitelisted(p)) {
@@ -296,66 +449,295 @@ export class StandInQdrant {
       return send(res, 401, undefined,
         `${INVALID}: got api-key=${String(req.headers['api-key'])} authorization=${String(req.headers.authorization)}`);
     }
-    if (isWhitelisted(p)) return this.route(req, res, access ?? 'read');
-    if (credential === undefined) return send(res, 401, undefined, MISSING);
-    if (access === 'invalid') return send(res, 401, undefined, INVALID);
-    if (access === 'expired') return send(res, 403, undefined, 'ExpiredSignature');
-    return this.route(req, res, access!);
+    if (isWhitelisted(p)) return this.route(req, res, auth.ok ? auth.access : READ, body);
+    if (!auth.ok) return send(res, auth.status, undefined, auth.text);
+    return this.route(req, res, auth.access, body);
   }
 
-  private accessOf(credential: string): Access {
+  /**
+   * The credential's access: the static keys first, then (with `jwtRbac`) an HS256 JWT, checked in
+   * Qdrant's order: algorithm, signature (403 `InvalidSignature`), claims, `exp` (403 `ExpiredSignature`).
+   */
+  private authenticate(credential: string | undefined): Auth {
     const o = this.options;
-    if (credential === o.apiKey || o.moreApiKeys?.includes(credential)) return 'manage';
-    if (o.readOnlyApiKey !== undefined && credential === o.readOnlyApiKey) return 'read';
-    if (o.expiredApiKey !== undefined && credential === o.expiredApiKey) return 'expired';
-    return 'invalid';
+    if (credential === undefined) return authFail(401, MISSING);
+    if (credential === o.apiKey || o.moreApiKeys?.includes(credential)) return authOk(MANAGE);
+    if (o.readOnlyApiKey !== undefined && credential === o.readOnlyApiKey) return authOk(READ);
+    if (o.expiredApiKey !== undefined && credential === o.expiredApiKey) return authFail(403, 'ExpiredSignature');
+    if (o.jwtRbac) {
+      const v = verifyJwt(credential, [o.apiKey, ...(o.moreApiKeys ?? [])]);
+      return v.ok ? authOk(v.grant) : authFail(v.status, v.text);
+    }
+    return authFail(401, INVALID);
   }
 
-  /** The subset of the REST API the checker and js-client-rest's getCollections/versionInfo use. */
-  private route(req: http.IncomingMessage, res: http.ServerResponse, access: Access): void {
-    const p = pathOf(req);
+  /** The subset of the REST API the checker, its probes and js-client-rest's getCollections/versionInfo use. */
+  private route(req: http.IncomingMessage, res: http.ServerResponse, access: Access, body: Buffer): void {
+    const p = pathOf(req.url);
     const method = req.method ?? 'GET';
-    if (p === '/' && method === 'GET') {
-      return sendJson(res, 200, {
-        title: 'qdrant - vector search engine',
-        version: this.options.version ?? '1.16.2',
-        commit: '0123456789abcdef0123456789abcdef01234567',
-      });
-    }
+    if (p === '/' && method === 'GET') return sendJson(res, 200, this.versionInfo());
     if ((p === '/healthz' || p.startsWith('/livez')) && method === 'GET') return send(res, 200, 'text/plain; charset=utf-8', 'healthz check passed');
     if (p.startsWith('/readyz') && method === 'GET') return send(res, 200, 'text/plain; charset=utf-8', 'all shards are ready');
     if (p === '/collections' && method === 'GET') {
-      return ok(res, { collections: [...this.collections].map((name) => ({ name })) });
+      return ok(res, { collections: this.visibleCollections(access).map((name) => ({ name })) });
     }
-    const m = /^\/collections\/([^/]+)(\/exists)?$/.exec(p);
+    if (p === '/aliases' && method === 'GET') {
+      // Measured: a collection-scoped token sees only aliases whose own name is in its scope.
+      const visible = [...this.aliases].filter(([alias]) => scopeDenial(access, alias) === undefined);
+      return ok(res, { aliases: visible.map(([alias, collection]) => ({ alias_name: alias, collection_name: collection })) });
+    }
+    if (p === '/collections/aliases' && method === 'POST') return this.updateAliases(res, access, body);
+    const m = /^\/collections\/([^/]+)(\/exists|\/points\/delete)?$/.exec(p);
     if (m) {
       const name = decodeURIComponent(m[1]);
-      if (method !== 'GET' && access !== 'manage') {
-        return sendJson(res, 403, { status: { error: 'Forbidden: Global manage access is required' }, time: 0.000002 });
+      if (m[2] === '/exists') {
+        if (method !== 'GET') return send(res, 404, undefined, '');
+        if (deny(res, scopeDenial(access, name))) return;
+        return ok(res, { exists: this.resolve(name) !== undefined });
       }
-      if (m[2] && method === 'GET') return ok(res, { exists: this.collections.has(name) });
-      if (m[2]) return send(res, 404, undefined, '');
+      if (m[2] === '/points/delete') {
+        if (method !== 'POST') return send(res, 404, undefined, '');
+        return this.deletePoints(res, access, name, body);
+      }
+      if (method === 'GET') {
+        if (deny(res, scopeDenial(access, name))) return;
+        if (this.resolve(name) !== undefined) {
+          return ok(res, { status: 'green', optimizer_status: 'ok', points_count: 0, segments_count: 1, config: {} });
+        }
+        return notFound(res, name);
+      }
+      if (deny(res, globalDenial(access, true))) return;
       if (method === 'PUT') {
         this.collections.add(name);
         return ok(res, true);
       }
-      if (method === 'DELETE') return ok(res, this.collections.delete(name));
-      if (method === 'GET' && this.collections.has(name)) {
-        return ok(res, { status: 'green', optimizer_status: 'ok', points_count: 0, segments_count: 1, config: {} });
+      if (method === 'DELETE') {
+        for (const [alias, target] of this.aliases) if (target === name) this.aliases.delete(alias);
+        return ok(res, this.collections.delete(name));
       }
-      return sendJson(res, 404, { status: { error: `Not found: Collection \`${name}\` doesn't exist!` }, time: 0.000001 });
     }
     return send(res, 404, undefined, '');
   }
+
+  /** `POST /collections/aliases`: global manage access; `{"actions":[]}` changes nothing and answers 200 true. */
+  private updateAliases(res: http.ServerResponse, access: Access, body: Buffer): void {
+    const parsed = parseJsonBody(body);
+    if (!parsed.ok) return formatError(res, parsed.error);
+    const actions = (parsed.value as { actions?: unknown } | null)?.actions;
+    if (!Array.isArray(actions)) return formatError(res, 'missing field `actions`');
+    if (deny(res, globalDenial(access, true))) return;
+    for (const a of actions as Record<string, Record<string, string> | undefined>[]) {
+      if (a.create_alias) {
+        if (!this.collections.has(a.create_alias.collection_name)) return notFound(res, a.create_alias.collection_name);
+        this.aliases.set(a.create_alias.alias_name, a.create_alias.collection_name);
+      } else if (a.delete_alias) {
+        this.aliases.delete(a.delete_alias.alias_name); // measured: deleting a missing alias answers 200 true
+      } else if (a.rename_alias) {
+        const target = this.aliases.get(a.rename_alias.old_alias_name);
+        if (target === undefined) return notFound(res, a.rename_alias.old_alias_name);
+        this.aliases.delete(a.rename_alias.old_alias_name);
+        this.aliases.set(a.rename_alias.new_alias_name, target);
+      } else {
+        return formatError(res, 'unknown variant in `actions` (the stand-in knows create_alias, delete_alias, rename_alias)');
+      }
+    }
+    return ok(res, true);
+  }
+
+  /**
+   * `POST /collections/<c>/points/delete`, checked in the order measured on Qdrant 1.18.3: collection
+   * in the token's scope (403), collection exists (404, even for a global read-only key), write access
+   * (403), then an empty selection is 400 `Bad request: Empty update request`. The stand-in holds no
+   * points, so a non-empty delete deletes nothing and succeeds.
+   */
+  private deletePoints(res: http.ServerResponse, access: Access, name: string, body: Buffer): void {
+    const parsed = parseJsonBody(body);
+    if (!parsed.ok) return formatError(res, parsed.error);
+    const selector = parsed.value as { points?: unknown; filter?: unknown } | null;
+    if (selector === null || typeof selector !== 'object' || (!Array.isArray(selector.points) && typeof selector.filter !== 'object')) {
+      return formatError(res, 'data did not match any variant of untagged enum PointsSelector');
+    }
+    if (deny(res, scopeDenial(access, name))) return;
+    if (this.resolve(name) === undefined) return notFound(res, name);
+    if (deny(res, writeDenial(access, name))) return;
+    if (Array.isArray(selector.points) && selector.points.length === 0) {
+      return sendJson(res, 400, { status: { error: 'Bad request: Empty update request' }, time: 0.000001 });
+    }
+    return ok(res, { operation_id: 0, status: 'acknowledged' });
+  }
+
+  /** The collection a name (or alias) refers to. */
+  private resolve(name: string): string | undefined {
+    return this.collections.has(name) ? name : this.aliases.get(name);
+  }
+
+  private visibleCollections(access: Access): string[] {
+    return [...this.collections].filter((c) => scopeDenial(access, c) === undefined);
+  }
+
+  private versionInfo(): { title: string; version: string; commit: string } {
+    return { title: 'qdrant - vector search engine', version: this.options.version ?? '1.16.2', commit: '0123456789abcdef0123456789abcdef01234567' };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // gRPC
+
+  private handleGrpc(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
+    this.grpcRequests.push(recordGrpc(headers, this.mode));
+    this.grpcRequestsInMode += 1;
+    stream.on('error', () => undefined); // a client that resets its stream
+    const failFirst = this.params.failFirst ?? 2;
+    const plain = (status: number, extra: http2.OutgoingHttpHeaders, type: string, text: string) => {
+      stream.respond({ ':status': status, 'content-type': type, ...extra });
+      stream.end(text);
+    };
+    stream.resume(); // every method served here takes an empty request message
+    switch (this.mode) {
+      case 'hang':
+        return; // never answer; stop() destroys the session
+      case 'flaky-5xx':
+        // What an HTTP proxy in front of gRPC sends: no grpc-status at all.
+        if (this.grpcRequestsInMode <= failFirst) return plain(503, {}, 'text/plain', 'Service Unavailable');
+        break;
+      case 'rate-limited':
+        if (this.grpcRequestsInMode <= failFirst) return plain(429, { 'retry-after': String(this.params.retryAfter ?? 1) }, 'text/plain', 'Too Many Requests');
+        break;
+      case 'redirect':
+        return plain(302, { location: `${this.otherOrigin.url}${String(headers[':path'])}` }, 'text/plain', '');
+      case 'not-qdrant':
+        return plain(200, {}, 'text/html; charset=utf-8', '<!doctype html><html><head><title>Welcome to nginx!</title></head><body></body></html>');
+      default:
+        break;
+    }
+    const go = () => this.answerGrpc(stream, headers);
+    const slowMs = this.mode === 'slow' ? this.params.slowMs ?? 300 : 0;
+    if (slowMs > 0) setTimeout(go, slowMs);
+    else go();
+  }
+
+  private answerGrpc(stream: http2.ServerHttp2Stream, received: http2.IncomingHttpHeaders): void {
+    if (stream.destroyed) return;
+    const method = String(received[':path'] ?? '');
+    const headers = { ...received };
+    if (this.mode === 'strip-api-key') delete headers['api-key'];
+    const auth = this.authenticate(credentialOf(headers as http.IncomingHttpHeaders));
+    const health = HEALTH_METHODS.has(method);
+    const rejected = (a: Auth & { ok: false }) => trailersOnly(stream, a.status === 401 ? 16 : 7, a.text);
+
+    if (this.mode === 'open') return this.serveGrpc(stream, method, MANAGE);
+    if (this.mode === 'cloud-edge' && !auth.ok) return rejected(auth);
+    if (this.mode === 'echo-key' && !health) {
+      return trailersOnly(stream, 16, `${INVALID}: got api-key=${String(received['api-key'])} authorization=${String(received.authorization)}`);
+    }
+    if (health) return this.serveGrpc(stream, method, auth.ok ? auth.access : READ);
+    if (!auth.ok) return rejected(auth);
+    return this.serveGrpc(stream, method, auth.access);
+  }
+
+  private serveGrpc(stream: http2.ServerHttp2Stream, method: string, access: Access): void {
+    switch (method) {
+      case '/qdrant.Qdrant/HealthCheck': {
+        const v = this.versionInfo();
+        return unaryReply(stream, Buffer.concat([pbString(1, v.title), pbString(2, v.version), pbString(3, v.commit)]));
+      }
+      case '/grpc.health.v1.Health/Check':
+        return unaryReply(stream, Buffer.from([0x08, 0x01])); // status: SERVING
+      case '/qdrant.Collections/List': {
+        const names = this.visibleCollections(access).map((name) => pbBytes(1, pbString(1, name)));
+        return unaryReply(stream, Buffer.concat([...names, pbDouble(2, 0.000012)]));
+      }
+      default:
+        // Measured: an unknown method with a valid key is a trailers-only UNIMPLEMENTED, no message.
+        stream.respond({ ':status': 200, 'content-type': GRPC_TYPE, 'grpc-status': '12', 'content-length': '0' }, { endStream: true });
+        return;
+    }
+  }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Access checks: the Forbidden texts of Qdrant's RBAC (403 JSON)
+
+/** A global operation: collection-scoped tokens never; `manage` needs global manage access. */
+function globalDenial(access: Access, manage: boolean): string | undefined {
+  if ('collections' in access) return 'Forbidden: Global access is required';
+  return manage && access.global !== 'm' ? 'Forbidden: Global manage access is required' : undefined;
+}
+
+/** Any access to a collection: collection-scoped tokens only to their collections. */
+function scopeDenial(access: Access, collection: string): string | undefined {
+  return 'collections' in access && !access.collections.has(collection) ? `Forbidden: Access to collection ${collection} is required` : undefined;
+}
+
+/** Writing to a collection (after {@link scopeDenial}). */
+function writeDenial(access: Access, collection: string): string | undefined {
+  if ('collections' in access) {
+    return access.collections.get(collection) === 'rw' ? undefined : `Forbidden: Write access to collection ${collection} is required`;
+  }
+  return access.global === 'm' ? undefined : 'Forbidden: Global manage access is required';
+}
+
+/** Sends the 403 when there is a denial, and returns true then. */
+function deny(res: http.ServerResponse, denial: string | undefined): true | undefined {
+  if (denial === undefined) return undefined;
+  sendJson(res, 403, { status: { error: denial }, time: 0.000001 });
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP helpers
 
 function record(req: http.IncomingMessage, mode: StandInMode): RecordedRequest {
   return { method: req.method ?? '', path: req.url ?? '', headers: { ...req.headers }, rawHeaders: [...req.rawHeaders], mode };
 }
 
+function recordGrpc(headers: http2.IncomingHttpHeaders, mode: StandInMode): RecordedRequest {
+  const plain: http.IncomingHttpHeaders = {};
+  const raw: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.startsWith(':') || value === undefined) continue;
+    plain[name] = value;
+    for (const v of Array.isArray(value) ? value : [String(value)]) raw.push(name, v);
+  }
+  return { method: String(headers[':method'] ?? ''), path: String(headers[':path'] ?? ''), headers: plain, rawHeaders: raw, mode };
+}
+
+/** Reads a request body (at most MAX_BODY_BYTES are kept). */
+function readBody(req: http.IncomingMessage, then: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (d: Buffer) => {
+    size += d.length;
+    if (size <= MAX_BODY_BYTES) chunks.push(d);
+  });
+  req.on('end', () => then(Buffer.concat(chunks)));
+  req.on('error', () => undefined);
+}
+
+function drain(req: http.IncomingMessage, then: () => void): void {
+  readBody(req, () => then());
+}
+
+function parseJsonBody(body: Buffer): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (body.length === 0) return { ok: false, error: 'EOF while parsing a value at line 1 column 0' };
+  try {
+    return { ok: true, value: JSON.parse(body.toString('utf8')) };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+}
+
+/** Qdrant's answer to a body that does not deserialize (the serde message itself differs). */
+function formatError(res: http.ServerResponse, message: string): void {
+  sendJson(res, 400, { status: { error: `Format error in JSON body: ${message}` }, time: 0.0 });
+}
+
+function notFound(res: http.ServerResponse, name: string): void {
+  sendJson(res, 404, { status: { error: `Not found: Collection \`${name}\` doesn't exist!` }, time: 0.000001 });
+}
+
 /** Path without query, trailing slashes trimmed (Qdrant's NormalizePath::trim runs before auth). */
-function pathOf(req: http.IncomingMessage): string {
-  const p = (req.url ?? '/').split('?')[0].replace(/\/+$/, '');
+function pathOf(url: string | undefined): string {
+  const p = (url ?? '/').split('?')[0].replace(/\/+$/, '');
   return p === '' ? '/' : p;
 }
 
@@ -384,4 +766,57 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
 
 function ok(res: http.ServerResponse, result: unknown): void {
   sendJson(res, 200, { result, status: 'ok', time: 0.00001 });
+}
+
+// ---------------------------------------------------------------------------------------------
+// gRPC helpers: an encoder written apart from assets/checker/grpc.js, so the two check each other
+
+/** A trailers-only answer, as tonic sends it: status 200, the gRPC status and percent-encoded message in the headers. */
+function trailersOnly(stream: http2.ServerHttp2Stream, code: number, message: string): void {
+  stream.respond({ ':status': 200, 'content-type': GRPC_TYPE, 'grpc-status': String(code), 'grpc-message': percentEncode(message) }, { endStream: true });
+}
+
+/** One message, then the trailers with grpc-status 0. */
+function unaryReply(stream: http2.ServerHttp2Stream, message: Buffer): void {
+  stream.respond({ ':status': 200, 'content-type': GRPC_TYPE }, { waitForTrailers: true });
+  stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+  const head = Buffer.alloc(5);
+  head.writeUInt32BE(message.length, 1);
+  stream.end(Buffer.concat([head, message]));
+}
+
+/** tonic's grpc-message encoding: controls, space and `"#<>`?{}%` are percent-encoded, the rest is sent as is. */
+function percentEncode(message: string): string {
+  let out = '';
+  for (const byte of Buffer.from(message, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    out += byte < 0x21 || byte > 0x7e || '"#<>`?{}%'.includes(c) ? `%${byte.toString(16).toUpperCase().padStart(2, '0')}` : c;
+  }
+  return out;
+}
+
+function pbVarint(n: number): Buffer {
+  const out: number[] = [];
+  let v = n;
+  while (v >= 128) {
+    out.push((v % 128) + 128);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+  return Buffer.from(out);
+}
+
+function pbBytes(field: number, value: Buffer): Buffer {
+  return Buffer.concat([pbVarint(field * 8 + 2), pbVarint(value.length), value]);
+}
+
+function pbString(field: number, value: string): Buffer {
+  return pbBytes(field, Buffer.from(value, 'utf8'));
+}
+
+function pbDouble(field: number, value: number): Buffer {
+  const b = Buffer.alloc(9);
+  b[0] = field * 8 + 1;
+  b.writeDoubleLE(value, 1);
+  return b;
 }
