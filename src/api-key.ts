@@ -8,7 +8,7 @@ import { checkStruct } from './private/props';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
 import { names } from './private/runtime';
 import { API_KEY_PROPS } from './private/schemas';
-import { StackSupport } from './private/stack-support';
+import { StackSupport, isSibling } from './private/stack-support';
 import { ISecretTarget, SecretNaming } from './secret-target';
 
 /**
@@ -175,7 +175,7 @@ export class ApiKey extends Construct {
     const support = StackSupport.of(this);
     support.guardKey(this);
     const clash = support.claimVariable(`qdrant_api_key_${snake}`, this.node.path);
-    if (clash) this._errors.push(errors.keyNameClash(this.keyName, `qdrant_api_key_${snake}`, clash));
+    if (clash && !isSibling(this, clash)) this._errors.push(errors.keyNameClash(this.keyName, `qdrant_api_key_${snake}`, clash));
 
     this.expiresAtOutputName = `qdrant_api_key_${snake}_expires_at`;
     new TerraformOutput(this, 'ExpiresAt', {

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { AssetType, Aspects, ITerraformDependable, TerraformAsset, TerraformResource, Token, dependable } from 'cdktf';
+import { AssetType, Aspects, ITerraformDependable, TerraformAsset, TerraformResource, TerraformStack, Token, dependable } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
 import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
@@ -8,6 +8,7 @@ import { ApiKeyHeader, HealthCheckOptions } from './health-check';
 import { errors } from './private/errors';
 import { CheckSettings, KeyCheck } from './private/key-check';
 import { checkStruct } from './private/props';
+import { resolveIn } from './private/references';
 import { names, protocol } from './private/runtime';
 import { CLUSTER_ACCESS_PROPS } from './private/schemas';
 import { SecretTargetPlan, planSecretTargets } from './private/secret-plan';
@@ -252,8 +253,10 @@ function isObject(x: unknown): x is Record<string, any> {
 /** Makes a resource depend on the checks (an output cannot wait: Terraform writes it even when a dependency failed). */
 function waitFor(node: IConstruct | ITerraformDependable, checks: TerraformResource[]): void {
   if (!(node instanceof TerraformResource)) return;
-  const fqns = checks.map((c) => dependable(c));
-  node.dependsOn = [...new Set([...(node.dependsOn ?? []), ...fqns])];
+  const stack = TerraformStack.of(node);
+  const present = new Set((node.dependsOn ?? []).map((d) => resolveIn(stack, d)));
+  const missing = checks.map((c) => dependable(c)).filter((d) => !present.has(resolveIn(stack, d)));
+  if (missing.length > 0) node.dependsOn = [...(node.dependsOn ?? []), ...missing];
 }
 
 /** What the targets receive, to notice changes made after they were bound. */

@@ -4,7 +4,7 @@ import { errors, q } from './private/errors';
 import { checkStruct } from './private/props';
 import { names, urls } from './private/runtime';
 import { CLUSTER_OPTIONS } from './private/schemas';
-import { StackSupport } from './private/stack-support';
+import { StackSupport, isSibling } from './private/stack-support';
 
 /**
  * The REST port of a Qdrant Cloud cluster (6333). For TypeScript; other languages use
@@ -154,7 +154,8 @@ export class Cluster extends Construct {
       ? names.clusterOutputPrefix(this.clusterName)
       : `qdrant_invalid_${names.snakeCase(id.replace(/[^A-Za-z0-9_-]/g, '_'))}`;
     const clash = StackSupport.of(this).claimOutputs(this.outputPrefix, this.node.path);
-    if (clash) this.problems.push(errors.clusterOutputClash(this.clusterName, this.outputPrefix, clash));
+    // A sibling of the same name is already reported by its ClusterAccess (duplicate or colliding names).
+    if (clash && !isSibling(this, clash)) this.problems.push(errors.clusterOutputClash(this.clusterName, this.outputPrefix, clash));
     // The name goes into the stack only once it is known to be plain (no "${" for Terraform to read).
     const shownName = names.isValidName(this.clusterName) ? this.clusterName : '(invalid name)';
     new TerraformOutput(this, 'RestEndpoint', {

@@ -13,10 +13,13 @@ describe('ApiKey', () => {
       apiKeys: [{ name: 'search-api', clusters: ['prod-eu', 'prod-us'] }],
     });
     const variable = synthJson(stack).variable.qdrant_api_key_search_api;
-    expect(variable).toMatchObject({ type: 'string', sensitive: true, nullable: false });
-    expect(variable.default).toBeUndefined();
+    expect(variable).toMatchObject({ type: 'string', sensitive: true });
+    // Optional (default null): a deploy without the key fails at once on the check's precondition,
+    // naming the variable, instead of waiting at Terraform's prompt; destroy needs no key.
+    expect(variable.default).toBeNull();
+    expect(variable.nullable).toBeUndefined();
     // The description names the console step and the variable to set.
-    expect(variable.description).toContain('Qdrant Cloud console');
+    expect(variable.description).toContain('Qdrant Cloud console (see qdrant-setup.md, section 2)');
     expect(variable.description).toContain('for clusters prod-eu, prod-us.');
     expect(variable.description).toContain('TF_VAR_qdrant_api_key_search_api');
   });
@@ -48,8 +51,11 @@ describe('ApiKey', () => {
     expect(key.clusters).toEqual([eu, us]);
     expect(access.findCluster('prod-us')).toBe(us);
     expect(access.findCluster('nope')).toBeUndefined();
-    // One health check per grant, including the late one.
-    expect(Object.keys(synthJson(stack).resource.null_resource)).toHaveLength(2);
+    // One health check per key; its grants include the late one.
+    const checks = Object.values<any>(synthJson(stack).resource.null_resource);
+    expect(checks).toHaveLength(1);
+    expect(JSON.parse(checks[0].provisioner[0]['local-exec'].environment.QCA_GRANTS).map((g: any) => g.label))
+      .toEqual(['search-api → prod-eu', 'search-api → prod-us']);
   });
 
   test('accessors return copies', () => {
@@ -68,7 +74,9 @@ describe('ApiKey', () => {
     const json = synthJson(stack);
     expect(Object.keys(json.variable)).toEqual(['ingest_key']);
     const check = Object.values<any>(json.resource.null_resource)[0];
-    expect(check.provisioner[0]['local-exec'].command).toContain('--key-env TF_VAR_ingest_key');
+    expect(check.provisioner[0]['local-exec'].environment.QCA_KEY_ENV).toBe('TF_VAR_ingest_key');
+    // The library makes the user's variable optional, so that a missing key fails fast.
+    expect(json.variable.ingest_key.default).toBeNull();
   });
 
   test('fromToken takes a value from another resource and hands it to the checker through environment', () => {
@@ -80,8 +88,9 @@ describe('ApiKey', () => {
     });
     const check = Object.values<any>(synthJson(stack).resource.null_resource)[0];
     const exec = check.provisioner[0]['local-exec'];
-    expect(exec.environment.QDRANT_API_KEY).toBe('${var.vault_path}');
-    expect(exec.command).toContain('--key-env QDRANT_API_KEY');
+    // Marked sensitive where it is used: the plan prints nothing derived from it.
+    expect(exec.environment.QDRANT_API_KEY).toBe('${sensitive(var.vault_path)}');
+    expect(exec.environment.QCA_KEY_ENV).toBe('QDRANT_API_KEY');
     expect(exec.command).not.toContain('var.vault_path');
   });
 });

@@ -1,50 +1,85 @@
+import * as fs from 'fs';
+import * as path from 'path';
 import { Testing } from 'cdktf';
 import { BasicStack } from '../examples/basic/main';
+import { CustomTargetsStack } from '../examples/custom-targets/main';
 import { MultiClusterStack } from '../examples/multi-cluster/main';
+
+/** Every address of a synthesized stack: resources, data sources, outputs, variables, providers. */
+function addresses(json: any): string[] {
+  const out: string[] = [];
+  for (const block of ['resource', 'data']) {
+    for (const [type, m] of Object.entries<any>(json[block] ?? {})) for (const n of Object.keys(m)) out.push(`${block === 'data' ? 'data.' : ''}${type}.${n}`);
+  }
+  for (const n of Object.keys(json.output ?? {})) out.push(`output.${n}`);
+  for (const n of Object.keys(json.variable ?? {})) out.push(`var.${n}`);
+  for (const n of Object.keys(json.locals ?? {})) out.push(`local.${n}`);
+  for (const [type, list] of Object.entries<any>(json.provider ?? {})) for (const p of list) out.push(`provider.${type}${p.alias ? `.${p.alias}` : ''}`);
+  return out.sort();
+}
+
+const EXAMPLES = {
+  'basic': () => new BasicStack(Testing.app(), 'basic', { url: 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' }),
+  'multi-cluster': () => new MultiClusterStack(Testing.app(), 'multi-cluster'),
+  'custom-targets': () => new CustomTargetsStack(Testing.app(), 'custom-targets'),
+};
 
 describe('examples', () => {
   test('basic: one cluster, one key, one health check', () => {
-    const json = JSON.parse(Testing.synth(new BasicStack(Testing.app(), 'basic', { url: 'https://abc.example.com' }), true));
+    const json = JSON.parse(Testing.synth(EXAMPLES.basic(), true));
     expect(Object.keys(json.variable)).toEqual(['qdrant_api_key_search_api']);
     expect(Object.keys(json.resource.null_resource)).toHaveLength(1);
-    expect(Object.keys(json.output).sort()).toEqual(['qdrant_prod_eu_grpc_endpoint', 'qdrant_prod_eu_rest_endpoint']);
+    expect(Object.keys(json.output).sort()).toEqual(['qdrant_api_key_search_api_expires_at', 'qdrant_prod_eu_grpc_endpoint', 'qdrant_prod_eu_rest_endpoint']);
   });
 
-  test('multi-cluster: exactly one sensitive variable per key, non-secret endpoint outputs, no literal key', () => {
-    const text = Testing.synth(new MultiClusterStack(Testing.app(), 'multi-cluster'), true);
-    const json = JSON.parse(text);
-    // One variable per key: the generated one for search-api, the user's own for ingest.
+  test('multi-cluster: one sensitive variable per key, non-secret outputs, no literal key', () => {
+    const json = JSON.parse(Testing.synth(EXAMPLES['multi-cluster'](), true));
+    // One variable per key: the generated one for search-api, the user's own for ingest; both optional
+    // (default null), so that a missing key fails fast; neither holds a value.
     expect(json.variable).toEqual({
-      qdrant_api_key_search_api: expect.objectContaining({ sensitive: true, type: 'string' }),
-      ingest_key: expect.objectContaining({ sensitive: true, type: 'string' }),
+      qdrant_api_key_search_api: expect.objectContaining({ sensitive: true, type: 'string', default: null }),
+      ingest_key: expect.objectContaining({ sensitive: true, type: 'string', default: null }),
     });
-    for (const v of Object.values<any>(json.variable)) expect(v.default).toBeUndefined();
-    // Six endpoint outputs (REST and gRPC per cluster), none sensitive, none derived from a key;
-    // and ingest's three secret-target outputs, all sensitive.
     const outputs = Object.entries<any>(json.output);
     const secret = outputs.filter(([name]) => name.startsWith('INGEST_'));
     expect(secret.map(([name]) => name).sort()).toEqual(['INGEST_QDRANT_API_KEY', 'INGEST_QDRANT_GRPC_URL', 'INGEST_QDRANT_URL']);
     for (const [, o] of secret) expect(o.sensitive).toBe(true);
-    expect(json.output.INGEST_QDRANT_API_KEY.value).toBe('${var.ingest_key}');
-    const endpoints = outputs.filter(([name]) => !name.startsWith('INGEST_'));
-    expect(endpoints).toHaveLength(6);
-    for (const [, o] of endpoints) {
+    // The outputs take the key through the gate that waits for the key's check.
+    expect(json.output.INGEST_QDRANT_API_KEY.value).toMatch(/^\$\{terraform_data\.Qdrant_SecretTargets_Terraform-outputs_Verified_[0-9A-F]{8}\.output\["INGEST_QDRANT_API_KEY"\]\}$/);
+    // Six endpoint outputs and two expiry outputs: none sensitive; the expiry is only a date.
+    const open = outputs.filter(([name]) => !name.startsWith('INGEST_'));
+    expect(open).toHaveLength(8);
+    for (const [name, o] of open) {
       expect(o.sensitive).toBeUndefined();
-      expect(JSON.stringify(o.value)).not.toContain('var.');
+      if (name.endsWith('_expires_at')) expect(o.value).toMatch(/^\$\{nonsensitive\(try\(formatdate\(/);
+      else expect(JSON.stringify(o.value)).not.toContain('var.');
     }
-    // Four health checks (search-api on three clusters, ingest on one), each after the .env writer;
-    // one writer for the .env that both keys share, and its registration.
+    // Two checks (one per key); the .env writer and its registration wait for both.
     const resources = Object.entries<any>(json.resource.null_resource);
-    const checks = resources.filter(([id]) => id.includes('HealthChecks'));
-    expect(checks).toHaveLength(4);
-    expect(resources.map(([id]) => id).filter((id) => !id.includes('HealthChecks')).map((id) => id.replace(/_[0-9A-F]{8}$/, '')).sort())
-      .toEqual(['Qdrant_SecretTargets_env-file-env_Registration', 'Qdrant_SecretTargets_env-file-env_Write']);
-    const writer = resources.find(([id]) => id.includes('_Write_'))![0];
+    const checks = resources.filter(([id]) => id.includes('HealthCheck'));
+    expect(checks).toHaveLength(2);
+    const write = resources.find(([id]) => id.includes('_Write_'))![1];
+    expect(write.depends_on.sort()).toEqual(checks.map(([id]) => `null_resource.${id}`).sort());
     for (const [, res] of checks) {
-      // Keys appear only as references (var.*), hashed in triggers; never in a command.
-      expect(res.provisioner[0]['local-exec'].command).not.toMatch(/var\./);
-      expect(res.triggers.key_sha256).toMatch(/^\$\{sha256\(var\.(qdrant_api_key_search_api|ingest_key)\)\}$/);
-      expect(res.depends_on).toEqual([`null_resource.${writer}`]);
+      expect(res.depends_on).toBeUndefined();
+      expect(JSON.stringify(res.provisioner)).not.toMatch(/var\./);
     }
+  });
+
+  test.each(Object.keys(EXAMPLES))('%s: every resource address of e8fc1a8 is kept, except the changes the issues make on purpose', (name) => {
+    const before: string[] = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'addresses-e8fc1a8.json'), 'utf8'))[name];
+    const after = addresses(JSON.parse(Testing.synth(EXAMPLES[name as keyof typeof EXAMPLES](), true)));
+    const removed = before.filter((a) => !after.includes(a));
+    const added = after.filter((a) => !before.includes(a));
+    // #11: one check per key instead of one per (key, cluster) grant.
+    const perGrantCheck = /^null_resource\.Qdrant_ApiKeys_[\w-]+_HealthChecks_[\w-]+_[0-9A-F]{8}$/;
+    const perKeyCheck = /^null_resource\.Qdrant_ApiKeys_[\w-]+_HealthCheck_[0-9A-F]{8}$/;
+    // #14: each key publishes its expiry. #9: the outputs target's values pass a gate that waits for the checks.
+    const expiry = /^output\.qdrant_api_key_[\w]+_expires_at$/;
+    const gate = /^terraform_data\.Qdrant_SecretTargets_Terraform-outputs_Verified_[0-9A-F]{8}$/;
+    expect(removed.filter((a) => !perGrantCheck.test(a))).toEqual([]);
+    expect(added.filter((a) => !perKeyCheck.test(a) && !expiry.test(a) && !gate.test(a))).toEqual([]);
+    // #10 itself renames nothing: the writer, the registration, the outputs, the variables and the user's own resources keep their addresses.
+    expect(before.filter((a) => !perGrantCheck.test(a)).every((a) => after.includes(a))).toBe(true);
   });
 });

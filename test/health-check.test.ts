@@ -1,91 +1,181 @@
+/**
+ * The health check of a key as the stack holds it: one null_resource per key, its command, its
+ * environment and its triggers. The protocol test runs the emitted command through a real `sh`
+ * and the checker's own parser, so that the two sides of the protocol cannot disagree.
+ */
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { provider, resource } from '@cdktf/provider-null';
-import { Testing } from 'cdktf';
-import { ApiKeyHeader, ClusterAccess, HealthCheckOptions } from '../src';
+import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { ApiKeyHeader, ApiKeySource, ClusterAccess, HealthCheckOptions, KeyAccess } from '../src';
 import { newStack, synthJson } from './support/synth';
 
 const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
 const URL_US = 'https://def-456.us-east-1-0.aws.cloud.qdrant.io';
 
-function stackWith(healthCheck?: HealthCheckOptions) {
-  const stack = newStack();
+function stackWith(healthCheck?: HealthCheckOptions, stack: TerraformStack = newStack()) {
   new ClusterAccess(stack, 'Qdrant', {
-    clusters: [{ name: 'prod-eu', url: URL_EU }, { name: 'prod-us', url: URL_US }],
+    clusters: [{ name: 'prod-eu', url: URL_EU }, { name: 'prod-us', url: URL_US, grpcPort: 7334 }],
     apiKeys: [
-      { name: 'search-api', clusters: ['prod-eu', 'prod-us'] },
-      { name: 'ingest', clusters: ['prod-eu'] },
+      { name: 'search-api', clusters: ['prod-eu', 'prod-us'], access: KeyAccess.collections({ read: ['products'], readWrite: ['orders'] }) },
+      { name: 'ingest', clusters: ['prod-eu'], access: KeyAccess.manage() },
     ],
     healthCheck,
   });
   return stack;
 }
 
-/** The health check of one grant, found by the label the checker prints. */
-function localExec(json: any, key: string, cluster: string) {
-  const res = Object.values<any>(json.resource.null_resource)
-    .find((r) => r.provisioner[0]['local-exec'].environment.QCA_LABEL === `${key} → ${cluster}`);
+/** The check of one key, found by its label. */
+function checkOf(json: any, key: string) {
+  const res = Object.values<any>(json.resource.null_resource).find((r) => r.provisioner[0]['local-exec'].environment.QCA_LABEL === key);
+  if (!res) throw new Error(`no check for ${key}`);
   return { res, exec: res.provisioner[0]['local-exec'] };
 }
 
-describe('HealthCheck', () => {
-  test('one null_resource per (key, cluster) grant, and one null provider', () => {
-    const stack = stackWith();
-    const synthesized = Testing.synth(stack, true);
+/** What the checker's own parser makes of a command and its environment, run through a real sh. */
+function parsedByChecker(exec: { command: string; environment: Record<string, string> }, extraEnv: Record<string, string> = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-protocol-'));
+  try {
+    // QCA_CLI points at a stand-in CLI that prints what the real parser parsed.
+    const probe = path.join(dir, 'probe.js');
+    fs.writeFileSync(probe, `const { parseCommandLine } = require(${JSON.stringify(path.join(__dirname, '..', 'assets', 'checker', 'cli.js'))});
+      process.stdout.write(JSON.stringify(parseCommandLine(process.argv.slice(2), process.env)));`);
+    const out = execFileSync('sh', ['-c', exec.command], {
+      env: { PATH: process.env.PATH ?? '', ...exec.environment, QCA_CLI: probe, ...extraEnv },
+      encoding: 'utf8',
+    });
+    return JSON.parse(out);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('the health check of a key', () => {
+  test('one null_resource per key, whatever its number of clusters, and one null provider', () => {
+    const synthesized = Testing.synth(stackWith(), true);
     expect(synthesized).toHaveResource(resource.Resource);
     expect(synthesized).toHaveProvider(provider.NullProvider);
     const json = JSON.parse(synthesized);
-    expect(Object.keys(json.resource.null_resource)).toHaveLength(3);
-    expect(Object.keys(json.provider.null)).toHaveLength(1);
+    expect(Object.keys(json.resource.null_resource).sort()).toEqual([
+      expect.stringMatching(/^Qdrant_ApiKeys_ingest_HealthCheck_[0-9A-F]{8}$/),
+      expect.stringMatching(/^Qdrant_ApiKeys_search-api_HealthCheck_[0-9A-F]{8}$/),
+    ]);
+    expect(json.provider.null).toHaveLength(1);
   });
 
-  test('the command runs the bundled checker and holds no key: the key is read from TF_VAR_...', () => {
-    const json = synthJson(stackWith());
-    const { exec, res } = localExec(json, 'search-api', 'prod-us');
-    expect(exec.command).toBe(
-      'node "$QCA_CHECKER" check --url "$QCA_URL" --label "$QCA_LABEL" --key-env TF_VAR_qdrant_api_key_search_api ' +
-        '--header api-key --timeout 10 --retries 3',
-    );
+  test('the command holds no value: every value is in the environment, quoted', () => {
+    const { exec, res } = checkOf(synthJson(stackWith()), 'search-api');
+    expect(exec.command).toBe('node "$QCA_CLI" check --grants-env "$QCA_GRANTS_ENV" --key-env "$QCA_KEY_ENV" --header "$QCA_HEADER" ' +
+      '--timeout "$QCA_TIMEOUT" --retries "$QCA_RETRIES" --access "$QCA_ACCESS" --read-collections "$QCA_READ_COLLECTIONS" ' +
+      '--write-collections "$QCA_WRITE_COLLECTIONS" --label "$QCA_LABEL"');
     expect(exec.environment).toEqual({
-      QCA_CHECKER: expect.stringMatching(/^assets\/.+\/cli\.js$/),
-      QCA_URL: `${URL_US}:6333`,
-      QCA_LABEL: 'search-api → prod-us',
+      QCA_CLI: expect.stringMatching(/^assets\/QdrantClusterAccess_Runtime_[0-9A-F]+\/[0-9A-F]+\/checker\/cli\.js$/),
+      QCA_GRANTS_ENV: 'QCA_GRANTS',
+      QCA_GRANTS: JSON.stringify([
+        { label: 'search-api → prod-eu', url: `${URL_EU}:6333`, grpcUrl: `${URL_EU}:6334` },
+        { label: 'search-api → prod-us', url: `${URL_US}:6333`, grpcUrl: `${URL_US}:7334` },
+      ]),
+      QCA_KEY_ENV: 'TF_VAR_qdrant_api_key_search_api',
+      QCA_HEADER: 'api-key',
+      QCA_TIMEOUT: '10',
+      QCA_RETRIES: '3',
+      QCA_ACCESS: 'collections',
+      QCA_READ_COLLECTIONS: 'products',
+      QCA_WRITE_COLLECTIONS: 'orders',
+      QCA_LABEL: 'search-api',
     });
     // Nothing derived from the key in the provisioner (it would hide the check's output).
     expect(JSON.stringify(res.provisioner)).not.toContain('var.');
   });
 
-  test('triggers: url, a hash of the key, the checker hash and the options', () => {
-    const json = synthJson(stackWith());
-    const { res } = localExec(json, 'search-api', 'prod-eu');
+  test('protocol: what the constructs emit is what the checker parses, with the same defaults', () => {
+    const emitted = checkOf(synthJson(stackWith({ header: ApiKeyHeader.BEARER, timeoutSeconds: 45, retries: 0, requireAuth: false, minValidityDays: 7, allowExcessAccess: true })), 'search-api').exec;
+    const parsed = parsedByChecker(emitted, { TF_VAR_qdrant_api_key_search_api: 'test-key-value' });
+    expect(parsed.options).toMatchObject({
+      header: 'bearer', timeoutSeconds: 45, retries: 0, requireAuth: false, access: 'collections',
+      readCollections: ['products'], writeCollections: ['orders'], allowExcessAccess: true, minValidityDays: 7,
+      warnValidityDays: 14, deployCommand: 'cdktf deploy', label: 'search-api',
+    });
+    expect(parsed.grants.map((g: any) => g.label)).toEqual(['search-api → prod-eu', 'search-api → prod-us']);
+    // Defaults: what the construct leaves out, the checker fills in with the same values.
+    const plain = parsedByChecker(checkOf(synthJson(stackWith()), 'ingest').exec, { TF_VAR_qdrant_api_key_ingest: 'test-key-value' });
+    expect(plain.options).toMatchObject({ header: 'api-key', timeoutSeconds: 10, retries: 3, requireAuth: true, access: 'manage', minValidityDays: 0 });
+  });
+
+  test('protocol: the ranges are the checker\'s, at synth and at deploy', () => {
+    const { CHECK_OPTIONS } = require('../assets/runtime/protocol.js');
+    const errors = (o: HealthCheckOptions) => {
+      try {
+        Testing.synth(stackWith(o), true);
+        return '';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(errors({ timeoutSeconds: CHECK_OPTIONS.timeout.max })).toBe('');
+    expect(errors({ timeoutSeconds: CHECK_OPTIONS.timeout.max + 1 })).toMatch(/healthCheck\.timeoutSeconds 301 is not a number in 1-300/);
+    expect(errors({ retries: CHECK_OPTIONS.retries.max + 1 })).toMatch(/healthCheck\.retries 11 is not a whole number in 0-10/);
+    expect(errors({ minValidityDays: CHECK_OPTIONS.minValidityDays.max + 1 })).toMatch(/healthCheck\.minValidityDays 3651 is not a whole number in 0-3650/);
+  });
+
+  test('triggers: the grants, a hash of the key (null-safe), the runtime and the options; never the key', () => {
+    const { res } = checkOf(synthJson(stackWith()), 'search-api');
     expect(res.triggers).toEqual({
-      url: `${URL_EU}:6333`,
-      key_sha256: '${sha256(var.qdrant_api_key_search_api)}',
-      checker: expect.stringMatching(/^[0-9A-F]{32,}$/i),
+      grants: expect.stringMatching(/^[0-9a-f]{64}$/),
+      key_sha256: '${sha256((var.qdrant_api_key_search_api == null) ? "" : var.qdrant_api_key_search_api)}',
+      runtime: expect.stringMatching(/^[0-9A-F]{32,}$/i),
       options: expect.stringMatching(/^[0-9a-f]{16}$/),
     });
   });
 
-  test('options reach the command and change the options trigger', () => {
-    const json = synthJson(stackWith({
-      header: ApiKeyHeader.BEARER, timeoutSeconds: 5, retries: 0, requireAuth: false, runOnEveryDeploy: true,
-    }));
-    const { exec, res } = localExec(json, 'ingest', 'prod-eu');
-    expect(exec.command).toContain('--header bearer --timeout 5 --retries 0 --allow-open');
-    expect(res.triggers.run).toBe('${timestamp()}');
-    const plain = localExec(synthJson(stackWith()), 'ingest', 'prod-eu').res;
-    expect(res.triggers.options).not.toBe(plain.triggers.options);
+  test('a key that is not set fails the deploy at once, naming the variable (a precondition)', () => {
+    const { res } = checkOf(synthJson(stackWith()), 'ingest');
+    expect(res.lifecycle.precondition).toEqual([{
+      condition: '${(var.qdrant_api_key_ingest != null)}',
+      error_message: 'Qdrant API key "ingest" has no value: export TF_VAR_qdrant_api_key_ingest=\'<the key>\' before cdktf deploy (see qdrant-setup.md, section 3)',
+    }]);
+  });
+
+  test('options change the options trigger; runOnEveryDeploy adds a timestamp', () => {
+    const changed = checkOf(synthJson(stackWith({ timeoutSeconds: 5, runOnEveryDeploy: true })), 'ingest').res;
+    const plain = checkOf(synthJson(stackWith()), 'ingest').res;
+    expect(changed.triggers.run).toBe('${timestamp()}');
+    expect(changed.triggers.options).not.toBe(plain.triggers.options);
+  });
+
+  test('grpc: false leaves gRPC out of the grants', () => {
+    const { exec } = checkOf(synthJson(stackWith({ grpc: false })), 'ingest');
+    expect(JSON.parse(exec.environment.QCA_GRANTS)).toEqual([{ label: 'ingest → prod-eu', url: `${URL_EU}:6333` }]);
+  });
+
+  test('a key from another resource is handed over marked sensitive; a variable key is read from TF_VAR_', () => {
+    const stack = newStack();
+    const vault = new TerraformVariable(stack, 'vault_value', { type: 'string' });
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: URL_EU }],
+      apiKeys: [{ name: 'ingest', clusters: ['prod-eu'], source: ApiKeySource.fromToken(vault.stringValue) }],
+    });
+    const { exec, res } = checkOf(synthJson(stack), 'ingest');
+    expect(exec.environment.QCA_KEY_ENV).toBe('QDRANT_API_KEY');
+    expect(exec.environment.QDRANT_API_KEY).toBe('${sensitive(var.vault_value)}');
+    expect(res.triggers.key_sha256).toBe('${sha256(sensitive(var.vault_value))}');
+    expect(res.lifecycle).toBeUndefined();
   });
 
   test('a CA file is copied into the stack and passed with --ca', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-ca-'));
-    const ca = path.join(dir, 'ca.pem');
-    fs.writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
-    const { exec } = localExec(synthJson(stackWith({ caFile: ca })), 'ingest', 'prod-eu');
-    expect(exec.command).toContain('--ca "$QCA_CA"');
-    expect(exec.environment.QCA_CA).toMatch(/^assets\/.+\/ca\.pem$/);
-    expect(JSON.stringify(exec)).not.toContain(dir);
+    try {
+      const ca = path.join(dir, 'ca.pem');
+      fs.writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+      const { exec } = checkOf(synthJson(stackWith({ caFile: ca })), 'ingest');
+      expect(exec.command).toContain('--ca "$QCA_CA"');
+      expect(exec.environment.QCA_CA).toMatch(/^assets\/.+\/ca\.pem$/);
+      expect(JSON.stringify(exec)).not.toContain(dir);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('disabled: no null_resource and no null provider', () => {
@@ -94,22 +184,28 @@ describe('HealthCheck', () => {
     expect(json.provider).toBeUndefined();
   });
 
-  test('an existing null provider is reused, not duplicated', () => {
-    const stack = newStack();
-    new provider.NullProvider(stack, 'mine');
-    new ClusterAccess(stack, 'Qdrant', {
-      clusters: [{ name: 'prod-eu', url: URL_EU }],
-      apiKeys: [{ name: 'k', clusters: ['prod-eu'] }],
-    });
-    expect(Object.keys(synthJson(stack).provider.null)).toHaveLength(1);
+  test('an existing null provider is reused, not duplicated, even when added after the constructs', () => {
+    const before = newStack();
+    new provider.NullProvider(before, 'mine');
+    stackWith(undefined, before);
+    expect(synthJson(before).provider.null).toHaveLength(1);
+    const after = stackWith();
+    new provider.NullProvider(after, 'mine');
+    expect(synthJson(after).provider.null).toHaveLength(1);
   });
 
-  test('the synthesized stack is self-contained: the checker is copied in', () => {
-    const stack = stackWith();
-    const outdir = Testing.fullSynth(stack);
-    const stackDir = path.join(outdir, 'stacks', 'test');
-    const json = JSON.parse(fs.readFileSync(path.join(stackDir, 'cdk.tf.json'), 'utf8'));
-    const { exec } = localExec(json, 'ingest', 'prod-eu');
-    expect(fs.existsSync(path.join(stackDir, exec.environment.QCA_CHECKER))).toBe(true);
+  test('the synthesized stack is self-contained: the runtime is copied in', () => {
+    const outdir = Testing.fullSynth(stackWith());
+    try {
+      const stackDir = path.join(outdir, 'stacks', 'test');
+      const json = JSON.parse(fs.readFileSync(path.join(stackDir, 'cdk.tf.json'), 'utf8'));
+      const { exec } = checkOf(json, 'ingest');
+      const cli = path.join(stackDir, exec.environment.QCA_CLI);
+      expect(fs.existsSync(cli)).toBe(true);
+      // The checker runs from there, with its shared runtime beside it.
+      expect(execFileSync(process.execPath, [cli, '--help'], { encoding: 'utf8' })).toContain('Usage: qdrant-cluster-access check');
+    } finally {
+      fs.rmSync(outdir, { recursive: true, force: true });
+    }
   });
 });

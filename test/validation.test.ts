@@ -67,12 +67,15 @@ describe('validation', () => {
   });
 
   test.each([
-    ['not a url', 'does not parse as a URL; expected https://<host> or https://<host>:<port>'],
-    ['ftp://abc.example.com', 'has scheme "ftp"; expected https://<host>'],
+    ['not a url', 'holds whitespace or a control character; expected https://<host> or https://<host>:<port>'],
+    ['ftp://abc.example.com', 'has scheme "ftp"; expected https://<host> or https://<host>:<port>'],
     ['http://abc.example.com', 'uses http:// to a host that is not loopback, so the API key would travel in clear; use https://'],
     ['https://abc.example.com/collections', 'has a path "/collections"; give only the cluster address, e.g. "https://abc.example.com"'],
     ['https://abc.example.com#top', 'has a fragment ("#..."); remove it'],
-    ['https://abc.example.com:0', 'has port 0, outside 1-65535'],
+    ['https://abc.example.com:0', 'has port "0"; a port is a number in 1-65535 without leading zeros'],
+    ['https:abc.example.com:7443', 'is not written as https://<host>[:<port>] (the "//" after the scheme is missing or doubled)'],
+    ['https://abc.example.com\\x', 'holds a backslash; expected https://<host> or https://<host>:<port>'],
+    ['https://x${uuid()}.example.com', 'holds "${" or "%{", which Terraform would evaluate as an expression; give the address itself, or a token with no text around it'],
   ])('bad url %j', (url, problem) => {
     expect(clusterErrors(url)).toEqual([`[test/Qdrant/Clusters/prod-eu] cluster "prod-eu" url ${JSON.stringify(url)} ${problem}`]);
   });
@@ -95,8 +98,8 @@ describe('validation', () => {
 
   test('ports outside 1-65535', () => {
     expect(clusterErrors(URL_EU, { restPort: 70000, grpcPort: 0 })).toEqual([
-      '[test/Qdrant/Clusters/prod-eu] cluster "prod-eu" restPort 70000 is outside 1-65535; use a TCP port such as 6333',
-      '[test/Qdrant/Clusters/prod-eu] cluster "prod-eu" grpcPort 0 is outside 1-65535; use a TCP port such as 6334',
+      '[test/Qdrant/Clusters/prod-eu] cluster "prod-eu" restPort 70000 is not a port in 1-65535; use a TCP port such as 6333',
+      '[test/Qdrant/Clusters/prod-eu] cluster "prod-eu" grpcPort 0 is not a port in 1-65535; use a TCP port such as 6334',
     ]);
   });
 
@@ -166,28 +169,29 @@ describe('validation', () => {
     ]);
   });
 
-  test('a plaintext key is refused and never echoed', () => {
+  test('a plaintext key is refused at the call itself, and never echoed', () => {
     const canary = 'CANARY-plaintext-3f9a1c';
     const stack = newStack();
     const token = new TerraformVariable(stack, 'k', { type: 'string', sensitive: true });
-    new ClusterAccess(stack, 'Qdrant', {
-      clusters: [{ name: 'prod-eu', url: URL_EU }],
-      apiKeys: [
-        { name: 'literal', clusters: ['prod-eu'], source: ApiKeySource.fromToken(canary) },
-        { name: 'mixed', clusters: ['prod-eu'], source: ApiKeySource.fromToken(`${canary}${token.stringValue}`) },
-      ],
-    });
-    const errors = validationErrors(stack);
-    expect(errors).toEqual([
-      '[test/Qdrant/ApiKeys/literal] key "literal": key source is a literal string (value not shown): plaintext keys are refused; use ApiKeySource.fromVariable with a sensitive variable, or fromToken with a reference to another resource',
-      '[test/Qdrant/ApiKeys/mixed] key "mixed": key source mixes literal text with a token (value not shown); pass the token alone, e.g. secret.value',
-    ]);
-    expect(errors.join('\n')).not.toContain(canary);
+    const refused = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'no error';
+    };
+    const literal = refused(() => ApiKeySource.fromToken(canary));
+    const mixed = refused(() => ApiKeySource.fromToken(`${canary}${token.stringValue}`));
+    expect(literal).toBe('ApiKeySource.fromToken got a literal string (value not shown): plaintext keys are refused; ' +
+      'use ApiKeySource.fromVariable with a sensitive variable, or fromToken with a reference to another resource (e.g. secret.value)');
+    expect(mixed).toBe('ApiKeySource.fromToken got literal text mixed with a token (value not shown); pass the token alone, e.g. secret.value');
+    expect(literal + mixed).not.toContain(canary);
   });
 
   test('health-check options out of range', () => {
     expect(errorsFor({ healthCheck: { timeoutSeconds: 0, retries: 2.5, caFile: '/nonexistent/ca.pem' } })).toEqual([
-      '[test/Qdrant] healthCheck.timeoutSeconds 0 is outside 1-300; use a number of seconds such as 10',
+      '[test/Qdrant] healthCheck.timeoutSeconds 0 is not a number in 1-300; use e.g. 10',
       '[test/Qdrant] healthCheck.retries 2.5 is not a whole number in 0-10; use e.g. 3',
       '[test/Qdrant] healthCheck.caFile "/nonexistent/ca.pem" does not exist (resolved to "/nonexistent/ca.pem"); give the path of a PEM file',
     ]);

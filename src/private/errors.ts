@@ -87,7 +87,7 @@ export const errors = {
   tokenMixed: () =>
     'ApiKeySource.fromToken got literal text mixed with a token (value not shown); pass the token alone, e.g. secret.value',
   tokenResolvesToLiteral: (resolved: string) =>
-    `key source resolves to ${resolved}, which refers to no resource, data source or sensitive variable, so the key would be plaintext in the stack; ` +
+    `key source resolves to ${resolved}, so the key would be plaintext in the stack; ` +
     'pass a reference to the secret store (e.g. a data source attribute), or use ApiKeySource.fromVariable',
   tokenVariable: (name: string, problem: string) => `key source refers to variable "${name}", which ${problem}`,
   plaintextGuard: (problems: readonly string[]) =>

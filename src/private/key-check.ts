@@ -92,10 +92,11 @@ export class KeyCheck extends Construct {
     };
     if (settings.runOnEveryDeploy) triggers.run = Fn.timestamp();
 
+    const preconditions = apiKey._keyPreconditions(settings.deployCommand);
     this.resource = new NullResource(this, 'Resource', {
       triggers,
       provisioners: [{ type: 'local-exec', command: invocation.command, environment }],
-      lifecycle: { precondition: apiKey._keyPreconditions(settings.deployCommand) },
+      lifecycle: preconditions.length > 0 ? { precondition: preconditions } : undefined,
     });
   }
 }

@@ -42,13 +42,21 @@ class NullProvider extends TerraformProvider {
   }
 }
 
+/** Whether a construct is a provider of hashicorp/null (from any package). */
+function isNullProvider(c: unknown): boolean {
+  return TerraformProvider.isTerraformProvider(c) && (c as TerraformProvider).terraformResourceType === 'null';
+}
+
+/** Adds our null provider to the stack unless it has one already (the user's own, from any package). */
+export function addNullProvider(stack: TerraformStack, id: string): void {
+  if (!stack.node.tryFindChild(id) && !stack.node.children.some(isNullProvider)) new NullProvider(stack, id);
+}
+
 /**
- * Adds the null provider to the stack unless it has one (the user's own, from any package). Called
- * at synth, so that a provider the user adds after the constructs is found too.
+ * At synth: drops our null provider when the stack holds another one (a user's, added after our
+ * constructs), so that the stack never has two provider blocks for null.
  */
-export function ensureNullProvider(stack: TerraformStack, id: string): void {
-  const existing = stack.node.findAll().some(
-    (c) => TerraformProvider.isTerraformProvider(c) && (c as TerraformProvider).terraformResourceType === 'null',
-  );
-  if (!existing) new NullProvider(stack, id);
+export function dedupeNullProvider(stack: TerraformStack, id: string): void {
+  const ours = stack.node.tryFindChild(id);
+  if (ours && stack.node.findAll().some((c) => c !== ours && isNullProvider(c))) stack.node.tryRemoveChild(id);
 }

@@ -1,7 +1,7 @@
 /**
  * Does a Terraform expression refer to something, or is it text in disguise? A key from
- * `ApiKeySource.fromToken` must come from a resource, a data source, a module or a sensitive
- * variable; `Lazy` of a string, `Fn.join` of literals or a `TerraformLocal` holding a literal
+ * `ApiKeySource.fromToken` must come from a resource, a data source, a module or a variable
+ * without a default; `Lazy` of a string, `Fn.join` of literals or a `TerraformLocal` holding a literal
  * would put the key into the stack in plain text. The token is resolved in its stack, and locals
  * are followed. Not exported.
  */
@@ -11,7 +11,7 @@ import { IConstruct } from 'constructs';
 const RESOLVER = new DefaultTokenResolver(new StringConcat());
 
 /** What a token becomes in the stack's JSON (as cdktf resolves it at synth). */
-function resolveIn(stack: TerraformStack, value: unknown): unknown {
+export function resolveIn(stack: TerraformStack, value: unknown): unknown {
   return Tokenization.resolve(value, { scope: stack, preparing: false, resolver: RESOLVER });
 }
 
@@ -92,14 +92,15 @@ export function plaintextProblem(scope: IConstruct, token: string, depth = 0): s
   if (all.other > 0) return undefined;
   for (const name of all.variables) {
     const v = stack.node.findAll().find((c): c is TerraformVariable => c instanceof TerraformVariable && c.friendlyUniqueId === name);
-    if (v && v.sensitive === true && (v.default === undefined || v.default === null)) return undefined;
+    // Its value is not in the stack (no default). The key is marked sensitive where it is used.
+    if (v && (v.default === undefined || v.default === null)) return undefined;
   }
   for (const name of all.locals) {
     const local = stack.node.findAll().find((c): c is TerraformLocal => c instanceof TerraformLocal && c.friendlyUniqueId === name);
-    if (local && depth < 8 && typeof resolveIn(stack, local.expression) === 'string' &&
-      plaintextProblem(scope, local.asString, depth + 1) === undefined) {
+    // Follow the local to what it holds (a literal there is as plain as a literal here).
+    if (local && depth < 8 && typeof local.expression === 'string' && plaintextProblem(scope, local.expression, depth + 1) === undefined) {
       return undefined;
     }
   }
-  return 'an expression that refers to no resource, data source or sensitive variable without a default (not shown)';
+  return 'an expression that refers to no resource, data source or variable without a default (not shown)';
 }

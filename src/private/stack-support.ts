@@ -7,9 +7,11 @@ import * as path from 'path';
 import { Aspects, IStackSynthesizer, ISynthesisSession, TerraformAsset, TerraformStack } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
 import { errors } from './errors';
-import { ensureNullProvider } from './null-resource';
+import { addNullProvider, dedupeNullProvider } from './null-resource';
 import { runtimeAsset } from './runtime';
 import { singleton } from './singleton';
+
+const NULL_PROVIDER_ID = 'QdrantClusterAccessNullProvider';
 
 /** Runs after the stack's own synthesis, with the stack's output directory. */
 export type AfterSynth = (stackDir: string) => void;
@@ -21,7 +23,6 @@ export class StackSupport extends Construct {
   }
 
   private asset?: TerraformAsset;
-  private nullProvider = false;
   private readonly after = new Map<string, AfterSynth>();
   private readonly keys: { _plaintextProblems(): string[] }[] = [];
   private readonly outputs = new Map<string, string>();
@@ -45,8 +46,8 @@ export class StackSupport extends Construct {
         for (const hook of after.values()) hook(dir);
       },
     } satisfies IStackSynthesizer;
-    // At synth, so that a null provider the user adds after our constructs is found (and reused).
-    Aspects.of(this).add({ visit: (node) => { if (node === this && this.nullProvider) ensureNullProvider(stack, 'QdrantClusterAccessNullProvider'); } });
+    // At synth, a null provider the user added after our constructs replaces ours.
+    Aspects.of(this).add({ visit: (node) => { if (node === this) dedupeNullProvider(stack, NULL_PROVIDER_ID); } });
   }
 
   /** The runtime (checker and writer), copied once into the stack. */
@@ -55,9 +56,9 @@ export class StackSupport extends Construct {
     return this.asset;
   }
 
-  /** The stack needs the null provider (added at synth unless the stack has one). */
+  /** The stack needs the null provider: ours is added unless the stack has one. */
   public useNullProvider(): void {
-    this.nullProvider = true;
+    addNullProvider(TerraformStack.of(this), NULL_PROVIDER_ID);
   }
 
   /** Runs `hook` after each synthesis of the stack; one hook per id. */
@@ -121,6 +122,12 @@ export class AppSupport extends Construct {
     if (problems.length === 0) for (const e of entries) file.entries.set(e.name, `key "${e.keyName}" of ${bindingPath}`);
     return problems;
   }
+}
+
+/** Whether the construct at `path` has the same parent as `c` (a clash its ClusterAccess reports itself). */
+export function isSibling(c: IConstruct, path: string): boolean {
+  const parent = c.node.scope?.node.path;
+  return parent !== undefined && path.startsWith(`${parent}/`) && !path.slice(parent.length + 1).includes('/');
 }
 
 function claim(map: Map<string, string>, name: string, ownerPath: string): string | undefined {
