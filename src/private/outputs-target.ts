@@ -1,10 +1,15 @@
 /**
- * `SecretTarget.terraformOutputs()`: one sensitive output per entry. Outputs are written to the
- * state even when a resource they depend on failed, so the values pass through a
- * `terraform_data` gate that waits for the health checks: a failed check leaves the gate, and so
- * the outputs, as they were. Not exported.
+ * `SecretTarget.terraformOutputs()`: one sensitive output per entry.
+ *
+ * Terraform writes outputs even when a resource they depend on failed, so each output is tied to a
+ * `terraform_data` gate that waits for the health checks: the gate holds a hash of the values,
+ * which a change (a rotated key) makes unknown until the gate is applied, and the outputs read
+ * `length(gate.output) >= 1 ? value : ""`. A failed check leaves the gate unapplied, the outputs unknown,
+ * and so Terraform keeps them as they were. The values themselves stay out of the gate, because
+ * Terraform does not keep the sensitive mark on a terraform_data's output (a destroy plan would
+ * print them). Not exported.
  */
-import { DataResource, TerraformOutput, Token } from 'cdktf';
+import { DataResource, Fn, Op, TerraformOutput, Token, conditional } from 'cdktf';
 import { Construct } from 'constructs';
 import { errors } from './errors';
 import { StackSupport } from './stack-support';
@@ -31,12 +36,15 @@ export class OutputsTarget implements ISecretTarget {
       return {};
     }
     const gate = new DataResource(scope, 'Verified', {
-      input: Object.fromEntries(options.entries.map((e) => [e.name, e.value])),
+      input: { values_sha256: Fn.sha256(Fn.jsonencode(Object.fromEntries(options.entries.map((e) => [e.name, e.value])))) },
       dependsOn: options.dependsOn,
     });
+    // Unknown until the gate is applied (after the checks); `length() >= 1`, because cdktf renders an
+    // operand '' or 0 as undefined.
+    const verified = Op.gte(Fn.lengthOf(Token.asString(gate.output.lookup('values_sha256'))), 1);
     for (const entry of options.entries) {
       new TerraformOutput(scope, entry.name, {
-        value: Token.asString(gate.output.lookup(entry.name)),
+        value: Token.asString(conditional(verified, entry.value, '')),
         sensitive: true,
         description: `${KIND_TEXT[entry.kind]} of Qdrant cluster "${entry.clusterName}" (key "${entry.keyName}"), once the key's health check passed`,
       }).overrideLogicalId(entry.name);

@@ -5,7 +5,7 @@
  * would put the key into the stack in plain text. The token is resolved in its stack, and locals
  * are followed. Not exported.
  */
-import { DefaultTokenResolver, StringConcat, TerraformLocal, TerraformStack, TerraformVariable, Tokenization } from 'cdktf';
+import { DefaultTokenResolver, StringConcat, TerraformLocal, TerraformStack, TerraformVariable, Token, Tokenization } from 'cdktf';
 import { IConstruct } from 'constructs';
 
 const RESOLVER = new DefaultTokenResolver(new StringConcat());
@@ -98,9 +98,10 @@ export function plaintextProblem(scope: IConstruct, token: string, depth = 0): s
   for (const name of all.locals) {
     const local = stack.node.findAll().find((c): c is TerraformLocal => c instanceof TerraformLocal && c.friendlyUniqueId === name);
     // Follow the local to what it holds (a literal there is as plain as a literal here).
-    if (local && depth < 8 && typeof local.expression === 'string' && plaintextProblem(scope, local.expression, depth + 1) === undefined) {
-      return undefined;
-    }
+    // `expression` reads back as a reference to the local itself; what it holds is in its JSON.
+    const held: unknown = local ? (local.toTerraform() as { locals?: Record<string, unknown> }).locals?.[local.friendlyUniqueId] : undefined;
+    const text = typeof held === 'string' ? held : Tokenization.isResolvable(held) ? Token.asString(held) : undefined;
+    if (text !== undefined && depth < 8 && plaintextProblem(scope, text, depth + 1) === undefined) return undefined;
   }
   return 'an expression that refers to no resource, data source or variable without a default (not shown)';
 }

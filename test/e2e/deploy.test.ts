@@ -14,7 +14,7 @@ import { initAndApply, synthStack, terraform } from '../../tools/testing/terrafo
 
 jest.setTimeout(180_000);
 
-const OK_LINE = (label: string) => new RegExp(`ok +${label} +qdrant 1\\.16\\.2 +key accepted, keys enforced +\\d+ ms`);
+const OK_LINE = (label: string) => new RegExp(`ok +${label} +qdrant 1\\.16\\.2 +key accepted, keys enforced, gRPC ok +\\d+ ms`);
 
 /** Everything that must never hold a key: terraform's output, the stack JSON and the state. */
 function expectNoCanary(canaries: string[], texts: string[], stackDir: string) {
@@ -107,9 +107,10 @@ describe('examples/multi-cluster deployed with real terraform', () => {
     clusters['prod-us'] = await StandInQdrant.start({ apiKey: search });
     clusters.staging = await StandInQdrant.start({ apiKey: search });
     const urls = Object.fromEntries(Object.entries(clusters).map(([name, c]) => [name, c.url]));
+    const grpcPorts = Object.fromEntries(Object.entries(clusters).map(([name, c]) => [name, Number(new URL(c.grpcUrl).port)]));
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-multi-'));
     const envFile = path.join(out, '.env');
-    const dir = synthStack(out, 'multi', (app, id) => new MultiClusterStack(app, id, { urls, caFile: clusters.staging.caFile, envFile }));
+    const dir = synthStack(out, 'multi', (app, id) => new MultiClusterStack(app, id, { urls, grpcPorts, caFile: clusters.staging.caFile, envFile }));
     const env = { TF_VAR_qdrant_api_key_search_api: search, TF_VAR_ingest_key: ingest };
 
     const run = await initAndApply(dir, env);
@@ -126,8 +127,8 @@ describe('examples/multi-cluster deployed with real terraform', () => {
     expectNoCanary([search], [run.stdout, run.stderr, outputs.stdout, destroy.stdout, destroy.stderr], dir);
     // ingest is also a secret target of kind terraformOutputs: its value is, by design, in the
     // state and in `output -json`. Nowhere else.
-    for (const text of [run.stdout, run.stderr, destroy.stdout, destroy.stderr, fs.readFileSync(path.join(dir, 'cdk.tf.json'), 'utf8')]) {
-      expect(text.includes(ingest)).toBe(false);
+    for (const [what, text] of Object.entries({ applyOut: run.stdout, applyErr: run.stderr, destroyOut: destroy.stdout, destroyErr: destroy.stderr, json: fs.readFileSync(path.join(dir, 'cdk.tf.json'), 'utf8') })) {
+      expect({ what, leaked: text.includes(ingest) }).toEqual({ what, leaked: false });
     }
   });
 });
@@ -145,7 +146,7 @@ describe('a key from another resource (fromToken)', () => {
         const secret = new TerraformVariable(stack, 'vault_secret', { type: 'string', sensitive: true });
         const fromVault = new TerraformLocal(stack, 'from_vault', secret.stringValue);
         new ClusterAccess(stack, 'Qdrant', {
-          clusters: [{ name: 'prod-eu', url: cluster.url }],
+          clusters: [{ name: 'prod-eu', url: cluster.url, grpcPort: Number(new URL(cluster.grpcUrl).port) }],
           apiKeys: [{ name: 'ingest', clusters: ['prod-eu'], source: ApiKeySource.fromToken(fromVault.asString) }],
           healthCheck: { caFile: cluster.caFile },
         });
