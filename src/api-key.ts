@@ -7,7 +7,7 @@ import { errors } from './private/errors';
 import { checkStruct } from './private/props';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
 import { names } from './private/runtime';
-import { API_KEY_PROPS } from './private/schemas';
+import { API_KEY_PROPS, SECRET_NAMING, SECRET_TARGET } from './private/schemas';
 import { StackSupport, isSibling } from './private/stack-support';
 import { ISecretTarget, SecretNaming } from './secret-target';
 
@@ -146,7 +146,7 @@ export class ApiKey extends Construct {
     super(scope, id);
     Object.defineProperty(this, API_KEY_SYMBOL, { value: true });
     const p = props ?? ({} as ApiKeyProps);
-    this._errors.push(...checkStruct(props, API_KEY_PROPS, `key ${JSON.stringify(p.name ?? id)}`));
+    this._errors.push(...checkStruct(props, API_KEY_PROPS, `key ${JSON.stringify(p.name ?? id)} props`));
     this.keyName = typeof p.name === 'string' ? p.name : String(p.name);
     this.createdOn = p.createdOn;
     this.rotateAfterDays = p.rotateAfterDays ?? DEFAULT_ROTATE_AFTER_DAYS;
@@ -227,6 +227,14 @@ export class ApiKey extends Construct {
    * @param naming prefix and renames for this key's entries in this target
    */
   public addSecretTarget(target: ISecretTarget, naming?: SecretNaming): void {
+    const problems = [
+      ...checkStruct({ target }, TARGET_ARGUMENT, `key ${JSON.stringify(this.keyName)} addSecretTarget`),
+      ...(naming === undefined ? [] : checkStruct(naming, SECRET_NAMING, `key ${JSON.stringify(this.keyName)} secretNaming`)),
+    ];
+    if (problems.length > 0) {
+      this._errors.push(...problems);
+      return;
+    }
     if (this._targets.some((t) => t.target === target)) {
       this._errors.push(errors.targetTwice(this.keyName, target.description));
       return;
@@ -309,5 +317,8 @@ function expiryExpression(key: string): string {
   const date = Fn.formatdate("YYYY-MM-DD'T'hh:mm:ssZ", Fn.timeadd('1970-01-01T00:00:00Z', Fn.format('%ds', [exp])));
   return Token.asString(Fn.nonsensitive(Fn.try([date, ''])));
 }
+
+/** The target argument of addSecretTarget, checked like a prop (it may come from any language). */
+const TARGET_ARGUMENT = { name: 'addSecretTarget argument', required: ['target'], fields: { target: SECRET_TARGET } };
 
 const API_KEY_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKey');

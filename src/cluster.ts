@@ -107,7 +107,7 @@ export class Cluster extends Construct {
   constructor(scope: Construct, id: string, props: ClusterProps) {
     super(scope, id);
     Object.defineProperty(this, CLUSTER_SYMBOL, { value: true });
-    this.problems = checkStruct(props, CLUSTER_OPTIONS, `cluster ${q(props?.name ?? id)}`);
+    this.problems = checkStruct(props, CLUSTER_OPTIONS, `cluster ${q(props?.name ?? id)} options`);
     const p = props ?? ({} as ClusterProps);
     this.clusterName = typeof p.name === 'string' ? p.name : String(p.name);
     this.url = typeof p.url === 'string' ? p.url : '';
@@ -132,7 +132,8 @@ export class Cluster extends Construct {
       this.grpcEndpoint = Fn.format('%s:%d', [hostOnly, this.grpcPort]);
     } else {
       this.parsed = urls.parseClusterUrl(this.url);
-      for (const problem of this.parsed.problems) this.problems.push(errors.clusterUrl(this.clusterName, this.url, problem));
+      // A url that is not a string is reported as such above.
+      if (typeof p.url === 'string') for (const problem of this.parsed.problems) this.problems.push(errors.clusterUrl(this.clusterName, this.url, problem));
       this.restPort = restPort ?? this.parsed.explicitPort ?? urls.DEFAULT_REST_PORT;
       this.grpcPort = grpcPort ?? urls.DEFAULT_GRPC_PORT;
       // An address with problems still gets endpoints (never used: synth fails), so that one
@@ -143,7 +144,7 @@ export class Cluster extends Construct {
       this.grpcEndpoint = `${origin}:${this.grpcPort}`;
     }
     for (const [what, port] of [['restPort', p.restPort], ['grpcPort', p.grpcPort]] as const) {
-      if (port !== undefined && validPort(port) === undefined) this.problems.push(errors.clusterPort(this.clusterName, what, port));
+      if (typeof port === 'number' && validPort(port) === undefined) this.problems.push(errors.clusterPort(this.clusterName, what, port));
     }
     if (!Token.isUnresolved(this.restPort) && this.restPort === this.grpcPort) {
       this.problems.push(errors.clusterSamePorts(this.clusterName, this.restPort));

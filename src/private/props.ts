@@ -84,7 +84,9 @@ export function suggest(name: string, known: readonly string[]): string | undefi
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const k of known) {
-    const distance = editDistance(camel.toLowerCase(), k.toLowerCase());
+    // The whole name, or its first word (`timout` → `timeoutSeconds`).
+    const firstWord = k.replace(/[A-Z].*$/, '');
+    const distance = Math.min(editDistance(camel.toLowerCase(), k.toLowerCase()), firstWord.length >= 4 ? editDistance(camel.toLowerCase(), firstWord.toLowerCase()) : Infinity);
     if (distance < bestDistance) {
       best = k;
       bestDistance = distance;

@@ -55,9 +55,13 @@ function interpolations(text: string): string[] {
   return out;
 }
 
-/** The traversals (`var.x`, `aws_secret.s.value`, ...) of an expression, string literals removed. */
-function referencesOf(expression: string): References {
-  const code = expression.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+/** The traversals (`var.x`, `aws_secret.s.value`, ...) of an expression, and of the templates inside its strings. */
+function referencesOf(expression: string, depth = 0): References {
+  const nested: References[] = [];
+  const code = expression.replace(/"(?:[^"\\]|\\.)*"/g, (literal) => {
+    if (depth < 8) nested.push(...interpolations(literal.slice(1, -1)).map((e) => referencesOf(e, depth + 1)));
+    return '""';
+  });
   const variables: string[] = [];
   const locals: string[] = [];
   let other = 0;
@@ -70,7 +74,11 @@ function referencesOf(expression: string): References {
     else if (root === 'local') locals.push(rest);
     else other++;
   }
-  return { variables, locals, other };
+  return {
+    variables: [...variables, ...nested.flatMap((n) => n.variables)],
+    locals: [...locals, ...nested.flatMap((n) => n.locals)],
+    other: other + nested.reduce((n, r) => n + r.other, 0),
+  };
 }
 
 /**

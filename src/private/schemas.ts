@@ -2,7 +2,7 @@
  * The schemas of the public structs (see props.ts). A test compares them with the jsii assembly
  * (.jsii), so a field added to an interface and not here fails the build. Not exported.
  */
-import { StructSchema } from './props';
+import { PropType, StructSchema } from './props';
 
 /** Marks KeyAccess values (Symbol.for: shared by two copies of the package). */
 export const KEY_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.KeyAccess');
@@ -12,6 +12,9 @@ const isApiKeySource = (x: unknown) => x !== null && typeof x === 'object' && ty
 const isKeyAccess = (x: unknown) => x !== null && typeof x === 'object' && KEY_ACCESS_SYMBOL in (x as object);
 const isSecretTarget = (x: unknown) => x !== null && typeof x === 'object' &&
   typeof (x as { bind?: unknown }).bind === 'function' && typeof (x as { description?: unknown }).description === 'string';
+
+/** One secret target (an ISecretTarget, possibly implemented in another language). */
+export const SECRET_TARGET: PropType = { instanceOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget };
 
 export const CLUSTER_OPTIONS: StructSchema = {
   name: 'ClusterOptions',
@@ -68,10 +71,13 @@ export const SETUP_GUIDE_OPTIONS: StructSchema = {
   fields: { enabled: 'boolean', outputPath: 'string' },
 };
 
+const isPlainObject = (x: unknown) => x !== null && typeof x === 'object' && !Array.isArray(x);
+
 export const CLUSTER_ACCESS_PROPS: StructSchema = {
   name: 'ClusterAccessProps',
   fields: {
-    clusters: { structList: CLUSTER_OPTIONS },
+    // Each cluster checks its own options (they are passed to it as they are).
+    clusters: { listOf: 'ClusterOptions objects', test: isPlainObject },
     apiKeys: { structList: API_KEY_OPTIONS },
     healthCheck: { struct: HEALTH_CHECK_OPTIONS },
     setupGuide: { struct: SETUP_GUIDE_OPTIONS },

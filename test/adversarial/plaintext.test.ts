@@ -1,0 +1,106 @@
+/**
+ * Class 6: no plaintext key reaches the stack by any path: not through a literal, not through
+ * something that resolves to one, and not when validation is skipped.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App, DataResource, Fn, Lazy, TerraformLocal, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { ApiKeySource, ClusterAccess, SecretTarget } from '../../src';
+
+const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
+const CANARY = 'canary-plaintext-7c1e9b2f40d8';
+
+function access(stack: TerraformStack, source: ApiKeySource) {
+  return new ClusterAccess(stack, 'Qdrant', {
+    clusters: [{ name: 'prod-eu', url: URL_EU }],
+    apiKeys: [{ name: 'ingest', clusters: ['prod-eu'], source, secretTargets: [SecretTarget.terraformOutputs()] }],
+  });
+}
+
+function synthMessage(stack: TerraformStack): string {
+  try {
+    return Testing.synth(stack, true);
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+describe('fromToken refuses a literal at the call itself', () => {
+  test.each([
+    ['a literal', () => CANARY],
+    ['a literal mixed with a token', (s: TerraformStack) => `${CANARY}${new TerraformVariable(s, 'v', { type: 'string', sensitive: true }).stringValue}`],
+  ])('%s', (_, make) => {
+    const stack = new TerraformStack(Testing.app(), 't');
+    let message = '';
+    try {
+      ApiKeySource.fromToken(make(stack));
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^ApiKeySource\.fromToken got (a literal string|literal text mixed with a token) \(value not shown\)/);
+    expect(message).not.toContain(CANARY);
+  });
+});
+
+describe('fromToken refuses anything that resolves to text at synth', () => {
+  test.each([
+    ['Lazy of a string', (_: TerraformStack) => Lazy.stringValue({ produce: () => CANARY })],
+    ['Fn.join of literals', (_: TerraformStack) => Fn.join('', ['canary-', 'plaintext-7c1e9b2f40d8'])],
+    ['a string that only looks like a reference (cdktf escapes it)', (_: TerraformStack) => Fn.trimspace('${data.vault_kv_secret_v2.qdrant.data}')],
+    ['a TerraformLocal holding a literal', (s: TerraformStack) => new TerraformLocal(s, 'k', CANARY).asString],
+    ['a local of a local of a literal', (s: TerraformStack) => new TerraformLocal(s, 'outer', new TerraformLocal(s, 'inner', CANARY).asString).asString],
+    ['a variable with a default', (s: TerraformStack) => new TerraformVariable(s, 'd', { type: 'string', default: CANARY }).stringValue],
+  ])('%s', (_, make) => {
+    const stack = new TerraformStack(Testing.app(), 't');
+    access(stack, ApiKeySource.fromToken(make(stack)));
+    const message = synthMessage(stack);
+    expect(message).toContain('[t/Qdrant/ApiKeys/ingest] key "ingest": key source resolves to ');
+    expect(message).toContain('so the key would be plaintext in the stack');
+    // The message never shows the resolved text (it is the key).
+    expect(message.replace(/Fn\.join|canary-,/g, '')).not.toContain(CANARY);
+  });
+
+  test.each([
+    ['a sensitive variable', (s: TerraformStack) => new TerraformVariable(s, 'k', { type: 'string', sensitive: true }).stringValue],
+    ['a local holding a variable', (s: TerraformStack) => new TerraformLocal(s, 'k', new TerraformVariable(s, 'v', { type: 'string', sensitive: true }).stringValue).asString],
+    ['a resource attribute', (s: TerraformStack) => new DataResource(s, 'store', { input: 'x' }).getStringAttribute('output')],
+    ['a function of a resource attribute', (s: TerraformStack) => Fn.trimspace(new DataResource(s, 'store', { input: 'x' }).getStringAttribute('output'))],
+    ['a template inside a string that refers to a variable', (s: TerraformStack) =>
+      Fn.join('', [`k-${new TerraformVariable(s, 'v', { type: 'string', sensitive: true }).stringValue}`])],
+  ])('%s is accepted', (_, make) => {
+    const stack = new TerraformStack(Testing.app(), 't');
+    access(stack, ApiKeySource.fromToken(make(stack)));
+    expect(synthMessage(stack)).not.toMatch(/plaintext in the stack/);
+  });
+
+  test('a token that is not sensitive is marked sensitive wherever the key is used', () => {
+    const stack = new TerraformStack(Testing.app(), 't');
+    const plain = new TerraformVariable(stack, 'not_sensitive', { type: 'string' });
+    access(stack, ApiKeySource.fromToken(plain.stringValue));
+    const json = JSON.parse(Testing.synth(stack, true));
+    const exec = Object.values<any>(json.resource.null_resource)[0].provisioner[0]['local-exec'];
+    expect(exec.environment.QDRANT_API_KEY).toBe('${sensitive(var.not_sensitive)}');
+    expect(json.output.QDRANT_API_KEY.value).toContain('sensitive(var.not_sensitive)');
+  });
+});
+
+describe('skipValidation does not let a plaintext key into cdk.tf.json', () => {
+  test.each([
+    ['fromToken(Lazy)', (s: TerraformStack) => ApiKeySource.fromToken(Lazy.stringValue({ produce: () => CANARY }))],
+    ['fromVariable with a default', (s: TerraformStack) => ApiKeySource.fromVariable(new TerraformVariable(s, 'd', { type: 'string', sensitive: true, default: CANARY }))],
+  ])('%s', (_, make) => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-skip-'));
+    try {
+      const app = new App({ outdir, skipValidation: true });
+      const stack = new TerraformStack(app, 'skipped');
+      access(stack, make(stack));
+      expect(() => app.synth()).toThrow(/^refusing to synthesize: a Qdrant API key would be written into the stack in plain text \(validation was skipped\)/);
+      const written = fs.existsSync(path.join(outdir, 'stacks', 'skipped', 'cdk.tf.json'))
+        ? fs.readFileSync(path.join(outdir, 'stacks', 'skipped', 'cdk.tf.json'), 'utf8') : '';
+      expect(written).not.toContain(CANARY);
+    } finally {
+      fs.rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});
