@@ -1,0 +1,103 @@
+/**
+ * Class 8: every time bound holds. The deadline grows with the timeout, so a timeout above 60 s is
+ * not cut short; every numeric flag has bounds; the CA file is read with a size limit and never
+ * from a device or a FIFO, so reading it cannot outlast the deadline.
+ */
+import { execFileSync, spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type * as Checker from '../../assets/checker';
+import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const check = require('../../assets/checker/check.js') as typeof Checker & { prepare(o: Checker.CheckOptions): { deadlineMs: number; timeoutMs: number } };
+const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
+const KEY = canaryKey('canary-bounds');
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: KEY, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
+  });
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-bounds-'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('the deadline follows the timeout', () => {
+  test.each([[10, 60], [15, 60], [16, 64], [90, 360], [300, 1200]])('timeout %i s: deadline %i s', (timeout, deadline) => {
+    const shared = check.prepare({ url: 'https://h.example', apiKey: KEY, timeoutSeconds: timeout });
+    expect(shared.timeoutMs).toBe(timeout * 1000);
+    expect(shared.deadlineMs).toBe(deadline * 1000);
+  });
+
+  test('an answer slower than the old fixed budget per attempt still passes (timeout 2 s, no deadline given)', async () => {
+    const s = await StandInQdrant.start({ apiKey: KEY, mode: 'slow', params: { slowMs: 1500 } });
+    try {
+      const r = await check.checkClusterAccess({ url: s.url, apiKey: KEY, caFile: s.caFile, timeoutSeconds: 2, retries: 0 });
+      expect(r.ok).toBe(true);
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
+describe('every numeric flag has bounds', () => {
+  test.each([
+    ['--timeout', '0'], ['--timeout', '301'], ['--timeout', '1e9'], ['--timeout', 'Infinity'], ['--retries', '11'], ['--retries', '-1'],
+    ['--deadline', '3601'], ['--deadline', '0'], ['--concurrency', '0'], ['--concurrency', '65'], ['--min-validity-days', '3651'], ['--warn-validity-days', '-3'],
+  ])('%s %s is a usage error', async (flag, value) => {
+    const r = await cli(['check', '--url', 'https://h.example', flag, value]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^qdrant-cluster-access: error: ${flag} needs a (whole )?number`));
+  });
+});
+
+describe('the CA file', () => {
+  test('a FIFO is refused at once (a blocking read would outlast any deadline)', async () => {
+    const fifo = path.join(dir, 'ca.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const r = await cli(['check', '--url', 'https://h.example', '--ca', fifo, '--deadline', '5']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`CA file ${JSON.stringify(fifo)} is not a regular file (a device, a FIFO or a directory); give a PEM file`);
+    expect(r.ms).toBeLessThan(5000);
+  });
+
+  test('a device is refused', async () => {
+    const r = await cli(['check', '--url', 'https://h.example', '--ca', '/dev/zero']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('CA file "/dev/zero" is not a regular file');
+  });
+
+  test('a file larger than 1 MiB is refused without reading it whole', async () => {
+    const big = path.join(dir, 'big.pem');
+    fs.writeFileSync(big, Buffer.alloc(2 * 1024 * 1024, 'A'));
+    const r = await cli(['check', '--url', 'https://h.example', '--ca', big]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`CA file ${JSON.stringify(big)} is larger than 1 MiB (2097152 bytes)`);
+  });
+
+  test('the time spent preparing (reading the CA) counts against each cluster\'s deadline', async () => {
+    const s = await StandInQdrant.start({ apiKey: KEY });
+    try {
+      const shared = check.prepare({ url: s.url, apiKey: KEY, caFile: s.caFile, deadlineSeconds: 1 }) as any;
+      // As if reading the CA had taken the whole second: nothing is left for the requests.
+      shared.prepareMs = 1000;
+      const report = await (require('../../assets/checker/check.js').checkGrant(shared, { url: s.url }));
+      expect(report).toMatchObject({ ok: false, failedStep: 'root', failureId: 'deadline' });
+      expect(report.steps[0].attempts).toBe(0);
+      expect(s.requests).toHaveLength(0);
+    } finally {
+      await s.stop();
+    }
+  });
+});

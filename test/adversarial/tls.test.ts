@@ -1,0 +1,49 @@
+/**
+ * Class 2: TLS verification can't be switched off from outside. NODE_TLS_REJECT_UNAUTHORIZED=0
+ * in the deploy environment makes Node accept any certificate, unless a client asks for
+ * verification explicitly; the checker does, for REST and for gRPC. The extra-CA option stays.
+ * (The gRPC client on its own is tested the same way in test/checker/grpc.test.ts.)
+ */
+import { spawn } from 'child_process';
+import * as path from 'path';
+import { StandInQdrant, canaryKey, carriesKey } from '../../tools/testing/stand-in-qdrant';
+
+const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
+const KEY = canaryKey('canary-tls');
+
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, 'check', ...args], { env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: KEY, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let s: StandInQdrant;
+beforeAll(async () => {
+  s = await StandInQdrant.start({ apiKey: KEY });
+});
+afterAll(() => s.stop());
+beforeEach(() => {
+  s.requests.length = 0;
+});
+
+test('REST: an untrusted certificate fails although NODE_TLS_REJECT_UNAUTHORIZED=0, and no key is sent', async () => {
+  const r = await cli(['--url', s.url, '--retries', '0'], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
+  expect(r.code).toBe(1);
+  expect(r.stdout).toMatch(/step root: TLS certificate not trusted/);
+  expect(s.requests.filter(carriesKey)).toEqual([]);
+});
+
+test('gRPC: the same, on the gRPC endpoint', async () => {
+  // REST trusted (its CA given), gRPC served with the same certificate: both verified with the CA...
+  const ok = await cli(['--url', s.url, '--grpc-url', s.grpcUrl, '--ca', s.caFile, '--retries', '0'], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
+  expect(ok.code).toBe(0);
+  // ...and without the CA both fail, whatever the environment says: the first failure is REST's.
+  const bad = await cli(['--url', s.url, '--grpc-url', s.grpcUrl, '--retries', '0'], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
+  expect(bad.code).toBe(1);
+  expect(bad.stdout).toMatch(/step root: TLS certificate not trusted/);
+});
