@@ -11,11 +11,23 @@
  * values; QCA_ENTRIES_FROM_ENV names, per entry, another environment variable that holds the
  * value (how a key arrives: Terraform's own TF_VAR_<name>, inherited by local-exec). For
  * `remove` only the names matter, and QCA_ENTRIES may also be a JSON array of names.
- * Output: one line with counts, never values.
- * Exit codes: 0 done, 1 failure (file unchanged), 2 usage error.
+ * QCA_LOCK_TIMEOUT_MS (optional) bounds the wait for another writer's lock (default 15000).
+ *
+ * What is ours: in a .env file, the lines inside owner's managed block (dotenv.js); in a JSON
+ * file, the members its sidecar records for owner (json.js). `write` refuses, changing nothing,
+ * when one of the names is already defined elsewhere; `remove` removes only what is ours, and
+ * deletes the file when this tool created it and nothing else is left. How the file is read and
+ * replaced, the lock, and what survives a kill: file.js.
+ *
+ * Output: one line with counts, never values. Exit codes: 0 done (also: nothing to remove),
+ * 1 failure (the file is unchanged), 2 usage error; 143 / 130 when stopped by SIGTERM / SIGINT
+ * (our temp file and lock are removed first; the file is the old or the new one).
  */
-const { planMerge, planRemove, checkName, checkOwner } = require('./dotenv.js');
-const { updateFile } = require('./file.js');
+const dotenv = require('./dotenv.js');
+const file = require('./file.js');
+const json = require('./json.js');
+
+// ---------- the command line (kept small: it moves onto the shared CLI toolkit later) ----------
 
 const USAGE = 'usage: node cli.js write|remove --file PATH [--format dotenv|json] --owner NAME '
   + '(entries as a JSON object in env QCA_ENTRIES)';
@@ -46,7 +58,7 @@ function parseArgs(argv) {
   if (!opts.owner) throw new UsageError('--owner is required');
   if (opts.format !== 'dotenv' && opts.format !== 'json') throw new UsageError('--format must be dotenv or json');
   try {
-    checkOwner(opts.owner);
+    dotenv.checkOwner(opts.owner);
   } catch (err) {
     throw new UsageError(err.message);
   }
@@ -71,7 +83,7 @@ function readEntries(env, command) {
   if (command === 'write') entries = { ...entries, ...entriesFromEnv(env) };
   for (const [name, value] of Object.entries(entries)) {
     try {
-      checkName(name);
+      dotenv.checkName(name);
     } catch (err) {
       throw new UsageError(`QCA_ENTRIES: ${err.message}`);
     }
@@ -114,149 +126,71 @@ function entriesFromEnv(env) {
   return out;
 }
 
-// ---------- JSON files: edit the top-level object in place, keeping all other bytes ----------
-
-function jsonLineOf(text, err) {
-  const m = /position (\d+)/.exec(err && err.message ? err.message : '');
-  if (!m) return '';
-  return ` (line ${text.slice(0, Number(m[1])).split('\n').length})`;
-}
-
-function skipWs(text, i) {
-  while (i < text.length && ' \t\r\n'.includes(text[i])) i++;
-  return i;
-}
-
-function skipString(text, i) {
-  i++; // opening quote
-  while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
-  return i + 1;
-}
-
-function skipValue(text, i) {
-  const c = text[i];
-  if (c === '"') return skipString(text, i);
-  if (c === '{' || c === '[') {
-    let depth = 0;
-    do {
-      const d = text[i];
-      if (d === '"') {
-        i = skipString(text, i);
-        continue;
-      }
-      if (d === '{' || d === '[') depth++;
-      else if (d === '}' || d === ']') depth--;
-      i++;
-    } while (depth > 0);
-    return i;
-  }
-  while (i < text.length && !',}] \t\r\n'.includes(text[i])) i++;
-  return i;
-}
-
-/** Scans valid JSON text holding an object: { open, close, members: [{ key, start, valStart, valEnd }] }. */
-function scanJsonObject(text) {
-  let parsed;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`not valid JSON${jsonLineOf(text, err)}; fix it or choose another file`);
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new Error('the JSON file does not hold an object at the top level');
-  }
-  const open = skipWs(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
-  const members = [];
-  let i = skipWs(text, open + 1);
-  if (text[i] === '}') return { open, close: i, members };
-  for (;;) {
-    const start = i;
-    const keyEnd = skipString(text, i);
-    const key = JSON.parse(text.slice(start, keyEnd));
-    i = skipWs(text, keyEnd) + 1; // ':'
-    const valStart = skipWs(text, i);
-    const valEnd = skipValue(text, valStart);
-    members.push({ key, start, valStart, valEnd });
-    i = skipWs(text, valEnd);
-    if (text[i] === ',') {
-      i = skipWs(text, i + 1);
-      continue;
-    }
-    return { open, close: i, members };
-  }
-}
-
-function jsonMerge(text, entries) {
-  const names = Object.keys(entries);
-  if (text == null || text.trim() === '') {
-    const body = names.map((n) => `  ${JSON.stringify(n)}: ${JSON.stringify(entries[n])}`).join(',\n');
-    return { text: names.length ? `{\n${body}\n}\n` : '{}\n', added: names, updated: [], unchanged: [] };
-  }
-  const scan = scanJsonObject(text);
-  const seen = new Set();
-  const changed = new Set();
-  // Replace existing values from the end so earlier offsets stay valid.
-  let out = text;
-  for (const m of [...scan.members].reverse()) {
-    if (!Object.prototype.hasOwnProperty.call(entries, m.key)) continue;
-    seen.add(m.key);
-    const v = JSON.stringify(entries[m.key]);
-    if (out.slice(m.valStart, m.valEnd) !== v) {
-      changed.add(m.key);
-      out = out.slice(0, m.valStart) + v + out.slice(m.valEnd);
-    }
-  }
-  const added = names.filter((n) => !seen.has(n));
-  if (added.length) {
-    const s2 = scanJsonObject(out);
-    const nl = out.includes('\r\n') ? '\r\n' : '\n';
-    let indent = '  ';
-    if (s2.members.length) {
-      const before = out.slice(0, s2.members[0].start);
-      const im = /\n([ \t]*)$/.exec(before);
-      if (im) indent = im[1];
-    }
-    const lines = added.map((n) => `${indent}${JSON.stringify(n)}: ${JSON.stringify(entries[n])}`);
-    if (s2.members.length) {
-      const at = s2.members[s2.members.length - 1].valEnd;
-      out = out.slice(0, at) + lines.map((l) => ',' + nl + l).join('') + out.slice(at);
-    } else {
-      out = out.slice(0, s2.open + 1) + nl + lines.join(',' + nl) + nl + out.slice(s2.close);
-    }
-  }
-  return {
-    text: out,
-    added,
-    updated: names.filter((n) => changed.has(n)),
-    unchanged: names.filter((n) => seen.has(n) && !changed.has(n)),
-  };
-}
-
-function jsonRemove(text, names) {
-  if (text == null || text.trim() === '') return { text, removed: [], absent: names };
-  let out = text;
-  const removed = new Set();
-  for (;;) {
-    const scan = scanJsonObject(out);
-    const idx = scan.members.findIndex((m) => names.includes(m.key));
-    if (idx < 0) break;
-    const m = scan.members[idx];
-    removed.add(m.key);
-    if (idx > 0) out = out.slice(0, scan.members[idx - 1].valEnd) + out.slice(m.valEnd);
-    else if (scan.members.length > 1) out = out.slice(0, m.start) + out.slice(scan.members[1].start);
-    else out = out.slice(0, scan.open + 1) + out.slice(scan.close);
-  }
-  return { text: out, removed: names.filter((n) => removed.has(n)), absent: names.filter((n) => !removed.has(n)) };
-}
-
-// ---------------------------------------------------------------------------------------------
+// ---------- the work ----------
 
 function entriesWord(n) {
   return `${n} ${n === 1 ? 'entry' : 'entries'}`;
 }
 
-/** Runs the CLI; returns { code, stdout, stderr } (strings without trailing newline, or ''). */
-function run(argv, env) {
+/** The transform for updateFile: plans with dotenv.js, fills `out.plan`. */
+function dotenvTransform(command, entries, owner, out) {
+  return (text) => {
+    if (command === 'write') {
+      out.plan = dotenv.planMerge(text, entries, { owner });
+      return out.plan.text;
+    }
+    out.plan = dotenv.planRemove(text, Object.keys(entries), { owner });
+    return out.plan.deleteFile ? file.DELETE : out.plan.text;
+  };
+}
+
+/** The transform for updateFile with a sidecar: plans with json.js, fills `out.plan`. */
+function jsonTransform(command, entries, owner, sidecarName, out) {
+  return (text, sideText) => {
+    const side = json.parseSidecar(sideText, sidecarName);
+    if (command === 'write') {
+      out.plan = json.planMerge(text, side, entries, { owner, sidecarName });
+      const sidecar = out.plan.sidecar ? json.renderSidecar(out.plan.sidecar) : null;
+      return { text: out.plan.text, sidecar, sidecarFirst: true };
+    }
+    out.plan = json.planRemove(text, side, Object.keys(entries), { owner, sidecarName });
+    const sidecar = out.plan.sidecar ? json.renderSidecar(out.plan.sidecar) : (sideText == null ? null : file.DELETE);
+    return { text: out.plan.deleteFile ? file.DELETE : out.plan.text, sidecar, sidecarFirst: false };
+  };
+}
+
+/** Does the work; returns the summary line. Throws FileError or LockError (one line) on failure. */
+async function apply({ command, format, file: target, owner }, entries, fileOpts) {
+  const out = { plan: null };
+  let res;
+  let sidecarName;
+  if (format === 'json') {
+    const sidecar = json.sidecarPath(target);
+    sidecarName = sidecar;
+    res = await file.updateFile(target, jsonTransform(command, entries, owner, sidecarName, out), { ...fileOpts, sidecar });
+  } else {
+    res = await file.updateFile(target, dotenvTransform(command, entries, owner, out), fileOpts);
+  }
+  const p = out.plan;
+  const n = Object.keys(entries).length;
+  if (command === 'write') {
+    const extra = [
+      p.unchanged.length ? `${p.unchanged.length} unchanged` : '',
+      res.existed || !res.changed ? '' : 'file created',
+    ].filter(Boolean).map((x) => `, ${x}`).join('');
+    return `wrote ${entriesWord(n)} to ${target} (${p.updated.length} updated, ${p.added.length} added${extra})`;
+  }
+  const notOurs = p.notOurs.length ? `, ${p.notOurs.length} not ours left in place` : '';
+  let note = '';
+  if (!res.existed) note = ', file does not exist';
+  else if (p.noBlock) note = `; no managed block of owner ${owner} in it, nothing changed`;
+  else if (p.noRecord) note = `; ${sidecarName} records no entries of owner ${owner}, nothing changed`;
+  else if (res.deleted) note = ', file deleted: this tool had created it';
+  return `removed ${entriesWord(p.removed.length)} from ${target} (${p.absent.length} not present${notOurs}${note})`;
+}
+
+/** Runs the CLI; resolves to { code, stdout, stderr } (strings without trailing newline, or ''). */
+async function run(argv, env) {
   let opts;
   let entries;
   try {
@@ -267,36 +201,15 @@ function run(argv, env) {
     if (err instanceof MissingValueError) return { code: 1, stdout: '', stderr: `error: ${err.message}; ${opts.file} was not changed` };
     throw err;
   }
-  const owner = opts.owner;
   const warnings = [];
   const fileOpts = { warn: (m) => warnings.push(m) };
   const lockMs = Number(env.QCA_LOCK_TIMEOUT_MS);
   if (Number.isFinite(lockMs) && lockMs > 0) fileOpts.lockTimeoutMs = lockMs;
-  let result = null;
   try {
-    const names = Object.keys(entries);
-    const res = updateFile(opts.file, (text) => {
-      if (opts.command === 'write') {
-        result = opts.format === 'json' ? jsonMerge(text, entries) : planMerge(text, entries, { owner });
-        return result.text;
-      }
-      if (text == null) {
-        result = { removed: [], absent: names };
-        return null;
-      }
-      result = opts.format === 'json' ? jsonRemove(text, names) : planRemove(text, names, { owner });
-      return result.text;
-    }, fileOpts);
-    let line;
-    if (opts.command === 'write') {
-      const extra = result.unchanged.length ? `, ${result.unchanged.length} unchanged` : '';
-      line = `wrote ${entriesWord(names.length)} to ${opts.file} (${result.updated.length} updated, ${result.added.length} added${extra})`;
-    } else {
-      const note = res.existed ? '' : ', file does not exist';
-      line = `removed ${entriesWord(result.removed.length)} from ${opts.file} (${result.absent.length} not present${note})`;
-    }
+    const line = await apply(opts, entries, fileOpts);
     return { code: 0, stdout: line, stderr: warnings.join('\n') };
   } catch (err) {
+    if (!(err instanceof file.FileError || err instanceof file.LockError)) throw err;
     warnings.push(`error: ${err.message}`);
     return { code: 1, stdout: '', stderr: warnings.join('\n') };
   }
@@ -318,18 +231,26 @@ function redact(text, env) {
   return text;
 }
 
+const SIGNAL_EXIT = { SIGTERM: 143, SIGINT: 130 };
+
 function main() {
-  let res;
-  try {
-    res = run(process.argv.slice(2), process.env);
-  } catch (err) {
-    res = { code: 1, stdout: '', stderr: `error: unexpected failure (${err && (err.code || err.name)})` };
+  for (const [signal, code] of Object.entries(SIGNAL_EXIT)) {
+    process.once(signal, () => {
+      file.cleanupForExit();
+      process.stderr.write(`error: stopped by ${signal}; the file keeps its previous or its new content, never a mix; run the command again\n`);
+      process.exit(code);
+    });
   }
-  if (res.stdout) process.stdout.write(redact(res.stdout, process.env) + '\n');
-  if (res.stderr) process.stderr.write(redact(res.stderr, process.env) + '\n');
-  process.exitCode = res.code;
+  run(process.argv.slice(2), process.env).catch((err) => (
+    { code: 1, stdout: '', stderr: `error: unexpected failure (${err && (err.code || err.name)})` }
+  )).then((res) => {
+    file.cleanupForExit();
+    if (res.stdout) process.stdout.write(redact(res.stdout, process.env) + '\n');
+    if (res.stderr) process.stderr.write(redact(res.stderr, process.env) + '\n');
+    process.exitCode = res.code;
+  });
 }
 
 if (require.main === module) main();
 
-module.exports = { run, parseArgs, jsonMerge, jsonRemove, UsageError };
+module.exports = { run, parseArgs, UsageError };

@@ -17,10 +17,31 @@
  *             `...` (closed on the same line, no \), or unquoted text up to the end of line.
  * Anything else is refused with an error that names the line (never a value).
  *
+ * Ownership: our entries live only inside the owner's managed block, delimited by two comment
+ * lines (exact text, compared after the line terminator is removed; OWNER as checkOwner allows,
+ * so it never holds a space or a parenthesis; \u2014 is the em dash):
+ *   start   # >>> managed by cdktf-qdrant-cluster-access (OWNER) \u2014 do not edit[CREATED]
+ *   CREATED  \u2014 created this file        (the same start line, followed by this tag)
+ *   end     # <<< managed by cdktf-qdrant-cluster-access (OWNER)
+ * CREATED records that this tool created the file (planMerge was given null: no file). At most
+ * one block per owner; blocks do not nest. Everything outside owner's block, and every line
+ * inside it that is not one of the names being written or removed, belongs to someone else.
+ *   - planMerge refuses when one of its names is defined outside owner's block (by the user or
+ *     in another owner's block), naming the first such line and the fix. Inside the block it
+ *     changes only the value of lines it writes, and appends new names before the end marker.
+ *     Without a block it appends one at the end of the file (keeping a missing final newline).
+ *   - planRemove removes the named definitions inside owner's block only. The markers go when
+ *     nothing else is left between them; if the start marker carried CREATED, the tag moves to
+ *     the next block of another owner, or, when no block is left and the rest of the file is
+ *     blank lines only, deleteFile tells the caller to delete the file.
+ *   - merge then remove on a file nobody else touched gives it back byte for byte (BOM, line
+ *     endings, a missing final newline), or deletes it when this tool had created it.
+ *
  * Values written by this module: see formatValue.
  */
 
 const TOOL = 'cdktf-qdrant-cluster-access';
+const CREATED_TAG = ' \u2014 created this file';
 
 class DotenvError extends Error {
   constructor(message, line) {
@@ -41,12 +62,16 @@ const UNQUOTED_FORBIDDEN_RE = /[#\r\n\u0085\u2028\u2029]/;
 // JavaScript's trim() set plus the extra characters Python's str.isspace() accepts.
 const EDGE_SPACE_RE = /[\s\u001c-\u001f\u0085]/;
 
-function startMarker(owner) {
-  return `# >>> managed by ${TOOL} (${owner}) \u2014 do not edit`;
+function startMarker(owner, created) {
+  return `# >>> managed by ${TOOL} (${owner}) \u2014 do not edit${created ? CREATED_TAG : ''}`;
 }
 function endMarker(owner) {
   return `# <<< managed by ${TOOL} (${owner})`;
 }
+
+// Any owner's markers, for reading a file that holds several blocks.
+const START_RE = /^# >>> managed by cdktf-qdrant-cluster-access \(([^()\s]+)\) \u2014 do not edit( \u2014 created this file)?$/;
+const END_RE = /^# <<< managed by cdktf-qdrant-cluster-access \(([^()\s]+)\)$/;
 
 function checkOwner(owner) {
   if (typeof owner !== 'string' || !OWNER_RE.test(owner)) {
@@ -223,43 +248,90 @@ function entryError(name, err) {
   return new DotenvError(`entry ${name}: ${err.message}`);
 }
 
-/** Finds owner's managed block: { start, end } item indexes, or null. Throws if half-present. */
-function findBlock(items, owner) {
-  const s = startMarker(owner);
-  const e = endMarker(owner);
-  const start = items.findIndex((it) => it.kind === 'comment' && it.content === s);
-  const endAny = items.findIndex((it) => it.kind === 'comment' && it.content === e);
-  if (start < 0 && endAny < 0) return null;
-  if (start < 0 || (endAny >= 0 && endAny < start)) {
-    const it = items[endAny];
-    throw new DotenvError(`line ${it.line}: end marker of the managed block for owner ${owner} has no start marker before it; restore the line "${s}" above it, or delete this line`, it.line);
+const SECRET_NAMING_FIX = "give our entry another name with the stack's secretNaming (e.g. secretNaming: { prefix: \"APP_\" })";
+
+/**
+ * Reads the block structure. Returns { block, blocks, ownerAt }:
+ *   block   owner's block { start, end, created } (item indexes of its markers) or null;
+ *   blocks  every well-formed block of any owner, in file order: { owner, start, end, created };
+ *   ownerAt(idx) the owner of the block holding item idx, or null (outside every block).
+ * Refuses (DotenvError naming the line) when owner's own block is damaged: a start without an
+ * end, an end without a start, a second block, or another owner's marker inside it. Damage in
+ * other owners' blocks is not ours to judge; it only makes their lines count as outside.
+ */
+function readBlocks(items, owner) {
+  const blocks = [];
+  const ownerAt = new Array(items.length).fill(null);
+  let open = null;
+  items.forEach((it, idx) => {
+    if (it.kind !== 'comment') {
+      if (open) ownerAt[idx] = open.owner;
+      return;
+    }
+    const s = START_RE.exec(it.content);
+    const e = s ? null : END_RE.exec(it.content);
+    if (s && !open) {
+      open = { owner: s[1], start: idx, created: Boolean(s[2]) };
+    } else if (e && open && e[1] === open.owner) {
+      blocks.push({ ...open, end: idx });
+      open = null;
+    } else if (open) {
+      ownerAt[idx] = open.owner;
+    }
+  });
+  const S = startMarker(owner);
+  const E = endMarker(owner);
+  const isStart = (it) => it.kind === 'comment' && (it.content === S || it.content === S + CREATED_TAG);
+  const isEnd = (it) => it.kind === 'comment' && it.content === E;
+  const starts = [];
+  const ends = [];
+  items.forEach((it, idx) => {
+    if (isStart(it)) starts.push(idx);
+    else if (isEnd(it)) ends.push(idx);
+  });
+  if (starts.length === 0 && ends.length === 0) return { block: null, blocks, ownerAt };
+  if (starts.length === 0 || ends[0] < starts[0]) {
+    const it = items[ends[0]];
+    throw new DotenvError(`line ${it.line}: end marker of the managed block for owner ${owner} has no start marker before it; restore the line "${S}" above it, or delete this line`, it.line);
   }
-  const end = items.findIndex((it, idx) => idx > start && it.kind === 'comment' && it.content === e);
-  if (end < 0) {
-    const it = items[start];
-    throw new DotenvError(`line ${it.line}: managed block for owner ${owner} has no end marker; restore the line "${e}" after its entries, or delete this line`, it.line);
+  const end = ends.find((idx) => idx > starts[0]);
+  if (end === undefined) {
+    const it = items[starts[0]];
+    throw new DotenvError(`line ${it.line}: managed block for owner ${owner} has no end marker; restore the line "${E}" after its entries, or delete this line`, it.line);
   }
-  return { start, end };
+  const extra = [...starts.slice(1), ...ends.filter((idx) => idx !== end)][0];
+  if (extra !== undefined) {
+    const it = items[extra];
+    throw new DotenvError(`line ${it.line}: a second marker of the managed block for owner ${owner} (the block starts on line ${items[starts[0]].line}); merge the two blocks into one, or delete this line`, it.line);
+  }
+  for (let idx = starts[0] + 1; idx < end; idx++) {
+    const it = items[idx];
+    if (it.kind === 'comment' && (START_RE.test(it.content) || END_RE.test(it.content))) {
+      throw new DotenvError(`line ${it.line}: a marker of another managed block inside the block for owner ${owner} (lines ${items[starts[0]].line}-${items[end].line}); move that block out of it`, it.line);
+    }
+  }
+  if (ownerAt[starts[0]] !== null) {
+    const it = items[starts[0]];
+    throw new DotenvError(`line ${it.line}: the managed block for owner ${owner} starts inside the block of owner ${ownerAt[starts[0]]}; move it out of that block`, it.line);
+  }
+  const created = items[starts[0]].content !== S;
+  return { block: { start: starts[0], end, created }, blocks, ownerAt };
+}
+
+function inBlock(block, idx) {
+  return Boolean(block) && idx > block.start && idx < block.end;
 }
 
 function joinItems(bom, items) {
   return bom + items.map((it) => it.raw).join('');
 }
 
-/**
- * Merges entries into dotenv text. Returns { text, added, updated, unchanged } (name lists).
- * Existing definitions (anywhere in the file) get their value token replaced in place; the
- * rest of such lines (indentation, export, spacing, comment, line ending) is kept. Other
- * names are appended inside owner's managed block (created at the end of the file if absent).
- */
-function planMerge(text, entries, opts) {
-  const owner = checkOwner(opts && opts.owner);
+function checkEntries(entries) {
   if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
     throw new DotenvError('entries must be an object of NAME: value');
   }
-  const names = Object.keys(entries);
   const formatted = new Map();
-  for (const name of names) {
+  for (const name of Object.keys(entries)) {
     checkName(name);
     try {
       formatted.set(name, formatValue(entries[name]));
@@ -267,11 +339,37 @@ function planMerge(text, entries, opts) {
       throw entryError(name, err);
     }
   }
-  const model = parseDotenv(text == null ? '' : text);
+  return formatted;
+}
+
+/**
+ * Merges entries into owner's managed block. Returns { text, added, updated, unchanged } (name
+ * lists). `text` null means the file does not exist yet: the block's start marker then records
+ * that this tool created the file.
+ *   - Refuses (DotenvError, first offending line) when one of the names is defined anywhere
+ *     outside owner's block: by the user, or in another owner's block.
+ *   - Inside the block, each definition of a name gets its value token replaced in place (the
+ *     rest of the line: indentation, export, spacing, comment, line ending, is kept); other
+ *     names are appended at the end of the block. Nothing else in the file changes.
+ *   - Without a block, one is appended at the end of the file (keeping a missing final newline).
+ */
+function planMerge(text, entries, opts) {
+  const owner = checkOwner(opts && opts.owner);
+  const formatted = checkEntries(entries);
+  const names = [...formatted.keys()];
+  const creating = text == null;
+  if (creating && names.length === 0) return { text: null, added: [], updated: [], unchanged: [] };
+  const model = parseDotenv(creating ? '' : text);
   const items = model.items.slice();
+  const { block, ownerAt } = readBlocks(items, owner);
+  items.forEach((it, idx) => {
+    if (it.kind !== 'assign' || !formatted.has(it.key) || inBlock(block, idx)) return;
+    const where = ownerAt[idx] ? `in the managed block of owner ${ownerAt[idx]}` : `outside the managed block of owner ${owner}`;
+    throw new DotenvError(`line ${it.line}: ${it.key} is already defined ${where}; remove that line, or ${SECRET_NAMING_FIX}`, it.line);
+  });
   const seen = new Set();
   const changed = new Set();
-  for (let idx = 0; idx < items.length; idx++) {
+  for (let idx = block ? block.start + 1 : 0; block && idx < block.end; idx++) {
     const it = items[idx];
     if (it.kind !== 'assign' || !formatted.has(it.key)) continue;
     seen.add(it.key);
@@ -288,12 +386,11 @@ function planMerge(text, entries, opts) {
   const added = names.filter((n) => !seen.has(n));
   if (added.length > 0) {
     const eol = model.eol;
-    const block = findBlock(items, owner);
     const lines = added.map((n) => `${n}=${formatted.get(n)}`);
     if (block) {
       items.splice(block.end, 0, ...lines.map((l) => ({ kind: 'assign', raw: l + eol })));
     } else {
-      const all = [startMarker(owner), ...lines, endMarker(owner)];
+      const all = [startMarker(owner, creating), ...lines, endMarker(owner)];
       const last = items[items.length - 1];
       if (last && last.eol === '') {
         // The file has no final newline: keep it that way (removal undoes this exactly).
@@ -313,26 +410,57 @@ function planMerge(text, entries, opts) {
 }
 
 /**
- * Removes every definition of the given names (inside or outside the managed block), then
- * owner's block markers if nothing is left between them. Returns { text, removed, absent }.
+ * Removes the given names from owner's managed block, and nothing else. Returns
+ * { text, removed, absent, notOurs, noBlock, deleteFile }:
+ *   removed  names whose definitions were removed from the block;
+ *   notOurs  names not in the block but defined elsewhere in the file (left in place);
+ *   absent   the other names;
+ *   noBlock  true when the file has no block of owner (the text is then returned unchanged);
+ *   deleteFile true when this tool created the file (see the module header) and nothing but
+ *            blank lines is left: the caller deletes the file instead of writing `text`.
+ * The markers go when only removed entries were between them; a "created this file" record
+ * then moves to the next remaining block of any owner.
  */
 function planRemove(text, names, opts) {
   const owner = checkOwner(opts && opts.owner);
   const list = Array.isArray(names) ? names : Object.keys(names || {});
   list.forEach(checkName);
   const wanted = new Set(list);
-  const model = parseDotenv(text == null ? '' : text);
+  const source = text == null ? '' : text;
+  const model = parseDotenv(source);
+  const { block } = readBlocks(model.items, owner);
   const removed = new Set();
-  let items = model.items.filter((it) => {
-    if (it.kind === 'assign' && wanted.has(it.key)) {
-      removed.add(it.key);
-      return false;
-    }
-    return true;
+  const elsewhere = new Set();
+  model.items.forEach((it, idx) => {
+    if (it.kind !== 'assign' || !wanted.has(it.key)) return;
+    if (inBlock(block, idx)) removed.add(it.key);
+    else elsewhere.add(it.key);
   });
-  const block = findBlock(items, owner);
-  if (block && block.end === block.start + 1) {
-    items = items.filter((_, idx) => idx !== block.start && idx !== block.end);
+  const result = (out, deleteFile) => ({
+    text: out,
+    removed: list.filter((n) => removed.has(n)),
+    notOurs: list.filter((n) => !removed.has(n) && elsewhere.has(n)),
+    absent: list.filter((n) => !removed.has(n) && !elsewhere.has(n)),
+    noBlock: !block,
+    deleteFile,
+  });
+  if (!block) return result(text, false);
+
+  let items = model.items.filter((it, idx) => !(it.kind === 'assign' && wanted.has(it.key) && inBlock(block, idx)));
+  const start = items.indexOf(model.items[block.start]);
+  const end = items.indexOf(model.items[block.end]);
+  let deleteFile = false;
+  if (end === start + 1) {
+    items = items.filter((_, idx) => idx !== start && idx !== end);
+    if (block.created) {
+      const next = readBlocks(items, owner).blocks[0];
+      if (next) {
+        const it = items[next.start];
+        items[next.start] = { ...it, content: startMarker(next.owner, true), raw: startMarker(next.owner, true) + it.eol };
+      } else {
+        deleteFile = items.every((it) => it.kind === 'blank');
+      }
+    }
   }
   const origLast = model.items[model.items.length - 1];
   const newLast = items[items.length - 1];
@@ -340,11 +468,7 @@ function planRemove(text, names, opts) {
     // The original had no final newline and its last line is gone: keep "no final newline".
     items[items.length - 1] = { ...newLast, raw: newLast.raw.slice(0, -newLast.eol.length), eol: '' };
   }
-  return {
-    text: joinItems(model.bom, items),
-    removed: list.filter((n) => removed.has(n)),
-    absent: list.filter((n) => !removed.has(n)),
-  };
+  return result(joinItems(model.bom, items), deleteFile);
 }
 
 function mergeEntries(text, entries, opts) {

@@ -1,27 +1,56 @@
 'use strict';
 /**
- * Safe read-modify-write of one small text file (Node built-ins only).
+ * Safe read-modify-write of one small text file, plus an optional sidecar file, under one lock
+ * (Node built-ins only). It survives being killed at any moment: the target is always either
+ * the old or the new file, and no copy of it is ever readable by anyone but its owner.
  *
- * updateFile(path, transform, opts):
- *   - refuses symbolic links, directories, non-regular files, read-only files and a missing
- *     parent directory, with a one-line message (what, the path, how to fix);
- *   - takes an exclusive lock file `<path>.lock` (O_EXCL) so parallel writers serialise; waits
- *     up to opts.lockTimeoutMs (default 15 s), removes a lock older than opts.staleLockMs
- *     (default 30 s) as stale; always removes its own lock in `finally`;
- *   - calls transform(currentText | null) under the lock (null = file does not exist); the
- *     transform returns the new text, or null to leave the file alone. If it throws, the file
- *     is not touched;
- *   - writes a temp file in the same directory, fsyncs it, renames it over the target and
- *     fsyncs the directory: readers and crashes see the old or the new file, never a mix;
- *   - new files get mode 0600; existing files keep their mode and (when running as root)
- *     their owner; a world-readable existing file gets a warning on stderr.
+ * updateFile(file, transform, opts) → Promise<{ existed, changed, deleted }>:
+ *   - refuses symbolic links, directories, non-regular files (FIFOs, devices), read-only files,
+ *     files over opts.maxBytes (default 4 MiB) and a missing parent directory, with a one-line
+ *     message (what, the path, how to fix);
+ *   - takes the lock (lock.js), then removes temp files that a dead writer left for this target
+ *     and its sidecar (lock.js), then checks the target again;
+ *   - reads the target through one descriptor: open(O_RDONLY|O_NOFOLLOW|O_NONBLOCK), fstat,
+ *     compare dev/ino with the lstat just made (refuse on mismatch: a symbolic link or another
+ *     file was swapped in), refuse anything but a regular file without blocking, read at most
+ *     maxBytes through that descriptor, decode as strict UTF-8;
+ *   - calls transform(text | null) (null = the file does not exist). Without opts.sidecar it
+ *     returns the new text, null (leave the file alone) or DELETE (remove the file). With
+ *     opts.sidecar (a path) it is called as transform(text, sidecarText) and returns
+ *     { text, sidecar, sidecarFirst }, each of text/sidecar being a string, null or DELETE;
+ *     sidecarFirst says which of the two files is committed first. If transform throws, nothing
+ *     is touched and the error becomes "refusing to change <file>: <message>; the file was not
+ *     changed";
+ *   - commits a new text with a temp file in the same directory, named
+ *     `.<basename>.qca-<hosttag>-<pid>-<12 hex>.tmp` (hosttag: 8 hex of sha256(hostname)),
+ *     opened O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW with mode 0600, written, fsynced, renamed over
+ *     the target; only then does it get the target's mode, through the same descriptor
+ *     (fchmod). The directory is fsynced. Readers and crashes see the old or the new file.
+ *   - new files get mode 0600; existing files keep their mode and (when running as root) their
+ *     owner; a world-readable existing file gets a warning. The sidecar is always 0600 and, as
+ *     root, gets the target's owner.
  * Messages never contain file contents.
+ *
+ * The lock, the temp-file names and the cleanup of a dead writer's leftovers: lock.js. Before
+ * each commit the holder checks that the lock is still its own (refusing, with the target
+ * unchanged, if another run broke it).
+ *
+ * Signals: the work runs in steps with a yield to the event loop between them (after taking the
+ * lock, before and after every rename), so a SIGTERM/SIGINT handler installed by the caller runs
+ * at a step boundary and can call cleanupForExit(): it deletes our temp files and releases our
+ * lock. A SIGKILL leaves at most a temp file (mode 0600) and a lock, both cleaned by the next run.
  */
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const {
+  HOST, HOST_TAG, LockError, live, tempPath, acquireLock, verifyLock, releaseLock, cleanDeadTemps, cleanupForExit,
+} = require('./lock.js');
 
-const DEFAULTS = { lockTimeoutMs: 15000, staleLockMs: 30000 };
+const DEFAULTS = { lockTimeoutMs: 15000, staleLockMs: 30000, maxBytes: 4 * 1024 * 1024 };
+const C = fs.constants;
+const O_NOFOLLOW = C.O_NOFOLLOW || 0;
+const O_NONBLOCK = C.O_NONBLOCK || 0;
+const DELETE = Symbol.for('cdktf-qdrant-cluster-access.writer.delete');
 
 class FileError extends Error {
   constructor(message, code, cause) {
@@ -32,9 +61,8 @@ class FileError extends Error {
   }
 }
 
-function sleepSync(ms) {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
+/** Yields to the event loop (not just the microtask queue), so signal handlers can run. */
+const checkpoint = () => new Promise((resolve) => setImmediate(resolve));
 
 function lstatOrNull(p) {
   try {
@@ -45,9 +73,31 @@ function lstatOrNull(p) {
   }
 }
 
+function unlinkQuiet(p) {
+  try {
+    fs.unlinkSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function closeQuiet(fd) {
+  try {
+    fs.closeSync(fd);
+  } catch { /* already closed */ }
+}
+
 function modeString(mode) {
   return '0' + (mode & 0o777).toString(8).padStart(3, '0');
 }
+
+function size(bytes) {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1048576) return `${Number((bytes / 1024).toFixed(1))} KiB`;
+  return `${Number((bytes / 1048576).toFixed(1))} MiB`;
+}
+
 
 /** Checks the target path; returns its lstat (or null when it does not exist yet). */
 function checkTarget(file) {
@@ -61,15 +111,7 @@ function checkTarget(file) {
   }
   const st = lstatOrNull(file);
   if (!st) return null;
-  if (st.isSymbolicLink()) {
-    throw new FileError(`refusing to write ${file}: it is a symbolic link; point the path at the real file instead`, 'ESYMLINK');
-  }
-  if (st.isDirectory()) {
-    throw new FileError(`cannot write ${file}: it is a directory; give the path of a file inside it (e.g. ${path.join(file, '.env')})`, 'EISDIR');
-  }
-  if (!st.isFile()) {
-    throw new FileError(`cannot write ${file}: it is not a regular file; give the path of a regular file`, 'ENOTFILE');
-  }
+  checkKind(file, st);
   let writable = (st.mode & 0o222) !== 0;
   if (writable) {
     try {
@@ -84,54 +126,80 @@ function checkTarget(file) {
   return st;
 }
 
-function acquireLock(file, opts, warn) {
-  const lockPath = `${file}.lock`;
-  const token = `${process.pid} ${Date.now()} ${crypto.randomBytes(6).toString('hex')}\n`;
-  const deadline = Date.now() + opts.lockTimeoutMs;
-  for (;;) {
-    try {
-      const fd = fs.openSync(lockPath, 'wx', 0o600);
-      try {
-        fs.writeSync(fd, token);
-      } finally {
-        fs.closeSync(fd);
-      }
-      return { lockPath, token };
-    } catch (err) {
-      if (err.code === 'EACCES' || err.code === 'EPERM' || err.code === 'EROFS') {
-        throw new FileError(`cannot create the lock file ${lockPath}: ${err.code}; the directory must be writable`, err.code);
-      }
-      if (err.code !== 'EEXIST') throw err;
-    }
-    const st = lstatOrNull(lockPath);
-    if (st && Date.now() - st.mtimeMs > opts.staleLockMs) {
-      // Stale: move it aside first, so that two writers breaking it at once cannot both win.
-      const aside = `${lockPath}.stale-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
-      try {
-        fs.renameSync(lockPath, aside);
-        const ast = fs.statSync(aside);
-        if (Date.now() - ast.mtimeMs > opts.staleLockMs) {
-          warn(`warning: removed stale lock file ${lockPath} (older than ${Math.round(opts.staleLockMs / 1000)} s)`);
-        } else {
-          // Someone else's fresh lock: put it back unless a new one already exists.
-          try { fs.linkSync(aside, lockPath); } catch { /* a newer lock exists */ }
-        }
-        fs.unlinkSync(aside);
-      } catch { /* another writer handled it */ }
-      continue;
-    }
-    if (Date.now() >= deadline) {
-      throw new FileError(`timed out after ${Number((opts.lockTimeoutMs / 1000).toFixed(1))} s waiting for the lock file ${lockPath}; another writer holds it (if none is running, delete that file)`, 'ELOCKED');
-    }
-    sleepSync(10 + Math.floor(Math.random() * 40));
+function checkKind(file, st) {
+  if (st.isSymbolicLink()) {
+    throw new FileError(`refusing to write ${file}: it is a symbolic link; point the path at the real file instead`, 'ESYMLINK');
+  }
+  if (st.isDirectory()) {
+    throw new FileError(`cannot write ${file}: it is a directory; give the path of a file inside it (e.g. ${path.join(file, '.env')})`, 'EISDIR');
+  }
+  if (!st.isFile()) {
+    throw new FileError(`cannot write ${file}: it is not a regular file; give the path of a regular file`, 'ENOTFILE');
   }
 }
 
-function releaseLock(lock) {
+/**
+ * Reads `file` through one descriptor that cannot follow a symbolic link or block on a FIFO,
+ * and checks that it is the file `expected` (an lstat made before) described. Returns
+ * { buf, stat }. Throws FileError (one line) on a symbolic link, another file swapped in, a
+ * file that is not regular, or one larger than maxBytes.
+ */
+function readVerified(file, expected, maxBytes = DEFAULTS.maxBytes) {
+  let fd;
   try {
-    if (fs.readFileSync(lock.lockPath, 'utf8') === lock.token) fs.unlinkSync(lock.lockPath);
-  } catch { /* already gone */ }
+    fd = fs.openSync(file, C.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (err) {
+    if (err.code === 'ELOOP' || err.code === 'EMLINK') {
+      throw new FileError(`refusing to write ${file}: it is a symbolic link; point the path at the real file instead`, 'ESYMLINK', err);
+    }
+    if (err.code === 'ENOENT') {
+      throw new FileError(`refusing to change ${file}: it was deleted or moved while being opened; run again, and check what else writes it`, 'ESWAPPED', err);
+    }
+    throw new FileError(`cannot read ${file}: ${err.code}; check its permissions`, err.code, err);
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    checkKind(file, st);
+    if (expected && (st.dev !== expected.dev || st.ino !== expected.ino)) {
+      throw new FileError(`refusing to change ${file}: it was replaced by another file while being opened (a symbolic link or a copy was swapped in); run again, and check what else writes it`, 'ESWAPPED');
+    }
+    if (st.size > maxBytes) {
+      throw new FileError(`refusing to change ${file}: it is ${size(st.size)}, larger than the ${size(maxBytes)} a file of keys can need; check the path`, 'ETOOBIG');
+    }
+    const chunks = [];
+    let total = 0;
+    const chunk = Buffer.allocUnsafe(Math.min(Math.max(st.size, 0) + 1, maxBytes + 1, 1 << 20) || 1);
+    for (;;) {
+      const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > maxBytes) {
+        throw new FileError(`refusing to change ${file}: it is larger than the ${size(maxBytes)} a file of keys can need; check the path`, 'ETOOBIG');
+      }
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+    }
+    return { buf: Buffer.concat(chunks, total), stat: st };
+  } catch (err) {
+    if (err instanceof FileError) throw err;
+    throw new FileError(`cannot read ${file}: ${err.code || err.message}; check its permissions`, err.code, err);
+  } finally {
+    closeQuiet(fd);
+  }
 }
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function readText(file, expected, maxBytes) {
+  const { buf, stat } = readVerified(file, expected, maxBytes);
+  try {
+    return { text: UTF8.decode(buf), stat };
+  } catch {
+    throw new FileError(`refusing to change ${file}: it is not valid UTF-8 text; the file was not changed`, 'EENCODING');
+  }
+}
+
+
+// ---------- commits ----------
 
 function fsyncDir(dir) {
   let fd;
@@ -145,79 +213,142 @@ function fsyncDir(dir) {
   }
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-function writeAtomic(file, text, st, warn) {
+/**
+ * Replaces `file` with `text` atomically. c: { mode, chown: { uid, gid } | null, lock, label,
+ * hooks }. The temp file is 0600 from its creation and gets `mode` only after the rename.
+ */
+async function replaceFile(file, text, c, warn) {
   const dir = path.dirname(path.resolve(file));
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`);
+  const tmp = tempPath(file);
   let fd;
+  let renamed = false;
+  live.temps.add(tmp);
   try {
-    fd = fs.openSync(tmp, 'wx', 0o600);
-    fs.fchmodSync(fd, st ? st.mode & 0o7777 : 0o600);
-    if (st && typeof process.getuid === 'function') {
-      const uid = process.getuid();
-      if (uid === 0 && (st.uid !== 0 || st.gid !== 0)) {
-        fs.fchownSync(fd, st.uid, st.gid);
-      } else if (uid !== 0 && st.uid !== uid) {
-        warn(`warning: ${file} is owned by uid ${st.uid}; the rewritten file will be owned by uid ${uid}`);
-      }
-    }
+    fd = fs.openSync(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, 0o600);
+    if (c.chown) fs.fchownSync(fd, c.chown.uid, c.chown.gid);
     fs.writeFileSync(fd, text, 'utf8');
     fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    fd = undefined;
+    if (c.hooks && c.hooks.beforeRename) c.hooks.beforeRename(tmp);
+    await checkpoint();
+    verifyLock(c.lock, c.label);
     fs.renameSync(tmp, file);
+    renamed = true;
+    live.temps.delete(tmp);
   } catch (err) {
-    if (fd !== undefined) {
-      try { fs.closeSync(fd); } catch { /* ignore */ }
-    }
-    try { fs.unlinkSync(tmp); } catch { /* ignore */ }
-    if (err instanceof FileError) throw err;
+    if (fd !== undefined) closeQuiet(fd);
+    if (!renamed) unlinkQuiet(tmp);
+    live.temps.delete(tmp);
+    if (err instanceof FileError || err instanceof LockError) throw err;
     throw new FileError(`cannot write ${file}: ${err.code || err.message}; check the directory's permissions and free space`, err.code, err);
   }
+  try {
+    if ((fs.fstatSync(fd).mode & 0o7777) !== c.mode) fs.fchmodSync(fd, c.mode);
+  } catch (err) {
+    warn(`warning: ${file} was written but its mode could not be set to ${modeString(c.mode)} (${err.code}); run chmod ${modeString(c.mode).slice(1)} ${file}`);
+  } finally {
+    closeQuiet(fd);
+  }
   fsyncDir(dir);
+  await checkpoint();
+}
+
+async function removeFile(file, expected, lock, label) {
+  await checkpoint();
+  verifyLock(lock, label);
+  const now = lstatOrNull(file);
+  if (!now) return;
+  if (now.dev !== expected.dev || now.ino !== expected.ino) {
+    throw new FileError(`refusing to delete ${file}: it was replaced by another file meanwhile; run again, and check what else writes it`, 'ESWAPPED');
+  }
+  try {
+    fs.unlinkSync(file);
+  } catch (err) {
+    throw new FileError(`cannot delete ${file}: ${err.code}; check the directory's permissions`, err.code, err);
+  }
+  fsyncDir(path.dirname(path.resolve(file)));
+  await checkpoint();
+}
+
+function isRoot() {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+function ownerChange(file, st, warn) {
+  if (!st || typeof process.getuid !== 'function') return null;
+  const uid = process.getuid();
+  if (uid === 0) return st.uid !== 0 || st.gid !== 0 ? { uid: st.uid, gid: st.gid } : null;
+  if (st.uid !== uid) warn(`warning: ${file} is owned by uid ${st.uid}; the rewritten file will be owned by uid ${uid}`);
+  return null;
+}
+
+function checkSidecar(file) {
+  const st = lstatOrNull(file);
+  if (st) checkKind(file, st);
+  return st;
 }
 
 /**
- * Returns { existed, changed }. Throws FileError (one line, no contents) on failure; the
- * file is unchanged whenever it throws.
+ * See the module header. Throws FileError or LockError (one line, no contents); then the target
+ * is unchanged.
  */
-function updateFile(file, transform, options) {
+async function updateFile(file, transform, options) {
   const opts = { ...DEFAULTS, ...(options || {}) };
   const warn = opts.warn || ((msg) => process.stderr.write(msg + '\n'));
+  const side = opts.sidecar || null;
   checkTarget(file);
-  const lock = acquireLock(file, opts, warn);
+  const lock = await acquireLock(file, opts, warn);
   try {
+    cleanDeadTemps(side ? [file, side] : [file], warn);
+    await checkpoint();
     const st = checkTarget(file); // again, under the lock
-    let text = null;
-    if (st) {
-      let buf;
-      try {
-        buf = fs.readFileSync(file);
-      } catch (err) {
-        throw new FileError(`cannot read ${file}: ${err.code}; check its permissions`, err.code, err);
-      }
-      try {
-        text = UTF8.decode(buf);
-      } catch {
-        throw new FileError(`refusing to change ${file}: it is not valid UTF-8 text; the file was not changed`, 'EENCODING');
-      }
+    const cur = st ? readText(file, st, opts.maxBytes) : null;
+    const text = cur ? cur.text : null;
+    let sideCur = null;
+    if (side) {
+      const sst = checkSidecar(side);
+      sideCur = sst ? readText(side, sst, opts.maxBytes) : null;
     }
-    let next;
+    let plan;
     try {
-      next = transform(text);
+      plan = side ? transform(text, sideCur ? sideCur.text : null) : { text: transform(text) };
     } catch (err) {
       throw new FileError(`refusing to change ${file}: ${err.message}; the file was not changed`, 'EINVALID', err);
     }
-    if (next == null || next === text) return { existed: Boolean(st), changed: false };
-    if (st && (st.mode & 0o004)) {
-      warn(`warning: ${file} is readable by all users (mode ${modeString(st.mode)}) and holds API keys; consider chmod 600 ${file}`);
+    const step = (p, cur0, next, config) => {
+      if (next == null) return null;
+      if (next === DELETE) return cur0 ? () => removeFile(p, cur0.stat, lock, file) : null;
+      if (cur0 && next === cur0.text) return null;
+      return () => replaceFile(p, next, { ...config(), lock, label: file }, warn);
+    };
+    const targetStep = step(file, cur, plan.text, () => ({
+      mode: cur ? cur.stat.mode & 0o7777 : 0o600,
+      chown: ownerChange(file, cur && cur.stat, warn),
+      hooks: opts.testHooks,
+    }));
+    // The sidecar belongs with the target: 0600 always, and (as root) the target's owner.
+    const sideStep = side ? step(side, sideCur, plan.sidecar, () => ({
+      mode: 0o600,
+      chown: isRoot() && cur && (cur.stat.uid !== 0 || cur.stat.gid !== 0) ? { uid: cur.stat.uid, gid: cur.stat.gid } : null,
+    })) : null;
+    if (targetStep && plan.text !== DELETE && cur && (cur.stat.mode & 0o004)) {
+      warn(`warning: ${file} is readable by all users (mode ${modeString(cur.stat.mode)}) and holds API keys; consider chmod 600 ${file}`);
     }
-    writeAtomic(file, next, st, warn);
-    return { existed: Boolean(st), changed: true };
+    const steps = plan.sidecarFirst ? [sideStep, targetStep] : [targetStep, sideStep];
+    for (const s of steps) if (s) await s();
+    return { existed: Boolean(st), changed: Boolean(targetStep), deleted: Boolean(targetStep) && plan.text === DELETE };
   } finally {
     releaseLock(lock);
   }
 }
 
-module.exports = { updateFile, FileError, DEFAULTS };
+module.exports = {
+  updateFile,
+  readVerified,
+  cleanupForExit,
+  FileError,
+  LockError,
+  DEFAULTS,
+  DELETE,
+  HOST,
+  HOST_TAG,
+};

@@ -114,14 +114,44 @@ describe('dotenv format', () => {
     expect(fs.readFileSync(f, 'utf8')).toBe(FOREIGN);
   });
 
-  test('a new file is created with mode 0600; remove on a missing file does not create it', async () => {
+  test('a new file is created with mode 0600 and deleted again by remove; remove on a missing file does not create it', async () => {
     const f = path.join(dir, '.env');
     let r = await cli(['remove', '--file', f, '--owner', 'o'], ['QDRANT_X']);
     expect(r).toEqual({ code: 0, stdout: `removed 0 entries from ${f} (1 not present, file does not exist)\n`, stderr: '' });
     expect(fs.existsSync(f)).toBe(false);
     r = await cli(['write', `--file=${f}`, '--owner=o'], ENTRIES);
-    expect(r.code).toBe(0);
+    expect(r).toEqual({ code: 0, stdout: `wrote 2 entries to ${f} (0 updated, 2 added, file created)\n`, stderr: '' });
     expect(fs.statSync(f).mode % 0o1000).toBe(0o600);
+    r = await cli(['remove', `--file=${f}`, '--owner=o'], ENTRIES);
+    expect(r).toEqual({ code: 0, stdout: `removed 2 entries from ${f} (0 not present, file deleted: this tool had created it)\n`, stderr: '' });
+    expect(fs.existsSync(f)).toBe(false);
+  });
+
+  test('remove without a block of ours changes nothing and says so; our names outside it are left in place', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, FOREIGN + '\nQDRANT_PROD_EU_URL=mine\n');
+    const before = fs.readFileSync(f);
+    const r = await cli(['remove', '--file', f, '--owner', 'o'], Object.keys(ENTRIES));
+    expect(r).toEqual({
+      code: 0,
+      stdout: `removed 0 entries from ${f} (1 not present, 1 not ours left in place; no managed block of owner o in it, nothing changed)\n`,
+      stderr: '',
+    });
+    expect(fs.readFileSync(f).equals(before)).toBe(true);
+  });
+
+  test('write refuses a name the user already defined, naming file, line and name, and changes nothing', async () => {
+    const f = path.join(dir, '.env');
+    const text = FOREIGN + '\r\nQDRANT_PROD_EU_API_KEY=user-value\r\n';
+    fs.writeFileSync(f, text);
+    const r = await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: refusing to change ${f}: line 7: QDRANT_PROD_EU_API_KEY is already defined outside the managed block of owner o; ` +
+        'remove that line, or give our entry another name with the stack\'s secretNaming (e.g. secretNaming: { prefix: "APP_" }); the file was not changed\n',
+    });
+    expect(fs.readFileSync(f, 'utf8')).toBe(text);
   });
 
   test('a world-readable file gets a warning without values', async () => {
@@ -179,22 +209,33 @@ describe('json format', () => {
     r = await cli(['remove', ...base], ENTRIES);
     expect(r.stdout).toBe(`removed 2 entries from ${f} (0 not present)\n`);
     expect(fs.readFileSync(f, 'utf8')).toBe(ORIGINAL);
+    expect(fs.readdirSync(dir)).toEqual(['keys.json']);
   });
 
-  test('creates a new file with 2-space indent; {} round-trips', async () => {
+  test('creates a new file with 2-space indent, and deletes it again with its sidecar', async () => {
     const f = path.join(dir, 'keys.json');
-    await cli(['write', '--file', f, '--format', 'json', '--owner', 'o'], ENTRIES);
+    let r = await cli(['write', '--file', f, '--format', 'json', '--owner', 'o'], ENTRIES);
+    expect(r.stdout).toBe(`wrote 2 entries to ${f} (0 updated, 2 added, file created)\n`);
     expect(fs.readFileSync(f, 'utf8')).toBe(`{\n  "QDRANT_PROD_EU_URL": "https://h:6333",\n  "QDRANT_PROD_EU_API_KEY": "${SECRET}"\n}\n`);
+    expect(fs.readdirSync(dir).sort()).toEqual(['.keys.json.qdrant-cluster-access', 'keys.json']);
+    r = await cli(['remove', '--file', f, '--format', 'json', '--owner', 'o'], ENTRIES);
+    expect(r.stdout).toBe(`removed 2 entries from ${f} (0 not present, file deleted: this tool had created it)\n`);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  test('an existing {} round-trips', async () => {
+    const f = path.join(dir, 'keys.json');
     fs.writeFileSync(f, '{}\n');
     await cli(['write', '--file', f, '--format', 'json', '--owner', 'o'], ENTRIES);
     expect(JSON.parse(fs.readFileSync(f, 'utf8'))).toEqual(ENTRIES);
     await cli(['remove', '--file', f, '--format', 'json', '--owner', 'o'], ENTRIES);
     expect(fs.readFileSync(f, 'utf8')).toBe('{}\n');
+    expect(fs.readdirSync(dir)).toEqual(['keys.json']);
   });
 
   test.each([
     ['{\n  "a": 1,\n}\n', 'not valid JSON (line 3); fix it or choose another file'],
-    ['[1, 2]\n', 'the JSON file does not hold an object at the top level'],
+    ['[1, 2]\n', 'the JSON file does not hold an object at the top level; give the path of a file holding an object ({ ... })'],
   ])('refuses %j without changing it', async (content, reason) => {
     const f = path.join(dir, 'keys.json');
     fs.writeFileSync(f, content);
@@ -257,5 +298,12 @@ describe('parallel writers', () => {
     expect(Object.keys(obj)).toHaveLength(n + 1);
     expect(obj.keep).toBe(true);
     for (let i = 0; i < n; i++) expect(obj[`QDRANT_J${i}`]).toBe(`${SECRET}-${i}`);
+    const side = JSON.parse(fs.readFileSync(path.join(dir, '.keys.json.qdrant-cluster-access'), 'utf8'));
+    expect(Object.keys(side.owners).sort()).toEqual(Array.from({ length: n }, (_, i) => `c${i}`));
+
+    const removes = await Promise.all(Array.from({ length: n }, (_, i) => cli(['remove', '--file', f, '--format', 'json', '--owner', `c${i}`], [`QDRANT_J${i}`])));
+    for (const r of removes) expect([r.code, r.stdout]).toEqual([0, expect.stringMatching(/^removed 1 entry from .* \(0 not present\)\n$/)]);
+    expect(fs.readFileSync(f, 'utf8')).toBe('{"keep": true}\n');
+    expect(fs.readdirSync(dir)).toEqual(['keys.json']);
   }, 30_000);
 });

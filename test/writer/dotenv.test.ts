@@ -78,24 +78,31 @@ describe('mergeEntries', () => {
     expect(merge(out, { QDRANT_URL: 'https://h:6333', QDRANT_API_KEY: SECRET })).toBe(out);
   });
 
-  test('updates in place, keeping export, spacing, comment and line ending', () => {
-    const text = 'A=1\r\nexport  QDRANT_URL = old # the url\r\nB=2';
+  test('updates in place inside our block, keeping export, spacing, comment and line ending', () => {
+    const text = `A=1\r\n${START}\r\nexport  QDRANT_URL = old # the url\r\n${END}\r\nB=2`;
     const out = merge(text, { QDRANT_URL: 'new' });
-    expect(out).toBe("A=1\r\nexport  QDRANT_URL = 'new' # the url\r\nB=2");
+    expect(out).toBe(`A=1\r\n${START}\r\nexport  QDRANT_URL = 'new' # the url\r\n${END}\r\nB=2`);
     expect(merge(out, { QDRANT_URL: 'new' })).toBe(out);
   });
 
   test('replaces a multi-line value in place and leaves the lines around it alone', () => {
-    const text = 'A=1\nQDRANT_URL="line1\nline2"\nB=2\n';
-    expect(merge(text, { QDRANT_URL: 'x' })).toBe("A=1\nQDRANT_URL='x'\nB=2\n");
+    const text = `A=1\n${START}\n# note\nQDRANT_URL="line1\nline2"\nB=2\n${END}\n`;
+    expect(merge(text, { QDRANT_URL: 'x' })).toBe(`A=1\n${START}\n# note\nQDRANT_URL='x'\nB=2\n${END}\n`);
   });
 
-  test('updates every definition of a duplicated key', () => {
-    expect(merge('K=1\nA=2\nK=3\n', { K: 'v' })).toBe("K='v'\nA=2\nK='v'\n");
+  test('updates every definition of a duplicated key inside the block; only changed lines change', () => {
+    const text = `${START}\nK=1\nA=2\nK=3\nL='same'\n${END}\n`;
+    expect(merge(text, { K: 'v', L: 'same' })).toBe(`${START}\nK='v'\nA=2\nK='v'\nL='same'\n${END}\n`);
   });
 
   test('an unquoted value written before a comment without a space gets a space', () => {
-    expect(merge('K="x"#c\n', { K: 'it\'s "q"' })).toBe('K=it\'s "q" #c\n');
+    expect(merge(`${START}\nK="x"#c\n${END}\n`, { K: 'it\'s "q"' })).toBe(`${START}\nK=it's "q" #c\n${END}\n`);
+  });
+
+  test('reports what changed', () => {
+    const r = w.planMerge(`A=1\n${START}\nK='same'\nL=old\n${END}\n`, { K: 'same', L: 'new', M: 'm' }, { owner: OWNER });
+    expect([r.updated, r.added, r.unchanged]).toEqual([['L'], ['M'], ['K']]);
+    expect(r.text).toBe(`A=1\n${START}\nK='same'\nL='new'\nM='m'\n${END}\n`);
   });
 
   test('adds new keys inside the existing block; other owners get their own blocks', () => {
@@ -117,16 +124,40 @@ describe('mergeEntries', () => {
     expect(remove(merge('', { K: 'v' }), ['K'])).toBe('');
   });
 
-  test('reports what changed', () => {
-    const r = w.planMerge("A=1\nK='same'\nL=old\n", { K: 'same', L: 'new', M: 'm' }, { owner: OWNER });
-    expect([r.updated, r.added, r.unchanged]).toEqual([['L'], ['M'], ['K']]);
-  });
-
   test('refuses a damaged managed block', () => {
     expect(() => merge(`A=1\n${START}\nK=1\n`, { Z: 'z' }))
       .toThrow(`line 2: managed block for owner ${OWNER} has no end marker; restore the line "${END}" after its entries, or delete this line`);
     expect(() => merge(`A=1\n${END}\n`, { Z: 'z' }))
       .toThrow(`line 2: end marker of the managed block for owner ${OWNER} has no start marker before it`);
+    expect(() => remove(`A=1\n${END}\n`, ['Z'])).toThrow('line 2: end marker of the managed block');
+  });
+
+  test('refuses a second block of the same owner, and a block inside another block', () => {
+    const twice = `${START}\nK='1'\n${END}\n${START}\nL='2'\n${END}\n`;
+    const msg = `line 4: a second marker of the managed block for owner ${OWNER} (the block starts on line 1); merge the two blocks into one, or delete this line`;
+    expect(() => merge(twice, { K: 'v' })).toThrow(msg);
+    expect(() => remove(twice, ['K'])).toThrow(msg);
+    const other = w.startMarker('other');
+    const otherEnd = w.endMarker('other');
+    expect(() => merge(`${START}\n${other}\nK='1'\n${otherEnd}\n${END}\n`, { K: 'v' }))
+      .toThrow(`line 2: a marker of another managed block inside the block for owner ${OWNER} (lines 1-5); move that block out of it`);
+    expect(() => merge(`${other}\n${START}\nK='1'\n${END}\n${otherEnd}\n`, { K: 'v' }))
+      .toThrow(`line 2: the managed block for owner ${OWNER} starts inside the block of owner other; move it out of that block`);
+  });
+
+  test('refuses a name defined outside our block, naming the line and the fix; also in another owner\'s block', () => {
+    const fix = 'remove that line, or give our entry another name with the stack\'s secretNaming (e.g. secretNaming: { prefix: "APP_" })';
+    expect(() => merge('A=1\n  export QDRANT_URL = mine\n', { QDRANT_URL: 'u' }))
+      .toThrow(`line 2: QDRANT_URL is already defined outside the managed block of owner ${OWNER}; ${fix}`);
+    const withBlock = merge('A=1\n', { QDRANT_URL: 'u' });
+    expect(() => merge(withBlock + 'QDRANT_URL=user\n', { QDRANT_URL: 'u2' }))
+      .toThrow(`line 5: QDRANT_URL is already defined outside the managed block of owner ${OWNER}; ${fix}`);
+    const others = merge('A=1\n', { QDRANT_API_KEY: SECRET }, 'other');
+    let err: any;
+    try { merge(others, { QDRANT_URL: 'u', QDRANT_API_KEY: 'k' }); } catch (e) { err = e; }
+    expect(err.message).toBe(`line 3: QDRANT_API_KEY is already defined in the managed block of owner other; ${fix}`);
+    expect(err.message).not.toContain(SECRET);
+    expect(err.line).toBe(3);
   });
 
   test('refuses bad names, owners and values without echoing the value', () => {
@@ -148,9 +179,18 @@ describe('removeEntries', () => {
     }
   });
 
-  test('removes our keys outside the block too, and keeps a block that still has lines', () => {
-    const text = `A=1\nK=old\n${START}\nL='x'\n# user note\n${END}\n`;
-    expect(remove(text, ['K', 'L'])).toBe(`A=1\n${START}\n# user note\n${END}\n`);
+  test('removes our names only inside our block; keeps a block that still has lines', () => {
+    const text = `A=1\nK=old\n${START}\nL='x'\n# user note\nM=user\n${END}\n`;
+    const r = w.planRemove(text, ['K', 'L', 'Z'], { owner: OWNER });
+    expect(r.text).toBe(`A=1\nK=old\n${START}\n# user note\nM=user\n${END}\n`);
+    expect([r.removed, r.notOurs, r.absent, r.noBlock, r.deleteFile]).toEqual([['L'], ['K'], ['Z'], false, false]);
+  });
+
+  test('without a block of ours, changes nothing and says so', () => {
+    const text = 'K=user\n';
+    const r = w.planRemove(text, ['K', 'L'], { owner: OWNER });
+    expect(r).toEqual({ text, removed: [], notOurs: ['K'], absent: ['L'], noBlock: true, deleteFile: false });
+    expect(w.planRemove(null, ['K'], { owner: OWNER })).toMatchObject({ text: null, noBlock: true, deleteFile: false });
   });
 
   test('leaves other owners\' blocks and foreign lines alone', () => {
@@ -164,6 +204,45 @@ describe('removeEntries', () => {
   test('is a no-op on a file without our keys', () => {
     const text = '# c\nA=1\n  B = 2  \n';
     expect(remove(text, ['K'])).toBe(text);
+  });
+});
+
+describe('a file this tool created', () => {
+  const CREATED = `${START} \u2014 created this file`;
+
+  test('the start marker records it; remove deletes the file when nothing else is left', () => {
+    const made = merge(null as any, { K: 'v' });
+    expect(made).toBe(`${CREATED}\nK='v'\n${END}\n`);
+    expect(merge(made, { K: 'v2', L: 'w' })).toBe(`${CREATED}\nK='v2'\nL='w'\n${END}\n`);
+    expect(w.planRemove(made, ['K'], { owner: OWNER })).toMatchObject({ text: '', deleteFile: true, removed: ['K'] });
+    // Blank lines are nothing; anything else keeps the file.
+    expect(w.planRemove(`\n${made}  \n`, ['K'], { owner: OWNER })).toMatchObject({ deleteFile: true });
+    expect(w.planRemove(`# mine\n${made}`, ['K'], { owner: OWNER })).toMatchObject({ text: '# mine\n', deleteFile: false });
+    // A user line inside the block keeps the block, its record and the file.
+    const inside = made.replace('K=\'v\'\n', 'K=\'v\'\nUSER=1\n');
+    expect(w.planRemove(inside, ['K'], { owner: OWNER })).toMatchObject({ text: `${CREATED}\nUSER=1\n${END}\n`, deleteFile: false });
+  });
+
+  test('an existing empty file is not recorded as created and stays', () => {
+    const made = merge('', { K: 'v' });
+    expect(made).toBe(`${START}\nK='v'\n${END}\n`);
+    expect(w.planRemove(made, ['K'], { owner: OWNER })).toMatchObject({ text: '', deleteFile: false });
+  });
+
+  test('with two owners, removing the creator keeps the file and moves the record; removing the last deletes it', () => {
+    const a = merge(null as any, { K: 'a' });
+    const ab = merge(a, { L: 'b' }, 'other');
+    const r1 = w.planRemove(ab, ['K'], { owner: OWNER });
+    expect(r1.deleteFile).toBe(false);
+    expect(r1.text).toBe(`${w.startMarker('other')} \u2014 created this file\nL='b'\n${w.endMarker('other')}\n`);
+    expect(w.planRemove(r1.text, ['L'], { owner: 'other' })).toMatchObject({ text: '', deleteFile: true });
+    // The other order: removing the non-creator first leaves the creator's record alone.
+    const r2 = w.planRemove(ab, ['L'], { owner: 'other' });
+    expect(r2).toMatchObject({ text: a, deleteFile: false });
+  });
+
+  test('a created file with nothing to write is not created', () => {
+    expect(w.planMerge(null, {}, { owner: OWNER })).toEqual({ text: null, added: [], updated: [], unchanged: [] });
   });
 });
 

@@ -1,7 +1,10 @@
 /**
- * assets/writer/file.js: atomic replace, modes/owner, the lock file, and every refusal
- * (message text asserted, file unchanged, nothing left behind).
+ * assets/writer/file.js and lock.js, in process: atomic replace, modes/owner, the sidecar, the
+ * lock file (format, dead and stale holders, foreign locks, a lost lock), dead writers' temp
+ * files, the verified read, and every refusal (message text asserted, file unchanged, nothing
+ * left behind).
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -9,7 +12,7 @@ import * as path from 'node:path';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { mergeEntries } = require('../../assets/writer/dotenv.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { updateFile } = require('../../assets/writer/file.js');
+const { updateFile, readVerified, DELETE, HOST, HOST_TAG } = require('../../assets/writer/file.js');
 
 const SECRET = 'canary-secret-file-2b7e';
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -31,13 +34,13 @@ afterEach(() => {
 const listing = () => fs.readdirSync(dir).sort();
 const mode = (p: string) => fs.statSync(p).mode % 0o1000;
 
-function expectRefused(file: string, message: string, transform = mergeT) {
+async function expectRefused(file: string, message: string, transform = mergeT, extra: Record<string, unknown> = {}) {
   const st = fs.lstatSync(file, { throwIfNoEntry: false });
   const before = st && st.isFile() ? fs.readFileSync(file) : null;
   const names = listing();
   let err: any;
   try {
-    updateFile(file, transform, opts());
+    await updateFile(file, transform, { ...opts(), ...extra });
   } catch (e) {
     err = e;
   }
@@ -49,121 +52,287 @@ function expectRefused(file: string, message: string, transform = mergeT) {
   expect(listing()).toEqual(names);
 }
 
-test('creates a new file with mode 0600 and leaves no temp or lock file', () => {
+/** The pid of a process that has exited (so process.kill(pid, 0) fails with ESRCH). */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  return r.pid!;
+}
+const lockLine = (pid: number, host = HOST, started = Date.now()) =>
+  `qdrant-cluster-access-writer pid=${pid} host=${host} started=${started} token=0123456789abcdef0123\n`;
+const age = (p: string, seconds: number) => {
+  const t = (Date.now() - seconds * 1000) / 1000;
+  fs.utimesSync(p, t, t);
+};
+
+test('creates a new file with mode 0600 and leaves no temp or lock file', async () => {
   const f = path.join(dir, '.env');
-  const r = updateFile(f, mergeT, opts());
-  expect(r).toEqual({ existed: false, changed: true });
+  const r = await updateFile(f, mergeT, opts());
+  expect(r).toEqual({ existed: false, changed: true, deleted: false });
   expect(fs.readFileSync(f, 'utf8')).toContain(`QDRANT_API_KEY='${SECRET}'`);
   expect(mode(f)).toBe(0o600);
   expect(listing()).toEqual(['.env']);
   expect(warnings).toEqual([]);
 });
 
-test('keeps the mode of an existing file and does not rewrite an unchanged one', () => {
+test('keeps the mode of an existing file and does not rewrite an unchanged one', async () => {
   const f = path.join(dir, '.env');
   fs.writeFileSync(f, 'A=1\n');
   fs.chmodSync(f, 0o640);
-  updateFile(f, mergeT, opts());
+  await updateFile(f, mergeT, opts());
   expect(mode(f)).toBe(0o640);
   const ino = fs.statSync(f).ino;
-  expect(updateFile(f, mergeT, opts())).toEqual({ existed: true, changed: false });
+  expect(await updateFile(f, mergeT, opts())).toEqual({ existed: true, changed: false, deleted: false });
   expect(fs.statSync(f).ino).toBe(ino);
 });
 
-test('warns (without values) about a world-readable file', () => {
+test('the temp file is 0600 from its creation until after the rename, even for a world-readable target', async () => {
   const f = path.join(dir, '.env');
   fs.writeFileSync(f, 'A=1\n');
   fs.chmodSync(f, 0o644);
-  updateFile(f, mergeT, opts());
+  const seen: Array<{ name: string; mode: number; lock: string }> = [];
+  const testHooks = {
+    beforeRename: (tmp: string) => seen.push({
+      name: path.basename(tmp), mode: mode(tmp), lock: fs.readFileSync(`${f}.lock`, 'utf8'),
+    }),
+  };
+  await updateFile(f, mergeT, { ...opts(), testHooks });
+  expect(seen).toHaveLength(1);
+  expect(seen[0].mode).toBe(0o600);
+  expect(seen[0].name).toMatch(new RegExp(`^\\.\\.env\\.qca-${HOST_TAG}-${process.pid}-[0-9a-f]{12}\\.tmp$`));
+  // The lock names this writer: pid, host, start time and a random token.
+  expect(seen[0].lock).toMatch(new RegExp(`^qdrant-cluster-access-writer pid=${process.pid} host=${HOST.replace(/[.]/g, '\\.')} started=\\d+ token=[0-9a-f]{24}\\n$`));
+  expect(mode(f)).toBe(0o644);
+  expect(listing()).toEqual(['.env']);
+});
+
+test('warns (without values) about a world-readable file', async () => {
+  const f = path.join(dir, '.env');
+  fs.writeFileSync(f, 'A=1\n');
+  fs.chmodSync(f, 0o644);
+  await updateFile(f, mergeT, opts());
   expect(mode(f)).toBe(0o644);
   expect(warnings).toEqual([`warning: ${f} is readable by all users (mode 0644) and holds API keys; consider chmod 600 ${f}`]);
 });
 
-(isRoot ? test : test.skip)('as root, keeps the owner of an existing file', () => {
+(isRoot ? test : test.skip)('as root, keeps the owner of an existing file', async () => {
   const f = path.join(dir, '.env');
   fs.writeFileSync(f, 'A=1\n');
   fs.chownSync(f, 4321, 4322);
-  updateFile(f, mergeT, opts());
+  await updateFile(f, mergeT, opts());
   const st = fs.statSync(f);
   expect([st.uid, st.gid]).toEqual([4321, 4322]);
 });
 
-test('transform returning null leaves a missing file missing', () => {
+test('transform returning null leaves a missing file missing', async () => {
   const f = path.join(dir, '.env');
-  expect(updateFile(f, () => null, opts())).toEqual({ existed: false, changed: false });
+  expect(await updateFile(f, () => null, opts())).toEqual({ existed: false, changed: false, deleted: false });
   expect(listing()).toEqual([]);
 });
 
-test('a failing transform leaves the file unchanged and removes the lock', () => {
+test('transform returning DELETE removes the file (and a missing file stays missing)', async () => {
   const f = path.join(dir, '.env');
   fs.writeFileSync(f, 'A=1\n');
-  expectRefused(f, `refusing to change ${f}: boom; the file was not changed`, () => {
+  expect(await updateFile(f, () => DELETE, opts())).toEqual({ existed: true, changed: true, deleted: true });
+  expect(listing()).toEqual([]);
+  expect(await updateFile(f, () => DELETE, opts())).toEqual({ existed: false, changed: false, deleted: false });
+});
+
+test('a sidecar is written 0600 in the order the transform asks, under the same lock', async () => {
+  const f = path.join(dir, 'keys.json');
+  const side = path.join(dir, '.keys.json.side');
+  fs.writeFileSync(f, '{}\n');
+  fs.chmodSync(f, 0o644);
+  const order: string[] = [];
+  const testHooks = { beforeRename: () => order.push(fs.existsSync(side) ? 'sidecar exists' : 'sidecar missing') };
+  await updateFile(f, (t: string, s: string | null) => ({ text: t + ' ', sidecar: (s ?? '') + 'x', sidecarFirst: true }), { ...opts(), sidecar: side, testHooks });
+  expect(order).toEqual(['sidecar exists']);
+  expect(mode(side)).toBe(0o600);
+  expect(fs.readFileSync(side, 'utf8')).toBe('x');
+  await updateFile(f, () => ({ text: '{}\n', sidecar: DELETE, sidecarFirst: false }), { ...opts(), sidecar: side });
+  expect(listing()).toEqual(['keys.json']);
+});
+
+test('a failing transform leaves the file unchanged and removes the lock', async () => {
+  const f = path.join(dir, '.env');
+  fs.writeFileSync(f, 'A=1\n');
+  await expectRefused(f, `refusing to change ${f}: boom; the file was not changed`, () => {
     throw new Error('boom');
   });
 });
 
-test('refuses a file that is not valid dotenv, naming the line', () => {
+test('refuses a file that is not valid dotenv, naming the line', async () => {
   const f = path.join(dir, '.env');
   fs.writeFileSync(f, `A=1\nB="${SECRET}\n`);
-  expectRefused(f, `refusing to change ${f}: line 2: unterminated double-quoted value (the closing " is missing); the file was not changed`);
+  await expectRefused(f, `refusing to change ${f}: line 2: unterminated double-quoted value (the closing " is missing); the file was not changed`);
 });
 
-test('refuses a file that is not UTF-8', () => {
+test('refuses a file that is not UTF-8', async () => {
   const f = path.join(dir, '.env');
   fs.writeFileSync(f, Buffer.from([0x41, 0x3d, 0xff, 0x0a]));
-  expectRefused(f, `refusing to change ${f}: it is not valid UTF-8 text; the file was not changed`);
+  await expectRefused(f, `refusing to change ${f}: it is not valid UTF-8 text; the file was not changed`);
 });
 
-test('refuses a missing parent directory', () => {
+test('refuses a file larger than the bound', async () => {
+  const f = path.join(dir, '.env');
+  fs.writeFileSync(f, 'A=' + 'x'.repeat(2 * 1024 * 1024) + '\n');
+  await expectRefused(f, `refusing to change ${f}: it is 2 MiB, larger than the 1 MiB a file of keys can need; check the path`, mergeT, { maxBytes: 1024 * 1024 });
+});
+
+test('refuses a missing parent directory', async () => {
   const f = path.join(dir, 'nope', '.env');
-  expectRefused(f, `cannot write ${f}: directory ${path.join(dir, 'nope')} does not exist; create it first or fix the path`);
+  await expectRefused(f, `cannot write ${f}: directory ${path.join(dir, 'nope')} does not exist; create it first or fix the path`);
 });
 
-test('refuses a directory', () => {
+test('refuses a directory', async () => {
   const f = path.join(dir, 'sub');
   fs.mkdirSync(f);
-  expectRefused(f, `cannot write ${f}: it is a directory; give the path of a file inside it (e.g. ${path.join(f, '.env')})`);
+  await expectRefused(f, `cannot write ${f}: it is a directory; give the path of a file inside it (e.g. ${path.join(f, '.env')})`);
 });
 
-test('refuses a read-only file', () => {
+test('refuses a FIFO without blocking', async () => {
+  const f = path.join(dir, '.env');
+  const r = spawnSync('mkfifo', [f]);
+  expect(r.status).toBe(0);
+  await expectRefused(f, `cannot write ${f}: it is not a regular file; give the path of a regular file`);
+});
+
+test('refuses a read-only file', async () => {
   const f = path.join(dir, '.env');
   fs.writeFileSync(f, 'A=1\n');
   fs.chmodSync(f, 0o444);
-  expectRefused(f, `cannot write ${f}: the file is not writable (mode 0444); make it writable (chmod u+w ${f}) or choose another file`);
+  await expectRefused(f, `cannot write ${f}: the file is not writable (mode 0444); make it writable (chmod u+w ${f}) or choose another file`);
 });
 
-test('refuses a symbolic link (to a file or dangling) and leaves the target alone', () => {
+test('refuses a symbolic link (to a file or dangling) and leaves the target alone', async () => {
   const target = path.join(dir, 'real.env');
   fs.writeFileSync(target, 'A=1\n');
   const link = path.join(dir, '.env');
   fs.symlinkSync(target, link);
-  expectRefused(link, `refusing to write ${link}: it is a symbolic link; point the path at the real file instead`);
+  await expectRefused(link, `refusing to write ${link}: it is a symbolic link; point the path at the real file instead`);
   expect(fs.readFileSync(target, 'utf8')).toBe('A=1\n');
   const dangling = path.join(dir, 'dangling.env');
   fs.symlinkSync(path.join(dir, 'missing'), dangling);
-  expectRefused(dangling, `refusing to write ${dangling}: it is a symbolic link; point the path at the real file instead`);
+  await expectRefused(dangling, `refusing to write ${dangling}: it is a symbolic link; point the path at the real file instead`);
   expect(fs.existsSync(path.join(dir, 'missing'))).toBe(false);
 });
 
-test('waits for a held lock, then times out with a clear message and leaves the other lock alone', () => {
-  const f = path.join(dir, '.env');
-  fs.writeFileSync(f, 'A=1\n');
-  fs.writeFileSync(`${f}.lock`, 'other writer\n');
-  const t0 = Date.now();
-  expectRefused(f, `timed out after 0.3 s waiting for the lock file ${f}.lock; another writer holds it (if none is running, delete that file)`);
-  expect(Date.now() - t0).toBeGreaterThanOrEqual(280);
-  expect(fs.readFileSync(`${f}.lock`, 'utf8')).toBe('other writer\n');
+// The swaps (symbolic link, another file, FIFO) are in test/adversarial/writer-kill.test.ts.
+describe('readVerified', () => {
+  const refusal = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e: any) {
+      return e.message as string;
+    }
+    return 'no error';
+  };
+
+  test('reads a regular file through the descriptor', () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n');
+    const r = readVerified(f, fs.lstatSync(f));
+    expect(r.buf.toString()).toBe('A=1\n');
+    expect(r.stat.ino).toBe(fs.lstatSync(f).ino);
+  });
+
+  test('a file that grew past the bound is refused', () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'x'.repeat(5000));
+    expect(refusal(() => readVerified(f, fs.lstatSync(f), 4096)))
+      .toBe(`refusing to change ${f}: it is 4.9 KiB, larger than the 4 KiB a file of keys can need; check the path`);
+  });
 });
 
-test('breaks a stale lock (older than 30 s) with a warning', () => {
-  const f = path.join(dir, '.env');
-  fs.writeFileSync(f, 'A=1\n');
-  fs.chmodSync(f, 0o600);
-  fs.writeFileSync(`${f}.lock`, 'crashed writer\n');
-  const old = (Date.now() - 60_000) / 1000;
-  fs.utimesSync(`${f}.lock`, old, old);
-  updateFile(f, mergeT, opts());
-  expect(fs.readFileSync(f, 'utf8')).toContain('QDRANT_API_KEY=');
-  expect(warnings).toEqual([`warning: removed stale lock file ${f}.lock (older than 30 s)`]);
-  expect(listing()).toEqual(['.env']);
+describe('the lock', () => {
+  test('waits for a lock held by a live writer, then fails naming the holder, and leaves that lock alone', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n');
+    const held = lockLine(process.ppid);
+    fs.writeFileSync(`${f}.lock`, held);
+    await expectRefused(f, `timed out after 0.3 s waiting for the lock file ${f}.lock, held by writer pid ${process.ppid} on host ${HOST}; if that writer is no longer running, delete the lock file`);
+    expect(fs.readFileSync(`${f}.lock`, 'utf8')).toBe(held);
+  });
+
+  test('a lock file not in our format is never deleted, even when old: the message says so', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n');
+    for (const content of ['other tool\n', '', `qdrant-cluster-access-writer pid=${deadPid()}\n`]) {
+      fs.writeFileSync(`${f}.lock`, content);
+      age(`${f}.lock`, 3600);
+      await expectRefused(f, `timed out after 0.3 s waiting for the lock file ${f}.lock: it was not made by this writer; delete it if no other tool uses it`);
+      expect(fs.readFileSync(`${f}.lock`, 'utf8')).toBe(content);
+    }
+    fs.unlinkSync(`${f}.lock`);
+    fs.symlinkSync(f, `${f}.lock`);
+    await expectRefused(f, `timed out after 0.3 s waiting for the lock file ${f}.lock: it was not made by this writer; delete it if no other tool uses it`);
+    expect(fs.lstatSync(`${f}.lock`).isSymbolicLink()).toBe(true);
+  });
+
+  test('a lock whose holder is dead (same host) is broken at once, with a warning', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n', { mode: 0o600 });
+    const pid = deadPid();
+    fs.writeFileSync(`${f}.lock`, lockLine(pid));
+    // A lock timeout of 1 ms: the dead holder's lock is not waited for at all.
+    await updateFile(f, mergeT, { ...opts(), lockTimeoutMs: 1 });
+    expect(fs.readFileSync(f, 'utf8')).toContain('QDRANT_API_KEY=');
+    expect(warnings).toEqual([`warning: removed lock file ${f}.lock left by writer pid ${pid}, which is no longer running`]);
+    expect(listing()).toEqual(['.env']);
+  });
+
+  test('a lock of ours on another host is only broken once stale (older than 30 s)', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n', { mode: 0o600 });
+    fs.writeFileSync(`${f}.lock`, lockLine(process.ppid, 'build-agent-7'));
+    await expectRefused(f, `timed out after 0.3 s waiting for the lock file ${f}.lock, held by writer pid ${process.ppid} on host build-agent-7; if that writer is no longer running, delete the lock file`);
+    age(`${f}.lock`, 60);
+    await updateFile(f, mergeT, opts());
+    expect(warnings).toEqual([`warning: removed stale lock file ${f}.lock (held by pid ${process.ppid} on host build-agent-7 for more than 30 s)`]);
+    expect(listing()).toEqual(['.env']);
+  });
+
+  test('a writer whose lock was broken meanwhile does not commit', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n');
+    const other = lockLine(process.ppid);
+    const testHooks = { beforeRename: () => fs.writeFileSync(`${f}.lock`, other) };
+    await expect(updateFile(f, mergeT, { ...opts(), testHooks }))
+      .rejects.toThrow(`lost the lock file ${f}.lock (another writer broke it as stale); ${f} was not changed; run again`);
+    expect(fs.readFileSync(f, 'utf8')).toBe('A=1\n');
+    // Its temp file is gone, and the other writer's lock is left alone.
+    expect(listing()).toEqual(['.env', '.env.lock']);
+    expect(fs.readFileSync(`${f}.lock`, 'utf8')).toBe(other);
+  });
+
+  test('parallel updates in one process serialise on the lock', async () => {
+    const f = path.join(dir, '.env');
+    const adds = Array.from({ length: 5 }, (_, i) => updateFile(f, (t: string | null) => mergeEntries(t, { [`K${i}`]: `v${i}` }, { owner: `o${i}` }), opts()));
+    await Promise.all(adds);
+    const text = fs.readFileSync(f, 'utf8');
+    for (let i = 0; i < 5; i++) expect(text).toContain(`K${i}='v${i}'`);
+    expect(listing()).toEqual(['.env']);
+  });
+});
+
+describe('leftovers of dead writers', () => {
+  test('temp files of a dead writer on this host are removed; anything else is kept', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n');
+    const dead = deadPid();
+    const removable = [
+      `..env.qca-${HOST_TAG}-${dead}-0123456789ab.tmp`, // a temp copy of the target
+      `..env.side.qca-${HOST_TAG}-${dead}-0123456789ab.tmp`, // of its sidecar
+      `..env.lock.qca-${HOST_TAG}-${dead}-0123456789ab.tmp`, // a lock being created or moved aside
+    ];
+    const kept = [
+      `..env.qca-${HOST_TAG}-${process.ppid}-0123456789ab.tmp`, // holder alive
+      `..env.qca-00000000-${dead}-0123456789ab.tmp`, // another host
+      `..other.qca-${HOST_TAG}-${dead}-0123456789ab.tmp`, // another file
+      `.env.${dead}.0123456789ab.tmp`, // not our pattern
+    ];
+    for (const n of [...removable, ...kept]) fs.writeFileSync(path.join(dir, n), 'x', { mode: 0o600 });
+    await updateFile(f, mergeT, { ...opts(), sidecar: path.join(dir, '.env.side') });
+    expect(listing()).toEqual(['.env', ...kept].sort());
+    expect(warnings).toEqual([`warning: removed 3 temp files in ${dir} left by a writer that is no longer running (${removable.slice().sort().join(', ')})`]);
+  });
 });

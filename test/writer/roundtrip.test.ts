@@ -180,3 +180,98 @@ test('property: merge -> both parsers read our values and the foreign ones uncha
   });
   expect(accepted / total).toBeGreaterThan(0.5);
 });
+
+// ---------- property: ownership (what is ours is our block, and only our block) ----------
+
+const OTHER = 'other/owner';
+const injectLine: fc.Arbitrary<string> = fc.oneof(
+  commentLine.map((p) => p('\n')),
+  blankLine.map((p) => p('\n')),
+  fc.record({ key: foreignKey, v: fc.stringMatching(/^[a-z0-9]{0,6}$/) }).map(({ key, v }) => `${key}=${v}`),
+);
+
+test('property: write refuses our names outside our block; remove takes only our lines; two owners and a created file', () => {
+  const checks: Array<{ text: string; original: string; injected: string; ctx: string }> = [];
+  fc.assert(fc.property(
+    foreignFile, entries, fc.array(fc.tuple(fc.nat(), injectLine), { maxLength: 4 }), fc.nat(), fc.constantFrom('user', 'other-block', 'none'),
+    (original, all, injections, where, collision) => {
+      const ok: Record<string, string> = {};
+      for (const [k, v] of Object.entries(all)) {
+        try {
+          w.formatValue(v);
+          ok[k] = v;
+        } catch { /* covered above */ }
+      }
+      const names = Object.keys(ok);
+      if (names.length === 0) return;
+      const eol = w.parseDotenv(original).eol;
+
+      // 1. One of our names defined outside our block (by the user or another owner): refused,
+      //    naming the first such line.
+      if (collision !== 'none') {
+        const name = names[where % names.length];
+        const line = collision === 'user' ? `${name}=user` : [w.startMarker(OTHER), `${name}='o'`, w.endMarker(OTHER)].join(eol);
+        const sep = original === '' || /[\r\n]$/.test(original) ? '' : eol;
+        const colliding = `${original}${sep}${line}${eol}`;
+        const first = w.parseDotenv(colliding).items.find((it: any) => it.kind === 'assign' && it.key in ok);
+        const whose = collision === 'user' ? `outside the managed block of owner ${OWNER}` : `in the managed block of owner ${OTHER}`;
+        expect(() => w.mergeEntries(colliding, ok, { owner: OWNER }))
+          .toThrow(`line ${first.line}: ${first.key} is already defined ${first.key === name ? whose : `outside the managed block of owner ${OWNER}`}; remove that line`);
+        // remove leaves a definition that is not ours alone (here: no block of ours, nothing changes)
+        expect(w.planRemove(colliding, names, { owner: OWNER })).toMatchObject({ text: colliding, removed: [], noBlock: true });
+        return;
+      }
+
+      // 2. Lines the user added inside our block after the write survive remove; only our
+      //    entries (and the markers, when nothing else is between them) go.
+      const merged = w.mergeEntries(original, ok, { owner: OWNER });
+      const items = w.parseDotenv(merged).items.map((it: any) => it.raw);
+      const start = items.indexOf(w.startMarker(OWNER) + eol);
+      // Our entry lines directly follow the start marker, one per name.
+      const edited: Array<{ raw: string; ours: boolean }> = items.map(
+        (raw: string, i: number) => ({ raw, ours: i > start && i <= start + names.length }));
+      for (const [pos, line] of injections) {
+        const at = start + 1 + (pos % (names.length + 1));
+        edited.splice(at, 0, { raw: line.replace(/\n$/, '') + eol, ours: false });
+      }
+      const bom = merged.startsWith('\ufeff') ? '\ufeff' : '';
+      const text = bom + edited.map((e) => e.raw).join('');
+      const r = w.planRemove(text, names, { owner: OWNER });
+      expect(r.removed).toEqual(names);
+      expect(r.deleteFile).toBe(false);
+      if (injections.length === 0) {
+        expect(r.text).toBe(original);
+      } else {
+        expect(r.text).toBe(bom + edited.filter((e) => !e.ours).map((e) => e.raw).join(''));
+        const expected = { ...dotenv.parse(original), ...dotenv.parse(injections.map(([, l]) => l).join('\n')) };
+        expect(dotenv.parse(r.text)).toEqual(expected);
+        checks.push({ text: r.text, original, injected: injections.map(([, l]) => l).join('\n'), ctx: JSON.stringify({ original, ok, injections }) });
+      }
+
+      // 3. Two owners: each removes only its own block, in either order.
+      const theirs = Object.fromEntries(names.map((n) => [n.replace('QDRANT_P', 'QDRANT_Q'), 'q']));
+      const both = w.mergeEntries(merged, theirs, { owner: OTHER });
+      expect(w.removeEntries(both, names, { owner: OWNER })).toBe(w.mergeEntries(original, theirs, { owner: OTHER }));
+      expect(w.removeEntries(both, Object.keys(theirs), { owner: OTHER })).toBe(merged);
+
+      // 4. A created file: deleted only by the last owner's remove, in either order.
+      const created = w.mergeEntries(w.mergeEntries(null, ok, { owner: OWNER }), theirs, { owner: OTHER });
+      for (const [first, second] of [[OWNER, OTHER], [OTHER, OWNER]]) {
+        const namesOf = (o: string) => (o === OWNER ? names : Object.keys(theirs));
+        const r1 = w.planRemove(created, namesOf(first), { owner: first });
+        expect(r1.deleteFile).toBe(false);
+        expect(r1.text).toContain('\u2014 created this file');
+        const r2 = w.planRemove(r1.text, namesOf(second), { owner: second });
+        expect([r2.deleteFile, r2.text]).toEqual([true, '']);
+      }
+    },
+  ), { numRuns: 200 });
+
+  // python-dotenv reads what is left as the original plus the user's added lines.
+  const parsed = pyParse(checks.flatMap((c) => [c.text, c.original, c.injected]));
+  checks.forEach((c, i) => {
+    const [after, before, injected] = parsed.slice(3 * i, 3 * i + 3);
+    expect([c.ctx, after]).toEqual([c.ctx, { ...before, ...injected }]);
+  });
+  expect(checks.length).toBeGreaterThan(20);
+});

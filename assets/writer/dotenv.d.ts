@@ -1,0 +1,63 @@
+/** Line-preserving dotenv editing with owner blocks (see dotenv.js for the grammar and the markers). */
+
+export declare const TOOL: 'cdktf-qdrant-cluster-access';
+
+/** A refusal: names the line (when there is one), never a value. */
+export declare class DotenvError extends Error {
+  readonly line?: number;
+}
+
+export interface DotenvItem {
+  readonly kind: 'blank' | 'comment' | 'assign';
+  /** The exact original text, line terminator included. */
+  readonly raw: string;
+  readonly line: number;
+  readonly endLine: number;
+  readonly eol: '' | '\n' | '\r\n' | '\r';
+  readonly key?: string;
+}
+
+export interface DotenvModel {
+  readonly bom: '' | '\ufeff';
+  /** The file's first line terminator ('\n' when it has none). */
+  readonly eol: string;
+  readonly items: DotenvItem[];
+}
+
+export interface OwnerOptions {
+  readonly owner: string;
+}
+
+export interface MergePlan {
+  /** The new text; null when there was no file and nothing to write. */
+  readonly text: string | null;
+  readonly added: string[];
+  readonly updated: string[];
+  readonly unchanged: string[];
+}
+
+export interface RemovePlan {
+  readonly text: string | null;
+  /** Removed from owner's block. */
+  readonly removed: string[];
+  /** Defined in the file, but not in owner's block: left in place. */
+  readonly notOurs: string[];
+  readonly absent: string[];
+  /** The file has no block of owner: nothing changes. */
+  readonly noBlock: boolean;
+  /** This tool created the file and nothing but blank lines is left: delete it. */
+  readonly deleteFile: boolean;
+}
+
+export declare function parseDotenv(text: string): DotenvModel;
+/** The value as written after NAME=, read back unchanged by the dotenv package and python-dotenv. */
+export declare function formatValue(value: string): string;
+/** `text` null: the file does not exist (the block then records that this tool created it). */
+export declare function planMerge(text: string | null, entries: Record<string, string>, opts: OwnerOptions): MergePlan;
+export declare function planRemove(text: string | null, names: string[], opts: OwnerOptions): RemovePlan;
+export declare function mergeEntries(text: string | null, entries: Record<string, string>, opts: OwnerOptions): string | null;
+export declare function removeEntries(text: string | null, names: string[], opts: OwnerOptions): string | null;
+export declare function startMarker(owner: string, created?: boolean): string;
+export declare function endMarker(owner: string): string;
+export declare function checkName(name: string): string;
+export declare function checkOwner(owner: unknown): string;

@@ -1,0 +1,207 @@
+/**
+ * Unit tests for assets/writer/json.js: scanning, merge/remove with the sidecar's ownership
+ * record, the refusals (exact text), the sidecar format, and a property: random objects in
+ * random spellings come back byte for byte after write then remove, and no sidecar ever holds
+ * a value.
+ */
+import fc from 'fast-check';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const j = require('../../assets/writer/json.js') as typeof import('../../assets/writer/json');
+
+const SECRET = 'canary-secret-json-6a1f';
+const SIDE = '/app/.keys.json.qdrant-cluster-access';
+const O = { owner: 'o', sidecarName: SIDE };
+const FIX = 'give our entry another name with the stack\'s secretNaming (e.g. secretNaming: { prefix: "APP_" })';
+const E = { QDRANT_URL: 'https://h:6333', QDRANT_API_KEY: SECRET };
+const NAMES = Object.keys(E);
+
+const msg = (fn: () => unknown): string => {
+  try {
+    fn();
+    return 'no error';
+  } catch (e: any) {
+    return e.message;
+  }
+};
+
+describe('scanJsonObject', () => {
+  test('finds the members of the top-level object only, past strings holding braces', () => {
+    const text = '\ufeff { "a" : {"}": [1, "]"]}, "b\\"c": "x" , "n": -1.5e3 }';
+    const s = j.scanJsonObject(text);
+    expect(s.members.map((m) => [m.key, text.slice(m.valStart, m.valEnd)])).toEqual([['a', '{"}": [1, "]"]}'], ['b"c', '"x"'], ['n', '-1.5e3']]);
+    expect([text[s.open], text[s.close]]).toEqual(['{', '}']);
+  });
+
+  test.each([
+    ['{\n  "a": 1,\n}\n', 'not valid JSON (line 3); fix it or choose another file'],
+    ['[1]', 'the JSON file does not hold an object at the top level; give the path of a file holding an object ({ ... })'],
+    ['"str"', 'the JSON file does not hold an object at the top level'],
+  ])('refuses %j', (text, message) => {
+    expect(msg(() => j.scanJsonObject(text))).toContain(message);
+  });
+});
+
+describe('planMerge', () => {
+  test('a missing file is created and recorded as created', () => {
+    const r = j.planMerge(null, null, E, O);
+    expect(r.text).toBe(`{\n  "QDRANT_URL": "https://h:6333",\n  "QDRANT_API_KEY": "${SECRET}"\n}\n`);
+    expect(r.sidecar).toEqual({ created: true, originalWhenEmpty: null, owners: { o: NAMES } });
+    expect(r.added).toEqual(NAMES);
+  });
+
+  test('an empty object or a blank file is recorded in its exact spelling', () => {
+    for (const t of ['{ }', '{\r\n}\r\n', '', '\ufeff\n']) {
+      expect(j.planMerge(t, null, E, O).sidecar).toEqual({ created: false, originalWhenEmpty: t, owners: { o: NAMES } });
+    }
+    expect(j.planMerge('{"a":1}', null, E, O).sidecar).toEqual({ created: false, originalWhenEmpty: null, owners: { o: NAMES } });
+  });
+
+  test('appends after the last member in its indentation and line ending; updates recorded members in place', () => {
+    const t = '{\r\n\t"a": 1\r\n}';
+    const r = j.planMerge(t, null, { QDRANT_URL: 'u' }, O);
+    expect(r.text).toBe('{\r\n\t"a": 1,\r\n\t"QDRANT_URL": "u"\r\n}');
+    const r2 = j.planMerge(r.text, r.sidecar, { QDRANT_URL: 'v', QDRANT_API_KEY: 'k' }, O);
+    expect(r2.text).toBe('{\r\n\t"a": 1,\r\n\t"QDRANT_URL": "v",\r\n\t"QDRANT_API_KEY": "k"\r\n}');
+    expect([r2.updated, r2.added, r2.unchanged]).toEqual([['QDRANT_URL'], ['QDRANT_API_KEY'], []]);
+    expect(r2.sidecar!.owners.o).toEqual(['QDRANT_URL', 'QDRANT_API_KEY']);
+  });
+
+  test('nothing to write changes nothing', () => {
+    expect(j.planMerge(null, null, {}, O)).toEqual({ text: null, sidecar: null, added: [], updated: [], unchanged: [] });
+  });
+
+  test('refuses members that are not recorded as ours, naming line and member, never the value', () => {
+    const t = '{\n  "a": 1,\n  "QDRANT_API_KEY": "theirs"\n}';
+    expect(msg(() => j.planMerge(t, null, E, O))).toBe(
+      `line 3: member "QDRANT_API_KEY" already exists and there is no ownership record ${SIDE} saying this tool wrote it ` +
+      `(if an earlier version of this tool wrote it, deleting it is safe: the next deploy writes it again); remove that member, or ${FIX}`);
+    const side = { created: false, originalWhenEmpty: null, owners: { o: ['QDRANT_URL'] } };
+    expect(msg(() => j.planMerge(t, side, E, O))).toBe(
+      `line 3: member "QDRANT_API_KEY" already exists and ${SIDE} does not record it as written for owner o; remove that member, or ${FIX}`);
+    const theirs = { created: false, originalWhenEmpty: null, owners: { p: ['QDRANT_API_KEY'] } };
+    expect(msg(() => j.planMerge(t, theirs, E, O))).toBe(
+      `line 3: member "QDRANT_API_KEY" was written for owner p (recorded in ${SIDE}); ${FIX}, or remove owner p's entries first`);
+    expect(msg(() => j.planMerge('{}', theirs, E, O))).toBe(
+      `member "QDRANT_API_KEY" is recorded in ${SIDE} as written for owner p; ${FIX}, or remove owner p's entries first`);
+    expect(msg(() => j.planMerge('{}', null, { QDRANT_URL: 1 } as any, O))).toBe('entry QDRANT_URL: value must be a string');
+  });
+});
+
+describe('planRemove', () => {
+  test('without a record of ours: nothing changes, and members with our names are reported as not ours', () => {
+    expect(j.planRemove('{"QDRANT_URL": 1}', null, NAMES, O)).toEqual({
+      text: null, sidecar: null, removed: [], absent: ['QDRANT_API_KEY'], notOurs: ['QDRANT_URL'], noRecord: true, deleteFile: false,
+    });
+  });
+
+  test('removes only recorded names; the owner stays while it has names left', () => {
+    const w = j.planMerge('{"a": 1}', null, E, O);
+    const r = j.planRemove(w.text, w.sidecar, ['QDRANT_URL', 'a'], O);
+    expect(r.text).toBe(`{"a": 1,\n  "QDRANT_API_KEY": "${SECRET}"}`);
+    expect(r.sidecar).toEqual({ created: false, originalWhenEmpty: null, owners: { o: ['QDRANT_API_KEY'] } });
+    expect([r.removed, r.notOurs, r.absent]).toEqual([['QDRANT_URL'], ['a'], []]);
+  });
+
+  test('the last owner restores the empty spelling, or deletes a created file; other owners keep both', () => {
+    const a = j.planMerge('{ }', null, E, O);
+    const b = j.planMerge(a.text, a.sidecar, { QDRANT_B: 'b' }, { ...O, owner: 'p' });
+    const r1 = j.planRemove(b.text, b.sidecar, NAMES, O);
+    expect(r1.sidecar).toEqual({ created: false, originalWhenEmpty: '{ }', owners: { p: ['QDRANT_B'] } });
+    const r2 = j.planRemove(r1.text, r1.sidecar, ['QDRANT_B'], { ...O, owner: 'p' });
+    expect([r2.text, r2.sidecar, r2.deleteFile]).toEqual(['{ }', null, false]);
+
+    const c = j.planMerge(null, null, E, O);
+    expect(j.planRemove(c.text, c.sidecar, NAMES, O)).toMatchObject({ sidecar: null, deleteFile: true, removed: NAMES });
+  });
+
+  test('a missing target only drops the names from the record', () => {
+    const side = { created: true, originalWhenEmpty: null, owners: { o: NAMES, p: ['X'] } };
+    expect(j.planRemove(null, side, NAMES, O)).toMatchObject({ text: null, sidecar: { owners: { p: ['X'] } }, removed: [], absent: NAMES });
+    expect(j.planRemove(null, { ...side, owners: { o: NAMES } }, NAMES, O)).toMatchObject({ text: null, sidecar: null });
+  });
+});
+
+describe('the sidecar', () => {
+  test('renders and parses back', () => {
+    const side = { created: true, originalWhenEmpty: null, owners: { 'a/b': ['X', 'Y'] } };
+    expect(j.parseSidecar(j.renderSidecar(side), SIDE)).toEqual(side);
+    expect(j.parseSidecar(null, SIDE)).toBeNull();
+    expect(j.sidecarPath('/app/keys.json')).toBe(SIDE);
+  });
+
+  test.each([
+    ['not json', 'is not valid JSON'],
+    ['{"writer": "x"}', 'was not written by cdktf-qdrant-cluster-access'],
+    ['{"writer": "cdktf-qdrant-cluster-access", "version": 2}', 'has version 2, expected 1 (written by another version of this tool)'],
+    ['{"writer": "cdktf-qdrant-cluster-access", "version": 1, "created": "yes"}', 'has no boolean "created"'],
+    [`{"writer": "cdktf-qdrant-cluster-access", "version": 1, "created": false, "originalWhenEmpty": "{\\"k\\": \\"${SECRET}\\"}"}`,
+      'has an "originalWhenEmpty" that is not null or an empty object'],
+    ['{"writer": "cdktf-qdrant-cluster-access", "version": 1, "created": false, "originalWhenEmpty": null}', 'has no "owners" object'],
+    ['{"writer": "cdktf-qdrant-cluster-access", "version": 1, "created": false, "originalWhenEmpty": null, "owners": {"o": ["1x"]}}',
+      'has an invalid entry for owner "o"'],
+  ])('refuses %s', (text, what) => {
+    const m = msg(() => j.parseSidecar(text, SIDE));
+    expect(m).toBe(`the ownership record ${SIDE} ${what}; restore it, or delete it and remove the members it listed from the file by hand`);
+    expect(m).not.toContain(SECRET);
+  });
+});
+
+// ---------- property ----------
+
+const ws = fc.stringMatching(/^[ \t\r\n]{0,3}$/);
+const scalar = fc.oneof(
+  fc.integer(), fc.boolean(), fc.constant(null), fc.string({ maxLength: 8 }), fc.double({ noNaN: true, noDefaultInfinity: true }));
+const jsonValue = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 4 }), scalar, { maxKeys: 3 }));
+/** A random object spelled with random whitespace (or compact, or JSON.stringify's indents). */
+const objectText = fc.record({
+  members: fc.array(fc.tuple(fc.string({ maxLength: 6 }).filter((k) => !k.startsWith('QDRANT_')), jsonValue), { maxLength: 4 }),
+  style: fc.constantFrom('random', 'indent2', 'tab'),
+  gaps: fc.array(ws, { minLength: 12, maxLength: 12 }),
+  bom: fc.boolean(),
+  crlf: fc.boolean(),
+}).map(({ members, style, gaps, bom, crlf }) => {
+  let text: string;
+  if (style === 'random') {
+    const gap = (i: number) => gaps[i % 12];
+    const body = members.map(([k, v], i) => `${gap(i)}${JSON.stringify(k)}${gap(i + 3)}:${gap(i + 5)}${JSON.stringify(v)}${gap(i + 7)}`);
+    text = `${gaps[10]}{${members.length ? body.join(',') : gaps[9]}}${gaps[11]}`;
+  } else {
+    const obj: Record<string, unknown> = {};
+    for (const [k, v] of members) obj[k] = v;
+    text = JSON.stringify(obj, null, style === 'tab' ? '\t' : 2) + '\n';
+    if (crlf) text = text.replace(/\n/g, '\r\n');
+  }
+  return (bom ? '\ufeff' : '') + text;
+});
+const entries = fc.dictionary(fc.stringMatching(/^QDRANT_[A-Z0-9_]{1,6}$/), fc.string({ unit: 'binary', maxLength: 12 }), { minKeys: 1, maxKeys: 3 });
+
+test('property: write then remove gives back the exact bytes; values only in the target; the parse is the original plus ours', () => {
+  fc.assert(fc.property(fc.oneof(objectText, ws, fc.constant(null)), entries, entries, (original, mine, theirs) => {
+    const a = j.planMerge(original, null, mine, O);
+    const parsedOriginal = original == null || /^\ufeff?[ \t\r\n]*$/.test(original) ? {} : JSON.parse(original.replace(/^\ufeff/, ''));
+    expect(JSON.parse(a.text!.replace(/^\ufeff/, ''))).toEqual({ ...parsedOriginal, ...mine });
+    const sideText = j.renderSidecar(a.sidecar!);
+    for (const v of Object.values(mine)) if (v.length >= 3) expect(sideText).not.toContain(JSON.stringify(v).slice(1, -1));
+    expect(j.planMerge(a.text, j.parseSidecar(sideText, SIDE), mine, O).text).toBe(a.text);
+
+    // A second owner with other names, removed in either order.
+    const other = Object.fromEntries(Object.entries(theirs).filter(([k]) => !(k in mine)));
+    const b = Object.keys(other).length ? j.planMerge(a.text, a.sidecar, other, { ...O, owner: 'p' }) : a;
+    const orders = [['o', 'p'], ['p', 'o']];
+    for (const [first, second] of orders) {
+      let text = b.text;
+      let side = b.sidecar;
+      let deleted = false;
+      for (const owner of [first, second]) {
+        const r = j.planRemove(text, side, Object.keys(owner === 'o' ? mine : other), { ...O, owner });
+        if (r.text !== null) text = r.text;
+        side = r.sidecar;
+        deleted = deleted || r.deleteFile;
+      }
+      expect(side).toBeNull();
+      if (original === null) expect(deleted).toBe(true);
+      else expect([deleted, text]).toEqual([false, original]);
+    }
+  }), { numRuns: 300 });
+});
