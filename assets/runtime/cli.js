@@ -155,10 +155,10 @@ async function runCli(prog, main, io = processIo()) {
     code = await main(wrapped);
   } catch (err) {
     if (err instanceof UsageError) {
-      wrapped.stderr(`${prog}: error: ${safeLine(err.message, secrets, 400)}\n`);
+      wrapped.stderr(`${prog}: error: ${safeLine(err.message, secrets, 1000)}\n`);
       code = 2;
     } else if (err instanceof RunError) {
-      wrapped.stderr(`${prog}: error: ${safeLine(err.message, secrets, 400)}\n`);
+      wrapped.stderr(`${prog}: error: ${safeLine(err.message, secrets, 1000)}\n`);
       code = 1;
     } else {
       wrapped.stderr(`${prog}: error: unexpected failure: ${safeLine(err && err.message ? err.message : String(err), secrets)}\n`);

@@ -19,86 +19,77 @@
  * deletes the file when this tool created it and nothing else is left. How the file is read and
  * replaced, the lock, and what survives a kill: file.js.
  *
- * Output: one line with counts, never values. Exit codes: 0 done (also: nothing to remove),
+ * Options and environment variables: runtime/protocol.js (FILE_OPTIONS, WRITER_ENV); parsing and
+ * exit codes: runtime/cli.js. Output: one line with counts, never values. Exit codes: 0 done (also: nothing to remove),
  * 1 failure (the file is unchanged), 2 usage error; 143 / 130 when stopped by SIGTERM / SIGINT
  * (our temp file and lock are removed first; the file is the old or the new one).
  */
 const dotenv = require('./dotenv.js');
 const file = require('./file.js');
 const json = require('./json.js');
+const { FILE_OPTIONS, WRITER_ENV } = require('../runtime/protocol.js');
+const { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli } = require('../runtime/cli.js');
+const { isEnvName, isOwner, OWNER_RULE } = require('../runtime/names.js');
+const { quote } = require('../runtime/text.js');
 
-// ---------- the command line (kept small: it moves onto the shared CLI toolkit later) ----------
+const PROG = 'qdrant-cluster-access-writer';
 
-const USAGE = 'usage: node cli.js write|remove --file PATH [--format dotenv|json] --owner NAME '
-  + '(entries as a JSON object in env QCA_ENTRIES)';
+const USAGE = `Usage: ${PROG} write|remove --file PATH [--format dotenv|json] --owner NAME
 
-class UsageError extends Error {}
+Entries come from the environment, never the command line: ${WRITER_ENV.entries} holds a JSON object
+of NAME: value (for remove, a JSON array of names is accepted too), and ${WRITER_ENV.entriesFromEnv}
+a JSON object of NAME: ENV_VAR naming the variable that holds a value (a key).
 
-function parseArgs(argv) {
+Options:
+${optionsHelp(FILE_OPTIONS)}
+`;
+
+// ---------- the command line ----------
+
+function parseCommandLine(argv) {
   const [command, ...rest] = argv;
-  if (command !== 'write' && command !== 'remove') throw new UsageError('expected command write or remove');
-  const opts = { command, format: 'dotenv' };
-  for (let i = 0; i < rest.length; i++) {
-    let arg = rest[i];
-    let val;
-    const eq = arg.indexOf('=');
-    if (arg.startsWith('--') && eq > 0) {
-      val = arg.slice(eq + 1);
-      arg = arg.slice(0, eq);
-    } else if (['--file', '--format', '--owner'].includes(arg)) {
-      if (i + 1 >= rest.length) throw new UsageError(`${arg} needs a value`);
-      val = rest[++i];
-    }
-    if (arg === '--file') opts.file = val;
-    else if (arg === '--format') opts.format = val;
-    else if (arg === '--owner') opts.owner = val;
-    else throw new UsageError(`unknown argument ${JSON.stringify(arg.slice(0, 40))}`);
-  }
-  if (!opts.file) throw new UsageError('--file is required');
-  if (!opts.owner) throw new UsageError('--owner is required');
-  if (opts.format !== 'dotenv' && opts.format !== 'json') throw new UsageError('--format must be dotenv or json');
-  try {
-    dotenv.checkOwner(opts.owner);
-  } catch (err) {
-    throw new UsageError(err.message);
-  }
-  return opts;
+  if (command === '--help' || command === '-h') return { help: true };
+  if (command !== 'write' && command !== 'remove') throw new UsageError(`expected the command write or remove; got ${quote(command === undefined ? '' : command, 40)}`);
+  const { values, positionals } = parseArgs(FILE_OPTIONS, rest);
+  if (values.help) return { help: true };
+  if (positionals.length > 0) throw new UsageError('unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)');
+  const o = withDefaults(FILE_OPTIONS, values);
+  if (!o.file) throw new UsageError('--file is required');
+  if (!o.owner) throw new UsageError('--owner is required');
+  if (!isOwner(o.owner)) throw new UsageError(`--owner ${quote(o.owner, 60)} is not valid: ${OWNER_RULE}`);
+  return { command, file: o.file, format: o.format, owner: o.owner, deployCommand: o.deployCommand };
 }
 
-function readEntries(env, command) {
-  const raw = env.QCA_ENTRIES;
-  if (raw === undefined || raw === '') throw new UsageError('environment variable QCA_ENTRIES is not set');
+function readEntries(env, command, deployCommand) {
+  const raw = env[WRITER_ENV.entries];
+  if (raw === undefined || raw === '') throw new UsageError(`environment variable ${WRITER_ENV.entries} is not set`);
   let entries;
   try {
     entries = JSON.parse(raw);
   } catch {
-    throw new UsageError('QCA_ENTRIES is not valid JSON (expected an object of NAME: value)');
+    throw new UsageError(`${WRITER_ENV.entries} is not valid JSON (expected an object of NAME: value)`);
   }
   if (command === 'remove' && Array.isArray(entries)) {
     entries = Object.fromEntries(entries.map((n) => [n, '']));
   }
   if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
-    throw new UsageError('QCA_ENTRIES must be a JSON object of NAME: value');
+    throw new UsageError(`${WRITER_ENV.entries} must be a JSON object of NAME: value`);
   }
-  if (command === 'write') entries = { ...entries, ...entriesFromEnv(env) };
+  if (command === 'write') entries = { ...entries, ...entriesFromEnv(env, deployCommand) };
   for (const [name, value] of Object.entries(entries)) {
-    try {
-      dotenv.checkName(name);
-    } catch (err) {
-      throw new UsageError(`QCA_ENTRIES: ${err.message}`);
+    if (!isEnvName(name)) {
+      throw new UsageError(`${WRITER_ENV.entries}: entry name ${quote(name, 64)} is not a valid variable name (letters, digits and _, not starting with a digit)`);
     }
     if (command === 'write' && typeof value !== 'string') {
-      throw new UsageError(`QCA_ENTRIES: entry ${name} must be a string`);
+      throw new UsageError(`${WRITER_ENV.entries}: entry ${name} must be a string`);
     }
   }
   return entries;
 }
 
-class MissingValueError extends Error {}
-
 /** Values named by QCA_ENTRIES_FROM_ENV: { NAME: process.env[ENV_VAR] }. */
-function entriesFromEnv(env) {
-  const raw = env.QCA_ENTRIES_FROM_ENV;
+function entriesFromEnv(env, deployCommand) {
+  const raw = env[WRITER_ENV.entriesFromEnv];
   if (raw === undefined || raw === '') return {};
   let refs;
   try {
@@ -111,15 +102,15 @@ function entriesFromEnv(env) {
   }
   const out = {};
   for (const [name, variable] of Object.entries(refs)) {
-    if (typeof variable !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {
+    if (!isEnvName(variable)) {
       throw new UsageError(`QCA_ENTRIES_FROM_ENV: entry ${name.slice(0, 64)} must name an environment variable`);
     }
     const value = env[variable];
     if (value === undefined || value === '') {
       const hint = variable.startsWith('TF_VAR_')
-        ? `export ${variable} before cdktf deploy (a value given with -var or a .tfvars file does not reach this step)`
+        ? `export ${variable}='<the key>' before ${deployCommand} (a value given with -var or a .tfvars file does not reach this step)`
         : 'set it in the provisioner\'s environment';
-      throw new MissingValueError(`entry ${name.slice(0, 64)}: environment variable ${variable} is not set or empty; ${hint}`);
+      throw new RunError(`entry ${name.slice(0, 64)}: environment variable ${variable} is not set or empty; ${hint}`);
     }
     out[name] = value;
   }
@@ -189,68 +180,71 @@ async function apply({ command, format, file: target, owner }, entries, fileOpts
   return `removed ${entriesWord(p.removed.length)} from ${target} (${p.absent.length} not present${notOurs}${note})`;
 }
 
-/** Runs the CLI; resolves to { code, stdout, stderr } (strings without trailing newline, or ''). */
-async function run(argv, env) {
-  let opts;
+async function main(io) {
+  const parsed = parseCommandLine(io.argv);
+  if (parsed.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  // No value may ever reach the output: register every value as a secret before anything runs.
+  for (const v of secretsOf(io.env)) io.addSecret(v);
   let entries;
   try {
-    opts = parseArgs(argv);
-    entries = readEntries(env, opts.command);
+    entries = readEntries(io.env, parsed.command, parsed.deployCommand);
   } catch (err) {
-    if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `error: ${err.message}\n${USAGE}` };
-    if (err instanceof MissingValueError) return { code: 1, stdout: '', stderr: `error: ${err.message}; ${opts.file} was not changed` };
+    if (err instanceof RunError) throw new RunError(`${err.message}; ${parsed.file} was not changed`);
     throw err;
   }
   const warnings = [];
   const fileOpts = { warn: (m) => warnings.push(m) };
-  const lockMs = Number(env.QCA_LOCK_TIMEOUT_MS);
+  const lockMs = Number(io.env.QCA_LOCK_TIMEOUT_MS);
   if (Number.isFinite(lockMs) && lockMs > 0) fileOpts.lockTimeoutMs = lockMs;
   try {
-    const line = await apply(opts, entries, fileOpts);
-    return { code: 0, stdout: line, stderr: warnings.join('\n') };
+    const line = await apply(parsed, entries, fileOpts);
+    for (const w of warnings) io.stderr(`${w}\n`);
+    io.stdout(`${line}\n`);
+    return 0;
   } catch (err) {
-    if (!(err instanceof file.FileError || err instanceof file.LockError)) throw err;
-    warnings.push(`error: ${err.message}`);
-    return { code: 1, stdout: '', stderr: warnings.join('\n') };
+    for (const w of warnings) io.stderr(`${w}\n`);
+    if (err instanceof file.FileError || err instanceof file.LockError) throw new RunError(err.message);
+    throw err;
   }
 }
 
-/** Last line of defence: no entry value may ever reach the output. */
-function redact(text, env) {
-  let values = [];
+/** Every value the entries may hold: those given, and those named in the environment. */
+function secretsOf(env) {
+  const values = [];
   try {
-    const parsed = JSON.parse(env.QCA_ENTRIES || '{}');
-    if (parsed && typeof parsed === 'object') values = Object.values(parsed);
+    const parsed = JSON.parse(env[WRITER_ENV.entries] || '{}');
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) values.push(...Object.values(parsed));
   } catch { /* nothing to redact */ }
   try {
-    const refs = JSON.parse(env.QCA_ENTRIES_FROM_ENV || '{}');
+    const refs = JSON.parse(env[WRITER_ENV.entriesFromEnv] || '{}');
     if (refs && typeof refs === 'object') values.push(...Object.values(refs).map((v) => env[v]));
   } catch { /* nothing to redact */ }
-  values = values.filter((v) => typeof v === 'string' && v.length >= 4);
-  for (const v of values) text = text.split(v).join('[redacted]');
-  return text;
+  return values.filter((v) => typeof v === 'string');
+}
+
+/** Runs the CLI in memory; resolves to { code, stdout, stderr } (for tests). */
+async function run(argv, env) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(PROG, main, { argv, env, stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; } });
+  file.cleanupForExit();
+  return { code, stdout: stdout.replace(/\n$/, ''), stderr: stderr.replace(/\n$/, '') };
 }
 
 const SIGNAL_EXIT = { SIGTERM: 143, SIGINT: 130 };
 
-function main() {
+if (require.main === module) {
   for (const [signal, code] of Object.entries(SIGNAL_EXIT)) {
     process.once(signal, () => {
       file.cleanupForExit();
-      process.stderr.write(`error: stopped by ${signal}; the file keeps its previous or its new content, never a mix; run the command again\n`);
+      process.stderr.write(`${PROG}: error: stopped by ${signal}; the file keeps its previous or its new content, never a mix; run the command again\n`);
       process.exit(code);
     });
   }
-  run(process.argv.slice(2), process.env).catch((err) => (
-    { code: 1, stdout: '', stderr: `error: unexpected failure (${err && (err.code || err.name)})` }
-  )).then((res) => {
-    file.cleanupForExit();
-    if (res.stdout) process.stdout.write(redact(res.stdout, process.env) + '\n');
-    if (res.stderr) process.stderr.write(redact(res.stderr, process.env) + '\n');
-    process.exitCode = res.code;
-  });
+  runCli(PROG, main).then(() => file.cleanupForExit());
 }
 
-if (require.main === module) main();
-
-module.exports = { run, parseArgs, UsageError };
+module.exports = { run, main, parseCommandLine, USAGE };

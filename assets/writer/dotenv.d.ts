@@ -59,5 +59,3 @@ export declare function mergeEntries(text: string | null, entries: Record<string
 export declare function removeEntries(text: string | null, names: string[], opts: OwnerOptions): string | null;
 export declare function startMarker(owner: string, created?: boolean): string;
 export declare function endMarker(owner: string): string;
-export declare function checkName(name: string): string;
-export declare function checkOwner(owner: unknown): string;

@@ -40,6 +40,8 @@
  * Values written by this module: see formatValue.
  */
 
+const { checkName, checkOwner } = require('./entries.js');
+
 const TOOL = 'cdktf-qdrant-cluster-access';
 const CREATED_TAG = ' \u2014 created this file';
 
@@ -51,8 +53,6 @@ class DotenvError extends Error {
   }
 }
 
-const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const OWNER_RE = /^[A-Za-z0-9_][A-Za-z0-9_.:@/+-]{0,127}$/;
 // python-dotenv expands ${NAME} and ${NAME:-default} in every value, quoted or not.
 const PY_VARIABLE_RE = /\$\{[^}:]*(?::-[^}]*)?\}/;
 const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -73,19 +73,6 @@ function endMarker(owner) {
 const START_RE = /^# >>> managed by cdktf-qdrant-cluster-access \(([^()\s]+)\) \u2014 do not edit( \u2014 created this file)?$/;
 const END_RE = /^# <<< managed by cdktf-qdrant-cluster-access \(([^()\s]+)\)$/;
 
-function checkOwner(owner) {
-  if (typeof owner !== 'string' || !OWNER_RE.test(owner)) {
-    throw new DotenvError('owner must be 1-128 characters from A-Z a-z 0-9 _ . : @ / + - (starting with a letter, digit or _)');
-  }
-  return owner;
-}
-
-function checkName(name) {
-  if (!NAME_RE.test(name)) {
-    throw new DotenvError(`entry name "${String(name).slice(0, 64)}" is not a valid variable name (letters, digits and _, not starting with a digit)`);
-  }
-  return name;
-}
 
 /** Splits text into physical lines: [{ content, eol }], eol one of '\r\n', '\n', '\r', ''. */
 function splitLines(text) {
@@ -490,6 +477,4 @@ module.exports = {
   planRemove,
   startMarker,
   endMarker,
-  checkName,
-  checkOwner,
 };

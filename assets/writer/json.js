@@ -43,7 +43,8 @@
  * Error messages name lines and members, never values.
  */
 const path = require('node:path');
-const { TOOL, checkName, checkOwner } = require('./dotenv.js');
+const { TOOL } = require('./dotenv.js');
+const { checkName, checkOwner } = require('./entries.js');
 
 const SIDECAR_SUFFIX = '.qdrant-cluster-access';
 const SIDECAR_VERSION = 1;

@@ -128,7 +128,7 @@ async function killLoop(format: 'dotenv' | 'json', runs: number) {
         stats.bySignal++;
       }
       if (r.code === 143) {
-        const stopped = 'error: stopped by SIGTERM; the file keeps its previous or its new content, never a mix; run the command again\n';
+        const stopped = 'qdrant-cluster-access-writer: error: stopped by SIGTERM; the file keeps its previous or its new content, never a mix; run the command again\n';
         expect([ctx, r.stderr]).toEqual([ctx, expect.stringContaining(stopped)]);
         expect([ctx, leftovers(dir)]).toEqual([ctx, []]); // the handler removed our temp file and lock
       }
@@ -202,7 +202,7 @@ describe('the lock, through the CLI', () => {
     expect(r).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: `error: timed out after 0.3 s waiting for the lock file ${f}.lock: it was not made by this writer; delete it if no other tool uses it\n`,
+      stderr: `qdrant-cluster-access-writer: error: timed out after 0.3 s waiting for the lock file ${f}.lock: it was not made by this writer; delete it if no other tool uses it\n`,
     });
     expect(fs.readFileSync(`${f}.lock`, 'utf8')).toBe('12345\n');
     expect(fs.readFileSync(f, 'utf8')).toBe('A=1\n');
@@ -227,7 +227,7 @@ describe('the lock, through the CLI', () => {
     expect(r).toMatchObject({
       code,
       stdout: '',
-      stderr: `error: stopped by ${signal}; the file keeps its previous or its new content, never a mix; run the command again\n`,
+      stderr: `qdrant-cluster-access-writer: error: stopped by ${signal}; the file keeps its previous or its new content, never a mix; run the command again\n`,
     });
     expect(fs.readFileSync(`${f}.lock`, 'utf8')).toBe(held);
     expect(fs.readdirSync(tmp.path).sort()).toEqual(['.env', '.env.lock']);

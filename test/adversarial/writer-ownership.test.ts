@@ -103,7 +103,7 @@ describe('a refused write followed by remove leaves the file byte for byte', () 
     expect(w).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: `error: refusing to change ${f}: line 2: QDRANT_API_KEY is already defined outside the managed block of owner o; remove that line, or ${FIX}; the file was not changed\n`,
+      stderr: `qdrant-cluster-access-writer: error: refusing to change ${f}: line 2: QDRANT_API_KEY is already defined outside the managed block of owner o; remove that line, or ${FIX}; the file was not changed\n`,
     });
     const r = await remove(f, Object.keys(ENTRIES));
     expect(r).toMatchObject({
@@ -120,7 +120,7 @@ describe('a refused write followed by remove leaves the file byte for byte', () 
     const w = await write(f, ENTRIES, 'o', 'json');
     expect(w).toMatchObject({
       code: 1,
-      stderr: `error: refusing to change ${f}: line 2: member "QDRANT_URL" already exists and there is no ownership record ${sidecarOf(f)} saying this tool wrote it ` +
+      stderr: `qdrant-cluster-access-writer: error: refusing to change ${f}: line 2: member "QDRANT_URL" already exists and there is no ownership record ${sidecarOf(f)} saying this tool wrote it ` +
         `(if an earlier version of this tool wrote it, deleting it is safe: the next deploy writes it again); remove that member, or ${FIX}; the file was not changed\n`,
     });
     expect(fs.existsSync(sidecarOf(f))).toBe(false);
@@ -242,7 +242,7 @@ describe('refusing what is not ours: the exact one-line messages', () => {
     const r = await write(f, ENTRIES);
     expect(r).toMatchObject({
       code: 1,
-      stderr: `error: refusing to change ${f}: line 3: QDRANT_API_KEY is already defined in the managed block of owner other; remove that line, or ${FIX}; the file was not changed\n`,
+      stderr: `qdrant-cluster-access-writer: error: refusing to change ${f}: line 3: QDRANT_API_KEY is already defined in the managed block of owner other; remove that line, or ${FIX}; the file was not changed\n`,
     });
     expect(bytes(f).equals(before)).toBe(true);
     // And the other owner's entry is not ours to remove.
@@ -256,7 +256,7 @@ describe('refusing what is not ours: the exact one-line messages', () => {
     fs.appendFileSync(f, 'QDRANT_URL=https://users-choice:6333\n');
     const before = bytes(f);
     const r = await write(f, ENTRIES);
-    expect(r.stderr).toBe(`error: refusing to change ${f}: line 5: QDRANT_URL is already defined outside the managed block of owner o; remove that line, or ${FIX}; the file was not changed\n`);
+    expect(r.stderr).toBe(`qdrant-cluster-access-writer: error: refusing to change ${f}: line 5: QDRANT_URL is already defined outside the managed block of owner o; remove that line, or ${FIX}; the file was not changed\n`);
     expect(bytes(f).equals(before)).toBe(true);
     // remove takes our block and leaves the user's line.
     expect((await remove(f, Object.keys(ENTRIES))).stdout).toBe(`removed 2 entries from ${f} (0 not present)\n`);
@@ -270,7 +270,7 @@ describe('refusing what is not ours: the exact one-line messages', () => {
     fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace('"x": 1', '"x": 1,\r\n  "QDRANT_API_KEY": "users"'));
     const before = bytes(f);
     const r = await write(f, ENTRIES, 'o', 'json');
-    expect(r.stderr).toBe(`error: refusing to change ${f}: line 3: member "QDRANT_API_KEY" already exists and ${sidecarOf(f)} does not record it as written for owner o; remove that member, or ${FIX}; the file was not changed\n`);
+    expect(r.stderr).toBe(`qdrant-cluster-access-writer: error: refusing to change ${f}: line 3: member "QDRANT_API_KEY" already exists and ${sidecarOf(f)} does not record it as written for owner o; remove that member, or ${FIX}; the file was not changed\n`);
     expect(bytes(f).equals(before)).toBe(true);
   });
 
@@ -279,12 +279,12 @@ describe('refusing what is not ours: the exact one-line messages', () => {
     await write(f, { QDRANT_API_KEY: SECRET2 }, 'other', 'json');
     const before = bytes(f);
     const r = await write(f, ENTRIES, 'o', 'json');
-    expect(r.stderr).toBe(`error: refusing to change ${f}: line 2: member "QDRANT_API_KEY" was written for owner other (recorded in ${sidecarOf(f)}); ${FIX}, or remove owner other's entries first; the file was not changed\n`);
+    expect(r.stderr).toBe(`qdrant-cluster-access-writer: error: refusing to change ${f}: line 2: member "QDRANT_API_KEY" was written for owner other (recorded in ${sidecarOf(f)}); ${FIX}, or remove owner other's entries first; the file was not changed\n`);
     expect(bytes(f).equals(before)).toBe(true);
     // Even when the member was deleted by hand, the record keeps it the other owner's.
     fs.writeFileSync(f, '{}\n');
     const r2 = await write(f, ENTRIES, 'o', 'json');
-    expect(r2.stderr).toBe(`error: refusing to change ${f}: member "QDRANT_API_KEY" is recorded in ${sidecarOf(f)} as written for owner other; ${FIX}, or remove owner other's entries first; the file was not changed\n`);
+    expect(r2.stderr).toBe(`qdrant-cluster-access-writer: error: refusing to change ${f}: member "QDRANT_API_KEY" is recorded in ${sidecarOf(f)} as written for owner other; ${FIX}, or remove owner other's entries first; the file was not changed\n`);
   });
 
   test('JSON: a damaged sidecar is refused, never overwritten', async () => {
@@ -294,7 +294,7 @@ describe('refusing what is not ours: the exact one-line messages', () => {
     for (const r of [await write(f, ENTRIES, 'o', 'json'), await remove(f, Object.keys(ENTRIES), 'o', 'json')]) {
       expect(r).toMatchObject({
         code: 1,
-        stderr: `error: refusing to change ${f}: the ownership record ${sidecarOf(f)} was not written by cdktf-qdrant-cluster-access; ` +
+        stderr: `qdrant-cluster-access-writer: error: refusing to change ${f}: the ownership record ${sidecarOf(f)} was not written by cdktf-qdrant-cluster-access; ` +
           'restore it, or delete it and remove the members it listed from the file by hand; the file was not changed\n',
       });
     }

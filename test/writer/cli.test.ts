@@ -75,8 +75,8 @@ describe('values from the environment (QCA_ENTRIES_FROM_ENV)', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'error: entry QDRANT_API_KEY: environment variable TF_VAR_qdrant_api_key_unset_here is not set or empty; ' +
-        `export TF_VAR_qdrant_api_key_unset_here before cdktf deploy (a value given with -var or a .tfvars file does not reach this step); ${f} was not changed\n`,
+      stderr: 'qdrant-cluster-access-writer: error: entry QDRANT_API_KEY: environment variable TF_VAR_qdrant_api_key_unset_here is not set or empty; ' +
+        `export TF_VAR_qdrant_api_key_unset_here='<the key>' before cdktf deploy (a value given with -var or a .tfvars file does not reach this step); ${f} was not changed\n`,
     });
     expect(fs.readFileSync(f, 'utf8')).toBe(FOREIGN);
   });
@@ -86,7 +86,7 @@ describe('values from the environment (QCA_ENTRIES_FROM_ENV)', () => {
       QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'not a name' }),
     });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: QCA_ENTRIES_FROM_ENV: entry QDRANT_API_KEY must name an environment variable\n/);
+    expect(r.stderr).toMatch(/^qdrant-cluster-access-writer: error: QCA_ENTRIES_FROM_ENV: entry QDRANT_API_KEY must name an environment variable\n/);
   });
 });
 
@@ -148,7 +148,7 @@ describe('dotenv format', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: refusing to change ${f}: line 7: QDRANT_PROD_EU_API_KEY is already defined outside the managed block of owner o; ` +
+      stderr: `qdrant-cluster-access-writer: error: refusing to change ${f}: line 7: QDRANT_PROD_EU_API_KEY is already defined outside the managed block of owner o; ` +
         'remove that line, or give our entry another name with the stack\'s secretNaming (e.g. secretNaming: { prefix: "APP_" }); the file was not changed\n',
     });
     expect(fs.readFileSync(f, 'utf8')).toBe(text);
@@ -165,11 +165,11 @@ describe('dotenv format', () => {
 
   test.each([
     ['invalid dotenv', (f: string) => fs.writeFileSync(f, `A=1\nB='${SECRET}\n`),
-      (f: string) => `error: refusing to change ${f}: line 2: unterminated single-quoted value (the closing ' is missing); the file was not changed\n`],
+      (f: string) => `qdrant-cluster-access-writer: error: refusing to change ${f}: line 2: unterminated single-quoted value (the closing ' is missing); the file was not changed\n`],
     ['symlink', (f: string) => { fs.writeFileSync(f + '.real', 'A=1\n'); fs.symlinkSync(f + '.real', f); },
-      (f: string) => `error: refusing to write ${f}: it is a symbolic link; point the path at the real file instead\n`],
+      (f: string) => `qdrant-cluster-access-writer: error: refusing to write ${f}: it is a symbolic link; point the path at the real file instead\n`],
     ['directory', (f: string) => fs.mkdirSync(f),
-      (f: string) => `error: cannot write ${f}: it is a directory; give the path of a file inside it (e.g. ${path.join(f, '.env')})\n`],
+      (f: string) => `qdrant-cluster-access-writer: error: cannot write ${f}: it is a directory; give the path of a file inside it (e.g. ${path.join(f, '.env')})\n`],
   ])('fails (exit 1) on %s without changing anything', async (_name, setup, message) => {
     const f = path.join(dir, '.env');
     setup(f);
@@ -186,7 +186,7 @@ describe('dotenv format', () => {
     expect(r).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: refusing to change ${f}: entry QDRANT_K: value contains a line break; only single-line values can be written; the file was not changed\n`,
+      stderr: `qdrant-cluster-access-writer: error: refusing to change ${f}: entry QDRANT_K: value contains a line break; only single-line values can be written; the file was not changed\n`,
     });
     expect(fs.readFileSync(f, 'utf8')).toBe('A=1\n');
   });
@@ -240,7 +240,7 @@ describe('json format', () => {
     const f = path.join(dir, 'keys.json');
     fs.writeFileSync(f, content);
     const r = await cli(['write', '--file', f, '--format', 'json', '--owner', 'o'], ENTRIES);
-    expect(r).toEqual({ code: 1, stdout: '', stderr: `error: refusing to change ${f}: ${reason}; the file was not changed\n` });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: `qdrant-cluster-access-writer: error: refusing to change ${f}: ${reason}; the file was not changed\n` });
     expect(fs.readFileSync(f, 'utf8')).toBe(content);
   });
 });
@@ -248,12 +248,13 @@ describe('json format', () => {
 describe('usage errors exit 2', () => {
   const f = () => path.join(dir, '.env');
   test.each([
-    [[], ENTRIES, 'expected command write or remove'],
+    [[], ENTRIES, 'expected the command write or remove; got ""'],
     [['write', '--owner', 'o'], ENTRIES, '--file is required'],
     [['write', '--file', 'F'], ENTRIES, '--owner is required'],
-    [['write', '--file', 'F', '--owner', 'o', '--format', 'yaml'], ENTRIES, '--format must be dotenv or json'],
-    [['write', '--file', 'F', '--owner', 'o', '--key', SECRET], ENTRIES, 'unknown argument "--key"'],
-    [['write', '--file', 'F', '--owner', 'bad owner'], ENTRIES, 'owner must be'],
+    [['write', '--file', 'F', '--owner', 'o', '--format', 'yaml'], ENTRIES, '--format must be one of dotenv, json; got "yaml"'],
+    [['write', '--file', 'F', '--owner', 'o', '--key', SECRET], ENTRIES, 'unknown option "--key" (see --help)'],
+    [['write', '--file', 'F', '--owner', 'o', SECRET], ENTRIES, 'unexpected extra argument (not shown, it may be a secret)'],
+    [['write', '--file', 'F', '--owner', 'bad owner'], ENTRIES, '--owner "bad owner" is not valid: owners are 1-128 characters'],
     [['write', '--file', 'F', '--owner', 'o'], undefined, 'environment variable QCA_ENTRIES is not set'],
     [['write', '--file', 'F', '--owner', 'o'], `{"K": "${SECRET}"`, 'QCA_ENTRIES is not valid JSON'],
     [['write', '--file', 'F', '--owner', 'o'], [SECRET], 'QCA_ENTRIES must be a JSON object of NAME: value'],
@@ -263,8 +264,8 @@ describe('usage errors exit 2', () => {
     const r = await cli((args as string[]).map((a) => (a === 'F' ? f() : a)), entries);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`error: ${message}`);
-    expect(r.stderr).toContain('usage: node cli.js write|remove');
+    expect(r.stderr).toContain(`qdrant-cluster-access-writer: error: ${message}`);
+    expect(r.stderr).not.toContain(SECRET);
     expect(fs.existsSync(f())).toBe(false);
   });
 });

@@ -163,8 +163,8 @@ describe('mergeEntries', () => {
   test('refuses bad names, owners and values without echoing the value', () => {
     expect(() => merge('', { '1BAD': 'v' })).toThrow('entry name "1BAD" is not a valid variable name');
     expect(() => merge('', { 'A-B': 'v' })).toThrow('is not a valid variable name');
-    expect(() => merge('', { K: 'v' }, 'has space')).toThrow('owner must be');
-    expect(() => merge('', { K: 'v' }, 'x)\n#')).toThrow('owner must be');
+    expect(() => merge('', { K: 'v' }, 'has space')).toThrow('owner is not valid');
+    expect(() => merge('', { K: 'v' }, 'x)\n#')).toThrow('owner is not valid');
     const bad = `${SECRET}\nsecond line`;
     expect(() => merge('', { K: bad })).toThrow('entry K: value contains a line break; only single-line values can be written');
     try { merge('', { K: bad }); } catch (e: any) { expect(e.message).not.toContain(SECRET); }

@@ -1,0 +1,28 @@
+'use strict';
+/**
+ * What every store edit checks first, whatever the format: entry names (variable names) and the
+ * owner (the construct path that owns the entries). The rules are runtime/names.js's; this module
+ * only turns a broken rule into an error that the editors raise. Node built-ins only.
+ */
+const { isEnvName, isOwner, OWNER_RULE } = require('../runtime/names.js');
+
+class EntryError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'EntryError';
+  }
+}
+
+function checkOwner(owner) {
+  if (!isOwner(owner)) throw new EntryError(`owner is not valid: ${OWNER_RULE}`);
+  return owner;
+}
+
+function checkName(name) {
+  if (!isEnvName(name)) {
+    throw new EntryError(`entry name "${String(name).slice(0, 64)}" is not a valid variable name (letters, digits and _, not starting with a digit)`);
+  }
+  return name;
+}
+
+module.exports = { EntryError, checkName, checkOwner };
