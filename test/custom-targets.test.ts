@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as kubernetes from '@cdktf/provider-kubernetes';
 import * as vault from '@cdktf/provider-vault';
-import { TerraformOutput, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
+import { TerraformOutput, TerraformResource, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { KubernetesSecretTarget } from '../examples/custom-targets/kubernetes-secret-target';
 import { CustomTargetsStack } from '../examples/custom-targets/main';
@@ -31,9 +31,13 @@ function only(json: any, type: string): { id: string; res: any } {
   return { id: all[0][0], res: all[0][1] };
 }
 
-/** The health checks (null_resources under `HealthChecks`) by logical id. */
-function healthChecks(json: any): [string, any][] {
-  return Object.entries<any>(json.resource.null_resource).filter(([id]) => id.includes('HealthChecks'));
+/** The logical id of a key's health check, found at `<access>/ApiKeys/<key>/HealthCheck/Resource`. */
+function checkOf(access: ClusterAccess, key: string): TerraformResource {
+  return access.node.findChild('ApiKeys').node.findChild(key).node.findChild('HealthCheck').node.findChild('Resource') as TerraformResource;
+}
+
+function checkId(access: ClusterAccess, key: string): string {
+  return checkOf(access, key).friendlyUniqueId;
 }
 
 /** Set environment variables for the duration of `fn`. */
@@ -106,6 +110,8 @@ describe('custom targets example: Kubernetes Secret', () => {
     expect(text).toHaveProviderWithProperties(kubernetes.provider.KubernetesProvider, { config_path: '~/.kube/config' });
     expect(json.provider.kubernetes).toHaveLength(1);
     expect(json.provider.vault).toHaveLength(1);
+    // The checks' null provider: one, added by the library.
+    expect(json.provider.null).toHaveLength(1);
   });
 });
 
@@ -126,21 +132,39 @@ describe('custom targets example: Vault KV', () => {
   });
 });
 
-describe('custom targets example: health checks wait for the stores', () => {
-  test('each check depends on the store of its own key, and on nothing else', () => {
-    const { json } = synthExample();
-    const k8s = `kubernetes_secret.${only(json, 'kubernetes_secret').id}`;
-    const kv = `vault_kv_secret_v2.${only(json, 'vault_kv_secret_v2').id}`;
-    const checks = healthChecks(json);
+describe('custom targets example: the stores are written after the health checks', () => {
+  test('each store depends on the check of its own key (and on nothing else); the checks depend on nothing', () => {
+    const stack = new CustomTargetsStack(Testing.app(), 'custom-targets');
+    const json = JSON.parse(Testing.synth(stack, true));
+    const checks = Object.entries<any>(json.resource.null_resource).filter(([id]) => /_HealthCheck_/.test(id));
+    // One check per key, at <access>/ApiKeys/<key>/HealthCheck/Resource.
     expect(checks.map(([id]) => id).sort()).toEqual([
-      expect.stringMatching(/^Qdrant_ApiKeys_ingest_HealthChecks_prod-eu_/),
-      expect.stringMatching(/^Qdrant_ApiKeys_search-api_HealthChecks_prod-eu_/),
-      expect.stringMatching(/^Qdrant_ApiKeys_search-api_HealthChecks_prod-us_/),
+      expect.stringMatching(/^Qdrant_ApiKeys_ingest_HealthCheck_[0-9A-F]{8}$/),
+      expect.stringMatching(/^Qdrant_ApiKeys_search-api_HealthCheck_[0-9A-F]{8}$/),
     ]);
-    // Plain addresses, as cdktf writes `dependsOn`.
-    for (const [id, res] of checks) {
-      expect(res.depends_on).toEqual([id.includes('_search-api_') ? k8s : kv]);
-    }
+    for (const [, res] of checks) expect(res.depends_on).toBeUndefined();
+    // The examples never mention dependsOn: a resource created in the bind scope (and returned)
+    // waits for the checks anyway. As cdktf writes `dependsOn`: plain addresses.
+    expect(only(json, 'kubernetes_secret').res.depends_on).toEqual([`null_resource.${checkId(stack.access, 'search-api')}`]);
+    expect(only(json, 'vault_kv_secret_v2').res.depends_on).toEqual([`null_resource.${checkId(stack.access, 'ingest')}`]);
+  });
+
+  test('with health checks disabled, the same targets are bound and wait for nothing', () => {
+    const stack = new TerraformStack(Testing.app(), 'unchecked');
+    new kubernetes.provider.KubernetesProvider(stack, 'kubernetes', {});
+    new vault.provider.VaultProvider(stack, 'vault', {});
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: URL_EU }],
+      healthCheck: { enabled: false },
+      apiKeys: [
+        { name: 'search-api', clusters: ['prod-eu'], secretTargets: [new KubernetesSecretTarget({ name: 'search-api-qdrant' })] },
+        { name: 'ingest', clusters: ['prod-eu'], secretTargets: [new VaultKvTarget({ mount: 'secret', name: 'ingest' })] },
+      ],
+    });
+    const json = JSON.parse(Testing.synth(stack, true));
+    expect(json.resource.null_resource).toBeUndefined();
+    expect(only(json, 'kubernetes_secret').res.depends_on).toBeUndefined();
+    expect(only(json, 'vault_kv_secret_v2').res.depends_on).toBeUndefined();
   });
 });
 
@@ -232,6 +256,11 @@ describe('a user target written in the test', () => {
     access.apiKeys[0].addSecretTarget(target);
     Testing.synth(stack, true);
     expect(target.calls).toHaveLength(1);
+    // The checks of its keys, in the same order: what its resources must depend on.
+    const dependsOn = target.calls[0].dependsOn;
+    expect(dependsOn).toHaveLength(2);
+    expect(dependsOn[0]).toBe(checkOf(access, 'search-api'));
+    expect(dependsOn[1]).toBe(checkOf(access, 'ingest'));
     const entries = target.calls[0].entries;
     expect(entries.map((e) => [e.name, e.kind, e.keyName, e.clusterName])).toEqual([
       ['QDRANT_PROD_US_URL', SecretEntryKind.REST_URL, 'search-api', 'prod-us'],

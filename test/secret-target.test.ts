@@ -1,9 +1,20 @@
+/**
+ * Secret targets as the stack holds them: which entries each target receives (names, prefixes,
+ * renames), the errors one synth reports (collisions within an access, across accesses and across
+ * the stacks of one app), the file targets' Write and Registration, the outputs gate, and the
+ * rule that every store is written only after the health checks of its keys.
+ *
+ * Targets are bound in an aspect at synth: every test synthesizes with `Testing.synth(stack, true)`
+ * (aspects, then validations) or `app.synth()`.
+ */
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { provider, resource } from '@cdktf/provider-null';
-import { TerraformAsset, TerraformOutput, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { TerraformAsset, TerraformOutput, TerraformResource, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { Construct } from 'constructs';
+import * as dotenv from 'dotenv';
 import {
   ApiKeySource,
   ClusterAccess,
@@ -14,11 +25,12 @@ import {
   SecretTargetBindOptions,
   SecretTargetConfig,
 } from '../src';
-import { newStack, synthJson } from './support/synth';
+import { newStack, synthErrors, synthJson, synthMessage } from './support/synth';
 
 const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
 const URL_US = 'https://def-456.us-east-1-0.aws.cloud.qdrant.io';
 const CLUSTERS = [{ name: 'prod-eu', url: URL_EU }, { name: 'prod-us', url: URL_US }];
+const REPO = path.join(__dirname, '..');
 
 /**
  * A target of our own that records what `bind` receives, and puts the entries into one output
@@ -27,9 +39,8 @@ const CLUSTERS = [{ name: 'prod-eu', url: URL_EU }, { name: 'prod-us', url: URL_
 class Recorder implements ISecretTarget {
   public readonly description: string;
   public readonly binds: SecretTargetBindOptions[] = [];
-  public dependable?: resource.Resource;
 
-  constructor(private readonly label: string, private readonly withDependable = false) {
+  constructor(private readonly label: string) {
     this.description = `recorder ${label}`;
   }
 
@@ -37,9 +48,7 @@ class Recorder implements ISecretTarget {
     this.binds.push(options);
     new TerraformOutput(scope, 'Recorded', { value: options.entries, sensitive: true })
       .overrideLogicalId(`recorded_${this.label}`);
-    if (!this.withDependable) return {};
-    this.dependable = new resource.Resource(scope, 'Store', {});
-    return { dependables: [this.dependable] };
+    return {};
   }
 }
 
@@ -75,23 +84,8 @@ const PLAIN = { url: 'QDRANT_URL', grpc: 'QDRANT_GRPC_URL', apiKey: 'QDRANT_API_
 const EU = { url: 'QDRANT_PROD_EU_URL', grpc: 'QDRANT_PROD_EU_GRPC_URL', apiKey: 'QDRANT_PROD_EU_API_KEY' };
 const US = { url: 'QDRANT_PROD_US_URL', grpc: 'QDRANT_PROD_US_GRPC_URL', apiKey: 'QDRANT_PROD_US_API_KEY' };
 
-function accessIn(stack: TerraformStack, props: ClusterAccessProps): ClusterAccess {
-  return new ClusterAccess(stack, 'Qdrant', { clusters: CLUSTERS, ...props });
-}
-
-/** The message of a failing `Testing.synth(stack, true)` (aspects, so targets, included); '' when it succeeds. */
-function synthMessage(stack: TerraformStack): string {
-  try {
-    Testing.synth(stack, true);
-    return '';
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
-/** The `[path] message` lines of a failing synth, as `cdktf synth` reports them. */
-function synthErrors(stack: TerraformStack): string[] {
-  return synthMessage(stack).split('\n').map((l) => l.trim()).filter((l) => l.startsWith('['));
+function accessIn(stack: TerraformStack, props: ClusterAccessProps, id = 'Qdrant'): ClusterAccess {
+  return new ClusterAccess(stack, id, { clusters: CLUSTERS, ...props });
 }
 
 /** null_resources whose logical id holds `part` (e.g. `_Write_`), by logical id. */
@@ -106,15 +100,37 @@ function oneResource(json: any, ...parts: string[]): { id: string; res: any } {
   return { id: found[0][0], res: found[0][1] };
 }
 
-/** The health check of one grant, found by the label the checker prints. */
-function healthCheck(json: any, key: string, cluster: string): any {
-  return Object.values<any>(json.resource.null_resource)
-    .find((r) => r.provisioner[0]['local-exec'].environment.QCA_LABEL === `${key} → ${cluster}`);
+/** The health check of a key in the construct tree: `<access>/ApiKeys/<key>/HealthCheck/Resource`. */
+function checkResource(access: ClusterAccess, key: string): TerraformResource {
+  return access.node.findChild('ApiKeys').node.findChild(key).node.findChild('HealthCheck').node.findChild('Resource') as TerraformResource;
 }
 
-const WRITER_CLI = /^assets\/QdrantClusterAccessWriter\/[0-9A-F]{32,}\/cli\.js$/i;
+/** A resource's address, as cdktf writes it in `depends_on`. */
+function ref(r: TerraformResource): string {
+  return `${r.terraformResourceType}.${r.friendlyUniqueId}`;
+}
 
-describe('SecretTarget naming', () => {
+/** `depends_on` without repeats, in first-seen order (that there are none is tested on its own). */
+function deps(res: any): string[] | undefined {
+  return res.depends_on === undefined ? undefined : [...new Set<string>(res.depends_on)];
+}
+
+/** The runtime's CLI in a stack: `assets/QdrantClusterAccess_Runtime_<hash>/<hash>/<cli>`. */
+const RUNTIME_CLI = /^assets\/QdrantClusterAccess_Runtime_[0-9A-F]{8}\/[0-9A-F]{32}\/(checker|writer)\/cli\.js$/;
+
+/** Every `"$VAR"` of a command is set in its environment (the command is usable as it stands). */
+function expectEveryVariableSet(exec: { command: string; environment: Record<string, string> }): void {
+  const used = [...exec.command.matchAll(/"\$([A-Z_][A-Z0-9_]*)"/g)].map((m) => m[1]);
+  expect(used.length).toBeGreaterThan(0);
+  expect(used.filter((v) => !(v in exec.environment))).toEqual([]);
+}
+
+/** A temp dir for one test, removed by the caller. */
+function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+describe('naming: what each target receives', () => {
   test('a target that receives one cluster gets QDRANT_URL, QDRANT_GRPC_URL, QDRANT_API_KEY, even when the access has several', () => {
     const stack = newStack();
     const rec = new Recorder('one');
@@ -232,17 +248,16 @@ describe('SecretTarget naming', () => {
         { name: 'ingest', clusters: ['prod-eu'], secretTargets: [rec], secretNaming: { names: { QDRANT_PROD_EU_API_KEY: 'INGEST_API_KEY' } } },
       ],
     });
-    const json = synthJson(stack);
-    expect(recorded(json, 'dedupe')).toEqual([
+    expect(recorded(synthJson(stack), 'dedupe')).toEqual([
       ...entriesOf('search-api', 'prod-eu', URL_EU, EU),
       ...entriesOf('search-api', 'prod-us', URL_US, US),
-      { ...entriesOf('ingest', 'prod-eu', URL_EU, { ...EU, apiKey: 'INGEST_API_KEY' })[2] },
+      entriesOf('ingest', 'prod-eu', URL_EU, { ...EU, apiKey: 'INGEST_API_KEY' })[2],
     ]);
   });
 });
 
-describe('SecretTarget validation', () => {
-  test('one synth reports every secret-target error, each with its construct path', () => {
+describe('validation: one synth reports every error', () => {
+  test('naming errors and path errors, each with its construct path', () => {
     const stack = newStack();
     const access = accessIn(stack, {
       apiKeys: [
@@ -310,7 +325,7 @@ describe('SecretTarget validation', () => {
     });
     expect(synthErrors(stack)).toEqual([
       '[test/Qdrant] secret target .env file ".env": entry "QDRANT_PROD_EU_URL" would be written twice, for key "search-api" ' +
-        '(REST URL of cluster "prod-eu") and for key "ingest" (REST URL of cluster "prod-us"); give key "ingest" another name with its secretNaming (or addSecretTarget(target, naming)), ' +
+        '(REST endpoint of cluster "prod-eu") and for key "ingest" (REST endpoint of cluster "prod-us"); give key "ingest" another name with its secretNaming (or addSecretTarget(target, naming)), ' +
         'e.g. names: { QDRANT_PROD_US_URL: "QDRANT_INGEST_PROD_US_URL" }, or a prefix',
     ]);
   });
@@ -335,56 +350,115 @@ describe('SecretTarget validation', () => {
   });
 
   test('a path that is a symbolic link is refused (the writer would replace the link)', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-st-'));
-    fs.writeFileSync(path.join(dir, 'real.env'), '');
-    const link = path.join(dir, 'link.env');
-    fs.symlinkSync(path.join(dir, 'real.env'), link);
-    const dirLink = path.join(dir, 'dir-link');
-    fs.symlinkSync(dir, dirLink);
-    const stack = newStack();
-    accessIn(stack, {
-      apiKeys: [{
-        name: 'search-api',
-        clusters: ['prod-eu'],
-        secretTargets: [SecretTarget.dotenv({ path: link }), SecretTarget.json({ path: dirLink }), SecretTarget.dotenv({ path: path.join(dir, 'real.env') })],
-      }],
-    });
-    const errors = synthErrors(stack);
-    expect(errors).toEqual([
-      expect.stringMatching(/^\[test\/Qdrant\/SecretTargets\/\.env-file-[^\]]*-link\.env\] /),
-      expect.stringMatching(/^\[test\/Qdrant\/SecretTargets\/JSON-file-[^\]]*-dir-link\] /),
-    ]);
-    expect(errors[0]).toContain(
-      `] secret target .env file ${JSON.stringify(link)}: ${JSON.stringify(link)} is a symbolic link, which the writer refuses ` +
-        '(it would replace the link with a file); give the path of the real file',
-    );
-    expect(errors[1]).toContain(
-      `] secret target JSON file ${JSON.stringify(dirLink)}: ${JSON.stringify(dirLink)} is a symbolic link, which the writer refuses ` +
-        '(it would replace the link with a file); give the path of the real file',
-    );
-    fs.rmSync(dir, { recursive: true, force: true });
+    const dir = tempDir('qca-st-');
+    try {
+      fs.writeFileSync(path.join(dir, 'real.env'), '');
+      const link = path.join(dir, 'link.env');
+      fs.symlinkSync(path.join(dir, 'real.env'), link);
+      const dirLink = path.join(dir, 'dir-link');
+      fs.symlinkSync(dir, dirLink);
+      const stack = newStack();
+      accessIn(stack, {
+        apiKeys: [{
+          name: 'search-api',
+          clusters: ['prod-eu'],
+          secretTargets: [SecretTarget.dotenv({ path: link }), SecretTarget.json({ path: dirLink }), SecretTarget.dotenv({ path: path.join(dir, 'real.env') })],
+        }],
+      });
+      const errors = synthErrors(stack);
+      expect(errors).toEqual([
+        expect.stringMatching(/^\[test\/Qdrant\/SecretTargets\/\.env-file-[^\]]*-link\.env\] /),
+        expect.stringMatching(/^\[test\/Qdrant\/SecretTargets\/JSON-file-[^\]]*-dir-link\] /),
+      ]);
+      expect(errors[0]).toContain(
+        `] secret target .env file ${JSON.stringify(link)}: ${JSON.stringify(link)} is a symbolic link, which the writer refuses ` +
+          '(it would replace the link with a file); give the path of the real file',
+      );
+      expect(errors[1]).toContain(
+        `] secret target JSON file ${JSON.stringify(dirLink)}: ${JSON.stringify(dirLink)} is a symbolic link, which the writer refuses ` +
+          '(it would replace the link with a file); give the path of the real file',
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
-  test('two file targets for the same file whose entries collide are reported, naming both', () => {
-    const stack = newStack();
-    accessIn(stack, {
-      apiKeys: [
-        { name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] },
-        { name: 'b', clusters: ['prod-us'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] },
-      ],
-    });
-    expect(synthErrors(stack)).toEqual([
-      `[test/Qdrant/SecretTargets/.env-file-.env-2] secret target .env file ".env": entry "QDRANT_URL" (key "b") is already written to file ${path.resolve('.env')} ` +
-        'by key "a" of test/Qdrant; attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })',
-    ]);
-  });
-
-  test('a "${" in a path is refused at synth (Terraform would read it as an expression)', () => {
+  test('a "${" in the path is refused at synth (Terraform would read it as an expression)', () => {
     const stack = newStack();
     accessIn(stack, { apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: 'x${y}.env' })] }] });
     expect(synthErrors(stack)).toEqual([
-      expect.stringMatching(/^\[test\/Qdrant\/SecretTargets\/[^\]]+\] secret target \.env file "x\$\{y\}\.env": the path holds "\$\{" or "%\{", which Terraform would read as an expression; rename the file$/),
+      `[test/Qdrant/SecretTargets/.env-file-x-y-.env] secret target .env file "x\${y}.env": the file ${JSON.stringify(path.resolve('x${y}.env'))} ` +
+        'holds "${", "%{", a quote, a backslash or a control character, which Terraform or a shell would read specially; ' +
+        'move or rename it (the check runs at deploy and destroy with this value)',
     ]);
+  });
+
+  test('a plain relative path is refused when the working directory holds "${" (the resolved path is what reaches Terraform)', () => {
+    const root = tempDir('qca-cwd-');
+    const cwd = process.cwd();
+    try {
+      const dir = path.join(root, 'x${y}');
+      fs.mkdirSync(dir);
+      process.chdir(dir);
+      const stack = newStack();
+      accessIn(stack, { apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }] });
+      const errors = synthErrors(stack);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/^\[test\/Qdrant\/SecretTargets\/\.env-file-\.env\] secret target \.env file "\.env": the file "/);
+      expect(errors[0]).toContain(`${JSON.stringify(path.join(fs.realpathSync(root), 'x${y}', '.env')).slice(1, -1)}" holds "\${"`);
+    } finally {
+      process.chdir(cwd);
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+    expect(process.cwd()).toBe(cwd);
+  });
+
+  test('an owner (the access\'s construct path) with a space, "$" or backticks is refused for a shared file', () => {
+    const stack = new TerraformStack(Testing.app(), 'my$stack');
+    accessIn(stack, { apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }] }, 'Q drant`id`');
+    expect(synthErrors(stack)).toEqual([
+      '[my$stack/Q drant`id`/SecretTargets/.env-file-.env] secret target .env file ".env": this ClusterAccess\'s construct path ' +
+        '"my$stack/Q drant`id`" cannot name its entries in a shared file: owners are 1-128 characters from A-Z a-z 0-9 _ . : @ / + - ' +
+        '(starting with a letter, digit or _); give the stack and the construct simpler ids',
+    ]);
+  });
+
+  test('a plain owner passes, and reaches the writer as it is', () => {
+    const stack = new TerraformStack(Testing.app(), 'prod.eu-1');
+    accessIn(stack, { apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }] }, 'Qdrant_2');
+    const write = oneResource(synthJson(stack), '_Write_').res;
+    expect(write.provisioner[0]['local-exec'].environment.QCA_OWNER).toBe('prod.eu-1/Qdrant_2');
+  });
+
+  test('file target options are checked by value, at once (a value object has no scope)', () => {
+    const call = (o: unknown) => () => SecretTarget.json(o as any);
+    expect(call({ pth: 'a.json' })).toThrow('SecretTarget.json(options) has unknown property "pth"; did you mean "path"?');
+    expect(call({ path: 1 })).toThrow('SecretTarget.json(options).path must be a string; got 1');
+    expect(call(null)).toThrow('SecretTarget.json(options) must be an object (FileSecretTargetOptions); got null');
+    expect(() => SecretTarget.dotenv({ path: '.env', mode: 600 } as any)).toThrow('SecretTarget.dotenv(options) has unknown property "mode"; FileSecretTargetOptions has path');
+  });
+
+  test('secretNaming and secretTargets are checked by value: a typo gets "did you mean", a wrong type an error', () => {
+    const stack = newStack();
+    accessIn(stack, {
+      apiKeys: [
+        { name: 'k', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs()], secretNaming: { prefx: 'A_', names: { QDRANT_URL: 5 } } as any },
+        { name: 'j', clusters: ['prod-eu'], secretTargets: ['.env' as any] },
+      ],
+    });
+    const errors = synthErrors(stack).join('\n');
+    expect(errors).toContain('secretNaming has unknown property "prefx"; did you mean "prefix"?');
+    expect(errors).toContain('secretNaming.names must be a map of strings; got {"QDRANT_URL":5}');
+    expect(errors).toContain('secretTargets must be a list of ISecretTarget (e.g. SecretTarget.dotenv({ path })); got [".env"]');
+  });
+
+  // BUG (src/cluster-access.ts:174, src/api-key.ts:230): a key's props are checked twice, once as
+  // `ClusterAccess props.apiKeys[i]` and again when addApiKey hands them to addSecretTarget (once
+  // per target), so every secretNaming/secretTargets problem is reported at least twice.
+  test.failing('a wrong secretNaming is reported once', () => {
+    const stack = newStack();
+    accessIn(stack, { apiKeys: [{ name: 'k', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs()], secretNaming: { prefx: 'A_' } as any }] });
+    expect(synthErrors(stack).filter((e) => e.includes('"prefx"'))).toHaveLength(1);
   });
 
   test('a missing file is fine at synth (it is created at deploy)', () => {
@@ -396,21 +470,171 @@ describe('SecretTarget validation', () => {
   });
 });
 
-describe('SecretTarget.dotenv() and SecretTarget.json()', () => {
-  test('dotenv: a Registration that removes the entries on destroy, a Write that writes them', () => {
-    const stack = newStack();
-    accessIn(stack, { apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: 'app/.env' })] }] });
-    const synthesized = Testing.synth(stack, true);
-    expect(synthesized).toHaveResource(resource.Resource);
-    const json = JSON.parse(synthesized);
-    const registration = oneResource(json, 'Qdrant_SecretTargets_', '_Registration_');
-    const write = oneResource(json, 'Qdrant_SecretTargets_', '_Write_');
-    const file = path.resolve('app/.env');
+describe('collisions on one file, wherever the bindings are', () => {
+  const clash = (name: string, key: string, file: string, otherKey: string, otherBinding: string) =>
+    `entry "${name}" (key "${key}") is already written to file ${JSON.stringify(file)} by key "${otherKey}" of ${otherBinding}; ` +
+    'attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })';
 
-    const remove = registration.res.provisioner[0]['local-exec'];
-    const cli = remove.command.match(/^node "([^"]+)"/)[1];
-    expect(cli).toMatch(WRITER_CLI);
-    expect(registration.res).toEqual({
+  test('within one access: two targets for the same file whose entries collide', () => {
+    const stack = newStack();
+    accessIn(stack, {
+      apiKeys: [
+        { name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] },
+        { name: 'b', clusters: ['prod-us'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] },
+      ],
+    });
+    const file = path.resolve('.env');
+    expect(synthErrors(stack)).toEqual(['QDRANT_URL', 'QDRANT_GRPC_URL', 'QDRANT_API_KEY'].map((n) =>
+      `[test/Qdrant/SecretTargets/.env-file-.env-2] secret target .env file ".env": ${clash(n, 'b', file, 'a', 'test/Qdrant/SecretTargets/.env-file-.env')}`));
+  });
+
+  test('across two accesses of one stack', () => {
+    const stack = newStack();
+    new ClusterAccess(stack, 'Search', {
+      clusters: [{ name: 'eu', url: URL_EU }],
+      apiKeys: [{ name: 'search-api', clusters: ['eu'], secretTargets: [SecretTarget.json({ path: 'app.json' })] }],
+    });
+    new ClusterAccess(stack, 'Ingest', {
+      clusters: [{ name: 'us', url: URL_US }],
+      apiKeys: [{ name: 'ingest', clusters: ['us'], secretTargets: [SecretTarget.json({ path: 'app.json' })], secretNaming: { names: { QDRANT_GRPC_URL: 'INGEST_GRPC_URL' } } }],
+    });
+    const file = path.resolve('app.json');
+    expect(synthErrors(stack)).toEqual(['QDRANT_URL', 'QDRANT_API_KEY'].map((n) =>
+      `[test/Ingest/SecretTargets/JSON-file-app.json] secret target JSON file "app.json": ${clash(n, 'ingest', file, 'search-api', 'test/Search/SecretTargets/JSON-file-app.json')}`));
+  });
+
+  test('two accesses writing different names into one file is fine: each owns its entries', () => {
+    const stack = newStack();
+    new ClusterAccess(stack, 'Search', {
+      clusters: [{ name: 'eu', url: URL_EU }],
+      apiKeys: [{ name: 'search-api', clusters: ['eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }],
+    });
+    new ClusterAccess(stack, 'Ingest', {
+      clusters: [{ name: 'us', url: URL_US }],
+      apiKeys: [{ name: 'ingest', clusters: ['us'], secretTargets: [SecretTarget.dotenv({ path: '.env' })], secretNaming: { prefix: 'INGEST_' } }],
+    });
+    const json = synthJson(stack);
+    const writes = nullResources(json, '_Write_').map(([, r]) => r.provisioner[0]['local-exec'].environment);
+    expect(writes.map((e) => [e.QCA_FILE, e.QCA_OWNER, Object.keys(JSON.parse(e.QCA_ENTRIES_FROM_ENV))])).toEqual([
+      [path.resolve('.env'), 'test/Ingest', ['INGEST_QDRANT_API_KEY']],
+      [path.resolve('.env'), 'test/Search', ['QDRANT_API_KEY']],
+    ]);
+  });
+
+  test('across two stacks of one app, spelled "./x/.env" and "x/.env"; dotenv and json on one file', () => {
+    const app = Testing.app();
+    accessIn(new TerraformStack(app, 'one'), {
+      apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: './x/.env' })] }],
+    });
+    accessIn(new TerraformStack(app, 'two'), {
+      apiKeys: [{ name: 'b', clusters: ['prod-us'], secretTargets: [SecretTarget.dotenv({ path: 'x/.env' }), SecretTarget.json({ path: 'x/../x/.env' })] }],
+    });
+    const file = path.resolve('x/.env');
+    const first = 'one/Qdrant/SecretTargets/.env-file-.-x-.env';
+    let message = '';
+    try {
+      app.synth();
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('['))).toEqual([
+      ...['QDRANT_URL', 'QDRANT_GRPC_URL', 'QDRANT_API_KEY'].map((n) =>
+        `[two/Qdrant/SecretTargets/.env-file-x-.env] secret target .env file "x/.env": ${clash(n, 'b', file, 'a', first)}`),
+      // The other format on the same file: an error naming both construct paths.
+      `[two/Qdrant/SecretTargets/JSON-file-x-..-x-.env] secret target JSON file "x/../x/.env": file ${JSON.stringify(file)} ` +
+        `is written as json here and as dotenv by ${first}; one file has one format: use another file for one of them`,
+    ]);
+  });
+
+  test('across two stacks of one app, through a symlinked directory', () => {
+    const dir = tempDir('qca-link-');
+    try {
+      const real = path.join(dir, 'real');
+      fs.mkdirSync(real);
+      const linked = path.join(dir, 'linked');
+      fs.symlinkSync(real, linked);
+      const app = Testing.app();
+      accessIn(new TerraformStack(app, 'one'), {
+        apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: path.join(real, '.env') })] }],
+      });
+      accessIn(new TerraformStack(app, 'two'), {
+        apiKeys: [{ name: 'b', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: path.join(linked, '.env') })], secretNaming: { prefix: 'B_' } }],
+      });
+      accessIn(new TerraformStack(app, 'three'), {
+        apiKeys: [{ name: 'c', clusters: ['prod-eu'], secretTargets: [SecretTarget.json({ path: path.join(linked, '.env') })], secretNaming: { prefix: 'C_' } }],
+      });
+      // Each stack is synthesized in order, as `cdktf synth` does: the first binding claims the file.
+      expect(synthErrors(app.node.findChild('one') as TerraformStack)).toEqual([]);
+      // Other names in the same file, through the link: fine.
+      expect(synthErrors(app.node.findChild('two') as TerraformStack)).toEqual([]);
+      // Another format, through the link: the same file.
+      expect(synthErrors(app.node.findChild('three') as TerraformStack)).toEqual([
+        expect.stringMatching(/^\[three\/Qdrant\/SecretTargets\/JSON-file-[^\]]*-linked-\.env\] secret target JSON file /),
+      ]);
+      expect(synthErrors(app.node.findChild('three') as TerraformStack)[0]).toContain(
+        `: file ${JSON.stringify(path.join(linked, '.env'))} is written as json here and as dotenv by one/Qdrant/SecretTargets/`,
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('two apps never share claims (each app is one deployment)', () => {
+    for (const key of ['a', 'b']) {
+      const stack = newStack();
+      accessIn(stack, { apiKeys: [{ name: key, clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }] });
+      expect(synthErrors(stack)).toEqual([]);
+    }
+  });
+});
+
+describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration', () => {
+  test('dotenv: a Write that waits for the check, and a Registration that removes the entries on destroy', () => {
+    const stack = newStack();
+    const access = accessIn(stack, { apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: 'app/.env' })] }] });
+    const synthesized = Testing.synth(stack, true);
+    expect(synthesized).toHaveResourceWithProperties(resource.Resource, { triggers: expect.objectContaining({ format: 'dotenv', owner: 'test/Qdrant' }) });
+    const json = JSON.parse(synthesized);
+    const registration = oneResource(json, 'Qdrant_SecretTargets_env-file-app-env_Registration_');
+    const write = oneResource(json, 'Qdrant_SecretTargets_env-file-app-env_Write_');
+    const check = ref(checkResource(access, 'search-api'));
+    const file = path.resolve('app/.env');
+    const cli = write.res.provisioner[0]['local-exec'].environment.QCA_CLI;
+    expect(cli).toMatch(RUNTIME_CLI);
+    expect(cli).toMatch(/\/writer\/cli\.js$/);
+
+    const { depends_on: writeDeps, ...writeRest } = write.res;
+    expect([...new Set(writeDeps)]).toEqual([check]);
+    expect(writeRest).toEqual({
+      triggers: {
+        values_sha256: `\${sha256(jsonencode({"QDRANT_URL" = "${URL_EU}:6333", "QDRANT_GRPC_URL" = "${URL_EU}:6334", ` +
+          '"QDRANT_API_KEY" = var.qdrant_api_key_search_api}))}',
+        writer: expect.stringMatching(/^[0-9A-F]{32}$/),
+        file,
+        format: 'dotenv',
+        owner: 'test/Qdrant',
+      },
+      provisioner: [{
+        'local-exec': {
+          command: 'node "$QCA_CLI" write --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"',
+          environment: {
+            QCA_CLI: cli,
+            QCA_FILE: file,
+            QCA_FORMAT: 'dotenv',
+            QCA_OWNER: 'test/Qdrant',
+            // Only the URLs are literal; the key is read from the variable Terraform inherits.
+            QCA_ENTRIES: JSON.stringify({ QDRANT_URL: `${URL_EU}:6333`, QDRANT_GRPC_URL: `${URL_EU}:6334` }),
+            QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'TF_VAR_qdrant_api_key_search_api' }),
+          },
+        },
+      }],
+    });
+    expect(cli).toContain(`/${write.res.triggers.writer}/`);
+
+    const { depends_on: regDeps, ...regRest } = registration.res;
+    // Created only after a write succeeded; under the bind scope, so it waits for the check too.
+    expect([...new Set(regDeps)]).toEqual([`null_resource.${write.id}`, check]);
+    expect(regRest).toEqual({
       triggers: {
         file,
         format: 'dotenv',
@@ -420,8 +644,9 @@ describe('SecretTarget.dotenv() and SecretTarget.json()', () => {
       provisioner: [{
         'local-exec': {
           when: 'destroy',
-          command: `node "${cli}" remove --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"`,
+          command: 'node "$QCA_CLI" remove --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"',
           environment: {
+            QCA_CLI: cli,
             QCA_FILE: '${self.triggers.file}',
             QCA_FORMAT: '${self.triggers.format}',
             QCA_OWNER: '${self.triggers.owner}',
@@ -431,31 +656,28 @@ describe('SecretTarget.dotenv() and SecretTarget.json()', () => {
       }],
     });
     expect(path.isAbsolute(registration.res.triggers.file)).toBe(true);
+    expectEveryVariableSet(write.res.provisioner[0]['local-exec']);
+    expectEveryVariableSet(registration.res.provisioner[0]['local-exec']);
+  });
 
-    expect(write.res).toEqual({
-      triggers: {
-        registration: `\${null_resource.${registration.id}.id}`,
-        values_sha256: `\${sha256(jsonencode({"QDRANT_URL" = "${URL_EU}:6333", "QDRANT_GRPC_URL" = "${URL_EU}:6334", ` +
-          '"QDRANT_API_KEY" = var.qdrant_api_key_search_api}))}',
-        writer: expect.stringMatching(/^[0-9A-F]{32,}$/i),
-      },
-      provisioner: [{
-        'local-exec': {
-          command: `node "${cli}" write --file "$QCA_FILE" --format dotenv --owner "$QCA_OWNER"`,
-          environment: {
-            QCA_FILE: file,
-            QCA_OWNER: 'test/Qdrant',
-            // Only the URLs are literal; the key is read from the variable Terraform inherits.
-            QCA_ENTRIES: JSON.stringify({ QDRANT_URL: `${URL_EU}:6333`, QDRANT_GRPC_URL: `${URL_EU}:6334` }),
-            QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'TF_VAR_qdrant_api_key_search_api' }),
-          },
-        },
-      }],
+  test('no key in a command or a trigger, except its sha256; no key reference in the Write\'s environment for a variable key', () => {
+    const stack = newStack();
+    accessIn(stack, {
+      apiKeys: [{ name: 'search-api', clusters: ['prod-eu', 'prod-us'], secretTargets: [SecretTarget.dotenv({ path: '.env' }), SecretTarget.json({ path: 's.json' })] }],
     });
-    expect(cli).toContain(write.res.triggers.writer);
-    // The writer's provisioner holds nothing derived from the key (it would hide its output).
-    expect(JSON.stringify(write.res.provisioner)).not.toContain('var.');
-    expect(JSON.stringify(registration.res)).not.toContain('var.');
+    const json = synthJson(stack);
+    const targets = [...nullResources(json, '_Write_'), ...nullResources(json, '_Registration_')];
+    expect(targets).toHaveLength(4);
+    for (const [id, res] of targets) {
+      const exec = res.provisioner[0]['local-exec'];
+      expect([id, exec.command]).not.toEqual([id, expect.stringContaining('var.')]);
+      for (const [name, value] of Object.entries<string>(res.triggers)) {
+        if (name === 'values_sha256') expect(value).toMatch(/^\$\{sha256\(jsonencode\(\{.*\}\)\)\}$/);
+        else expect(`${id}.${name}=${value}`).not.toMatch(/var\.|TF_VAR_|\$\{(?!self\.)/);
+      }
+      // The writer's provisioner holds nothing derived from the key (that would hide its output).
+      expect(JSON.stringify(exec)).not.toContain('var.');
+    }
   });
 
   test('json: the same resources with format json, and names for several clusters', () => {
@@ -470,8 +692,10 @@ describe('SecretTarget.dotenv() and SecretTarget.json()', () => {
       owner: 'test/Qdrant',
       names: JSON.stringify([EU.url, EU.grpc, EU.apiKey, US.url, US.grpc, US.apiKey]),
     });
+    expect(write.triggers).toMatchObject({ file: path.resolve('secrets.json'), format: 'json', owner: 'test/Qdrant' });
     const exec = write.provisioner[0]['local-exec'];
-    expect(exec.command).toMatch(/^node "assets\/QdrantClusterAccessWriter\/[0-9A-F]+\/cli\.js" write --file "\$QCA_FILE" --format json --owner "\$QCA_OWNER"$/i);
+    expect(exec.command).toBe('node "$QCA_CLI" write --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"');
+    expect(exec.environment.QCA_FORMAT).toBe('json');
     expect(JSON.parse(exec.environment.QCA_ENTRIES)).toEqual({
       QDRANT_PROD_EU_URL: `${URL_EU}:6333`,
       QDRANT_PROD_EU_GRPC_URL: `${URL_EU}:6334`,
@@ -485,15 +709,15 @@ describe('SecretTarget.dotenv() and SecretTarget.json()', () => {
     expect(write.triggers.values_sha256).toContain('"QDRANT_PROD_US_API_KEY" = var.qdrant_api_key_search_api');
   });
 
-  test('a key from ApiKeySource.fromToken is handed over in QCA_SECRET_n', () => {
+  test('a key from ApiKeySource.fromToken is handed over in QCA_SECRET_n, marked sensitive', () => {
     const stack = newStack();
     const vault = new resource.Resource(stack, 'vault_lookup', {});
     const other = new resource.Resource(stack, 'other_lookup', {});
     new ClusterAccess(stack, 'Qdrant', {
-      clusters: CLUSTERS,
+      clusters: [{ name: 'eu', url: URL_EU }],
       healthCheck: { enabled: false },
       apiKeys: [
-        { name: 'search-api', clusters: ['prod-eu'], source: ApiKeySource.fromToken(vault.id), secretTargets: [SecretTarget.dotenv({ path: '.env' })] },
+        { name: 'search-api', clusters: ['eu'], source: ApiKeySource.fromToken(vault.id), secretTargets: [SecretTarget.dotenv({ path: '.env' })] },
       ],
     });
     const access2 = new ClusterAccess(stack, 'Other', { clusters: CLUSTERS, healthCheck: { enabled: false } });
@@ -505,13 +729,16 @@ describe('SecretTarget.dotenv() and SecretTarget.json()', () => {
 
     const one = oneResource(json, 'Qdrant_SecretTargets_', '_Write_').res;
     expect(one.provisioner[0]['local-exec'].environment).toEqual({
+      QCA_CLI: expect.stringMatching(RUNTIME_CLI),
       QCA_FILE: path.resolve('.env'),
+      QCA_FORMAT: 'dotenv',
       QCA_OWNER: 'test/Qdrant',
       QCA_ENTRIES: JSON.stringify({ QDRANT_URL: `${URL_EU}:6333`, QDRANT_GRPC_URL: `${URL_EU}:6334` }),
       QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'QCA_SECRET_1' }),
-      QCA_SECRET_1: '${null_resource.vault_lookup.id}',
+      QCA_SECRET_1: '${sensitive(null_resource.vault_lookup.id)}',
     });
-    expect(one.triggers.values_sha256).toContain('"QDRANT_API_KEY" = null_resource.vault_lookup.id');
+    expect(one.triggers.values_sha256).toContain('"QDRANT_API_KEY" = sensitive(null_resource.vault_lookup.id)');
+    expect(one.provisioner[0]['local-exec'].command).not.toContain('vault_lookup');
 
     const both = oneResource(json, 'Other_SecretTargets_', '_Write_').res.provisioner[0]['local-exec'].environment;
     expect(JSON.parse(both.QCA_ENTRIES_FROM_ENV)).toEqual({
@@ -519,8 +746,8 @@ describe('SecretTarget.dotenv() and SecretTarget.json()', () => {
       QDRANT_PROD_US_API_KEY: 'QCA_SECRET_2',
       C_QDRANT_PROD_US_API_KEY: 'TF_VAR_qdrant_api_key_c',
     });
-    expect(both.QCA_SECRET_1).toBe('${null_resource.vault_lookup.id}');
-    expect(both.QCA_SECRET_2).toBe('${null_resource.other_lookup.id}');
+    expect(both.QCA_SECRET_1).toBe('${sensitive(null_resource.vault_lookup.id)}');
+    expect(both.QCA_SECRET_2).toBe('${sensitive(null_resource.other_lookup.id)}');
     expect(both.QCA_OWNER).toBe('test/Other');
     expect(Object.keys(both).filter((k) => k.startsWith('QCA_SECRET_'))).toEqual(['QCA_SECRET_1', 'QCA_SECRET_2']);
   });
@@ -538,15 +765,55 @@ describe('SecretTarget.dotenv() and SecretTarget.json()', () => {
     expect(env.QCA_ENTRIES_FROM_ENV).toBe(JSON.stringify({ QDRANT_API_KEY: 'TF_VAR_qdrant_api_key_search_api' }));
   });
 
-  test('one writer asset per stack, even with two file targets in two accesses; one null provider', () => {
+  test('the commands work as written: Write merges the entries (key from TF_VAR_...), Registration\'s destroy step removes them', () => {
+    const dir = tempDir('qca-run-');
+    try {
+      const file = path.join(dir, 'app.env');
+      fs.writeFileSync(file, 'KEEP=me\n', { mode: 0o600 }); // a key file the writer need not warn about
+      const stack = newStack();
+      accessIn(stack, { apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: file })] }] });
+      const stackDir = path.join(Testing.fullSynth(stack), 'stacks', 'test');
+      const json = JSON.parse(fs.readFileSync(path.join(stackDir, 'cdk.tf.json'), 'utf8'));
+      const write = oneResource(json, '_Write_').res;
+      const registration = oneResource(json, '_Registration_').res;
+      // As Terraform runs local-exec: in the stack's directory, with the inherited environment.
+      const run = (exec: { command: string; environment: Record<string, string> }, self: Record<string, string>) => {
+        const environment = Object.fromEntries(Object.entries(exec.environment)
+          .map(([k, v]) => [k, v.replace(/^\$\{self\.triggers\.(\w+)\}$/, (_, t) => self[t])]));
+        return execFileSync('sh', ['-c', exec.command], {
+          cwd: stackDir,
+          env: { PATH: process.env.PATH ?? '', TF_VAR_qdrant_api_key_search_api: 'canary-write-7d1f', ...environment },
+          encoding: 'utf8',
+        });
+      };
+      run(write.provisioner[0]['local-exec'], write.triggers);
+      const written = fs.readFileSync(file, 'utf8');
+      expect(written).toMatch(/^KEEP=me\n/);
+      expect(written).toContain('(test/Qdrant)');
+      expect(dotenv.parse(written)).toEqual({
+        KEEP: 'me',
+        QDRANT_URL: `${URL_EU}:6333`,
+        QDRANT_GRPC_URL: `${URL_EU}:6334`,
+        QDRANT_API_KEY: 'canary-write-7d1f',
+      });
+
+      run(registration.provisioner[0]['local-exec'], registration.triggers);
+      expect(fs.readFileSync(file, 'utf8')).toBe('KEEP=me\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('one runtime and one null provider per stack', () => {
+  test('checks and writers of two accesses share one runtime asset (checker/cli.js, writer/cli.js)', () => {
     const stack = newStack();
-    for (const id of ['Qdrant', 'Other']) {
+    for (const [id, cluster] of [['Qdrant', 'eu'], ['Other', 'us']]) {
       new ClusterAccess(stack, id, {
-        clusters: CLUSTERS,
-        healthCheck: { enabled: false },
+        clusters: [{ name: cluster, url: URL_EU }],
         apiKeys: [{
-          name: 'search-api',
-          clusters: ['prod-eu'],
+          name: `key-${cluster}`,
+          clusters: [cluster],
           secretTargets: [SecretTarget.dotenv({ path: `${id}.env` }), SecretTarget.json({ path: `${id}.json` })],
         }],
       });
@@ -554,39 +821,46 @@ describe('SecretTarget.dotenv() and SecretTarget.json()', () => {
     const synthesized = Testing.synth(stack, true);
     expect(synthesized).toHaveProvider(provider.NullProvider);
     const json = JSON.parse(synthesized);
-    const writers = stack.node.findAll().filter((c) => c instanceof TerraformAsset && c.node.id === 'QdrantClusterAccessWriter');
-    expect(writers).toHaveLength(1);
-    expect(writers[0].node.scope).toBe(stack);
-    const clis = new Set(nullResources(json, '_Write_').map(([, r]) => r.provisioner[0]['local-exec'].command.match(/^node "([^"]+)"/)[1]));
-    expect(nullResources(json, '_Write_')).toHaveLength(4);
-    expect([...clis]).toEqual([expect.stringMatching(WRITER_CLI)]);
-    expect(Object.keys(json.provider.null)).toHaveLength(1);
+    const assets = stack.node.findAll().filter((c): c is TerraformAsset => c instanceof TerraformAsset);
+    expect(assets.map((a) => a.node.path)).toEqual(['test/QdrantClusterAccess/Runtime']);
+
+    const execs = Object.values<any>(json.resource.null_resource).map((r) => r.provisioner[0]['local-exec']);
+    expect(execs).toHaveLength(2 + 4 * 2); // two checks; a Write and a Registration per file
+    const clis = new Set(execs.map((e) => e.environment.QCA_CLI));
+    const dir = `${assets[0].path}/`;
+    expect([...clis].sort()).toEqual([`${dir}checker/cli.js`, `${dir}writer/cli.js`]);
+    for (const cli of clis) expect(cli).toMatch(RUNTIME_CLI);
+    for (const [, w] of nullResources(json, '_Write_')) expect(w.triggers.writer).toBe(assets[0].assetHash);
+    expect(json.provider.null).toHaveLength(1);
   });
 
-  test('an existing null provider is reused', () => {
-    const stack = newStack();
-    new provider.NullProvider(stack, 'mine', { alias: 'mine' });
-    accessIn(stack, {
-      healthCheck: { enabled: false },
-      apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }],
-    });
-    expect(synthJson(stack).provider.null).toEqual([{ alias: 'mine' }]);
-  });
-
-  test('the writer is copied into the synthesized stack', () => {
+  test('the runtime is copied into the synthesized stack, with both CLIs', () => {
     const stack = newStack();
     accessIn(stack, { apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }] });
     const stackDir = path.join(Testing.fullSynth(stack), 'stacks', 'test');
     const json = JSON.parse(fs.readFileSync(path.join(stackDir, 'cdk.tf.json'), 'utf8'));
-    const cli = oneResource(json, '_Write_').res.provisioner[0]['local-exec'].command.match(/^node "([^"]+)"/)[1];
+    const cli = oneResource(json, '_Write_').res.provisioner[0]['local-exec'].environment.QCA_CLI;
     expect(fs.existsSync(path.join(stackDir, cli))).toBe(true);
+    expect(fs.existsSync(path.join(stackDir, cli.replace(/writer\/cli\.js$/, 'checker/cli.js')))).toBe(true);
+  });
+
+  test('a null provider of the user\'s, added before or after the access, is reused: ours is dropped', () => {
+    for (const when of ['before', 'after']) {
+      const stack = newStack();
+      if (when === 'before') new provider.NullProvider(stack, 'mine', {});
+      accessIn(stack, { apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }] });
+      if (when === 'after') new provider.NullProvider(stack, 'mine', { alias: 'mine' });
+      const json = synthJson(stack);
+      expect([when, json.provider.null]).toEqual([when, [when === 'after' ? { alias: 'mine' } : {}]]);
+      expect(stack.node.tryFindChild('QdrantClusterAccessNullProvider')).toBeUndefined();
+    }
   });
 });
 
-describe('SecretTarget.terraformOutputs()', () => {
-  test('one sensitive output per entry, named exactly like the entry', () => {
+describe('SecretTarget.terraformOutputs(): a gate, then one sensitive output per entry', () => {
+  test('the outputs read a terraform_data gate that waits for the check; the gate holds a hash of the values, not the values', () => {
     const stack = newStack();
-    accessIn(stack, {
+    const access = accessIn(stack, {
       apiKeys: [{
         name: 'search-api',
         clusters: ['prod-eu', 'prod-us'],
@@ -595,76 +869,130 @@ describe('SecretTarget.terraformOutputs()', () => {
       }],
     });
     const synthesized = Testing.synth(stack, true);
-    const output = JSON.parse(synthesized).output;
-    const ours = Object.keys(output).filter((n) => !/^qdrant_prod_(eu|us)_(rest|grpc)_endpoint$/.test(n));
-    expect(ours.sort()).toEqual([EU.url, EU.grpc, EU.apiKey, US.url, US.grpc, 'US_KEY'].sort());
-    expect(output.QDRANT_PROD_EU_URL).toEqual({
-      value: `${URL_EU}:6333`,
-      sensitive: true,
-      description: 'REST endpoint of Qdrant cluster "prod-eu" (key "search-api")',
-    });
-    expect(output.QDRANT_PROD_US_GRPC_URL).toEqual({
-      value: `${URL_US}:6334`,
-      sensitive: true,
-      description: 'gRPC endpoint of Qdrant cluster "prod-us" (key "search-api")',
-    });
-    expect(output.US_KEY).toEqual({
-      value: '${var.qdrant_api_key_search_api}',
-      sensitive: true,
-      description: 'API key of Qdrant cluster "prod-us" (key "search-api")',
-    });
-    // No resources: nothing for the health checks to wait for.
-    expect(synthesized).not.toHaveResourceWithProperties(resource.Resource, { triggers: { format: 'dotenv' } });
-    expect(healthCheck(JSON.parse(synthesized), 'search-api', 'prod-eu').depends_on).toBeUndefined();
+    const json = JSON.parse(synthesized);
+    const gates = Object.entries<any>(json.resource.terraform_data);
+    expect(gates.map(([id]) => id)).toEqual([expect.stringMatching(/^Qdrant_SecretTargets_Terraform-outputs_Verified_[0-9A-F]{8}$/)]);
+    const [gateId, gate] = gates[0];
+    expect(deps(gate)).toEqual([ref(checkResource(access, 'search-api'))]);
+    // A rotated key changes the gate (so the outputs wait for it again); Terraform would not keep
+    // the sensitive mark on the gate's output, so the values themselves are not in it.
+    const inputs = Object.values<string>(gate.input);
+    expect(inputs.length).toBeGreaterThan(0);
+    for (const input of inputs) expect(input).toMatch(/^\$\{sha256\(jsonencode\(\{.*\}\)\)\}$/);
+    expect(JSON.stringify(gate.input)).toContain('"US_KEY\\" = var.qdrant_api_key_search_api');
+
+    const values: Record<string, string> = {
+      [EU.url]: `"${URL_EU}:6333"`,
+      [EU.grpc]: `"${URL_EU}:6334"`,
+      [EU.apiKey]: 'var.qdrant_api_key_search_api',
+      [US.url]: `"${URL_US}:6333"`,
+      [US.grpc]: `"${URL_US}:6334"`,
+      US_KEY: 'var.qdrant_api_key_search_api',
+    };
+    const ours = Object.keys(json.output).filter((n) => !n.startsWith('qdrant_'));
+    expect(ours.sort()).toEqual(Object.keys(values).sort());
+    for (const name of ours) {
+      const output = json.output[name];
+      // Known only once the gate is applied, i.e. after the check passed.
+      expect([name, output.value]).toEqual([name, expect.stringContaining(`terraform_data.${gateId}.output`)]);
+      expect([name, output.value]).toEqual([name, expect.stringContaining(values[name])]);
+      expect(output.sensitive).toBe(true);
+    }
+    expect(json.output.QDRANT_PROD_EU_URL.description).toBe('REST endpoint of Qdrant cluster "prod-eu" (key "search-api"), once the key\'s health check passed');
+    expect(json.output.QDRANT_PROD_US_GRPC_URL.description).toBe('gRPC endpoint of Qdrant cluster "prod-us" (key "search-api"), once the key\'s health check passed');
+    expect(json.output.US_KEY.description).toBe('API key of Qdrant cluster "prod-us" (key "search-api"), once the key\'s health check passed');
+    // No file is involved, and the check waits for nothing.
+    expect(synthesized).not.toHaveResourceWithProperties(resource.Resource, { triggers: expect.objectContaining({ format: 'dotenv' }) });
+    expect(oneResource(json, 'Qdrant_ApiKeys_search-api_HealthCheck_').res.depends_on).toBeUndefined();
   });
 
-  test('two outputs targets producing the same output name are reported, not silently merged', () => {
+  test('with health checks disabled the gate has nothing to wait for', () => {
+    const stack = newStack();
+    accessIn(stack, { healthCheck: { enabled: false }, apiKeys: [{ name: 'k', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs()] }] });
+    const json = synthJson(stack);
+    const gate = Object.values<any>(json.resource.terraform_data)[0];
+    expect(deps(gate) ?? []).toEqual([]);
+    expect(Object.keys(json.output).filter((n) => !n.startsWith('qdrant_'))).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL']);
+  });
+
+  test('one entry name twice in a stack\'s outputs is an error, within one access and across two', () => {
     const stack = newStack();
     accessIn(stack, {
       apiKeys: [
         { name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs()] },
-        { name: 'b', clusters: ['prod-us'], secretTargets: [SecretTarget.terraformOutputs()] },
+        { name: 'b', clusters: ['prod-us'], secretTargets: [SecretTarget.terraformOutputs()], secretNaming: { names: { QDRANT_GRPC_URL: 'B_GRPC_URL' } } },
       ],
     });
+    new ClusterAccess(stack, 'Other', {
+      clusters: [{ name: 'other', url: URL_EU }],
+      apiKeys: [{ name: 'c', clusters: ['other'], secretTargets: [SecretTarget.terraformOutputs()], secretNaming: { prefix: 'C_', names: { QDRANT_URL: 'QDRANT_URL' } } }],
+    });
+    const tail = 'attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })';
     expect(synthErrors(stack)).toEqual([
-      '[test/Qdrant/SecretTargets/Terraform-outputs-2] secret target Terraform outputs: entry "QDRANT_URL" (key "b") is already written to ' +
-        'the outputs by key "a" of test/Qdrant; attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })',
+      `[test/Qdrant/SecretTargets/Terraform-outputs-2] secret target Terraform outputs: entry "QDRANT_URL" (key "b") is already written to the outputs by key "a" of test/Qdrant; ${tail}`,
+      `[test/Qdrant/SecretTargets/Terraform-outputs-2] secret target Terraform outputs: entry "QDRANT_API_KEY" (key "b") is already written to the outputs by key "a" of test/Qdrant; ${tail}`,
+      `[test/Other/SecretTargets/Terraform-outputs] secret target Terraform outputs: entry "QDRANT_URL" (key "c") is already written to the outputs by key "a" of test/Qdrant; ${tail}`,
     ]);
+  });
+
+  // BUG (src/private/outputs-target.ts:31, src/private/stack-support.ts:133): a claim is refused
+  // only when the claimant's text differs, and the text is `key "<k>" of <access path>`. The same
+  // key in two outputs targets claims with the same text, so both targets write QDRANT_URL... and
+  // one TerraformOutput silently replaces the other (the stack keeps two gates, one output).
+  test.failing('the same key in two outputs targets: the shared names are an error, not merged silently', () => {
+    const stack = newStack();
+    accessIn(stack, { apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs(), SecretTarget.terraformOutputs()] }] });
+    expect(synthErrors(stack)).toEqual([
+      expect.stringMatching(/^\[test\/Qdrant\/SecretTargets\/Terraform-outputs-2\] secret target Terraform outputs: entry "QDRANT_URL" \(key "a"\) is already written to the outputs/),
+      expect.stringContaining('entry "QDRANT_GRPC_URL"'),
+      expect.stringContaining('entry "QDRANT_API_KEY"'),
+    ]);
+  });
+
+  // BUG (src/private/outputs-target.ts:31, src/private/stack-support.ts:78-85): entry names and
+  // the library's own outputs (qdrant_<cluster>_rest_endpoint / _grpc_endpoint,
+  // qdrant_api_key_<key>_expires_at) are claimed in different namespaces (`entry:<name>` vs the
+  // cluster prefix), so an entry renamed onto one of them silently replaces that output: the
+  // non-secret endpoint output becomes a sensitive one holding another value.
+  test.failing('an entry renamed onto one of the library\'s own output names is an error', () => {
+    const stack = newStack();
+    accessIn(stack, {
+      apiKeys: [{
+        name: 'a',
+        clusters: ['prod-eu'],
+        secretTargets: [SecretTarget.terraformOutputs()],
+        secretNaming: { names: { QDRANT_URL: 'qdrant_prod_eu_grpc_endpoint', QDRANT_GRPC_URL: 'qdrant_api_key_a_expires_at' } },
+      }],
+    });
+    const errors = synthErrors(stack);
+    expect(errors).toEqual([expect.stringContaining('"qdrant_prod_eu_grpc_endpoint"'), expect.stringContaining('"qdrant_api_key_a_expires_at"')]);
   });
 });
 
-describe('health checks and secret targets', () => {
-  test('each health check depends on the Write resources of its own key\'s targets only', () => {
+describe('targets are written after the checks of their keys', () => {
+  test('every store depends on the checks of its own keys; the checks depend on nothing', () => {
     const stack = newStack();
     const env = SecretTarget.dotenv({ path: '.env' });
-    const json = SecretTarget.json({ path: 'secrets.json' });
-    const store = new Recorder('store', true);
-    accessIn(stack, {
+    const jsonFile = SecretTarget.json({ path: 'secrets.json' });
+    const access = accessIn(stack, {
       apiKeys: [
-        { name: 'search-api', clusters: ['prod-eu', 'prod-us'], secretTargets: [env, json] },
-        { name: 'ingest', clusters: ['prod-eu'], secretTargets: [json, store], secretNaming: { prefix: 'INGEST_' } },
+        { name: 'search-api', clusters: ['prod-eu', 'prod-us'], secretTargets: [env, jsonFile] },
+        { name: 'ingest', clusters: ['prod-eu'], secretTargets: [jsonFile], secretNaming: { prefix: 'INGEST_' } },
         { name: 'outputs-only', clusters: ['prod-us'], secretTargets: [SecretTarget.terraformOutputs()] },
         { name: 'none', clusters: ['prod-eu'] },
       ],
     });
     const out = synthJson(stack);
-    const writes = nullResources(out, '_Write_').map(([id]) => id);
-    expect(writes).toHaveLength(2);
-    const envWrite = writes.find((id) => id.includes('env-file'));
-    const jsonWrite = writes.find((id) => id.includes('JSON-file'));
-    // As cdktf renders `dependsOn: [resource]`: a bare reference.
-    const ref = (id?: string) => `null_resource.${id}`;
-    expect(healthCheck(out, 'search-api', 'prod-eu').depends_on).toEqual([ref(envWrite), ref(jsonWrite)]);
-    expect(healthCheck(out, 'search-api', 'prod-us').depends_on).toEqual([ref(envWrite), ref(jsonWrite)]);
-    const storeId = oneResource(out, '_recorder-store_', '_Store_').id;
-    expect(healthCheck(out, 'ingest', 'prod-eu').depends_on).toEqual([ref(jsonWrite), ref(storeId)]);
-    expect(healthCheck(out, 'outputs-only', 'prod-us').depends_on).toBeUndefined();
-    expect(healthCheck(out, 'none', 'prod-eu').depends_on).toBeUndefined();
-    // The Registration is never a dependency of a check: only the Write writes values.
-    expect(JSON.stringify(out.resource.null_resource)).not.toMatch(/"(\$\{)?null_resource\.[^"]*_Registration_[^".]*\}?"/);
+    const check = (key: string) => ref(checkResource(access, key));
+    expect(deps(oneResource(out, 'env-file', '_Write_').res)).toEqual([check('search-api')]);
+    expect(deps(oneResource(out, 'JSON-file', '_Write_').res)).toEqual([check('search-api'), check('ingest')]);
+    expect(deps(Object.values<any>(out.resource.terraform_data)[0])).toEqual([check('outputs-only')]);
+    for (const key of ['search-api', 'ingest', 'outputs-only', 'none']) {
+      expect([key, out.resource.null_resource[checkResource(access, key).friendlyUniqueId].depends_on]).toEqual([key, undefined]);
+    }
   });
 
-  test('with health checks disabled, targets are still bound', () => {
+  test('with health checks disabled, targets are still bound, and wait for nothing', () => {
     const stack = newStack();
     accessIn(stack, {
       healthCheck: { enabled: false },
@@ -675,6 +1003,97 @@ describe('health checks and secret targets', () => {
       'Qdrant_SecretTargets_env-file-env_Registration',
       'Qdrant_SecretTargets_env-file-env_Write',
     ]);
+    expect(deps(oneResource(out, '_Write_').res) ?? []).toEqual([]);
+    expect(oneResource(out, '_Registration_').res.depends_on).toEqual([`null_resource.${oneResource(out, '_Write_').id}`]);
+  });
+
+  // A Write receives its checks three ways: its own dependsOn, as a resource of the bind scope, and
+  // as a returned dependable. cdktf's dependable() makes a new token each time: waitFor compares
+  // them resolved.
+  test('depends_on lists each check once', () => {
+    const stack = newStack();
+    accessIn(stack, { apiKeys: [{ name: 'k', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' }), SecretTarget.terraformOutputs()] }] });
+    const out = synthJson(stack);
+    for (const res of [oneResource(out, '_Write_').res, oneResource(out, '_Registration_').res, ...Object.values<any>(out.resource.terraform_data)]) {
+      expect(res.depends_on).toEqual(deps(res));
+    }
+  });
+});
+
+describe('a target of one\'s own receives the checks in dependsOn', () => {
+  /**
+   * A store written in the test: one resource in the bind scope that says nothing about
+   * dependencies, one nested deeper, one outside the scope that it returns, and one outside that
+   * it does not return.
+   */
+  class Store implements ISecretTarget {
+    public readonly description = 'custom store';
+    public readonly binds: SecretTargetBindOptions[] = [];
+    public readonly made: Record<string, resource.Resource> = {};
+
+    constructor(private readonly outside: Construct) {}
+
+    public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
+      this.binds.push(options);
+      this.made.inside = new resource.Resource(scope, 'Inside', {});
+      this.made.nested = new resource.Resource(new Construct(scope, 'Group'), 'Nested', {});
+      this.made.returned = new resource.Resource(this.outside, 'Returned', {});
+      this.made.notReturned = new resource.Resource(this.outside, 'NotReturned', {});
+      return { dependables: [this.made.returned] };
+    }
+  }
+
+  test('dependsOn holds the checks of the target\'s keys, in key order; what it creates or returns waits for them', () => {
+    const stack = newStack();
+    const store = new Store(stack);
+    const access = accessIn(stack, {
+      apiKeys: [
+        { name: 'search-api', clusters: ['prod-eu'] },
+        { name: 'ingest', clusters: ['prod-us'], secretTargets: [store] },
+        { name: 'unrelated', clusters: ['prod-us'] },
+      ],
+    });
+    access.apiKeys[0].addSecretTarget(store);
+    const out = synthJson(stack);
+    expect(store.binds).toHaveLength(1);
+    const checks = [checkResource(access, 'search-api'), checkResource(access, 'ingest')];
+    expect(store.binds[0].dependsOn).toHaveLength(2);
+    store.binds[0].dependsOn.forEach((d, i) => expect(d).toBe(checks[i]));
+
+    const resources = out.resource.null_resource;
+    const expected = checks.map(ref);
+    expect(deps(resources[store.made.inside.friendlyUniqueId])).toEqual(expected);
+    expect(deps(resources[store.made.nested.friendlyUniqueId])).toEqual(expected);
+    expect(deps(resources[store.made.returned.friendlyUniqueId])).toEqual(expected);
+    // Outside the scope and not returned: left alone.
+    expect(resources[store.made.notReturned.friendlyUniqueId].depends_on).toBeUndefined();
+    expect(resources[checkResource(access, 'unrelated').friendlyUniqueId].depends_on).toBeUndefined();
+  });
+
+  test('dependencies the target sets itself are kept', () => {
+    const stack = newStack();
+    const own = new resource.Resource(stack, 'Own', {});
+    const target: ISecretTarget = {
+      description: 'keeps its own',
+      bind: (scope, options) => {
+        new resource.Resource(scope, 'Store', { dependsOn: [own, ...options.dependsOn] });
+        return {};
+      },
+    };
+    const access = accessIn(stack, { apiKeys: [{ name: 'k', clusters: ['prod-eu'], secretTargets: [target] }] });
+    const out = synthJson(stack);
+    const store = oneResource(out, '_keeps-its-own_Store_').res;
+    expect(deps(store)).toEqual([`null_resource.${own.friendlyUniqueId}`, ref(checkResource(access, 'k'))]);
+  });
+
+  test('with health checks disabled, dependsOn is empty and nothing is added', () => {
+    const stack = newStack();
+    new provider.NullProvider(stack, 'null', {}); // the store's own resources need it; no check adds ours
+    const store = new Store(stack);
+    accessIn(stack, { healthCheck: { enabled: false }, apiKeys: [{ name: 'k', clusters: ['prod-eu'], secretTargets: [store] }] });
+    const out = synthJson(stack);
+    expect(store.binds[0].dependsOn).toEqual([]);
+    for (const r of Object.values(store.made)) expect(out.resource.null_resource[r.friendlyUniqueId].depends_on).toBeUndefined();
   });
 });
 
@@ -705,7 +1124,7 @@ describe('late targets and grants; binding once', () => {
     expect(scope.node.children.map((c) => c.node.id)).toEqual(['recorder-late']);
   });
 
-  test('file targets are bound once across two synths', () => {
+  test('file targets are bound once across two synths, and do not claim their file twice', () => {
     const stack = newStack();
     const access = accessIn(stack, { apiKeys: [{ name: 'search-api', clusters: ['prod-eu'] }] });
     access.apiKeys[0].addSecretTarget(SecretTarget.dotenv({ path: '.env' }));
@@ -717,7 +1136,7 @@ describe('late targets and grants; binding once', () => {
     expect(nullResources(json, '_Registration_')).toHaveLength(1);
     expect(nullResources(json, '_Write_')).toHaveLength(1);
     expect(JSON.parse(oneResource(json, '_Registration_').res.triggers.names)).toEqual([EU.url, EU.grpc, EU.apiKey, US.url, US.grpc, US.apiKey]);
-    expect(healthCheck(json, 'search-api', 'prod-us').depends_on).toHaveLength(1);
+    expect(deps(oneResource(json, '_Write_').res)).toEqual([ref(checkResource(access, 'search-api'))]);
   });
 
   test('an override that no longer matches after a later grant is reported (names are decided at synth)', () => {
@@ -793,4 +1212,8 @@ describe('the key never reaches the synthesized stack', () => {
     expect(message).toContain('is a directory');
     expect(message).not.toContain(CANARY);
   });
+});
+
+test('after the tests above, the working directory is the repository root again (relative paths resolve there)', () => {
+  expect(fs.realpathSync(process.cwd())).toBe(fs.realpathSync(REPO));
 });

@@ -5,10 +5,18 @@ import * as path from 'path';
 import { promisify } from 'util';
 import { App, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import * as ts from 'typescript';
+import type * as Checker from '../assets/checker';
+import { FAILURES, FailureId } from '../assets/checker/failures';
 import { MultiClusterStack } from '../examples/multi-cluster/main';
-import { ApiKeyHeader, ApiKeySource, ClusterAccess, ClusterAccessProps, SecretTarget, SetupGuide } from '../src';
-import { canaryKey, StandInQdrant } from '../tools/testing/stand-in-qdrant';
+import { renderExampleGuide } from '../scripts/render-example-guide';
+import { ApiKeyHeader, ApiKeySource, ClusterAccess, ClusterAccessProps, KeyAccess, SecretTarget, SetupGuide } from '../src';
 import { validationErrors } from './support/synth';
+import { renderStackGuide } from '../src/setup-guide/render';
+import { canaryKey, StandInQdrant } from '../tools/testing/stand-in-qdrant';
+
+// check.js is plain CommonJS; its types are assets/checker/index.d.ts.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { checkClusterAccess } = require('../assets/checker/check.js') as typeof Checker;
 
 const REPO = path.join(__dirname, '..');
 const GOLDEN = path.join(REPO, 'examples', 'multi-cluster', 'qdrant-setup.md');
@@ -72,6 +80,8 @@ function warnings(access: ClusterAccess): string[] {
 describe('golden file: examples/multi-cluster', () => {
   test('examples/multi-cluster/qdrant-setup.md is the current guide of the example', () => {
     const rendered = SetupGuide.render(new MultiClusterStack(Testing.app(), 'multi-cluster').access);
+    // The script that writes the golden file renders the same guide.
+    expect(renderExampleGuide()).toBe(rendered);
     const committed = fs.existsSync(GOLDEN) ? fs.readFileSync(GOLDEN, 'utf8') : '';
     if (rendered !== committed) {
       throw new Error(
@@ -108,7 +118,14 @@ describe('golden file: examples/multi-cluster', () => {
         'one.md': render(ONE),
         'many.md': SetupGuide.render(many),
         'empty.md': render({}),
-        'stack.md': SetupGuide._renderStack([many, new ClusterAccess(stack, 'Other', ONE)]),
+        'stack.md': renderStackGuide([many, new ClusterAccess(stack, 'Other', ONE)]),
+        'access.md': render({
+          clusters: [{ name: 'books', url: 'https://bücher.example' }, { name: 'prod-eu', url: EU }],
+          apiKeys: [
+            { name: 'app', clusters: ['books'], access: KeyAccess.collections({ read: ['products'], readWrite: ['orders'] }) },
+            { name: 'admin', clusters: ['books', 'prod-eu'], access: KeyAccess.manage(), secretTargets: [SecretTarget.dotenv({ path: 'app/.env' })] },
+          ],
+        }),
       };
       for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
       const r = spawnSync(path.join(REPO, 'node_modules', '.bin', 'markdownlint-cli2'),
@@ -161,7 +178,7 @@ describe('structure and determinism', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     const a = new ClusterAccess(stack, 'Search', ONE);
     const b = new ClusterAccess(stack, 'Ingest', { clusters: [{ name: 'prod-us', url: US }], apiKeys: [{ name: 'ingest', clusters: ['prod-us'] }] });
-    const md = SetupGuide._renderStack([a, b]);
+    const md = renderStackGuide([a, b]);
     expect(md.split('\n').filter((l) => /^# /.test(l))).toEqual(['# Qdrant setup guide: stack `test`']);
     expect(md.indexOf('## `test/Search`')).toBeLessThan(md.indexOf('## `test/Ingest`'));
     expect(md).toContain('### 1. Clusters');
@@ -193,34 +210,85 @@ describe('1. clusters', () => {
 });
 
 describe('2. console procedure', () => {
+  /** The part of section 2 about one key. */
+  function keyPart(md: string, key: string): string {
+    const s2 = section(md, 2);
+    const start = s2.indexOf(`### Key \`${key}\``);
+    expect(start).toBeGreaterThanOrEqual(0);
+    const next = s2.indexOf('### Key `', start + 1);
+    return next < 0 ? s2.slice(start) : s2.slice(start, next);
+  }
+
   test('each key lists exactly its clusters, in order, with hosts to match them in the console', () => {
-    const md = section(render(TWO), 2);
-    const search = md.slice(md.indexOf('### Key `search-api`'), md.indexOf('### Key `ingest`'));
-    const ingest = md.slice(md.indexOf('### Key `ingest`'));
+    const md = render(TWO);
+    const search = keyPart(md, 'search-api');
+    const ingest = keyPart(md, 'ingest');
     expect(search).toContain('Covers 2 clusters: `prod-eu`, `prod-us`.');
     expect(search).toContain('select exactly these clusters: `prod-eu` (`abc-123.eu-central-1-0.aws.cloud.qdrant.io`), ' +
       '`prod-us` (`def-456.us-east-1-0.aws.cloud.qdrant.io`).');
-    expect(ingest).toContain('select exactly these clusters: `prod-us` (`def-456.us-east-1-0.aws.cloud.qdrant.io`).');
-    for (const step of ['**Access Management**', 'Click **Create**', 'Click **OK**', 'shown only once']) {
-      expect(search).toContain(step);
-      expect(ingest).toContain(step);
-    }
+    expect(ingest).toContain('Covers 1 cluster: `prod-us`.');
+    expect(ingest).toContain('open the cluster `prod-us` (`def-456.us-east-1-0.aws.cloud.qdrant.io`).');
+    for (const part of [search, ingest]) expect(part).toContain('shown only once');
   });
 
-  test('per-cluster API Keys tab: multi-cluster keys need the multi-cluster flow or one key per cluster', () => {
-    const md = section(render(TWO), 2);
-    const search = md.slice(md.indexOf('### Key `search-api`'), md.indexOf('### Key `ingest`'));
-    const ingest = md.slice(md.indexOf('### Key `ingest`'));
-    for (const part of [search, ingest]) {
-      expect(part).toContain('**API Keys** tab');
-      expect(part).toContain('`eyJhb`');
-      expect(part).toContain('90 days by default');
-    }
+  test('a key of one cluster: the cluster\'s API Keys tab, access, an expiration; several clusters: the multi-cluster flow or one key per cluster', () => {
+    const md = render(TWO);
+    const search = keyPart(md, 'search-api');
+    const ingest = keyPart(md, 'ingest');
+    expect(ingest).toContain('2. Go to its **API Keys** tab and click **Create**.');
+    expect(ingest).toContain('3. Access: ');
+    expect(ingest).toContain('4. Expiration: set one. Qdrant\'s default is 90 days;');
+    expect(ingest).toContain('publishes it as the output `qdrant_api_key_ingest_expires_at`');
+    expect(ingest).toContain('`eyJhb`');
+    expect(ingest).not.toContain('multi-cluster flow');
+    expect(search).toContain('2. Go to **Access Management**');
+    expect(search).toContain('Click **OK**');
+    expect(search).toContain('expiry (default 90 days)');
     expect(search).toContain('multi-cluster flow');
     expect(search).toContain('one key per cluster');
     expect(search).toContain("`search-api-prod-eu` with `clusters: ['prod-eu']`");
-    expect(ingest).not.toContain('multi-cluster flow');
-    expect(ingest).toContain('Either flow works');
+  });
+
+  test('what to select follows the declared access of each key', () => {
+    const md = render({
+      clusters: TWO.clusters,
+      apiKeys: [
+        { name: 'reader', clusters: ['prod-eu'], access: KeyAccess.readOnly() },
+        { name: 'admin', clusters: ['prod-eu', 'prod-us'], access: KeyAccess.manage() },
+        { name: 'app', clusters: ['prod-us'], access: KeyAccess.collections({ read: ['products'], readWrite: ['orders', 'carts'] }) },
+        { name: 'any', clusters: ['prod-us'] },
+      ],
+    });
+    expect(keyPart(md, 'reader')).toContain('3. Access: choose **Read-only** for the whole cluster (the key is declared `KeyAccess.readOnly()`');
+    expect(keyPart(md, 'admin')).toContain('4. Access: choose **Manage** (cluster-wide; the key is declared `KeyAccess.manage()`).');
+    expect(keyPart(md, 'app')).toContain('3. Access: open the **Collections** tab and add exactly `products` read-only, `orders` read-write, `carts` read-write');
+    expect(keyPart(md, 'any')).toContain('the key declares none: `access` not set');
+    // Section 3 says what the check proves for each of them.
+    expect(section(md, 3)).toContain('4. Access (`reader`: read-only (cluster-wide); `admin`: manage (cluster-wide); ' +
+      '`app`: collections: read products, read-write orders, read-write carts):');
+  });
+
+  test('a collection name that Markdown would read is shown as code, whole', () => {
+    const md = render({
+      clusters: [{ name: 'prod-eu', url: EU }],
+      apiKeys: [{ name: 'app', clusters: ['prod-eu'], access: KeyAccess.collections({ read: ['a`b'], readWrite: ['__init__'] }) }],
+    });
+    expect(keyPart(md, 'app')).toContain('add exactly ``a`b`` read-only, `__init__` read-write');
+  });
+
+  // BUG (src/setup-guide/sections.ts:140): step 4 of section 3 writes the declared access in
+  // words (KeyAccess.description) straight into Markdown, collection names unescaped: "read a`b"
+  // opens a code span that runs on, and "__init__" renders as a bold "init" (markdownlint reports
+  // MD038). Section 2 shows the same names with code(). Fix: build the words from
+  // access.read / access.readWrite with code(), or wrap the description in code().
+  test.failing('the same names reach section 3 as code, whole', () => {
+    const md = render({
+      clusters: [{ name: 'prod-eu', url: EU }],
+      apiKeys: [{ name: 'app', clusters: ['prod-eu'], access: KeyAccess.collections({ read: ['a`b'], readWrite: ['__init__'] }) }],
+    });
+    const step = section(md, 3).split('\n').find((l) => l.startsWith('4. Access ('))!;
+    expect(step).toContain('``a`b``');
+    expect(step).toContain('`__init__`');
   });
 });
 
@@ -238,9 +306,10 @@ describe('3. handing the key to the deploy', () => {
       ],
     });
     const md = section(SetupGuide.render(access), 3);
+    // The key is read without echo, so it lands neither on screen nor in the shell history.
     expect(blocks(md, 'bash')).toEqual([[
-      "export TF_VAR_qdrant_api_key_search_api='<paste the key>'",
-      "export TF_VAR_ingest_key='<paste the key>'",
+      'read -rs TF_VAR_qdrant_api_key_search_api && export TF_VAR_qdrant_api_key_search_api   # paste the key, then Enter (nothing is shown)',
+      'read -rs TF_VAR_ingest_key && export TF_VAR_ingest_key   # paste the key, then Enter (nothing is shown)',
       'cdktf deploy prod',
     ].join('\n') + '\n']);
     expect(tableRows(md, 'Key')).toEqual([
@@ -249,24 +318,66 @@ describe('3. handing the key to the deploy', () => {
       ['`from-vault`', 'nothing: read from the referenced resource at deploy', 'a value from another resource (`ApiKeySource.fromToken`)'],
     ]);
     expect(md).toContain('is read from the referenced resource');
-    expect(md).toContain('3 health checks');
+    expect(md).toContain('3 health checks (one per key)');
   });
 
-  test('the health check: three steps, and why GET / alone proves nothing', () => {
+  test('the export lines really export the pasted key, and show nothing', () => {
+    const md = section(render(ONE), 3);
+    const [line] = blocks(md, 'bash')[0].split('\n');
+    const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `${line}\nprintf '%s' "$(printenv TF_VAR_qdrant_api_key_search_api)"`], {
+      input: 'pasted-key-3f9a\n', encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    });
+    expect(out).toBe('pasted-key-3f9a');
+  });
+
+  test('the check steps: root, key, enforced, access, gRPC, expiry; targets only after the check', () => {
     const md = section(render(TWO), 3);
-    expect(md).toContain('3 health checks (one per key and cluster it covers)');
-    expect(md).toContain('1. `GET /` answers with Qdrant');
-    expect(md).toContain('Qdrant ignores the key on `GET /`');
-    expect(md).toContain('2. `GET /collections` with the key (sent in the `api-key` header) is accepted (200)');
-    expect(md).toContain('3. `GET /collections` without a key is refused (401 or 403): the cluster enforces keys');
+    expect(md).toContain('2 health checks (one per key) prove each key on every cluster it covers');
+    const steps = md.split('\n').filter((l) => /^\d\. /.test(l));
+    expect(steps.map((l) => l.slice(0, 3))).toEqual(['1. ', '2. ', '3. ', '4. ', '5. ', '6. ']);
+    expect(steps[0]).toMatch(/^1\. `GET \/` answers with Qdrant's title and version/);
+    expect(steps[0]).toContain('Qdrant ignores the key on `GET /`');
+    expect(steps[1]).toBe('2. `GET /collections` with the key (sent in the `api-key` header) is accepted (200): the key works on that cluster.');
+    expect(steps[2]).toMatch(/^3\. `GET \/collections` without a key is refused \(401 or 403\): the cluster enforces keys/);
+    expect(steps[3]).toBe('4. Access: no key declares its `access`, so any valid key passes.');
+    expect(steps[4]).toMatch(/^5\. gRPC/);
+    expect(steps[5]).toMatch(/^6\. Expiry: /);
+    expect(md).toContain('A key\'s secret targets (section 4) are written only after its check has passed, so a failed deploy leaves them as they were.');
   });
 
-  test('the health-check text follows the options: bearer, requireAuth false, disabled', () => {
+  test('the check text follows the options: bearer, requireAuth false, grpc false, minValidityDays, allowExcessAccess, disabled', () => {
     expect(section(render({ ...ONE, healthCheck: { header: ApiKeyHeader.BEARER } }), 3)).toContain('sent in `Authorization: Bearer`');
     expect(section(render({ ...ONE, healthCheck: { requireAuth: false } }), 3)).toContain('an open cluster (200) is accepted');
+    expect(section(render({ ...ONE, healthCheck: { grpc: false } }), 3)).toContain('5. gRPC: not checked (`healthCheck.grpc: false`).');
+    expect(section(render({ ...ONE, healthCheck: { minValidityDays: 30 } }), 3)).toContain('fails when it is less than 30 days away (`healthCheck.minValidityDays`)');
+    const excess = { ...ONE, apiKeys: [{ name: 'k', clusters: ['prod-eu'], access: KeyAccess.readOnly() }], healthCheck: { allowExcessAccess: true } };
+    expect(section(render(excess), 3)).toContain('(more access is a warning: `healthCheck.allowExcessAccess`)');
     const off = section(render({ ...ONE, healthCheck: { enabled: false } }), 3);
     expect(off).toContain('Health checks are disabled');
     expect(off).not.toContain('GET /collections');
+  });
+
+  test('the cdktf deploy line pastes the stack id exactly, whatever it holds', () => {
+    // cdktf refuses whitespace and glob characters in a stack id; each of these, unquoted, would
+    // create a file in the directory (the test checks that it stays empty).
+    for (const id of ["it's$(touch>pwned)", 'a`touch>b`c', 'x;y|z&>w', 'prod-eu.1']) {
+      const access = new ClusterAccess(new TerraformStack(Testing.app(), id), 'Qdrant', ONE);
+      const bash = blocks(section(SetupGuide.render(access), 3), 'bash')[0];
+      execFileSync('bash', ['-n'], { input: bash, stdio: ['pipe', 'pipe', 'pipe'] });
+      const deploy = bash.split('\n').find((l) => l.startsWith('cdktf deploy '))!;
+      // Run the line with a stand-in `cdktf` that prints its arguments, in an empty directory.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-deploy-'));
+      try {
+        const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `cdktf() { printf '%s\\n' "$@"; }\n${deploy}`], {
+          cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        });
+        expect([id, out]).toEqual([id, `deploy\n${id}\n`]);
+        if (id.includes("'")) expect(deploy).toBe("cdktf deploy 'it'\\''s$(touch>pwned)'");
+        expect(fs.readdirSync(dir)).toEqual([]);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
   });
 });
 
@@ -277,17 +388,17 @@ describe('4. where the key lands', () => {
     ]);
   });
 
-  test('several clusters: QDRANT_<CLUSTER>_..., by key then cluster', () => {
+  test('a key without a target: QDRANT_<CLUSTER>_... when it covers several clusters, plain names when it covers one (as a target would)', () => {
     const md = section(render(TWO), 4);
     expect(md).not.toContain('The deploy writes the entries');
     expect(tableRows(md, 'Key')).toEqual([
       ['`search-api`', '`prod-eu`', '`QDRANT_PROD_EU_URL`', '`QDRANT_PROD_EU_GRPC_URL`', '`QDRANT_PROD_EU_API_KEY`', 'you: the key has no secret target'],
       ['`search-api`', '`prod-us`', '`QDRANT_PROD_US_URL`', '`QDRANT_PROD_US_GRPC_URL`', '`QDRANT_PROD_US_API_KEY`', 'you: the key has no secret target'],
-      ['`ingest`', '`prod-us`', '`QDRANT_PROD_US_URL`', '`QDRANT_PROD_US_GRPC_URL`', '`QDRANT_PROD_US_API_KEY`', 'you: the key has no secret target'],
+      ['`ingest`', '`prod-us`', '`QDRANT_URL`', '`QDRANT_GRPC_URL`', '`QDRANT_API_KEY`', 'you: the key has no secret target'],
     ]);
   });
 
-  test('with secret targets: the names each target receives, and where they are written', () => {
+  test('with secret targets: the names each target receives, and that they are written after the check', () => {
     const env = SecretTarget.dotenv({ path: 'app/.env' });
     const md = section(render({
       clusters: TWO.clusters,
@@ -296,13 +407,26 @@ describe('4. where the key lands', () => {
         { name: 'ingest', clusters: ['prod-us'], secretTargets: [SecretTarget.terraformOutputs()] },
       ],
     }), 4);
-    expect(md).toContain('The deploy writes the entries into each secret target before the health checks run');
+    expect(md).toContain('The deploy writes the entries into each secret target after the key\'s health check has passed');
     expect(tableRows(md, 'Key')).toEqual([
       ['`search-api`', '`prod-eu`', '`QDRANT_PROD_EU_URL`', '`QDRANT_PROD_EU_GRPC_URL`', '`QDRANT_PROD_EU_API_KEY`', '.env file "app/.env"'],
       ['`search-api`', '`prod-us`', '`QDRANT_PROD_US_URL`', '`QDRANT_PROD_US_GRPC_URL`', '`QDRANT_PROD_US_API_KEY`', '.env file "app/.env"'],
       // The outputs receive one cluster: plain names.
       ['`ingest`', '`prod-us`', '`QDRANT_URL`', '`QDRANT_GRPC_URL`', '`QDRANT_API_KEY`', 'Terraform outputs'],
     ]);
+  });
+
+  test('the names are the ones the targets really receive (the same plan)', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const access = new ClusterAccess(stack, 'Qdrant', {
+      clusters: TWO.clusters,
+      apiKeys: [
+        { name: 'search-api', clusters: ['prod-eu', 'prod-us'], secretTargets: [SecretTarget.terraformOutputs()], secretNaming: { prefix: 'APP_', names: { QDRANT_PROD_US_API_KEY: 'US_KEY' } } },
+      ],
+    });
+    const rows = tableRows(section(SetupGuide.render(access), 4), 'Key');
+    const outputs = Object.keys(JSON.parse(Testing.synth(stack, true)).output).filter((n) => !n.startsWith('qdrant_'));
+    expect(rows.flatMap((r) => r.slice(2, 5)).map((c) => c.replace(/`/g, '')).sort()).toEqual(outputs.sort());
   });
 });
 
@@ -313,15 +437,15 @@ describe('5. snippets', () => {
     const host = 'def-456.us-east-1-0.aws.cloud.qdrant.io';
     expect(blocks(us, 'python')[0]).toContain(`url="https://${host}:8443",`);
     expect(blocks(us, 'python')[0]).toContain('api_key=os.environ["QDRANT_PROD_US_API_KEY"]');
-    expect(blocks(us, 'typescript')[0]).toContain(`url: 'https://${host}:8443',`);
-    expect(blocks(us, 'typescript')[0]).toContain('apiKey: process.env.QDRANT_PROD_US_API_KEY,');
+    expect(blocks(us, 'typescript')[0]).toContain(`url: "https://${host}:8443",`);
+    expect(blocks(us, 'typescript')[0]).toContain('apiKey: process.env["QDRANT_PROD_US_API_KEY"],');
     expect(blocks(us, 'csharp')[0]).toMatch(new RegExp(`"${host}",\\s+port: 7334,\\s+https: true,`));
     expect(blocks(us, 'rust')[0]).toContain(`Qdrant::from_url("https://${host}:7334")`);
     expect(blocks(us, 'java')[0]).toContain(`QdrantGrpcClient.newBuilder("${host}", 7334, true)`);
     expect(blocks(us, 'go')[0]).toMatch(new RegExp(`Host:\\s+"${host}",\\s+Port:\\s+7334,\\s+APIKey: os.Getenv\\("QDRANT_PROD_US_API_KEY"\\),\\s+UseTLS: true,`));
     expect(blocks(us, 'bash')[0]).toBe([
-      `curl -sS -H "api-key: $QDRANT_PROD_US_API_KEY" "https://${host}:8443/collections"`,
-      `curl -sS -H "Authorization: Bearer $QDRANT_PROD_US_API_KEY" "https://${host}:8443/collections"`,
+      `curl -sS -H "api-key: $QDRANT_PROD_US_API_KEY" https://${host}:8443/collections`,
+      `curl -sS -H "Authorization: Bearer $QDRANT_PROD_US_API_KEY" https://${host}:8443/collections`,
     ].join('\n') + '\n');
     expect(us).toContain('#### Python (REST, port 8443)');
     expect(us).toContain('#### Go (gRPC, port 7334)');
@@ -341,7 +465,7 @@ describe('5. snippets', () => {
 
   test('REST port 443: the TypeScript snippet passes port 443 and explains the trap', () => {
     const md = section(render({ clusters: [{ name: 'edge', url: 'https://q.example.com:443' }], apiKeys: [{ name: 'k', clusters: ['edge'] }] }), 5);
-    expect(blocks(md, 'typescript')[0]).toContain("  url: 'https://q.example.com',\n  port: 443,\n");
+    expect(blocks(md, 'typescript')[0]).toContain('  url: "https://q.example.com",\n  port: 443,\n');
     expect(md).toContain('pass `port: 443`');
     expect(section(render(ONE), 5)).not.toContain('port: 443');
   });
@@ -351,6 +475,40 @@ describe('5. snippets', () => {
     expect(blocks(md, 'go')[0]).toContain('UseTLS: false,');
     expect(blocks(md, 'java')[0]).toContain('newBuilder("127.0.0.1", 6334, false)');
     expect(blocks(md, 'rust')[0]).toContain('from_url("http://127.0.0.1:6334")');
+  });
+
+  test('an IDN host reaches every snippet as punycode, never as Unicode', () => {
+    const md = render({ clusters: [{ name: 'books', url: 'https://bücher.example' }], apiKeys: [{ name: 'k', clusters: ['books'] }] });
+    const s5 = section(md, 5);
+    const host = 'xn--bcher-kva.example';
+    expect(s5).not.toContain('bücher');
+    expect(blocks(s5, 'python')[0]).toContain(`url="https://${host}:6333",`);
+    expect(blocks(s5, 'typescript')[0]).toContain(`url: "https://${host}:6333",`);
+    expect(blocks(s5, 'csharp')[0]).toContain(`"${host}",`);
+    expect(blocks(s5, 'rust')[0]).toContain(`Qdrant::from_url("https://${host}:6334")`);
+    expect(blocks(s5, 'java')[0]).toContain(`QdrantGrpcClient.newBuilder("${host}", 6334, true)`);
+    expect(blocks(s5, 'go')[0]).toContain(`Host:   "${host}",`);
+    expect(blocks(s5, 'bash')[0]).toContain(` https://${host}:6333/collections\n`);
+    // The console step names the host the console shows.
+    expect(section(md, 2)).toContain(`\`books\` (\`${host}\`)`);
+    for (const snippet of blocks(s5, 'bash')) execFileSync('bash', ['-n'], { input: snippet, stdio: ['pipe', 'pipe', 'pipe'] });
+  });
+
+  // BUG (src/setup-guide/snippets.ts:39): the snippets name the variable by the number of clusters
+  // in the whole access (`defaultEntryNames(c.name, clusters)`), section 4 by the number of
+  // clusters the key (or its target) receives. A key of one cluster in an access of two gets
+  // QDRANT_URL / QDRANT_API_KEY in section 4, but its snippets read QDRANT_PROD_EU_API_KEY, which
+  // nothing writes, although the section says "Every snippet reads the key from the environment
+  // variable of section 4".
+  test.failing('every variable a snippet reads is a name of section 4', () => {
+    const md = render({
+      clusters: TWO.clusters,
+      apiKeys: [{ name: 'eu-app', clusters: ['prod-eu'] }, { name: 'us-app', clusters: ['prod-us'] }],
+    });
+    const listed = new Set(tableRows(section(md, 4), 'Key').flatMap((r) => r.slice(2, 5)).map((c) => c.replace(/`/g, '')));
+    const read = [...section(md, 5).matchAll(/os\.environ\["([A-Z0-9_]+)"\]|\$([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] ?? m[2]);
+    expect(read.length).toBeGreaterThan(0);
+    expect(read.filter((name) => !listed.has(name))).toEqual([]);
   });
 });
 
@@ -476,10 +634,25 @@ describe('6. rotation', () => {
 
   test('due dates: createdOn + rotateAfterDays (default 90), and "not recorded" without createdOn', () => {
     expect(tableRows(section(render(props('2026-01-01')), 6), 'Key')).toEqual([
-      ['`search-api`', '`2026-01-01`', '90 days', '2026-04-01'],
-      ['`other`', 'not recorded: set `createdOn`', '90 days', 'unknown'],
+      ['`search-api`', 'output `qdrant_api_key_search_api_expires_at`', '`2026-01-01`', '90 days', '2026-04-01'],
+      ['`other`', 'output `qdrant_api_key_other_expires_at`', 'not recorded: set `createdOn`', '90 days', 'unknown'],
     ]);
-    expect(tableRows(section(render(props('2024-02-01', 29)), 6), 'Key')[0]).toEqual(['`search-api`', '`2024-02-01`', '29 days', '2024-03-01']);
+    expect(tableRows(section(render(props('2024-02-01', 29)), 6), 'Key')[0])
+      .toEqual(['`search-api`', 'output `qdrant_api_key_search_api_expires_at`', '`2024-02-01`', '29 days', '2024-03-01']);
+  });
+
+  test('one `terraform output -raw` line per key, naming the expiry output the stack really declares', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const access = new ClusterAccess(stack, 'Qdrant', props('2026-01-01'));
+    const md = section(SetupGuide.render(access), 6);
+    const lines = blocks(md, 'bash')[0].trim().split('\n');
+    expect(lines).toEqual([
+      'terraform output -raw qdrant_api_key_search_api_expires_at   # search-api: the expiry from the last deploy, empty if none',
+      'terraform output -raw qdrant_api_key_other_expires_at   # other: the expiry from the last deploy, empty if none',
+    ]);
+    const outputs = JSON.parse(Testing.synth(stack, true)).output;
+    for (const line of lines) expect(outputs[line.split(/\s+/)[3]]).toBeDefined();
+    execFileSync('bash', ['-n'], { input: blocks(md, 'bash')[0], stdio: ['pipe', 'pipe', 'pipe'] });
   });
 
   test('ApiKey exposes createdOn and rotateAfterDays', () => {
@@ -527,18 +700,130 @@ describe('6. rotation', () => {
 });
 
 describe('7. troubleshooting', () => {
-  test('maps every health-check failure to a cause and a fix', () => {
+  test('one row per entry of the checker\'s failure catalog, in its words and its order', () => {
     const rows = tableRows(section(render(ONE), 7), 'The check says');
-    const said = rows.map((r) => r[0]).join('\n');
-    for (const failure of ['not a Qdrant endpoint', 'key rejected (401', 'ExpiredSignature', 'cluster is open',
-      'TLS certificate not trusted', 'no answer within', 'connection refused', 'redirected']) {
-      expect(said).toContain(failure);
+    expect(rows).toEqual(FAILURES.map((f) => [`\`${f.phrase}\``, f.cause, f.fix].map((c) => c.replace(/\|/g, '\\|'))));
+    expect(rows.length).toBeGreaterThanOrEqual(20);
+  });
+
+  test('the checker builds every failure from a literal catalog id (so the table covers all it can say)', () => {
+    const ids = new Set<string>(FAILURES.map((f) => f.id));
+    const dir = path.join(REPO, 'assets', 'checker');
+    const used: string[] = [];
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'failures.js')) {
+      const text = fs.readFileSync(path.join(dir, file), 'utf8');
+      for (const m of text.matchAll(/\bfailure\(\s*([^,)]*)/g)) {
+        // A computed id would escape this check: every call names its id literally.
+        expect([file, m[1]]).toEqual([file, expect.stringMatching(/^'[a-z-]+'$/)]);
+        used.push(m[1].slice(1, -1));
+      }
     }
-    const all = rows.map((r) => r.join(' ')).join('\n');
-    expect(all).toContain('requireAuth: false');
-    expect(all).toContain('caFile');
-    expect(all).toContain('final URL');
-    for (const row of rows) expect(row).toHaveLength(3);
+    expect(used.length).toBeGreaterThanOrEqual(20);
+    expect([...new Set(used)].filter((id) => !ids.has(id))).toEqual([]);
+  });
+
+  describe('the checker against the stand-in: each fault is a catalog failure the guide explains', () => {
+    const key = canaryKey('guide-fault');
+    const expired = canaryKey('guide-expired');
+    let cluster: StandInQdrant;
+    const guide = section(render(ONE), 7);
+    const FAST = { retries: 0, backoffBaseMs: 10, backoffCapMs: 50, timeoutSeconds: 2, deadlineSeconds: 5 };
+
+    beforeAll(async () => {
+      cluster = await StandInQdrant.start({ apiKey: key, expiredApiKey: expired });
+    });
+    afterAll(async () => {
+      await cluster?.stop();
+    });
+
+    const cases: [string, Parameters<StandInQdrant['setMode']>[0], Partial<Checker.CheckOptions>, FailureId][] = [
+      ['a wrong key', 'normal', { apiKey: 'not-the-key-0000' }, 'key-rejected'],
+      ['an expired key', 'normal', { apiKey: expired }, 'key-expired'],
+      ['a key with a trailing newline', 'normal', { apiKey: `${key}\n` }, 'key-whitespace'],
+      ['an open cluster', 'open', {}, 'cluster-open'],
+      ['something that is not Qdrant', 'not-qdrant', {}, 'not-qdrant'],
+      ['a redirect', 'redirect', {}, 'redirect'],
+      ['a closed port', 'refused', {}, 'refused'],
+      ['a server that never answers (1 s timeout)', 'hang', { timeoutSeconds: 1 }, 'timeout'],
+      ['a certificate from a CA not given', 'normal', { caFile: undefined }, 'tls-untrusted'],
+      ['a manage key declared read-only', 'normal', { access: 'read-only' }, 'excess-manage'],
+      ['a declared collection that does not exist', 'normal', { access: 'collections', readCollections: ['nope'] }, 'collection-missing'],
+    ];
+
+    test.each(cases)('%s', async (_what, mode, options, expectedId) => {
+      cluster.setMode(mode);
+      const report = await checkClusterAccess({ url: cluster.url, apiKey: key, caFile: cluster.caFile, ...FAST, ...options });
+      expect(report.ok).toBe(false);
+      const entry = FAILURES.find((f) => f.id === report.failureId);
+      expect(entry).toBeDefined();
+      expect(report.failureId).toBe(expectedId);
+      // What the deploy prints starts with the phrase the guide lists, with its cause and fix.
+      expect(report.reason!.startsWith(entry!.phrase)).toBe(true);
+      expect(guide).toContain(`| \`${entry!.phrase}\` | ${entry!.cause.replace(/\|/g, '\\|')} |`);
+      expect(JSON.stringify(report)).not.toContain(key);
+    }, 30_000);
+  });
+
+  /** A message of the "before any check" table as a pattern: <...> and N and … stand for any text. */
+  function messagePattern(cell: string): RegExp {
+    const text = cell.replace(/^`|`$/g, '');
+    const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(escaped.replace(/<[a-z ]+>/g, '.+').replace(/\bN\b/g, '\\d+').replace(/…/g, '.*'));
+  }
+
+  /** The "before any check" rows: [message pattern, fix]. */
+  function beforeCheckRows(): [RegExp, string][] {
+    return tableRows(section(render(ONE), 7), 'Message').map((r) => [messagePattern(r[0].match(/^`[^`]*`/)![0]), r[1]]);
+  }
+
+  test('"before any check": the missing-key messages are the ones the stack and the runtime print', () => {
+    const rows = beforeCheckRows();
+    // The precondition of the check resource.
+    const stack = new TerraformStack(Testing.app(), 'test');
+    new ClusterAccess(stack, 'Qdrant', ONE);
+    const check = Object.values<any>(JSON.parse(Testing.synth(stack, true)).resource.null_resource)[0];
+    expect(check.lifecycle.precondition[0].error_message).toMatch(rows[0][0]);
+    // The checker and the writer, run without the TF_VAR_ that names the key.
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+    const checker = spawnSync('node', [path.join(REPO, 'assets', 'checker', 'cli.js'), 'check', '--url', 'https://127.0.0.1:1', '--key-env', 'TF_VAR_missing_key'], { env, encoding: 'utf8' });
+    expect(checker.status).not.toBe(0);
+    expect(checker.stderr).toMatch(rows[1][0]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-writer-'));
+    try {
+      const writer = spawnSync('node', [path.join(REPO, 'assets', 'writer', 'cli.js'), 'write', '--file', path.join(dir, '.env'), '--owner', 'test/Qdrant'], {
+        env: { ...env, QCA_ENTRIES: '{}', QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'TF_VAR_missing_key' }) }, encoding: 'utf8',
+      });
+      expect(writer.status).not.toBe(0);
+      expect(writer.stderr).toMatch(rows[1][0]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // BUG (src/setup-guide/sections.ts:251): this row is text copied by hand from the writer, and it
+  // drifted: the writer says "refusing to change <file>: line N: QDRANT_URL is already defined
+  // outside the managed block of owner …", not "line N defines QDRANT_…". A user searching the
+  // guide for the message finds nothing. Generate the row from the writer's own wording (as the
+  // failure table is generated from failures.js), or quote it exactly.
+  test.failing('"before any check": the name-clash message is the one the writer prints', () => {
+    const rows = beforeCheckRows();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-writer-'));
+    try {
+      const file = path.join(dir, '.env');
+      fs.writeFileSync(file, 'QDRANT_URL=mine\n');
+      const writer = spawnSync('node', [path.join(REPO, 'assets', 'writer', 'cli.js'), 'write', '--file', file, '--owner', 'test/Qdrant'], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', QCA_ENTRIES: JSON.stringify({ QDRANT_URL: 'https://q.example.com:6333' }) }, encoding: 'utf8',
+      });
+      expect(writer.status).not.toBe(0);
+      expect(writer.stderr).toContain('refusing to change');
+      expect(writer.stderr).toMatch(rows[2][0]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the timeout range comes from the checker\'s own option spec', () => {
+    expect(section(render(ONE), 7)).toContain('Timeouts: `healthCheck.timeoutSeconds` is 1-300 (default 10)');
   });
 });
 
@@ -597,7 +882,7 @@ describe('writing the guide at synth', () => {
     const b = new ClusterAccess(stack, 'Ingest', { clusters: [{ name: 'prod-us', url: US }], apiKeys: [{ name: 'ingest', clusters: ['prod-us'] }] });
     expect(stack.synthesizer).toBe(wrapped);
     const outdir = Testing.fullSynth(stack);
-    expect(fs.readFileSync(path.join(outdir, 'stacks', 'test', 'qdrant-setup.md'), 'utf8')).toBe(SetupGuide._renderStack([a, b]));
+    expect(fs.readFileSync(path.join(outdir, 'stacks', 'test', 'qdrant-setup.md'), 'utf8')).toBe(renderStackGuide([a, b]));
   });
 
   test('outputPath writes a copy; a relative path is resolved from the working directory', () => {

@@ -5,23 +5,49 @@ export function newStack(id = 'test'): TerraformStack {
   return new TerraformStack(Testing.app(), id);
 }
 
-/** The parsed Terraform JSON of a stack, validations included. */
+/** The parsed Terraform JSON of a stack: aspects run (so secret targets are bound), then validations. */
 export function synthJson(stack: TerraformStack): any {
   return JSON.parse(Testing.synth(stack, true));
 }
 
+/** The `[path] message` lines of a validation error's text. */
+function errorLines(text: string): string[] {
+  return text.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('['));
+}
+
 /**
- * Run every validation of the stack's app (as `cdktf synth` does) and return the reported
- * errors as `[path] message` lines; empty when synth succeeds.
+ * Run every validation of the stack WITHOUT aspects (`stack.runAllValidations()`) and return
+ * the reported errors as `[path] message` lines; empty when they pass.
+ *
+ * Aspects do not run here, so secret targets are not bound yet and their errors (file paths,
+ * owners, collisions between files and outputs) are not reported: use `synthErrors` for those.
+ * This is right for the checks that the constructs add on their own (names, URLs, props).
  */
 export function validationErrors(stack: TerraformStack): string[] {
   try {
     stack.runAllValidations();
     return [];
   } catch (e) {
-    const text = (e as Error).message;
-    return text.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('['));
+    return errorLines((e as Error).message);
   }
+}
+
+/**
+ * The message of a failing `Testing.synth(stack, true)`, as `cdktf synth` reports it: aspects
+ * (which bind the secret targets) run first, then every validation. '' when synth succeeds.
+ */
+export function synthMessage(stack: TerraformStack): string {
+  try {
+    Testing.synth(stack, true);
+    return '';
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** The `[path] message` lines of a failing `Testing.synth(stack, true)`; empty when synth succeeds. */
+export function synthErrors(stack: TerraformStack): string[] {
+  return errorLines(synthMessage(stack));
 }
 
 /** Full synth to a temp dir, assets and all; returns the app's outdir. */
