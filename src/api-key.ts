@@ -172,12 +172,12 @@ export class ApiKey extends Construct {
       this.variable.overrideLogicalId(variableName);
       this.source = ApiKeySource.fromVariable(this.variable);
     }
+    this.expiresAtOutputName = `qdrant_api_key_${snake}_expires_at`;
     const support = StackSupport.of(this);
     support.guardKey(this);
-    const clash = support.claimVariable(`qdrant_api_key_${snake}`, this.node.path);
+    const clash = support.claimVariable(`qdrant_api_key_${snake}`, this.node.path) ?? support.claimOutput(this.expiresAtOutputName, this.node.path);
     if (clash && !isSibling(this, clash)) this._errors.push(errors.keyNameClash(this.keyName, `qdrant_api_key_${snake}`, clash));
 
-    this.expiresAtOutputName = `qdrant_api_key_${snake}_expires_at`;
     new TerraformOutput(this, 'ExpiresAt', {
       value: expiryExpression(this._sourceConfig().expression),
       description: `When Qdrant API key "${valid ? this.keyName : snake}" expires (ISO 8601, from the key's JWT exp claim); empty when the key carries no expiry (not secret)`,
@@ -228,7 +228,7 @@ export class ApiKey extends Construct {
    */
   public addSecretTarget(target: ISecretTarget, naming?: SecretNaming): void {
     const problems = [
-      ...checkStruct({ target }, TARGET_ARGUMENT, `key ${JSON.stringify(this.keyName)} addSecretTarget`),
+      ...checkStruct({ secretTarget: target }, TARGET_ARGUMENT, `key ${JSON.stringify(this.keyName)}`),
       ...(naming === undefined ? [] : checkStruct(naming, SECRET_NAMING, `key ${JSON.stringify(this.keyName)} secretNaming`)),
     ];
     if (problems.length > 0) {
@@ -319,6 +319,6 @@ function expiryExpression(key: string): string {
 }
 
 /** The target argument of addSecretTarget, checked like a prop (it may come from any language). */
-const TARGET_ARGUMENT = { name: 'addSecretTarget argument', required: ['target'], fields: { target: SECRET_TARGET } };
+const TARGET_ARGUMENT = { name: 'addSecretTarget argument', required: ['secretTarget'], fields: { secretTarget: SECRET_TARGET } };
 
 const API_KEY_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKey');

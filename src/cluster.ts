@@ -154,7 +154,9 @@ export class Cluster extends Construct {
     this.outputPrefix = names.isValidName(this.clusterName)
       ? names.clusterOutputPrefix(this.clusterName)
       : `qdrant_invalid_${names.snakeCase(id.replace(/[^A-Za-z0-9_-]/g, '_'))}`;
-    const clash = StackSupport.of(this).claimOutputs(this.outputPrefix, this.node.path);
+    const support = StackSupport.of(this);
+    const clash = [`${this.outputPrefix}_rest_endpoint`, `${this.outputPrefix}_grpc_endpoint`]
+      .map((name) => support.claimOutput(name, this.node.path)).find((other) => other !== undefined);
     // A sibling of the same name is already reported by its ClusterAccess (duplicate or colliding names).
     if (clash && !isSibling(this, clash)) this.problems.push(errors.clusterOutputClash(this.clusterName, this.outputPrefix, clash));
     // The name goes into the stack only once it is known to be plain (no "${" for Terraform to read).

@@ -21,7 +21,7 @@ export const errors = {
     (suggestion ? `; did you mean ${q(suggestion)}?` : `; ${struct} has ${known.join(', ')}`) +
     (key.includes('_') ? ' (in Python, pass struct classes or camelCase keys: a dict with snake_case keys is not converted)' : ''),
   missingProperty: (where: string, key: string, struct: string) => `${where} has no ${q(key)}, which ${struct} requires`,
-  wrongType: (where: string, expected: string, value: unknown) => `${where} must be a ${expected}; got ${q(value)}`,
+  wrongType: (where: string, expected: string, value: unknown) => `${where} must be ${expected}; got ${q(value)}`,
 
   // ---- names ----------------------------------------------------------------------------------
   invalidName: (kind: 'cluster' | 'key', name: unknown) =>
@@ -103,7 +103,7 @@ export const errors = {
   caFileNotRegular: (file: string) => `healthCheck.caFile ${q(file)} is not a regular file; give the path of a PEM file`,
   caFileTooLarge: (file: string, size: number) => `healthCheck.caFile ${q(file)} is ${size} bytes, more than 1 MiB; give a PEM file with the CA certificate(s)`,
   unsafePath: (what: string, value: string) =>
-    `${what} ${q(value)} holds "\${", "%{", a quote, a backslash or a control character, which Terraform or a shell would read specially; ` +
+    `${what} ${q(value)} holds "\${", "%{" or a control character, which Terraform would read as an expression or which breaks a command line; ` +
     'move or rename it (the check runs at deploy and destroy with this value)',
   ownerInvalid: (path: string) =>
     `this ClusterAccess's construct path ${q(path)} cannot name its entries in a shared file: ${names.OWNER_RULE}; ` +

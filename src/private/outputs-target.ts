@@ -27,8 +27,9 @@ export class OutputsTarget implements ISecretTarget {
 
   public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
     const support = StackSupport.of(scope);
+    // One namespace with the library's own outputs (cluster endpoints, key expiry) and every other binding.
     const problems = options.entries
-      .map((e) => ({ e, other: support.claimOutputEntry(e.name, `key "${e.keyName}" of ${options.owner}`) }))
+      .map((e) => ({ e, other: support.claimOutput(e.name, `key "${e.keyName}" of ${scope.node.path}`) }))
       .filter((x) => x.other !== undefined)
       .map(({ e, other }) => errors.target(this.description, errors.entryClash(e.name, e.keyName, 'the outputs', other!)));
     if (problems.length > 0) {

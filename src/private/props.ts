@@ -8,6 +8,7 @@ import { Token } from 'cdktf';
 import { errors } from './errors';
 
 export type PropType =
+  | 'any'
   | 'string'
   | 'number'
   | 'boolean'
@@ -30,13 +31,13 @@ export interface StructSchema {
 
 function typeName(t: PropType): string {
   if (typeof t === 'string') {
-    return { 'string': 'string', 'number': 'number', 'boolean': 'boolean', 'string-list': 'list of strings', 'string-map': 'map of strings', 'construct-list': 'list' }[t];
+    return { 'any': 'value', 'string': 'a string', 'number': 'a number', 'boolean': 'a boolean', 'string-list': 'a list of strings', 'string-map': 'a map of strings', 'construct-list': 'a list' }[t];
   }
   if ('oneOf' in t) return `one of ${t.oneOf.map((v) => JSON.stringify(v)).join(', ')}`;
-  if ('struct' in t) return `${t.struct.name} object`;
-  if ('structList' in t) return `list of ${t.structList.name} objects`;
-  if ('instanceOf' in t) return t.instanceOf;
-  return `list of ${t.listOf}`;
+  if ('struct' in t) return `a ${t.struct.name} object`;
+  if ('structList' in t) return `a list of ${t.structList.name} objects`;
+  if ('instanceOf' in t) return `${/^[AEIOU]/.test(t.instanceOf) ? 'an' : 'a'} ${t.instanceOf}`;
+  return `a list of ${t.listOf}`;
 }
 
 function isPlainObject(x: unknown): x is Record<string, unknown> {
@@ -45,6 +46,7 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
 
 function matches(t: PropType, value: unknown): boolean {
   switch (t) {
+    case 'any': return true;
     case 'string': return typeof value === 'string';
     case 'number': return typeof value === 'number' && !Number.isNaN(value);
     case 'boolean': return typeof value === 'boolean';
@@ -116,13 +118,14 @@ export function checkStruct(value: unknown, schema: StructSchema, where: string)
     const v = value[key];
     if (v === undefined) continue;
     // A token of the right primitive type (a string or a number) is accepted where one is expected.
+    const path = where.endsWith('"') ? `${where} ${key}` : `${where}.${key}`;
     if (!matches(type, v)) {
-      problems.push(errors.wrongType(`${where}.${key}`, typeName(type), v));
+      problems.push(errors.wrongType(path, typeName(type), v));
       continue;
     }
-    if (typeof type === 'object' && 'struct' in type) problems.push(...checkStruct(v, type.struct, `${where}.${key}`));
+    if (typeof type === 'object' && 'struct' in type) problems.push(...checkStruct(v, type.struct, path));
     if (typeof type === 'object' && 'structList' in type) {
-      (v as unknown[]).forEach((item, i) => problems.push(...checkStruct(item, type.structList, `${where}.${key}[${i}]`)));
+      (v as unknown[]).forEach((item, i) => problems.push(...checkStruct(item, type.structList, `${path}[${i}]`)));
     }
   }
   return problems;

@@ -73,12 +73,28 @@ export const SETUP_GUIDE_OPTIONS: StructSchema = {
 
 const isPlainObject = (x: unknown) => x !== null && typeof x === 'object' && !Array.isArray(x);
 
+/**
+ * An API key as ClusterAccess checks it: unknown properties and the options that only it uses.
+ * The key checks its own props, and addSecretTarget checks each target and the naming, so that
+ * each problem is reported once.
+ */
+const API_KEY_OPTIONS_IN_ACCESS: StructSchema = {
+  name: API_KEY_OPTIONS.name,
+  required: API_KEY_OPTIONS.required,
+  fields: {
+    ...Object.fromEntries(Object.keys(API_KEY_PROPS.fields).map((k) => [k, 'any' as const])),
+    clusters: 'string-list',
+    secretTargets: 'construct-list',
+    secretNaming: { instanceOf: 'SecretNaming object', test: isPlainObject },
+  },
+};
+
 export const CLUSTER_ACCESS_PROPS: StructSchema = {
   name: 'ClusterAccessProps',
   fields: {
     // Each cluster checks its own options (they are passed to it as they are).
     clusters: { listOf: 'ClusterOptions objects', test: isPlainObject },
-    apiKeys: { structList: API_KEY_OPTIONS },
+    apiKeys: { structList: API_KEY_OPTIONS_IN_ACCESS },
     healthCheck: { struct: HEALTH_CHECK_OPTIONS },
     setupGuide: { struct: SETUP_GUIDE_OPTIONS },
   },

@@ -72,16 +72,12 @@ export class StackSupport extends Construct {
   }
 
   /**
-   * Claims the output names of a cluster for the construct at `path`. Returns the path of the
-   * cluster that claimed them first, when another one did.
+   * Claims a Terraform output name for the construct at `ownerPath`: the outputs of clusters, of
+   * keys (their expiry) and of secret targets share one namespace. Returns the path of the
+   * construct that claimed it first, when another one did.
    */
-  public claimOutputs(prefix: string, ownerPath: string): string | undefined {
-    return claim(this.outputs, prefix, ownerPath);
-  }
-
-  /** Claims an output that a secret target writes; returns who claimed it first, when another one did. */
-  public claimOutputEntry(name: string, who: string): string | undefined {
-    return claim(this.outputs, `entry:${name}`, who);
+  public claimOutput(name: string, ownerPath: string): string | undefined {
+    return claim(this.outputs, name, ownerPath);
   }
 
   /** Claims a Terraform variable name; returns the earlier owner's path when there is one. */

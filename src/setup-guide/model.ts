@@ -7,7 +7,8 @@ import { IConstruct } from 'constructs';
 import type { ApiKey } from '../api-key';
 import type { Cluster } from '../cluster';
 import type { ClusterAccess } from '../cluster-access';
-import { SecretTargetPlan, planSecretTargets } from '../private/secret-plan';
+import { SecretTargetPlan, defaultEntryNames, planSecretTargets } from '../private/secret-plan';
+import { SecretEntryKind } from '../secret-target';
 import { names } from '../private/runtime';
 import { rotationDueOn } from '../private/rotation';
 
@@ -106,4 +107,25 @@ export function buildModel(access: ClusterAccess): GuideModel {
   });
   for (const c of clusters) (c.keys as KeyView[]).push(...keys.filter((k) => k.clusters.includes(c)));
   return { access, path: access.node.path, stack: stackOf(access), clusters, keys, plans: planSecretTargets(access.apiKeys) };
+}
+
+/** The names a plan gives a key's entries on a cluster (a URL shared by two keys is written once). */
+export function entryNamesIn(plan: SecretTargetPlan, k: KeyView, c: ClusterView): { url?: string; grpcUrl?: string; apiKey?: string } {
+  const mine = plan.entries.filter((e) => e.clusterName === c.cluster.clusterName);
+  const name = (kind: SecretEntryKind) => (mine.find((x) => x.kind === kind && x.keyName === k.key.keyName) ?? mine.find((x) => x.kind === kind))?.name;
+  return { url: name(SecretEntryKind.REST_URL), grpcUrl: name(SecretEntryKind.GRPC_URL), apiKey: name(SecretEntryKind.API_KEY) };
+}
+
+/**
+ * The names an app reads for a cluster, as section 4 lists them first: the cluster's first key,
+ * in its first secret target, else as a target of the key's own would name them.
+ */
+export function appNamesFor(m: GuideModel, c: ClusterView): { url: string; grpcUrl: string; apiKey: string } {
+  const k = c.keys[0];
+  if (!k) return defaultEntryNames(c.name, 1);
+  const plan = m.plans.find((p) => p.keys.includes(k.key));
+  const fallback = defaultEntryNames(c.name, k.clusters.length);
+  if (!plan) return fallback;
+  const n = entryNamesIn(plan, k, c);
+  return { url: n.url ?? fallback.url, grpcUrl: n.grpcUrl ?? fallback.grpcUrl, apiKey: n.apiKey ?? fallback.apiKey };
 }

@@ -2,15 +2,22 @@
  * The sections of the setup guide, each a pure function of the model. Section 5 (client
  * snippets) is in snippets.ts. Not exported.
  */
-import { SecretEntryKind } from '../secret-target';
 import { FAILURES, protocol } from '../private/runtime';
 import { defaultEntryNames } from '../private/secret-plan';
-import { GuideModel, KeyView } from './model';
+import { GuideModel, KeyView, entryNamesIn } from './model';
 import { Heading, code, fence, list, plural, shellWord, table } from './markdown';
 
 const CONSOLE = '<https://cloud.qdrant.io>';
 /** Qdrant Cloud's default expiry for a new database API key. */
 const CONSOLE_DEFAULT_EXPIRY_DAYS = 90;
+
+/** A key's declared access in words, collection names as code. */
+function accessInWords(k: KeyView): string {
+  const a = k.access!;
+  if (a.mode === 'read-only') return 'read-only (cluster-wide)';
+  if (a.mode === 'manage') return 'manage (cluster-wide)';
+  return `collections: ${[...a.read.map((c) => `read ${code(c)}`), ...a.readWrite.map((c) => `read-write ${code(c)}`)].join(', ')}`;
+}
 
 // 1 ---------------------------------------------------------------------------------------------
 
@@ -137,7 +144,7 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
         'Without this step, a cluster that accepts anyone would pass step 2 with any key.',
     declared.length === 0
       ? '4. Access: no key declares its `access`, so any valid key passes.'
-      : `4. Access (${declared.map((k) => `${code(k.name)}: ${k.access!.words}`).join('; ')}): probes that change nothing (an empty alias batch, ` +
+      : `4. Access (${declared.map((k) => `${code(k.name)}: ${accessInWords(k)}`).join('; ')}): probes that change nothing (an empty alias batch, ` +
         '"does this collection exist", an empty delete) prove the declared access, and no more' +
         (o.allowExcessAccess ? ' (more access is a warning: `healthCheck.allowExcessAccess`).' : '.'),
     o.grpc === false
@@ -176,12 +183,8 @@ export function deliverySection(m: GuideModel, h: Heading): string[] {
         rows.push([code(k.name), code(c.name), code(n.url), code(n.grpcUrl), code(n.apiKey), 'you: the key has no secret target']);
       }
       for (const plan of own) {
-        const mine = plan.entries.filter((e) => e.clusterName === c.cluster.clusterName);
-        const name = (kind: SecretEntryKind) => {
-          const e = mine.find((x) => x.kind === kind && x.keyName === k.key.keyName) ?? mine.find((x) => x.kind === kind);
-          return e ? code(e.name) : '-';
-        };
-        rows.push([code(k.name), code(c.name), name(SecretEntryKind.REST_URL), name(SecretEntryKind.GRPC_URL), name(SecretEntryKind.API_KEY), plan.target.description]);
+        const n = entryNamesIn(plan, k, c);
+        rows.push([code(k.name), code(c.name), n.url ? code(n.url) : '-', n.grpcUrl ? code(n.grpcUrl) : '-', n.apiKey ? code(n.apiKey) : '-', plan.target.description]);
       }
     }
   }
@@ -248,7 +251,8 @@ export function troubleshootingSection(h: Heading): string[] {
       ['`Qdrant API key "<name>" has no value: export TF_VAR_…`', 'Export the key in the shell that runs the deploy (section 3), then deploy again.'],
       [`\`environment variable TF_VAR_… is not set\` (from the check or the writer)`,
         'The key was given with `-var` or a `.tfvars` file, which the checks cannot read: export `TF_VAR_…` instead.'],
-      ['`refusing to change <file>: line N defines QDRANT_…`', 'The app\'s file already defines one of our names outside the managed block: remove that line, or rename our entry (`secretNaming`).'],
+      ['`refusing to change <file>: line N: QDRANT_… is already defined outside the managed block`',
+        'The app\'s file already defines one of our names outside the managed block: remove that line, or rename our entry (`secretNaming`).'],
     ]),
   );
   // The option ranges, from the checker's own specs.

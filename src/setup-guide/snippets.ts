@@ -2,9 +2,8 @@
  * Section 5 of the setup guide: how apps connect, in seven languages. Every value is escaped for
  * its snippet's language (markdown.ts), so pasting a snippet runs nothing else. Not exported.
  */
-import { ClusterView, GuideModel } from './model';
+import { ClusterView, GuideModel, appNamesFor } from './model';
 import { Heading, code, fence, rustStr, shellVar, shellWord, str } from './markdown';
-import { defaultEntryNames } from '../private/secret-plan';
 
 /** Above this many clusters, the code snippets show one representative cluster. */
 const MAX_SNIPPET_CLUSTERS = 3;
@@ -30,13 +29,12 @@ export function snippetsSection(m: GuideModel, h: Heading): string[] {
       out.push('', `The address of ${code(c.name)} is known only at deploy: replace the placeholders with the Terraform outputs ` +
         `${code(`${c.outputPrefix}_rest_endpoint`)} and ${code(`${c.outputPrefix}_grpc_endpoint`)}.`);
     }
-    out.push(...snippets(c, m.clusters.length, (depth, text) => h(depth + (perCluster ? 1 : 0), text)));
+    out.push(...snippets(c, appNamesFor(m, c).apiKey, (depth, text) => h(depth + (perCluster ? 1 : 0), text)));
   }
   return out;
 }
 
-function snippets(c: ClusterView, clusters: number, h: Heading): string[] {
-  const key = defaultEntryNames(c.name, clusters).apiKey;
+function snippets(c: ClusterView, key: string, h: Heading): string[] {
   const out: string[] = [];
 
   out.push(...h(2, `Python (REST, port ${c.restPort})`));

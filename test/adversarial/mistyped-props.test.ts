@@ -61,12 +61,19 @@ describe('values of the wrong type', () => {
   test.each([
     [{ clusters: { name: 'prod-eu' } }, 'ClusterAccess props.clusters must be a list of ClusterOptions objects; got {"name":"prod-eu"}'],
     [{ healthCheck: { enabled: 'no' } }, 'ClusterAccess props.healthCheck.enabled must be a boolean; got "no"'],
-    [{ healthCheck: { header: 'x-api-key' } }, 'ClusterAccess props.healthCheck.header must be a one of "api-key", "bearer"; got "x-api-key"'],
-    [{ apiKeys: [{ name: 'k', source: 'sk-live-123' }] }, 'ClusterAccess props.apiKeys[0].source must be a ApiKeySource (from ApiKeySource.fromVariable or fromToken); got "sk-live-123"'],
-    [{ apiKeys: [{ name: 'k', access: 'read-only' }] }, 'ClusterAccess props.apiKeys[0].access must be a KeyAccess (from KeyAccess.readOnly, manage or collections); got "read-only"'],
-    [{ apiKeys: [{ name: 'k', secretTargets: ['.env'] }] }, 'ClusterAccess props.apiKeys[0].secretTargets must be a list of ISecretTarget (e.g. SecretTarget.dotenv({ path })); got [".env"]'],
+    [{ healthCheck: { header: 'x-api-key' } }, 'ClusterAccess props.healthCheck.header must be one of "api-key", "bearer"; got "x-api-key"'],
+    [{ apiKeys: [{ name: 'k', secretTargets: '.env' }] }, 'ClusterAccess props.apiKeys[0].secretTargets must be a list; got ".env"'],
   ])('%j', (props, message) => {
     expect(errorsOf(props)).toContain(`[s/Qdrant] ${message}`);
+  });
+
+  test.each([
+    [{ name: 'k', source: 'sk-live-123' }, '[s/Qdrant/ApiKeys/k] key "k" props.source must be an ApiKeySource (from ApiKeySource.fromVariable or fromToken); got "sk-live-123"'],
+    [{ name: 'k', access: 'read-only' }, '[s/Qdrant/ApiKeys/k] key "k" props.access must be a KeyAccess (from KeyAccess.readOnly, manage or collections); got "read-only"'],
+    [{ name: 'k', secretTargets: ['.env'] }, '[s/Qdrant/ApiKeys/k] key "k" secretTarget must be an ISecretTarget (e.g. SecretTarget.dotenv({ path })); got ".env"'],
+  ])('a key %j: one error, naming the property', (key, message) => {
+    const errors = errorsOf({ apiKeys: [key] }).filter((e) => !e.includes('has no clusters'));
+    expect(errors).toEqual([message]);
   });
 
   test.each([

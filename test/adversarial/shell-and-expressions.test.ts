@@ -30,7 +30,13 @@ function synthErrors(stack: TerraformStack): string {
 
 describe('props are checked by value, not by their TypeScript type', () => {
   test('an enum prop holding a shell command is a synth error, and never reaches a command line', () => {
-    const marker = path.join(tmp('qca-marker-'), 'pwned');
+    const dirs: string[] = [];
+    const made = (prefix: string) => {
+      dirs.push(tmp(prefix));
+      return dirs[dirs.length - 1];
+    };
+    try {
+    const marker = path.join(made('qca-marker-'), 'pwned');
     const hostile = `api-key; touch ${marker}; true` as ApiKeyHeader;
     const props = {
       clusters: [{ name: 'prod-eu', url: URL_EU }],
@@ -39,22 +45,24 @@ describe('props are checked by value, not by their TypeScript type', () => {
     };
     const stack = newStack();
     new ClusterAccess(stack, 'Qdrant', props);
-    expect(synthErrors(stack)).toContain('[test/Qdrant] ClusterAccess props.healthCheck.header must be a one of "api-key", "bearer"; got ' +
+    expect(synthErrors(stack)).toContain('[test/Qdrant] ClusterAccess props.healthCheck.header must be one of "api-key", "bearer"; got ' +
       JSON.stringify(`api-key; touch ${marker}; true`));
 
     // With validation skipped, the value still only reaches the shell quoted: run the command.
-    const app = new App({ skipValidation: true, outdir: tmp('qca-skip-') });
+    const app = new App({ skipValidation: true, outdir: made('qca-skip-') });
     const skipped = new TerraformStack(app, 'skipped');
     new ClusterAccess(skipped, 'Qdrant', props);
     const json = JSON.parse(Testing.synth(skipped));
     const exec = Object.values<any>(json.resource.null_resource)[0].provisioner[0]['local-exec'];
     expect(exec.command).not.toContain('touch');
-    const probe = path.join(tmp('qca-probe-'), 'probe.js');
+    const probe = path.join(made('qca-probe-'), 'probe.js');
     fs.writeFileSync(probe, 'process.stdout.write(JSON.stringify(process.argv.slice(2)))');
     const argv = JSON.parse(execFileSync('sh', ['-c', exec.command], { env: { PATH: process.env.PATH ?? '', ...exec.environment, QCA_CLI: probe }, encoding: 'utf8' }));
     expect(argv).toContain(`api-key; touch ${marker}; true`); // one argument, as given
     expect(fs.existsSync(marker)).toBe(false);
-    for (const dir of [path.dirname(marker), app.outdir, path.dirname(probe)]) fs.rmSync(dir, { recursive: true, force: true });
+    } finally {
+      for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test.each([
