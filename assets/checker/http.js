@@ -36,7 +36,7 @@ function timeoutError(ms, byDeadline) {
 }
 
 /** A keep-alive agent for one cluster: a few sockets, TLS always verified, extra CAs if given. */
-function createAgent(target, secureContext, maxSockets = 4) {
+function createAgent(target, secureContext, maxSockets = 6) {
   if (target.protocol === 'http:') return new http.Agent({ keepAlive: true, maxSockets });
   return new https.Agent({ keepAlive: true, maxSockets, rejectUnauthorized: true, ...(secureContext ? { secureContext } : {}) });
 }
