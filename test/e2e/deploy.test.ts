@@ -14,6 +14,17 @@ import { initAndApply, synthStack, terraform } from '../../tools/testing/terrafo
 
 jest.setTimeout(180_000);
 
+/** Temp dirs of this file, removed at its end. */
+const outs: string[] = [];
+afterAll(() => {
+  for (const o of outs) fs.rmSync(o, { recursive: true, force: true });
+});
+function tempOut(prefix: string): string {
+  const o = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  outs.push(o);
+  return o;
+}
+
 const OK_LINE = (label: string) => new RegExp(`ok +${label} +qdrant 1\\.16\\.2 +key accepted, keys enforced, gRPC ok +\\d+ ms`);
 
 /** Everything that must never hold a key: terraform's output, the stack JSON and the state. */
@@ -38,7 +49,7 @@ describe('examples/basic deployed with real terraform', () => {
   beforeAll(async () => {
     // The second key is accepted too, so that a rotation can be shown with one server.
     cluster = await StandInQdrant.start({ apiKey: key, readOnlyApiKey: rotated });
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-basic-'));
+    const out = tempOut('qca-e2e-basic-');
     dir = synthStack(out, 'basic', (app, id) => new BasicStack(app, id, { url: cluster.url, caFile: cluster.caFile, grpcPort: Number(new URL(cluster.grpcUrl).port) }));
   });
   afterAll(async () => {
@@ -108,7 +119,7 @@ describe('examples/multi-cluster deployed with real terraform', () => {
     clusters.staging = await StandInQdrant.start({ apiKey: search });
     const urls = Object.fromEntries(Object.entries(clusters).map(([name, c]) => [name, c.url]));
     const grpcPorts = Object.fromEntries(Object.entries(clusters).map(([name, c]) => [name, Number(new URL(c.grpcUrl).port)]));
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-multi-'));
+    const out = tempOut('qca-e2e-multi-');
     const envFile = path.join(out, '.env');
     const dir = synthStack(out, 'multi', (app, id) => new MultiClusterStack(app, id, { urls, grpcPorts, caFile: clusters.staging.caFile, envFile }));
     const env = { TF_VAR_qdrant_api_key_search_api: search, TF_VAR_ingest_key: ingest };
@@ -139,7 +150,7 @@ describe('a key from another resource (fromToken)', () => {
     const wrong = canaryKey('canary-token-wrong');
     const cluster = await StandInQdrant.start({ apiKey: good });
     try {
-      const out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-token-'));
+      const out = tempOut('qca-e2e-token-');
       const dir = synthStack(out, 'token', (app, id) => {
         const stack = new TerraformStack(app, id);
         // Stands in for a secret manager's data source: any expression that is not a variable.

@@ -77,6 +77,7 @@ describe('examples/multi-cluster writes the app .env with real terraform', () =>
   let envFile: string;
   let urls: Record<string, string>;
   let env: Record<string, string>;
+  let out: string;
 
   const apply = async (vars: Record<string, string>) => {
     const run = await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], vars);
@@ -92,17 +93,19 @@ describe('examples/multi-cluster writes the app .env with real terraform', () =>
     clusters['prod-us'] = await StandInQdrant.start(opts);
     clusters.staging = await StandInQdrant.start(opts);
     urls = Object.fromEntries(Object.entries(clusters).map(([name, c]) => [name, c.url]));
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-env-'));
+    const grpcPorts = Object.fromEntries(Object.entries(clusters).map(([name, c]) => [name, Number(new URL(c.grpcUrl).port)]));
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-env-'));
     const appDir = path.join(out, 'app');
     fs.mkdirSync(appDir);
     envFile = path.join(appDir, '.env');
     fs.writeFileSync(envFile, FOREIGN, { mode: 0o640 });
-    dir = synthStack(out, 'multi', (app, id) => new MultiClusterStack(app, id, { urls, caFile: clusters.staging.caFile, envFile }));
+    dir = synthStack(out, 'multi', (app, id) => new MultiClusterStack(app, id, { urls, grpcPorts, caFile: clusters.staging.caFile, envFile }));
     env = { TF_VAR_qdrant_api_key_search_api: search, TF_VAR_ingest_key: ingest };
   });
   afterAll(async () => {
     if (dir) await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_qdrant_api_key_search_api: rotated, TF_VAR_ingest_key: ingest });
     await Promise.all(Object.values(clusters).map((c) => c.stop()));
+    if (out) fs.rmSync(out, { recursive: true, force: true });
   });
 
   test('deploy merges the entries: the app\'s lines stay byte for byte, ours are appended in a managed block', async () => {
@@ -118,7 +121,7 @@ describe('examples/multi-cluster writes the app .env with real terraform', () =>
     expect(text.slice(FOREIGN.length).split('\n')[0]).toBe('# >>> managed by cdktf-qdrant-cluster-access (multi/Qdrant) — do not edit');
     expect(fs.statSync(envFile).mode % 0o1000).toBe(0o640); // an existing file keeps its mode
 
-    const grpc = (url: string) => url.replace(/:\d+$/, ':6334');
+    const grpc = (url: string) => Object.values(clusters).find((c) => c.url === url)!.grpcUrl;
     expect(dotenv.parse(text)).toEqual({
       DATABASE_URL: 'postgres://app@db:5432/app',
       GREETING: 'hello world',
@@ -239,7 +242,7 @@ describe('file targets under real terraform: parallel writers and a file we must
       const stack = new TerraformStack(app, id);
       for (const team of ['search', 'ingest']) {
         new ClusterAccess(stack, `Qdrant-${team}`, {
-          clusters: [{ name: `${team}-eu`, url: cluster.url }],
+          clusters: [{ name: `${team}-eu`, url: cluster.url, grpcPort: Number(new URL(cluster.grpcUrl).port) }],
           apiKeys: [{
             name: `${team}-app`,
             clusters: [`${team}-eu`],
@@ -254,8 +257,14 @@ describe('file targets under real terraform: parallel writers and a file we must
     });
   }
 
+  const outs: string[] = [];
+  afterAll(() => {
+    for (const o of outs) fs.rmSync(o, { recursive: true, force: true });
+  });
+
   test('two writers on one .env and one JSON file lose no update; destroy restores both files', async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-files-'));
+    outs.push(out);
     const envFile = path.join(out, '.env');
     const jsonFile = path.join(out, 'secrets.json');
     fs.writeFileSync(envFile, FOREIGN, { mode: 0o600 });
@@ -273,7 +282,7 @@ describe('file targets under real terraform: parallel writers and a file we must
     }
     expect(fs.readFileSync(envFile, 'utf8').startsWith(FOREIGN)).toBe(true);
     const obj = JSON.parse(fs.readFileSync(jsonFile, 'utf8'));
-    expect(obj).toMatchObject({ feature_flags: { beta: true }, region: 'eu', SEARCH_QDRANT_API_KEY: key, INGEST_QDRANT_GRPC_URL: expect.stringMatching(/:6334$/) });
+    expect(obj).toMatchObject({ feature_flags: { beta: true }, region: 'eu', SEARCH_QDRANT_API_KEY: key, INGEST_QDRANT_GRPC_URL: cluster.grpcUrl });
     expect(run.stdout.includes(key)).toBe(false);
 
     // Renamed entries: the next deploy removes the old names and writes the new ones.
@@ -291,8 +300,9 @@ describe('file targets under real terraform: parallel writers and a file we must
     expect(fs.readFileSync(jsonFile, 'utf8')).toBe(json);
   });
 
-  test('an .env that is not valid is refused, naming the line; it stays unchanged and no check runs', async () => {
+  test('an .env that is not valid is refused, naming the line, after the checks passed; it stays unchanged', async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-bad-'));
+    outs.push(out);
     const envFile = path.join(out, '.env');
     const bad = 'GOOD=1\nnot an assignment\n';
     fs.writeFileSync(envFile, bad, { mode: 0o600 });
@@ -303,7 +313,9 @@ describe('file targets under real terraform: parallel writers and a file we must
     expect(run.exitCode).not.toBe(0);
     expect(run.stderr.replace(/\s+/g, ' ')).toContain(`refusing to change ${envFile}: line 2:`);
     expect(fs.readFileSync(envFile, 'utf8')).toBe(bad);
-    expect(cluster.requests.length).toBe(before); // the health checks wait for the writers
+    // The checks ran first (the writers wait for them), and passed.
+    expect(cluster.requests.length).toBeGreaterThan(before);
+    expect(run.stdout).toMatch(/ok +search-app → search-eu/);
     expect(`${run.stdout}${run.stderr}`.includes(key)).toBe(false);
     await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], vars);
   });
