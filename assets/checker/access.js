@@ -20,7 +20,7 @@
  */
 const crypto = require('node:crypto');
 const { failure } = require('./failures.js');
-const { answer } = require('./http.js');
+const { answer, times } = require('./http.js');
 
 const ALIASES = { method: 'POST', path: '/collections/aliases', body: { actions: [] } };
 
@@ -51,16 +51,19 @@ function mayWrite(res) {
 }
 
 /**
- * The probes for a declared access. Each has `judge(res, ctx)` → { failure } | { excess } | {}.
- * `excess` is a failure that becomes a warning when excess access is allowed.
+ * The probes for a declared access. Each has `judge(o, ctx)` → { failure } | { excess } | {}, where
+ * `o` is the probe's outcome with an answer ({res, attempts}). `excess` is a failure that becomes a
+ * warning when excess access is allowed.
  */
 function planProbes(access, read = [], write = []) {
   const probes = [];
-  const unexpected = (probe, res, ctx) => failure('unexpected-answer', ` to ${probe.method} ${probe.path}: ${answer(res, ctx.secrets)}`);
+  const unexpected = (probe, o, ctx) =>
+    failure('unexpected-answer', ` to ${probe.method} ${probe.path}: ${answer(o.res, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`);
 
   if (access === 'manage' || access === 'read-only' || access === 'collections') {
     const p = { ...ALIASES, name: 'manage' };
-    p.judge = (res, ctx) => {
+    p.judge = (o, ctx) => {
+      const { res } = o;
       if (res.status === 200) {
         return access === 'manage' ? {} : { excess: failure('excess-manage', ` but is declared ${access === 'read-only' ? 'read-only' : 'for some collections'} ` +
           `(${answer(res, ctx.secrets)} to the empty alias batch); create a key with only that access`) };
@@ -68,14 +71,15 @@ function planProbes(access, read = [], write = []) {
       if (forbidden(res)) {
         return access === 'manage' ? { failure: failure('cannot-manage', ` (${answer(res, ctx.secrets)}); create a key with manage access`) } : {};
       }
-      return { failure: unexpected(p, res, ctx) };
+      return { failure: unexpected(p, o, ctx) };
     };
     probes.push(p);
   }
   if (access === 'read-only' || access === 'collections') {
     const probeName = `qdrant-cluster-access-probe-${crypto.randomBytes(6).toString('hex')}`;
     const p = { ...existsProbe(probeName), name: 'global-read' };
-    p.judge = (res, ctx) => {
+    p.judge = (o, ctx) => {
+      const { res } = o;
       if (res.status === 200) {
         return access === 'read-only' ? {} : { excess: failure('excess-global', ` but is declared for ${plural(read.length + write.length, 'collection')} only; ` +
           'create a key limited to them') };
@@ -83,26 +87,28 @@ function planProbes(access, read = [], write = []) {
       if (forbidden(res)) {
         return access === 'read-only' ? { failure: failure('no-global-read', ` (${answer(res, ctx.secrets)}); create a cluster-wide read-only key`) } : {};
       }
-      return { failure: unexpected(p, res, ctx) };
+      return { failure: unexpected(p, o, ctx) };
     };
     probes.push(p);
   }
   for (const name of read) {
     const p = { ...existsProbe(name), name: `read ${name}` };
-    p.judge = (res, ctx) => {
+    p.judge = (o, ctx) => {
+      const { res } = o;
       const exists = existsAnswer(res);
       if (exists === true) return {};
       if (exists === false) return { failure: failure('collection-missing', `: ${name}`) };
       if (forbidden(res)) return { failure: failure('collection-no-access', ` ${name} (${answer(res, ctx.secrets)})`) };
-      return { failure: unexpected(p, res, ctx) };
+      return { failure: unexpected(p, o, ctx) };
     };
     probes.push(p);
     if (access === 'collections') {
       const w = { ...deleteProbe(name), name: `read-only ${name}` };
-      w.judge = (res, ctx) => {
+      w.judge = (o, ctx) => {
+        const { res } = o;
         if (mayWrite(res)) return { excess: failure('excess-write', ` ${name}, which is declared read-only; create a key with read access to it`) };
         if (forbidden(res) || res.status === 404) return {};
-        return { failure: unexpected(w, res, ctx) };
+        return { failure: unexpected(w, o, ctx) };
       };
       probes.push(w);
     }
@@ -110,17 +116,19 @@ function planProbes(access, read = [], write = []) {
   for (const name of write) {
     if (access === 'manage') {
       const p = { ...existsProbe(name), name: `write ${name}` };
-      p.judge = (res, ctx) => {
+      p.judge = (o, ctx) => {
+        const { res } = o;
         const exists = existsAnswer(res);
         if (exists === true) return {};
         if (exists === false) return { failure: failure('collection-missing', `: ${name}`) };
-        return { failure: unexpected(p, res, ctx) };
+        return { failure: unexpected(p, o, ctx) };
       };
       probes.push(p);
       continue;
     }
     const p = { ...deleteProbe(name), name: `write ${name}` };
-    p.judge = (res, ctx) => {
+    p.judge = (o, ctx) => {
+      const { res } = o;
       if (mayWrite(res)) return {};
       if (res.status === 404) return { failure: failure('collection-missing', `: ${name}`) };
       if (forbidden(res)) {
@@ -128,7 +136,7 @@ function planProbes(access, read = [], write = []) {
           ? { failure: failure('collection-no-access', ` ${name} (${answer(res, ctx.secrets)})`) }
           : { failure: failure('collection-no-write', ` ${name} (${answer(res, ctx.secrets)}); create a key with read-write access to it`) };
       }
-      return { failure: unexpected(p, res, ctx) };
+      return { failure: unexpected(p, o, ctx) };
     };
     probes.push(p);
   }

@@ -273,21 +273,38 @@ async function stepAccess(ctx, report) {
   const probes = planProbes(ctx.access, ctx.read, ctx.write);
   if (probes.length === 0) return undefined;
   const outcomes = await Promise.all(probes.map((p) => attempt(ctx, p.method, p.path, { withKey: true, body: p.body })));
-  let attempts = 0;
+  // Every probe went out at once: the step's attempts are all of theirs; a failure's status is its probe's.
+  const attempts = outcomes.reduce((sum, o) => sum + o.attempts, 0);
   const excess = [];
   for (let i = 0; i < probes.length; i++) {
     const o = outcomes[i];
-    attempts += o.attempts;
     const common = commonFailure(ctx, o);
-    if (common) return { o: { attempts }, failure: common };
-    const verdict = probes[i].judge(o.res, ctx);
+    if (common) return { o: { ...o, attempts }, failure: common };
+    const verdict = probes[i].judge(o, ctx);
     if (verdict.failure) return { o: { ...o, attempts }, failure: verdict.failure };
     if (verdict.excess) excess.push(verdict.excess);
   }
   report.access = { declared: ctx.access, readCollections: ctx.read, writeCollections: ctx.write, excess: excess.map((e) => e.message) };
-  if (excess.length > 0 && !ctx.allowExcessAccess) return { o: { attempts }, failure: excess[0] };
-  for (const e of excess) report.warnings.push(`${e.message} (allowed: allowExcessAccess)`);
-  return { o: { attempts }, message: accessWords(ctx.access, ctx.read, ctx.write) };
+  // Excess is settled once the enforced step has run (settleExcess): on an open cluster it is not the key's.
+  return { o: { attempts }, message: accessWords(ctx.access, ctx.read, ctx.write), excess };
+}
+
+/**
+ * More access than declared: the first excess fails the step, or every excess is a warning with
+ * allowExcessAccess. On an open cluster every request may manage, whatever the key, so no key
+ * could have less: no failure that would ask for a key with less access; when the open cluster is
+ * allowed (requireAuth false), one warning says the declared access is not enforced.
+ */
+function settleExcess(ctx, report, r) {
+  if (!r || r.failure || !r.excess || r.excess.length === 0) return r;
+  if (report.enforcement === 'open') {
+    // Not allowed to be open: the enforced step fails, and says what to do.
+    if (!ctx.requireAuth) report.warnings.push(`cluster is open: any request may manage it, whatever the key, so the declared access (${ctx.access}) is not enforced`);
+    return r;
+  }
+  if (!ctx.allowExcessAccess) return { ...r, failure: r.excess[0] };
+  for (const e of r.excess) report.warnings.push(`${e.message} (allowed: allowExcessAccess)`);
+  return r;
 }
 
 function stepExpiry(ctx, report) {
@@ -351,11 +368,16 @@ async function checkGrant(shared, grant) {
       await timed('root', stepRoot);
       if (!results.get('root').failure) {
         await Promise.all([timed('key', stepKey), timed('enforced', stepEnforced), timed('access', stepAccess)]);
+        if (results.has('access')) results.set('access', settleExcess(ctx, report, results.get('access')));
       }
       if (grpc) {
         const t = Date.now();
         const r = await grpc;
-        results.set('grpc', { ...r, durationMs: r.durationMs ?? Date.now() - t });
+        // gRPC ran alongside REST: only now is it known whether REST accepted the key.
+        const f = r.failure && r.failure.id === 'grpc-rejected' && report.keyStatus === 'accepted'
+          ? { ...r.failure, message: `${r.failure.message} although REST accepted it` } : r.failure;
+        results.set('grpc', { ...r, failure: f, durationMs: r.durationMs ?? Date.now() - t });
+        if (r.note) report.notes.push(r.note);
       }
     } finally {
       ctx.agent.destroy();

@@ -56,7 +56,8 @@ function transportFailure(ctx, o) {
 
 /**
  * Runs the gRPC step. ctx: the check's context with `target` the gRPC address. Resolves
- * { o: {attempts}, failure?, message?, durationMs }; never rejects.
+ * { o: {attempts}, failure?, message?, note?, durationMs }; never rejects. It runs alongside the
+ * REST steps: `note` (an open gRPC endpoint, allowed) is for the caller to add to the report.
  */
 async function checkGrpc(ctx, report) {
   const started = Date.now();
@@ -92,7 +93,7 @@ async function checkGrpc(ctx, report) {
       return done(attempts, { failure: failure('key-expired', `${when} (gRPC ${describe(k, ctx.secrets)}); create a new key and rotate to it`) });
     }
     if (k.grpcStatus === GrpcStatus.UNAUTHENTICATED || k.grpcStatus === GrpcStatus.PERMISSION_DENIED) {
-      return done(attempts, { failure: failure('grpc-rejected', ` (${describe(k, ctx.secrets)} from ${LIST}) although REST accepted it`) });
+      return done(attempts, { failure: failure('grpc-rejected', ` (${describe(k, ctx.secrets)} from ${LIST})`) });
     }
     if (k.grpcStatus !== GrpcStatus.OK) {
       return done(attempts, { failure: failure('grpc-unexpected', ` to ${LIST} with the key: ${describe(k, ctx.secrets)}`) });
@@ -102,8 +103,10 @@ async function checkGrpc(ctx, report) {
       if (ctx.requireAuth) {
         return done(attempts, { failure: failure('grpc-open', `: ${LIST} without a key answered status 0 — enable an API key on the cluster (or pass --allow-open)`) });
       }
-      report.notes.push('gRPC is open (allowed)');
-    } else if (n.grpcStatus !== GrpcStatus.UNAUTHENTICATED && n.grpcStatus !== GrpcStatus.PERMISSION_DENIED) {
+      // Returned, not pushed: the caller adds it after the REST notes, so their order is stable.
+      return done(attempts, { message: `gRPC ok (qdrant ${report.grpcVersion}, gRPC is open, key not verified)`, note: 'gRPC is open (allowed)' });
+    }
+    if (n.grpcStatus !== GrpcStatus.UNAUTHENTICATED && n.grpcStatus !== GrpcStatus.PERMISSION_DENIED) {
       return done(attempts, { failure: failure('grpc-unexpected', ` to ${LIST} without a key: ${describe(n, ctx.secrets)}`) });
     }
     return done(attempts, { message: `gRPC ok (qdrant ${report.grpcVersion}, key accepted, keys enforced)` });

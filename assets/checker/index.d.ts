@@ -75,13 +75,16 @@ export interface StepResult {
   name: StepName;
   /** Whether this step passed. */
   ok: boolean;
-  /** HTTP status of the last answer; absent when no answer came (network, TLS, timeout). */
+  /**
+   * HTTP status of the last answer; absent when no answer came (network, TLS, timeout). The access
+   * step sends several probes at once: its status is the failing probe's, absent when it passed.
+   */
   status?: number;
   /** One line (key redacted): what happened, with the server's answer on failure. */
   message: string;
   /** Time spent in this step, retries included. */
   durationMs: number;
-  /** Requests sent in this step (1 = no retry; 0 = nothing was sent). */
+  /** Requests sent in this step, retries included (0 = nothing was sent; the access step counts every probe's). */
   attempts: number;
 }
 
@@ -108,7 +111,11 @@ export interface CheckReport {
   collectionCount?: number;
   /** `enforced`: GET /collections without a key was refused. `open`: it answered 200. */
   enforcement?: 'enforced' | 'open';
-  /** The declared access and what was found in excess of it (when access was declared). */
+  /**
+   * The declared access and what was found in excess of it (when access was declared). Excess fails
+   * the check unless `allowExcessAccess` (then each is a warning) or the cluster is open and allowed
+   * (then one warning says the declared access is not enforced: no key can have less there).
+   */
   access?: { declared: DeclaredAccess; readCollections: string[]; writeCollections: string[]; excess: string[] };
   /** When the key expires (ISO 8601), or null for a key that carries no expiry (a plain key, or a JWT without `exp`). */
   expiresAt: string | null;
@@ -122,9 +129,12 @@ export interface CheckReport {
   reason?: string;
   /** The failure's id in the catalog (failures.js), absent when ok. */
   failureId?: FailureId;
-  /** Notes on a passing check, e.g. `cluster is open (allowed)`. */
+  /** Notes on a passing check, in step order: `cluster is open (allowed)`, `gRPC is open (allowed)`. */
   notes: string[];
-  /** Warnings: the key expires soon, or has more access than declared (allowed). */
+  /**
+   * Warnings: more access than declared (allowed), the declared access not enforced on an open
+   * cluster, the key expires soon. The CLI prints each as `warn <label>  <text>`.
+   */
   warnings: string[];
 }
 

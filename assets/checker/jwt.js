@@ -8,6 +8,8 @@
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Larger `exp` values (year 5138 and later) count as no expiry; they also keep the ISO date at four digits. */
+const MAX_EXP = 1e11;
 
 function decodePart(part) {
   if (!/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
@@ -28,7 +30,10 @@ function keyInfo(key) {
   const payload = header && typeof header === 'object' && typeof header.alg === 'string' ? decodePart(parts[1]) : undefined;
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return { jwt: false, expiresAt: null };
   const exp = payload.exp;
-  const expiresAt = typeof exp === 'number' && Number.isFinite(exp) && exp > 0 && exp < 1e11 ? new Date(exp * 1000) : null;
+  // Qdrant reads `exp` as a whole number of seconds (u64): a fraction or a string makes the token
+  // invalid (401), so it carries no expiry here either (as in the construct's Terraform output).
+  // Beyond year 5000 is as good as never.
+  const expiresAt = Number.isSafeInteger(exp) && exp >= 0 && exp < MAX_EXP ? new Date(exp * 1000) : null;
   return { jwt: true, expiresAt, access: accessInWords(payload.access) };
 }
 
@@ -51,11 +56,14 @@ function daysUntil(date, now) {
   return Math.floor((date.getTime() - now.getTime()) / DAY_MS);
 }
 
-/** "expires 2027-02-20 (in 90 days)" / "expired 2026-11-01 (21 days ago)". */
+/** "expires 2027-02-20 (in 90 days)" / "expired 2026-11-01 (21 days ago)". Whole days, rounded down. */
 function describeExpiry(date, now) {
   const day = date.toISOString().slice(0, 10);
   const days = daysUntil(date, now);
-  if (date.getTime() <= now.getTime()) return `expired ${day} (${-days} day${-days === 1 ? '' : 's'} ago)`;
+  if (date.getTime() <= now.getTime()) {
+    const ago = Math.floor((now.getTime() - date.getTime()) / DAY_MS);
+    return ago === 0 ? `expired ${day} (less than a day ago)` : `expired ${day} (${ago} day${ago === 1 ? '' : 's'} ago)`;
+  }
   if (days === 0) return `expires ${day} (in less than a day)`;
   return `expires ${day} (in ${days} day${days === 1 ? '' : 's'})`;
 }

@@ -1,0 +1,341 @@
+/**
+ * The access step (assets/checker/access.js, run by check.js) against the stand-in when things go
+ * wrong on one probe: a 5xx that is retried, a redirect, a probe that never answers (timeout and
+ * deadline), an answer no Qdrant gives. The faults are put on single probes by a small HTTPS proxy
+ * in front of the stand-in (the stand-in's own modes act on every request, and GET / would fail
+ * first). Then the CLI: --allow-excess-access turns excess into a warning line, contradictory
+ * declarations are usage errors, and NODE_TLS_REJECT_UNAUTHORIZED=0 does not make it trust a
+ * certificate, over REST or gRPC. The verdicts themselves are in test/real-qdrant/verdicts.test.ts.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type * as Checker from '../../assets/checker';
+import { collectionJwt } from '../../tools/testing/jwt';
+import { canaryKey, carriesKey, createTestCa, getTestCa, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { checkClusterAccess, formatReport, formatWarnings } = require('../../assets/checker/check.js') as typeof Checker;
+
+const CLI = `${__dirname}/../../assets/checker/cli.js`;
+const KEY = canaryKey();
+const READ_ONLY_KEY = canaryKey('canary-ro');
+const SCOPED = collectionJwt(KEY, [{ collection: 'products', access: 'rw' }]);
+const SECRETS = [KEY, READ_ONLY_KEY, SCOPED];
+const FAST = { retries: 3, backoffBaseMs: 10, backoffCapMs: 50, timeoutSeconds: 2, deadlineSeconds: 10 };
+
+const ALIASES = 'POST /collections/aliases';
+const DELETE_PRODUCTS = 'POST /collections/products/points/delete';
+
+/** What the proxy does with one request: pass it on, answer it itself, or never answer. */
+type Fault = 'forward' | 'hang' | { status: number; headers?: Record<string, string>; body?: string };
+
+/**
+ * An HTTPS proxy (the test CA's certificate) in front of the stand-in. `rules` maps
+ * `METHOD /path` to the faults for its 1st, 2nd, … request (then `forward`). Records what it got.
+ */
+class FaultProxy {
+  static async start(upstream: StandInQdrant): Promise<FaultProxy> {
+    const p = new FaultProxy(upstream);
+    await new Promise<void>((resolve) => p.server.listen(0, '127.0.0.1', () => resolve()));
+    return p;
+  }
+
+  readonly seen: { route: string; apiKey: boolean }[] = [];
+  rules: Record<string, Fault[]> = {};
+  private readonly server: https.Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly counts = new Map<string, number>();
+  private readonly ca: Buffer;
+
+  private constructor(private readonly upstream: StandInQdrant) {
+    const ca = getTestCa();
+    this.ca = fs.readFileSync(ca.caFile);
+    this.server = https.createServer({ cert: ca.serverCert, key: ca.serverKey }, (req, res) => this.handle(req, res));
+    this.server.on('connection', (s: Socket) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+  }
+
+  get url(): string {
+    return `https://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  reset(rules: Record<string, Fault[]> = {}): void {
+    this.rules = rules;
+    this.counts.clear();
+    this.seen.length = 0;
+  }
+
+  async stop(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const route = `${req.method} ${(req.url ?? '/').split('?')[0]}`;
+    this.seen.push({ route, apiKey: req.headers['api-key'] !== undefined || req.headers.authorization !== undefined });
+    const n = (this.counts.get(route) ?? 0) + 1;
+    this.counts.set(route, n);
+    const fault = this.rules[route]?.[n - 1] ?? 'forward';
+    const chunks: Buffer[] = [];
+    req.on('data', (d: Buffer) => chunks.push(d));
+    req.on('end', () => {
+      if (fault === 'hang') return;
+      if (fault !== 'forward') {
+        res.writeHead(fault.status, fault.headers ?? {});
+        res.end(fault.body ?? '');
+        return;
+      }
+      const headers = { ...req.headers };
+      delete headers.host;
+      const up = https.request(`${this.upstream.url}${req.url}`, { method: req.method, headers, ca: this.ca, agent: false }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      up.on('error', () => res.destroy());
+      up.end(Buffer.concat(chunks));
+    });
+  }
+}
+
+let s: StandInQdrant;
+let proxy: FaultProxy;
+
+beforeAll(async () => {
+  s = await StandInQdrant.start({ apiKey: KEY, readOnlyApiKey: READ_ONLY_KEY, jwtRbac: true });
+  proxy = await FaultProxy.start(s);
+});
+afterAll(async () => {
+  await proxy.stop();
+  await s.stop();
+});
+beforeEach(() => {
+  s.setMode('normal');
+  s.requests.length = 0;
+  s.grpcRequests.length = 0;
+  s.otherOrigin.requests.length = 0;
+  proxy.reset();
+});
+
+async function check(options: Partial<Checker.CheckOptions>): Promise<Checker.CheckReport> {
+  const r = await checkClusterAccess({ url: proxy.url, caFile: s.caFile, apiKey: KEY, label: 'app → prod', ...FAST, ...options });
+  const text = JSON.stringify(r) + formatReport(r) + formatWarnings(r).join('\n');
+  expect(SECRETS.some((k) => text.includes(k))).toBe(false);
+  return r;
+}
+
+const stepOf = (r: Checker.CheckReport, name: Checker.StepName) => r.steps.find((x) => x.name === name);
+
+describe('what the access step sends', () => {
+  test('collections access: the probes of access.js, each with the key, and no write', async () => {
+    const r = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'] });
+    expect(r).toMatchObject({ ok: true, access: { declared: 'collections', readCollections: [], writeCollections: ['products'], excess: [] } });
+    expect(stepOf(r, 'access')).toMatchObject({ ok: true, attempts: 3, message: 'access to 1 collection as declared' });
+    const probes = s.requests.filter((q) => !['/', '/collections'].includes(q.path));
+    expect(probes.map((q) => `${q.method} ${q.path.replace(/probe-[0-9a-f]+/, 'probe-<random>')}`).sort()).toEqual([
+      'GET /collections/qdrant-cluster-access-probe-<random>/exists',
+      ALIASES,
+      DELETE_PRODUCTS,
+    ]);
+    expect(probes.every((q) => q.headers['api-key'] === SCOPED && q.headers.authorization === undefined)).toBe(true);
+  });
+
+  test('no declared access: no access step, no probe', async () => {
+    const r = await check({});
+    expect(r.steps.map((x) => x.name)).toEqual(['root', 'key', 'enforced']);
+    expect(s.requests.map((q) => q.path).sort()).toEqual(['/', '/collections', '/collections']);
+  });
+});
+
+describe('faults on one probe', () => {
+  test('a 503 on the alias probe is retried; the check passes', async () => {
+    proxy.reset({ [ALIASES]: [{ status: 503, headers: { 'content-type': 'text/plain' }, body: 'Service Unavailable' }] });
+    const r = await check({ access: 'manage' });
+    expect(r.ok).toBe(true);
+    expect(stepOf(r, 'access')).toMatchObject({ ok: true, attempts: 2, message: 'manage access as declared' });
+    expect(proxy.seen.filter((x) => x.route === ALIASES)).toHaveLength(2);
+    expect(s.requests.filter((q) => q.path === '/collections/aliases')).toHaveLength(1);
+  });
+
+  test('a 5xx that outlasts the retries: unexpected answer in step access, naming the probe and the attempts', async () => {
+    const unavailable = { status: 502, headers: { 'content-type': 'text/html' }, body: '<html><head><title>502 Bad Gateway</title></head></html>' };
+    proxy.reset({ [DELETE_PRODUCTS]: [unavailable, unavailable, unavailable] });
+    const r = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'], retries: 2 });
+    expect(r).toMatchObject({
+      ok: false,
+      failedStep: 'access',
+      failureId: 'unexpected-answer',
+      reason: 'unexpected answer to POST /collections/products/points/delete: 502 HTML page "502 Bad Gateway" after 3 attempts',
+    });
+    expect(proxy.seen.filter((x) => x.route === DELETE_PRODUCTS)).toHaveLength(3);
+    // The other steps passed: the key works, it is the probe that got no real answer.
+    expect(r.steps.filter((x) => !x.ok).map((x) => x.name)).toEqual(['access']);
+  });
+
+  test('a 429 with Retry-After on a probe is waited out and retried', async () => {
+    proxy.reset({ [ALIASES]: [{ status: 429, headers: { 'retry-after': '0' }, body: '' }] });
+    const r = await check({ access: 'read-only', apiKey: READ_ONLY_KEY });
+    expect(r.ok).toBe(true);
+    expect(proxy.seen.filter((x) => x.route === ALIASES)).toHaveLength(2);
+  });
+
+  test('a redirect on a probe fails the step and is not followed: the key goes nowhere else', async () => {
+    const location = `${s.otherOrigin.url}/collections/products/points/delete`;
+    proxy.reset({ [DELETE_PRODUCTS]: [{ status: 307, headers: { location } }] });
+    const r = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'] });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'redirect' });
+    expect(r.reason).toBe(`redirected (307) to ${s.otherOrigin.url} — not followed so the key is not sent elsewhere; use the final URL`);
+    expect(stepOf(r, 'access')?.status).toBe(307);
+    expect(s.otherOrigin.requests).toHaveLength(0);
+    expect(proxy.seen.filter((x) => x.route === DELETE_PRODUCTS)).toHaveLength(1); // a redirect is not retried
+  });
+
+  test('a probe that never answers: each attempt times out, then the deadline ends the check', async () => {
+    proxy.reset({ [ALIASES]: ['hang', 'hang', 'hang', 'hang'] });
+    const r = await check({ access: 'manage', timeoutSeconds: 1, deadlineSeconds: 2, retries: 3 });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'deadline' });
+    expect(r.reason).toMatch(/^overall deadline of 2 s reached after \d attempts?$/);
+    // The steps that had their answers passed.
+    expect(r.steps.filter((x) => x.ok).map((x) => x.name)).toEqual(['root', 'key', 'enforced']);
+  });
+
+  test('a probe that never answers, without retries: a timeout', async () => {
+    proxy.reset({ [ALIASES]: ['hang'] });
+    const r = await check({ access: 'manage', timeoutSeconds: 1, retries: 0 });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'timeout', reason: 'no answer within 1 s (request timeout)' });
+  });
+
+  test('an answer no Qdrant gives (a proxy\'s 404 on exists) is an unexpected answer, not "missing"', async () => {
+    proxy.reset({ 'GET /collections/products/exists': [{ status: 404, headers: { 'content-type': 'text/plain' }, body: 'no route' }] });
+    const r = await check({ access: 'read-only', apiKey: READ_ONLY_KEY, readCollections: ['products'] });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'unexpected-answer', reason: 'unexpected answer to GET /collections/products/exists: 404 no route' });
+  });
+
+  test('a 200 to exists that is not Qdrant\'s JSON is an unexpected answer', async () => {
+    proxy.reset({ 'GET /collections/products/exists': [{ status: 200, headers: { 'content-type': 'text/html' }, body: '<html><title>Login</title></html>' }] });
+    const r = await check({ access: 'any', readCollections: ['products'] });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'unexpected-answer', reason: 'unexpected answer to GET /collections/products/exists: 200 HTML page "Login"' });
+  });
+
+  test('a probe that echoes the key: the message is redacted', async () => {
+    proxy.reset({ [ALIASES]: [{ status: 418, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: { error: `odd key ${KEY}` } }) }] });
+    const r = await check({ access: 'manage' });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'unexpected-answer', reason: 'unexpected answer to POST /collections/aliases: 418 odd key [redacted]' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The CLI
+
+interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function runCli(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      expect(SECRETS.some((k) => stdout.includes(k) || stderr.includes(k))).toBe(false);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('CLI: declared access', () => {
+  const base = () => ['check', '--url', s.url, '--grpc-url', s.grpcUrl, '--ca', s.caFile, '--label', 'search-api → prod-eu'];
+
+  test('more access than declared fails; --allow-excess-access makes it a warning line', async () => {
+    const strict = await runCli([...base(), '--access', 'read-only'], { QDRANT_API_KEY: KEY });
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/^FAIL search-api → prod-eu {2}step access: key has manage access but is declared read-only \(200 ok to the empty alias batch\); create a key with only that access {2}\d+ ms\n$/);
+
+    const allowed = await runCli([...base(), '--access', 'read-only', '--allow-excess-access'], { QDRANT_API_KEY: KEY });
+    expect(allowed.code).toBe(0);
+    expect(allowed.stderr).toBe('');
+    expect(allowed.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^ok {3}search-api → prod-eu {2}qdrant 1\.16\.2 {2}key accepted, keys enforced, read-only as declared, gRPC ok {2}\d+ ms$/),
+      'warn search-api → prod-eu  key has manage access but is declared read-only (200 ok to the empty alias batch); create a key with only that access (allowed: allowExcessAccess)',
+      '',
+    ]);
+  });
+
+  test('--allow-excess-access does not hide missing access', async () => {
+    const r = await runCli([...base(), '--access', 'manage', '--allow-excess-access'], { QDRANT_API_KEY: READ_ONLY_KEY });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/step access: key cannot manage the cluster \(403 Forbidden: Global manage access is required\)/);
+  });
+
+  test('collection lists, and --json with the declared access and what was in excess', async () => {
+    const r = await runCli([...base(), '--access', 'collections', '--read-collections', 'products', '--allow-excess-access', '--json'], { QDRANT_API_KEY: SCOPED });
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as Checker.CheckReport;
+    expect(report).toMatchObject({
+      ok: true,
+      keyAccess: 'read-write on products',
+      access: { declared: 'collections', readCollections: ['products'], writeCollections: [], excess: [expect.stringMatching(/^key can write collection products/)] },
+      warnings: [expect.stringMatching(/^key can write collection products.*\(allowed: allowExcessAccess\)$/), expect.stringMatching(/^key expires /)],
+    });
+  });
+
+  test.each([
+    [['--access', 'collections'], 'access collections needs --read-collections or --write-collections'],
+    [['--access', 'read-only', '--write-collections', 'orders'], 'access read-only and write collections contradict each other'],
+    [['--access', 'everything'], '--access must be one of any, read-only, manage, collections'],
+    [['--access', 'collections', '--read-collections', 'a/b'], 'is not a collection name'],
+  ])('usage error %p: exit 2, nothing sent', async (extra, message) => {
+    const r = await runCli([...base(), ...extra], { QDRANT_API_KEY: KEY });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(message);
+    expect(s.requests.filter(carriesKey)).toHaveLength(0);
+  });
+});
+
+describe('CLI: NODE_TLS_REJECT_UNAUTHORIZED=0 does not switch TLS verification off', () => {
+  test('control: a plain Node client in the same environment is fooled by it', async () => {
+    const script = 'require("https").get(process.argv[1] + "/", (res) => { console.log(res.statusCode); res.resume(); }).on("error", (e) => console.log(e.code));';
+    const r = await new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, ['-e', script, s.url], { env: { PATH: process.env.PATH ?? '', NODE_TLS_REJECT_UNAUTHORIZED: '0' } });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('close', () => resolve(out.trim()));
+    });
+    expect(r).toBe('200');
+  });
+
+  test.each([
+    ['no --ca', [] as string[]],
+    ['--ca of another CA', ['another']],
+  ])('REST and gRPC refuse the certificate (%s); the key is never sent', async (_name, ca) => {
+    const other = ca.length > 0 ? createTestCa() : undefined;
+    try {
+      const r = await runCli(
+        ['check', '--url', s.url, '--grpc-url', s.grpcUrl, '--access', 'manage', '--json', '--retries', '0', ...(other ? ['--ca', other.caFile] : [])],
+        { QDRANT_API_KEY: KEY, NODE_TLS_REJECT_UNAUTHORIZED: '0' },
+      );
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.stdout) as Checker.CheckReport;
+      expect(report).toMatchObject({ ok: false, failedStep: 'root', failureId: 'tls-untrusted' });
+      expect(report.steps.map((x) => [x.name, x.ok])).toEqual([['root', false], ['grpc', false]]);
+      expect(report.steps.find((x) => x.name === 'grpc')?.message).toMatch(/^TLS certificate not trusted: .*\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/);
+      // Nothing reached the servers: TLS failed before any request.
+      expect(s.requests).toHaveLength(0);
+      expect(s.grpcRequests).toHaveLength(0);
+    } finally {
+      if (other) fs.rmSync(other.dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * End to end for key expiry (issue #14): examples/basic planned and applied with real Terraform
+ * against a real Qdrant 1.18.3 (TLS, jwt_rbac on), first with a JWT key, then with a plain key.
+ * The output `qdrant_api_key_search_api_expires_at` is decoded by Terraform from the key's `exp`:
+ * the ISO date, not sensitive; "" for a plain key. No part of the token (its header, payload and
+ * signature segments, each made unique here) may appear in terraform's output, the plan, the state
+ * or cdk.tf.json.
+ */
+import { createHmac } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { BasicStack } from '../../examples/basic/main';
+import { base64url, expIn } from '../../tools/testing/jwt';
+import { describeRealQdrant, RealQdrant } from '../../tools/testing/real-qdrant';
+import { canaryKey } from '../../tools/testing/stand-in-qdrant';
+import { TerraformRun, synthStack, tempDir, terraform } from '../../tools/testing/terraform';
+
+// Bounds, not expectations: terraform init, plan and two applies, and a real server.
+jest.setTimeout(240_000);
+
+const MANAGE_KEY = canaryKey('canary-manage');
+const EXP = expIn(120 * 24 * 60 * 60 + 3600);
+// Every segment carries a canary, so each one can be searched for on its own.
+const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: canaryKey('canary-kid') }));
+const PAYLOAD = base64url(JSON.stringify({ access: 'r', exp: EXP, sub: canaryKey('canary-sub') }));
+const SIGNATURE = base64url(createHmac('sha256', MANAGE_KEY).update(`${HEADER}.${PAYLOAD}`).digest());
+const TOKEN = `${HEADER}.${PAYLOAD}.${SIGNATURE}`;
+const OUTPUT = 'qdrant_api_key_search_api_expires_at';
+/** What Terraform's formatdate("YYYY-MM-DD'T'hh:mm:ssZ") gives: ISO 8601 without milliseconds. */
+const EXPIRES_AT = new Date(EXP * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+describeRealQdrant('examples/basic with a JWT key: the expires_at output (real terraform, real Qdrant)', () => {
+  const runs: TerraformRun[] = [];
+  let q: RealQdrant;
+  let out: string;
+  let dir: string;
+  const tf = async (args: string[], key: string) => {
+    const run = await terraform(dir, [...args, '-no-color'], { TF_VAR_qdrant_api_key_search_api: key });
+    runs.push(run);
+    return run;
+  };
+  const outputs = async (key: string) => JSON.parse((await tf(['output', '-json'], key)).stdout) as Record<string, { sensitive: boolean; type: string; value: string }>;
+
+  beforeAll(async () => {
+    q = await RealQdrant.start({ apiKey: MANAGE_KEY, jwtRbac: true, collections: ['products'] });
+    // Removed with everything in it when this file ends (the harness's tempDir).
+    out = tempDir('qca-e2e-expiry-');
+    dir = synthStack(out, 'basic', (app, id) => new BasicStack(app, id, { url: q.restUrl, caFile: q.caFile, grpcPort: q.grpcPort }));
+    const init = await tf(['init', '-input=false'], TOKEN);
+    if (init.exitCode !== 0) throw new Error(`terraform init failed:\n${init.stdout}\n${init.stderr}`);
+  });
+  afterAll(() => q?.stop());
+
+  test('the token is valid on the server (the test is about the output, not a rejection)', async () => {
+    expect((await q.request('GET', '/collections', { key: TOKEN })).status).toBe(200);
+  });
+
+  test('plan and apply with a JWT key: the check shows the expiry; the output is its ISO date, not sensitive', async () => {
+    const plan = await tf(['plan', '-input=false'], TOKEN);
+    expect(plan.exitCode).toBe(0);
+    const apply = await tf(['apply', '-auto-approve', '-input=false'], TOKEN);
+    expect(apply.stderr).toBe('');
+    expect(apply.exitCode).toBe(0);
+    expect(apply.stdout).toMatch(new RegExp(`ok +search-api → prod-eu +qdrant 1\\.18\\.3 +key accepted, keys enforced, gRPC ok +expires ${EXPIRES_AT.slice(0, 10)} \\(in 120 days\\) +\\d+ ms`));
+    expect((await outputs(TOKEN))[OUTPUT]).toEqual({ sensitive: false, type: 'string', value: EXPIRES_AT });
+    // In the state too, as a plain output.
+    const state = JSON.parse(fs.readFileSync(path.join(dir, 'terraform.tfstate'), 'utf8')) as { outputs: Record<string, { value: string; sensitive?: boolean }> };
+    expect(state.outputs[OUTPUT]).toEqual({ value: EXPIRES_AT, type: 'string' });
+  });
+
+  test('with a plain key the output is ""', async () => {
+    const apply = await tf(['apply', '-auto-approve', '-input=false'], MANAGE_KEY);
+    expect(apply.exitCode).toBe(0);
+    expect(apply.stdout).toMatch(/ok +search-api → prod-eu +qdrant 1\.18\.3 +key accepted, keys enforced, gRPC ok +\d+ ms/);
+    expect((await outputs(MANAGE_KEY))[OUTPUT]).toEqual({ sensitive: false, type: 'string', value: '' });
+  });
+
+  test('no part of the token, nor the plain key, in terraform\'s output, the plan, the state or cdk.tf.json', () => {
+    expect(runs.length).toBeGreaterThanOrEqual(6);
+    const files = ['cdk.tf.json', 'terraform.tfstate', 'terraform.tfstate.backup']
+      .map((f) => path.join(dir, f)).filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f, 'utf8'));
+    // The scan reads a state that held the JWT's expiry (the backup, before the plain key's apply).
+    expect(files.some((t) => t.includes(EXPIRES_AT) && t.includes('key_sha256'))).toBe(true);
+    const texts = [...runs.flatMap((r) => [r.stdout, r.stderr]), ...files];
+    const needles = { token: TOKEN, header: HEADER, payload: PAYLOAD, signature: SIGNATURE, plainKey: MANAGE_KEY };
+    const found = Object.entries(needles).filter(([, n]) => texts.some((t) => t.includes(n))).map(([name]) => name);
+    expect(found).toEqual([]);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * Key expiry (issue #14) against a real Qdrant 1.18.3 with jwt_rbac on: JWTs signed in the test,
+ * with `exp` in 3 days, in 200 days, in the past, and without `exp`, through the checker's Node API
+ * and its CLI (a child process). The server decides whether the key works; the checker reads the
+ * date from the token and warns or fails before the key runs out.
+ */
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import type * as Checker from '../../assets/checker';
+import { expIn, signJwt } from '../../tools/testing/jwt';
+import { describeRealQdrant, RealQdrant } from '../../tools/testing/real-qdrant';
+import { canaryKey } from '../../tools/testing/stand-in-qdrant';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { checkClusterAccess, formatReport, formatWarnings } = require('../../assets/checker/check.js') as typeof Checker;
+
+// Bounds, not expectations.
+jest.setTimeout(60_000);
+
+const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
+const KEY = canaryKey();
+const DAY = 24 * 60 * 60;
+// An hour more than the whole days, so that "in N days" (whole days, rounded down) is N.
+const IN_3_DAYS = expIn(3 * DAY + 3600);
+const IN_200_DAYS = expIn(200 * DAY + 3600);
+const DAYS_AGO_5 = expIn(-5 * DAY - 3600);
+const TOKENS = {
+  in3: signJwt(KEY, { access: 'r', exp: IN_3_DAYS }),
+  in200: signJwt(KEY, { access: [{ collection: 'products', access: 'rw' }], exp: IN_200_DAYS }),
+  past: signJwt(KEY, { access: 'r', exp: DAYS_AGO_5 }),
+  noExp: signJwt(KEY, { access: 'r' }),
+};
+const SECRETS = [KEY, ...Object.values(TOKENS)];
+
+const day = (exp: number) => new Date(exp * 1000).toISOString().slice(0, 10);
+const iso = (exp: number) => new Date(exp * 1000).toISOString();
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function noKeyIn(...texts: string[]): void {
+  const leaked = SECRETS.filter((s) => texts.some((t) => t.includes(s)));
+  expect(leaked.length).toBe(0);
+}
+
+describeRealQdrant('key expiry against real Qdrant 1.18.3 (jwt_rbac on)', () => {
+  let q: RealQdrant;
+  beforeAll(async () => {
+    q = await RealQdrant.start({ apiKey: KEY, jwtRbac: true, collections: ['products'] });
+  });
+  afterAll(() => q?.stop());
+
+  async function check(apiKey: string, extra: Partial<Checker.CheckOptions> = {}): Promise<Checker.CheckReport> {
+    const r = await checkClusterAccess({ url: q.restUrl, grpcUrl: q.grpcUrl, caFile: q.caFile, apiKey, label: 'search-api → prod-eu', ...extra });
+    noKeyIn(JSON.stringify(r), formatReport(r), ...formatWarnings(r));
+    return r;
+  }
+
+  function cli(apiKey: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, 'check', '--url', q.restUrl, '--grpc-url', q.grpcUrl, '--ca', q.caFile!, '--label', 'search-api → prod-eu', ...args], {
+        env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: apiKey },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        noKeyIn(stdout, stderr);
+        resolve({ code, stdout, stderr });
+      });
+    });
+  }
+
+  test('expires in 3 days: passes, with a warning line that gives the date and says to rotate', async () => {
+    const r = await check(TOKENS.in3);
+    expect(r).toMatchObject({ ok: true, keyStatus: 'accepted', expiresAt: iso(IN_3_DAYS), keyAccess: 'read-only' });
+    expect(r.steps.find((s) => s.name === 'expiry')).toEqual({ name: 'expiry', ok: true, message: `expires ${day(IN_3_DAYS)} (in 3 days)`, durationMs: 0, attempts: 0 });
+    expect(formatWarnings(r)).toEqual([`warn search-api → prod-eu  key expires ${day(IN_3_DAYS)} (in 3 days): rotate it soon (qdrant-setup.md, "Rotation")`]);
+
+    const run = await cli(TOKENS.in3);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^ok {3}search-api → prod-eu {2}qdrant 1\\.18\\.3 {2}key accepted, keys enforced, gRPC ok {2}expires ${day(IN_3_DAYS)} \\(in 3 days\\) {2}\\d+ ms$`));
+    expect(lines[1]).toBe(`warn search-api → prod-eu  key expires ${day(IN_3_DAYS)} (in 3 days): rotate it soon (qdrant-setup.md, "Rotation")`);
+  });
+
+  test('expires in 3 days with --min-validity-days 7: fails in step expiry, saying when it expires and how to rotate', async () => {
+    const r = await check(TOKENS.in3, { minValidityDays: 7 });
+    expect(r).toMatchObject({ ok: false, failedStep: 'expiry', failureId: 'key-expires-soon', keyStatus: 'accepted', expiresAt: iso(IN_3_DAYS) });
+    expect(r.reason).toBe(`key expires too soon: it expires ${day(IN_3_DAYS)} (in 3 days), and at least 7 days are required ` +
+      '(healthCheck.minValidityDays, --min-validity-days); create a new key, deploy it, then delete the old one (qdrant-setup.md, "Rotation")');
+    // Every other step passed: the key works today.
+    expect(r.steps.filter((s) => !s.ok).map((s) => s.name)).toEqual(['expiry']);
+
+    const run = await cli(TOKENS.in3, '--min-validity-days', '7');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(new RegExp(`^FAIL search-api → prod-eu {2}step expiry: ${escape(r.reason!)} {2}\\d+ ms\n$`));
+    // 3 days are enough for --min-validity-days 3.
+    expect((await check(TOKENS.in3, { minValidityDays: 3 })).ok).toBe(true);
+  });
+
+  test('expires in 200 days: passes, the pass line shows the date, no warning', async () => {
+    const r = await check(TOKENS.in200, { access: 'collections', writeCollections: ['products'], minValidityDays: 30 });
+    expect(r).toMatchObject({ ok: true, expiresAt: iso(IN_200_DAYS), keyAccess: 'read-write on products', warnings: [] });
+    expect(formatReport(r)).toMatch(new RegExp(
+      `^ok {3}search-api → prod-eu {2}qdrant 1\\.18\\.3 {2}key accepted, keys enforced, access to 1 collection as declared, gRPC ok {2}expires ${day(IN_200_DAYS)} \\(in 200 days\\) {2}\\d+ ms$`));
+  });
+
+  test('expired 5 days ago: the server refuses it (403 ExpiredSignature) and the message gives the date', async () => {
+    const r = await check(TOKENS.past);
+    expect(r).toMatchObject({ ok: false, failedStep: 'key', failureId: 'key-expired', keyStatus: 'expired', expiresAt: iso(DAYS_AGO_5) });
+    expect(r.reason).toBe(`key expired on ${day(DAYS_AGO_5)} (403 ExpiredSignature); create a new key and rotate to it`);
+    expect(r.steps.find((s) => s.name === 'grpc')?.message).toBe(`key expired on ${day(DAYS_AGO_5)} (gRPC 7 ExpiredSignature); create a new key and rotate to it`);
+
+    const run = await cli(TOKENS.past, '--json');
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, failureId: 'key-expired', expiresAt: iso(DAYS_AGO_5) });
+  });
+
+  test('no exp: passes, expiresAt null, no expiry step and no warning', async () => {
+    const r = await check(TOKENS.noExp, { minValidityDays: 365 });
+    expect(r).toMatchObject({ ok: true, expiresAt: null, keyAccess: 'read-only', warnings: [] });
+    expect(r.steps.map((s) => s.name)).toEqual(['root', 'key', 'enforced', 'grpc']);
+    expect(formatReport(r)).not.toMatch(/expire/);
+
+    const run = await cli(TOKENS.noExp, '--json');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, expiresAt: null });
+  });
+
+  test('a plain key: expiresAt null and no keyAccess (nothing is read from it)', async () => {
+    const r = await check(KEY, { minValidityDays: 365 });
+    expect(r).toMatchObject({ ok: true, expiresAt: null, warnings: [] });
+    expect(r.keyAccess).toBeUndefined();
+  });
+});

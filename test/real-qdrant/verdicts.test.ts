@@ -1,0 +1,373 @@
+/**
+ * The checker's verdicts against a real Qdrant 1.18.3 (TLS, jwt_rbac on, a read-only key): every
+ * kind of key × every declared access, over REST alone and with gRPC, through checkClusterAccess
+ * (assets/checker/check.js). The expected verdicts are written once, in TABLE below. Then:
+ * - the same matrix against the stand-in answers the same verdict, cell by cell (verdict parity:
+ *   test/real-qdrant/parity.test.ts holds the HTTP-level parity);
+ * - excess access with allowExcessAccess passes with one warning line per excess;
+ * - a full run of the matrix leaves the server's collections, aliases and point counts as they were.
+ */
+import type * as Checker from '../../assets/checker';
+import { FAILURES } from '../../assets/checker/failures';
+import { collectionJwt, makeClaims, manageJwt, readJwt, signJwt } from '../../tools/testing/jwt';
+import { describeRealQdrant, RealQdrant } from '../../tools/testing/real-qdrant';
+import { canaryKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
+
+// check.js is plain CommonJS; its types are assets/checker/index.d.ts.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { checkClusterAccess, formatReport, formatWarnings } = require('../../assets/checker/check.js') as typeof Checker;
+
+// Bounds, not expectations: a few hundred checks against real servers on a busy machine.
+jest.setTimeout(180_000);
+
+const KEY = canaryKey();
+const READ_ONLY_KEY = canaryKey('canary-ro');
+const WRONG_KEY = canaryKey('canary-wrong');
+const OPEN_KEY = canaryKey('canary-open');
+const P = 'products';
+const O = 'orders';
+const MISSING = 'missing-collection';
+const COLLECTIONS = [P, O];
+
+/** The declared accesses (the table's columns): what `KeyAccess` turns into checker options. */
+const ACCESSES: Record<string, Pick<Checker.CheckOptions, 'access' | 'readCollections' | 'writeCollections'>> = {
+  'any': { access: 'any' },
+  'read-only': { access: 'read-only' },
+  'manage': { access: 'manage' },
+  'read P': { access: 'collections', readCollections: [P] },
+  'rw P': { access: 'collections', writeCollections: [P] },
+  'read P, rw O': { access: 'collections', readCollections: [P], writeCollections: [O] },
+  'rw missing': { access: 'collections', writeCollections: [MISSING] },
+  'read-only, read missing': { access: 'read-only', readCollections: [MISSING] },
+  'manage, rw missing': { access: 'manage', writeCollections: [MISSING] },
+  'any, read P, rw O': { access: 'any', readCollections: [P], writeCollections: [O] },
+};
+
+/** The keys (the table's rows). JWTs are signed with the manage key, as Qdrant's jwt_rbac wants. */
+interface KeyCase {
+  readonly apiKey: string;
+  /** `open`: a server with no key configured. */
+  readonly server: 'keyed' | 'open';
+  readonly requireAuth?: boolean;
+}
+const KEYS: Record<string, KeyCase> = {
+  'manage key': { apiKey: KEY, server: 'keyed' },
+  'read-only key': { apiKey: READ_ONLY_KEY, server: 'keyed' },
+  'JWT r': { apiKey: readJwt(KEY), server: 'keyed' },
+  'JWT m': { apiKey: manageJwt(KEY), server: 'keyed' },
+  'JWT products r': { apiKey: collectionJwt(KEY, [{ collection: P, access: 'r' }]), server: 'keyed' },
+  'JWT products rw': { apiKey: collectionJwt(KEY, [{ collection: P, access: 'rw' }]), server: 'keyed' },
+  'JWT expired 1 h ago': { apiKey: readJwt(KEY, -3600), server: 'keyed' },
+  'JWT bad signature': { apiKey: signJwt(`not-${KEY}`, makeClaims({ access: 'r', expiresIn: 3600 })), server: 'keyed' },
+  'wrong key': { apiKey: WRONG_KEY, server: 'keyed' },
+  'open cluster': { apiKey: OPEN_KEY, server: 'open' },
+  'open cluster, allow-open': { apiKey: OPEN_KEY, server: 'open', requireAuth: false },
+};
+const SECRETS = [KEY, READ_ONLY_KEY, WRONG_KEY, OPEN_KEY, ...Object.values(KEYS).map((k) => k.apiKey)];
+
+/**
+ * The expected verdict of every cell: `ok` or the failure id. The failed step follows from the id
+ * (STEP_OF). P = products, O = orders (both exist), missing = a collection that does not exist.
+ * The last column is the gRPC step's own verdict when gRPC is checked too; the verdict of the
+ * check is then the same as over REST alone (every REST step comes before it).
+ */
+const TABLE = `
+                          | any          | read-only      | manage         | read P         | rw P                | read P, rw O         | rw missing           | read-only, read missing | manage, rw missing  | any, read P, rw O    | gRPC step
+manage key                | ok           | excess-manage  | ok             | excess-manage  | excess-manage       | excess-manage        | collection-missing   | collection-missing      | collection-missing  | ok                   | ok
+read-only key             | ok           | ok             | cannot-manage  | excess-global  | collection-no-write | collection-no-write  | collection-missing   | collection-missing      | cannot-manage       | collection-no-write  | ok
+JWT r                     | ok           | ok             | cannot-manage  | excess-global  | collection-no-write | collection-no-write  | collection-missing   | collection-missing      | cannot-manage       | collection-no-write  | ok
+JWT m                     | ok           | excess-manage  | ok             | excess-manage  | excess-manage       | excess-manage        | collection-missing   | collection-missing      | collection-missing  | ok                   | ok
+JWT products r            | ok           | no-global-read | cannot-manage  | ok             | collection-no-write | collection-no-access | collection-no-access | no-global-read          | cannot-manage       | collection-no-access | ok
+JWT products rw           | ok           | no-global-read | cannot-manage  | excess-write   | ok                  | collection-no-access | collection-no-access | no-global-read          | cannot-manage       | collection-no-access | ok
+JWT expired 1 h ago       | key-expired  | key-expired    | key-expired    | key-expired    | key-expired         | key-expired          | key-expired          | key-expired             | key-expired         | key-expired          | key-expired
+JWT bad signature         | key-rejected | key-rejected   | key-rejected   | key-rejected   | key-rejected        | key-rejected         | key-rejected         | key-rejected            | key-rejected        | key-rejected         | grpc-rejected
+wrong key                 | key-rejected | key-rejected   | key-rejected   | key-rejected   | key-rejected        | key-rejected         | key-rejected         | key-rejected            | key-rejected        | key-rejected         | grpc-rejected
+open cluster              | cluster-open | cluster-open   | cluster-open   | cluster-open   | cluster-open        | cluster-open         | cluster-open         | cluster-open            | cluster-open        | cluster-open         | grpc-open
+open cluster, allow-open  | ok           | ok             | ok             | ok             | ok                  | ok                   | collection-missing   | collection-missing      | collection-missing  | ok                   | ok
+`;
+
+const GRPC_COLUMN = 'gRPC step';
+
+/** The step each failure of the table is reported in. */
+const STEP_OF: Record<string, Checker.StepName> = {
+  'key-expired': 'key',
+  'key-rejected': 'key',
+  'cluster-open': 'enforced',
+  'excess-manage': 'access',
+  'excess-global': 'access',
+  'excess-write': 'access',
+  'cannot-manage': 'access',
+  'no-global-read': 'access',
+  'collection-missing': 'access',
+  'collection-no-access': 'access',
+  'collection-no-write': 'access',
+};
+
+type Table = Record<string, Record<string, string>>;
+
+function parseTable(text: string): Table {
+  const [head, ...rows] = text.trim().split('\n').map((line) => line.split('|').map((c) => c.trim()));
+  const table: Table = {};
+  for (const [name, ...row] of rows) table[name] = Object.fromEntries(head.slice(1).map((column, i) => [column, row[i]]));
+  return table;
+}
+
+const EXPECTED = parseTable(TABLE);
+
+/** The catalog id of a failure message: the longest catalog phrase it starts with. */
+function idOf(message: string): string {
+  const matches = FAILURES.filter((f) => message.startsWith(f.phrase)).sort((a, b) => b.phrase.length - a.phrase.length);
+  return matches[0]?.id ?? `(not in the catalog: ${message})`;
+}
+
+/** A cell as the table writes it: `ok`, the id, or the id with the step when the step is not the expected one. */
+function verdictOf(report: Checker.CheckReport): string {
+  if (report.ok) return 'ok';
+  const id = report.failureId ?? '(no failure id)';
+  return report.failedStep === STEP_OF[id] ? id : `${id} (in step ${report.failedStep})`;
+}
+
+function grpcVerdictOf(report: Checker.CheckReport): string {
+  const step = report.steps.find((s) => s.name === 'grpc');
+  if (!step) return '(no grpc step)';
+  return step.ok ? 'ok' : idOf(step.message);
+}
+
+interface Servers {
+  readonly keyed: { url: string; grpcUrl: string; caFile: string };
+  readonly open: { url: string; grpcUrl: string; caFile: string };
+}
+
+interface Cell {
+  readonly key: string;
+  readonly access: string;
+  readonly grpc: boolean;
+}
+
+function cells(grpcToo: boolean): Cell[] {
+  return Object.keys(KEYS).flatMap((key) => Object.keys(ACCESSES).flatMap((access) =>
+    (grpcToo ? [false, true] : [false]).map((grpc) => ({ key, access, grpc }))));
+}
+
+/** Runs one cell: the report, checked for keys (none may appear in it or in its lines). */
+async function runCell(servers: Servers, cell: Cell, extra: Partial<Checker.CheckOptions> = {}): Promise<Checker.CheckReport> {
+  const k = KEYS[cell.key];
+  const server = servers[k.server];
+  const report = await checkClusterAccess({
+    url: server.url,
+    ...(cell.grpc ? { grpcUrl: server.grpcUrl } : {}),
+    caFile: server.caFile,
+    apiKey: k.apiKey,
+    requireAuth: k.requireAuth ?? true,
+    label: `${cell.key} / ${cell.access}`,
+    ...ACCESSES[cell.access],
+    ...extra,
+  });
+  const text = JSON.stringify(report) + formatReport(report) + formatWarnings(report).join('\n');
+  const leaked = SECRETS.some((s) => text.includes(s));
+  if (leaked) throw new Error(`a key appears in the report of ${cell.key} / ${cell.access}`);
+  return report;
+}
+
+/** Runs cells a few at a time (the real server has two workers). Reports in the order of the cells. */
+async function runAll(servers: Servers, list: Cell[], extra: Partial<Checker.CheckOptions> = {}): Promise<Checker.CheckReport[]> {
+  const reports: Checker.CheckReport[] = new Array(list.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < list.length) {
+      const i = next++;
+      reports[i] = await runCell(servers, list[i], extra);
+    }
+  };
+  await Promise.all(Array.from({ length: 6 }, worker));
+  return reports;
+}
+
+/** The verdict table of a run over REST alone or with gRPC (gRPC adds the gRPC step's column). */
+function tableOf(list: Cell[], reports: Checker.CheckReport[], grpc: boolean): Table {
+  const table: Table = {};
+  list.forEach((cell, i) => {
+    if (cell.grpc !== grpc) return;
+    const row = (table[cell.key] ??= {});
+    row[cell.access] = verdictOf(reports[i]);
+    if (grpc) {
+      const g = grpcVerdictOf(reports[i]);
+      // One gRPC verdict per key: any access that disagrees shows up in the cell.
+      row[GRPC_COLUMN] = row[GRPC_COLUMN] === undefined || row[GRPC_COLUMN] === g ? g : `${row[GRPC_COLUMN]} / ${g} (${cell.access})`;
+    }
+  });
+  return table;
+}
+
+function withoutGrpcColumn(table: Table): Table {
+  return Object.fromEntries(Object.entries(table).map(([k, row]) => {
+    const { [GRPC_COLUMN]: _grpc, ...rest } = row;
+    return [k, rest];
+  }));
+}
+
+/** What may differ between two runs of one cell: the durations and the random name of the global-read probe. */
+function comparable(report: Checker.CheckReport): unknown {
+  const probeName = /qdrant-cluster-access-probe-[0-9a-f]+/g;
+  const text = (s: string | undefined) => s?.replace(probeName, '<probe>');
+  return {
+    ok: report.ok,
+    failedStep: report.failedStep,
+    failureId: report.failureId,
+    reason: text(report.reason),
+    keyStatus: report.keyStatus,
+    enforcement: report.enforcement,
+    collectionCount: report.collectionCount,
+    qdrantVersion: report.qdrantVersion,
+    grpcVersion: report.grpcVersion,
+    expiresAt: report.expiresAt,
+    keyAccess: report.keyAccess,
+    access: report.access && { ...report.access, excess: report.access.excess.map(text) },
+    steps: report.steps.map((s) => ({ name: s.name, ok: s.ok, status: s.status, attempts: s.attempts, message: text(s.message) })),
+    notes: report.notes,
+    warnings: report.warnings.map(text),
+  };
+}
+
+describeRealQdrant('checker verdicts against real Qdrant 1.18.3: every key × every declared access', () => {
+  let keyed: RealQdrant;
+  let open: RealQdrant;
+  let standIn: StandInQdrant;
+  let openStandIn: StandInQdrant;
+  let servers: Servers;
+  /** The servers' state before any check ran (the side-effect test compares it at the end). */
+  let before: unknown;
+  const all = cells(true);
+  let reports: Checker.CheckReport[];
+  const report = (key: string, access: string, grpc: boolean) =>
+    reports[all.findIndex((c) => c.key === key && c.access === access && c.grpc === grpc)];
+
+  beforeAll(async () => {
+    [keyed, open] = await Promise.all([
+      RealQdrant.start({ apiKey: KEY, readOnlyApiKey: READ_ONLY_KEY, jwtRbac: true, collections: COLLECTIONS }),
+      RealQdrant.start({ collections: COLLECTIONS }),
+    ]);
+    [standIn, openStandIn] = await Promise.all([
+      StandInQdrant.start({ apiKey: KEY, readOnlyApiKey: READ_ONLY_KEY, jwtRbac: true, collections: COLLECTIONS, version: keyed.version }),
+      StandInQdrant.start({ apiKey: canaryKey('canary-unused'), mode: 'open', collections: COLLECTIONS, version: open.version }),
+    ]);
+    servers = {
+      keyed: { url: keyed.restUrl, grpcUrl: keyed.grpcUrl, caFile: keyed.caFile! },
+      open: { url: open.restUrl, grpcUrl: open.grpcUrl, caFile: open.caFile! },
+    };
+    before = await Promise.all([keyed.snapshotState(), open.snapshotState()]);
+    reports = await runAll(servers, all);
+  });
+  afterAll(async () => {
+    await Promise.all([standIn?.stop(), openStandIn?.stop(), keyed?.stop(), open?.stop()]);
+  });
+
+  test('the table covers every key and every access', () => {
+    expect(Object.keys(EXPECTED)).toEqual(Object.keys(KEYS));
+    for (const row of Object.values(EXPECTED)) expect(Object.keys(row)).toEqual([...Object.keys(ACCESSES), GRPC_COLUMN]);
+  });
+
+  test('REST alone: every cell has the verdict of the table', () => {
+    expect(tableOf(all, reports, false)).toEqual(withoutGrpcColumn(EXPECTED));
+  });
+
+  test('REST and gRPC: the same verdicts, and the gRPC step\'s own verdict per key', () => {
+    expect(tableOf(all, reports, true)).toEqual(EXPECTED);
+  });
+
+  test('a passing cell ran every step, and says what was proven', () => {
+    const scoped = report('JWT products rw', 'any', true);
+    expect(scoped.steps.map((s) => [s.name, s.ok])).toEqual([['root', true], ['key', true], ['enforced', true], ['grpc', true], ['expiry', true]]);
+    expect(scoped).toMatchObject({ keyStatus: 'accepted', collectionCount: 1, keyAccess: 'read-write on products', qdrantVersion: '1.18.3', grpcVersion: '1.18.3' });
+
+    const collections = report('JWT products r', 'read P', true);
+    expect(collections.steps.map((s) => s.name)).toEqual(['root', 'key', 'enforced', 'access', 'grpc', 'expiry']);
+    expect(formatReport(collections)).toMatch(
+      /^ok {3}JWT products r \/ read P {2}qdrant 1\.18\.3 {2}key accepted, keys enforced, access to 1 collection as declared, gRPC ok {2}expires \d{4}-\d\d-\d\d \(in less than a day\) {2}\d+ ms$/);
+    expect(collections.access).toEqual({ declared: 'collections', readCollections: [P], writeCollections: [], excess: [] });
+
+    const readOnly = report('read-only key', 'read-only', false);
+    expect(readOnly.steps.find((s) => s.name === 'access')).toMatchObject({ ok: true, message: 'read-only as declared', attempts: 2 });
+    expect(readOnly.expiresAt).toBeNull();
+  });
+
+  test('failure messages carry the server\'s answer and the fix', () => {
+    const reason = (key: string, access: string) => report(key, access, false).reason;
+    expect(reason('manage key', 'read-only')).toBe(
+      'key has manage access but is declared read-only (200 ok to the empty alias batch); create a key with only that access');
+    expect(reason('read-only key', 'manage')).toBe(
+      'key cannot manage the cluster (403 Forbidden: Global manage access is required); create a key with manage access');
+    expect(reason('read-only key', 'read P')).toBe('key has access to every collection but is declared for 1 collection only; create a key limited to them');
+    expect(reason('JWT products r', 'read-only')).toMatch(
+      /^key cannot read every collection \(403 Forbidden: Access to collection qdrant-cluster-access-probe-[0-9a-f]+ is required\); create a cluster-wide read-only key$/);
+    expect(reason('JWT products r', 'rw P')).toBe(
+      'key has no write access to collection products (403 Forbidden: Write access to collection products is required); create a key with read-write access to it');
+    expect(reason('JWT products rw', 'read P')).toBe('key can write collection products, which is declared read-only; create a key with read access to it');
+    expect(reason('JWT products rw', 'rw missing')).toBe(`key has no access to collection ${MISSING} (403 Forbidden: Access to collection ${MISSING} is required)`);
+    expect(reason('manage key', 'rw missing')).toBe(`collection does not exist: ${MISSING}`);
+    expect(reason('JWT expired 1 h ago', 'any')).toMatch(/^key expired on \d{4}-\d\d-\d\d \(403 ExpiredSignature\); create a new key and rotate to it$/);
+    expect(reason('JWT bad signature', 'any')).toBe('key rejected (403 InvalidSignature)');
+    expect(reason('wrong key', 'any')).toBe('key rejected (401 Invalid API key or JWT)');
+    expect(reason('open cluster', 'any')).toMatch(/^cluster is open: GET \/collections without a key answered 200/);
+  });
+
+  test('on an open cluster that is allowed, excess access is one warning, not a failure the key cannot fix', () => {
+    const r = report('open cluster, allow-open', 'read-only', true);
+    expect(r).toMatchObject({ ok: true, enforcement: 'open', notes: ['cluster is open (allowed)', 'gRPC is open (allowed)'] });
+    expect(r.warnings).toEqual(['cluster is open: any request may manage it, whatever the key, so the declared access (read-only) is not enforced']);
+    expect(r.access?.excess).toEqual([expect.stringMatching(/^key has manage access but is declared read-only/)]);
+    expect(r.steps.find((s) => s.name === 'grpc')?.message).toBe('gRPC ok (qdrant 1.18.3, gRPC is open, key not verified)');
+  });
+
+  test('gRPC: a key refused by both REST and gRPC is not said to be accepted by REST', () => {
+    const wrong = report('wrong key', 'any', true);
+    expect(wrong.steps.find((s) => s.name === 'grpc')?.message).toBe('gRPC refused the key (16 Invalid API key or JWT from /qdrant.Collections/List)');
+    const expired = report('JWT expired 1 h ago', 'any', true);
+    expect(expired.steps.find((s) => s.name === 'grpc')?.message).toMatch(/^key expired on \d{4}-\d\d-\d\d \(gRPC 7 ExpiredSignature\); create a new key and rotate to it$/);
+  });
+
+  test('allowExcessAccess: every excess-only cell passes, with one warning line per excess', async () => {
+    const excess = cells(false).filter((c) => /^excess-/.test(EXPECTED[c.key][c.access]));
+    expect(excess.length).toBeGreaterThanOrEqual(10);
+    const allowed = await runAll(servers, excess, { allowExcessAccess: true });
+    allowed.forEach((r, i) => {
+      const cell = excess[i];
+      expect({ cell, ok: r.ok }).toEqual({ cell, ok: true });
+      const lines = formatWarnings(r).filter((w) => w.endsWith('(allowed: allowExcessAccess)'));
+      expect(lines.length).toBe(r.access!.excess.length);
+      for (const line of lines) expect(line.startsWith(`warn ${r.label}  key `)).toBe(true);
+    });
+    // The manage key declared for some collections has all three kinds of excess.
+    const manage = allowed[excess.findIndex((c) => c.key === 'manage key' && c.access === 'read P')];
+    expect(manage.warnings.map((w) => FAILURES.find((f) => w.startsWith(f.phrase))?.id)).toEqual(['excess-manage', 'excess-global', 'excess-write']);
+  });
+
+  test('Bearer: the same verdicts for a sample of keys', async () => {
+    const keys = ['manage key', 'JWT products r', 'JWT expired 1 h ago', 'wrong key'];
+    const sample = all.filter((c) => c.grpc && keys.includes(c.key));
+    const bearer = await runAll(servers, sample, { header: 'bearer' });
+    expect(tableOf(sample, bearer, true)).toEqual(Object.fromEntries(keys.map((k) => [k, EXPECTED[k]])));
+  });
+
+  test('verdict parity: the stand-in gives the same verdict, steps, messages and report fields in every cell', async () => {
+    const stand = await runAll({
+      keyed: { url: standIn.url, grpcUrl: standIn.grpcUrl, caFile: standIn.caFile },
+      open: { url: openStandIn.url, grpcUrl: openStandIn.grpcUrl, caFile: openStandIn.caFile },
+    }, all);
+    // The stand-in is held to the table too, so a difference below is in the details.
+    expect(tableOf(all, stand, true)).toEqual(EXPECTED);
+    const differences = all.map((cell, i) => ({ cell, real: comparable(reports[i]), standIn: comparable(stand[i]) }))
+      .filter((d) => JSON.stringify(d.real) !== JSON.stringify(d.standIn));
+    expect(differences).toEqual([]);
+  });
+
+  // Last: every check of this file has run against the real servers by now.
+  test('side effects: after every key × every access (REST and gRPC, both headers, excess allowed), collections, aliases and point counts are unchanged', async () => {
+    const seeded = { collections: [O, P], aliases: [], points: { [P]: 3, [O]: 3 } };
+    expect(before).toEqual([seeded, seeded]);
+    // The run exercised the probes: most cells have an access step, many of them passing.
+    expect(reports.filter((r) => r.steps.some((s) => s.name === 'access')).length).toBeGreaterThan(all.length / 2);
+    expect(reports.filter((r) => r.steps.some((s) => s.name === 'access' && s.ok)).length).toBeGreaterThanOrEqual(30);
+    expect(await Promise.all([keyed.snapshotState(), open.snapshotState()])).toEqual(before);
+  });
+});
