@@ -1,0 +1,108 @@
+/**
+ * Class 3: verify first, then write. With real Terraform: a wrong key, or an address the checker
+ * refuses (a token that resolves to http:// on a remote host), fails the deploy before anything
+ * reaches the app's .env, JSON file or Terraform outputs; a failed deploy leaves the app's
+ * configuration exactly as it was, including after a rotation to a wrong key.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { TerraformStack, TerraformVariable } from 'cdktf';
+import { ClusterAccess, SecretTarget } from '../../src';
+import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
+import { initAndApply, synthStack, terraform } from '../../tools/testing/terraform';
+
+jest.setTimeout(180_000);
+
+const GOOD = canaryKey('canary-verify-good');
+const WRONG = canaryKey('canary-verify-wrong');
+const ENV_BEFORE = '# app\nDATABASE_URL=postgres://db/app\n';
+const JSON_BEFORE = '{ "region": "eu" }\n';
+
+let cluster: StandInQdrant;
+let out: string;
+beforeAll(async () => {
+  cluster = await StandInQdrant.start({ apiKey: GOOD });
+  out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-verify-'));
+});
+afterAll(async () => {
+  await cluster?.stop();
+  fs.rmSync(out, { recursive: true, force: true });
+});
+
+/** A stack writing one key to a .env, a JSON file and the outputs; `url` may be a token. */
+function deploy(name: string, url?: (stack: TerraformStack) => string) {
+  const base = path.join(out, name);
+  fs.mkdirSync(base);
+  const envFile = path.join(base, '.env');
+  const jsonFile = path.join(base, 'app.json');
+  fs.writeFileSync(envFile, ENV_BEFORE, { mode: 0o600 });
+  fs.writeFileSync(jsonFile, JSON_BEFORE, { mode: 0o600 });
+  const dir = synthStack(base, 'verify', (app, id) => {
+    const stack = new TerraformStack(app, id);
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: url ? url(stack) : cluster.url, grpcPort: Number(new URL(cluster.grpcUrl).port) }],
+      apiKeys: [{
+        name: 'app',
+        clusters: ['prod-eu'],
+        secretTargets: [SecretTarget.dotenv({ path: envFile }), SecretTarget.json({ path: jsonFile }), SecretTarget.terraformOutputs()],
+      }],
+      healthCheck: { caFile: cluster.caFile, retries: 0 },
+    });
+    return stack;
+  });
+  const unchanged = () => {
+    expect(fs.readFileSync(envFile, 'utf8')).toBe(ENV_BEFORE);
+    expect(fs.readFileSync(jsonFile, 'utf8')).toBe(JSON_BEFORE);
+    expect(fs.readdirSync(base).sort()).toEqual(['.env', 'app.json', 'manifest.json', 'stacks']); // no sidecar, no lock, no temp file
+  };
+  return { dir, envFile, jsonFile, unchanged };
+}
+
+async function outputs(dir: string): Promise<Record<string, { value: string }>> {
+  return JSON.parse((await terraform(dir, ['output', '-json'])).stdout || '{}');
+}
+
+test('a wrong key fails the deploy, and the .env, the JSON file and the outputs stay as they were', async () => {
+  const d = deploy('wrong-key');
+  const run = await initAndApply(d.dir, { TF_VAR_qdrant_api_key_app: WRONG });
+  expect(run.exitCode).not.toBe(0);
+  expect(run.stderr.replace(/\s+/g, ' ')).toMatch(/FAIL app → prod-eu step key: key rejected \(401 Invalid API key or JWT\)/);
+  d.unchanged();
+  expect(Object.keys(await outputs(d.dir)).filter((n) => n.startsWith('QDRANT_'))).toEqual([]);
+  expect(run.stdout + run.stderr).not.toContain(WRONG);
+  await terraform(d.dir, ['destroy', '-auto-approve', '-input=false', '-no-color']);
+  d.unchanged();
+});
+
+test('a token address that resolves to http:// on a remote host is refused by the check; nothing is written', async () => {
+  const d = deploy('http-token', (stack) => new TerraformVariable(stack, 'cluster_url', { type: 'string' }).stringValue);
+  const run = await initAndApply(d.dir, { TF_VAR_qdrant_api_key_app: GOOD, TF_VAR_cluster_url: 'http://qdrant.example.com' });
+  expect(run.exitCode).not.toBe(0);
+  expect(run.stderr.replace(/\s+/g, ' ')).toContain('uses http:// to a host that is not loopback, so the API key would travel in clear');
+  d.unchanged();
+  await terraform(d.dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_cluster_url: 'http://qdrant.example.com' });
+  d.unchanged();
+});
+
+test('after a good deploy, a rotation to a wrong key changes nothing the app reads', async () => {
+  const d = deploy('rotation');
+  const ok = await initAndApply(d.dir, { TF_VAR_qdrant_api_key_app: GOOD });
+  expect(ok.exitCode).toBe(0);
+  const envAfter = fs.readFileSync(d.envFile, 'utf8');
+  const jsonAfter = fs.readFileSync(d.jsonFile, 'utf8');
+  expect(envAfter).toContain(`QDRANT_API_KEY='${GOOD}'`);
+  expect((await outputs(d.dir)).QDRANT_API_KEY.value).toBe(GOOD);
+
+  const bad = await terraform(d.dir, ['apply', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_qdrant_api_key_app: WRONG });
+  expect(bad.exitCode).not.toBe(0);
+  expect(fs.readFileSync(d.envFile, 'utf8')).toBe(envAfter);
+  expect(fs.readFileSync(d.jsonFile, 'utf8')).toBe(jsonAfter);
+  expect((await outputs(d.dir)).QDRANT_API_KEY.value).toBe(GOOD);
+  for (const text of [ok.stdout, ok.stderr, bad.stdout, bad.stderr]) {
+    expect(text).not.toContain(GOOD);
+    expect(text).not.toContain(WRONG);
+  }
+  await terraform(d.dir, ['destroy', '-auto-approve', '-input=false', '-no-color']);
+  d.unchanged();
+});
