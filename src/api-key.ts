@@ -314,7 +314,9 @@ function expiryExpression(key: string): string {
   const payload = Fn.replace(Fn.replace(Fn.join('', Fn.slice(Fn.split('.', key), 1, 2)), '-', '+'), '_', '/');
   const padding = Fn.substr('===', 0, Op.mod(Op.sub(4, Op.mod(Fn.lengthOf(payload), 4)), 4));
   const exp = Fn.lookup(Fn.jsondecode(Fn.base64decode(Fn.format('%s%s', [payload, padding]))), 'exp');
-  const date = Fn.formatdate("YYYY-MM-DD'T'hh:mm:ssZ", Fn.timeadd('1970-01-01T00:00:00Z', Fn.format('%ds', [exp])));
+  // A JSON number of whole seconds only: a string or a fraction is not an expiry Qdrant accepts.
+  const seconds = Fn.regex('^[0-9]+$', Fn.jsonencode(exp));
+  const date = Fn.formatdate("YYYY-MM-DD'T'hh:mm:ssZ", Fn.timeadd('1970-01-01T00:00:00Z', Fn.format('%ss', [seconds])));
   return Token.asString(Fn.nonsensitive(Fn.try([date, ''])));
 }
 

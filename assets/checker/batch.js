@@ -6,7 +6,8 @@
  */
 const { UsageError } = require('../runtime/cli.js');
 const { quote } = require('../runtime/text.js');
-const { prepare, checkGrant } = require('./check.js');
+const { prepare, checkGrant, parseBaseUrl } = require('./check.js');
+const { DEFAULT_REST_PORT, DEFAULT_GRPC_PORT } = require('../runtime/url.js');
 
 /** Validates a list of grants ({label?, url, grpcUrl?}). Throws UsageError naming the entry. */
 function checkGrantList(grants) {
@@ -20,6 +21,15 @@ function checkGrantList(grants) {
       if (g[k] !== undefined && typeof g[k] !== 'string') throw new UsageError(`grant ${i + 1}: ${k} must be a string`);
     }
     if (g.url === undefined) throw new UsageError(`grant ${i + 1} has no "url"`);
+    // Every address is checked before anything is sent to any of them.
+    for (const [k, port] of [['url', DEFAULT_REST_PORT], ['grpcUrl', DEFAULT_GRPC_PORT]]) {
+      if (g[k] === undefined) continue;
+      try {
+        parseBaseUrl(g[k], port);
+      } catch (err) {
+        throw new UsageError(`grant ${i + 1}${g.label ? ` (${quote(g.label, 60)})` : ''}: ${err.message}`);
+      }
+    }
     return { label: g.label, url: g.url, grpcUrl: g.grpcUrl };
   });
 }

@@ -11,9 +11,9 @@
  * Self-hosted Qdrant never checks the key on GET / (it is on the auth whitelist with /healthz,
  * /readyz and /livez), so a root probe passes with a wrong key: the key step is what proves it.
  *
- * Wire cost: root goes first (nothing keyed is sent on until the address has proven to be Qdrant),
- * then key, enforced and the access probes go out together on a few keep-alive connections, while
- * gRPC runs alongside on its own connection.
+ * Wire cost: root and enforced (which sends no key) go first; nothing keyed is sent on until the
+ * address has proven to be Qdrant; then key and the access probes go out together on a few
+ * keep-alive connections, while gRPC runs alongside on its own connection.
  *
  * Node built-ins only: this file is copied next to Terraform stacks and run with plain `node`.
  */
@@ -365,11 +365,13 @@ async function checkGrant(shared, grant) {
         const r = await run(ctx, report);
         if (r) results.set(name, { ...r, durationMs: Date.now() - t });
       };
+      // The step without a key goes out together with root: it sends nothing secret to an address
+      // not yet proven to be Qdrant, and it saves a round trip. Everything keyed waits for root.
+      const enforced = timed('enforced', stepEnforced);
       await timed('root', stepRoot);
-      if (!results.get('root').failure) {
-        await Promise.all([timed('key', stepKey), timed('enforced', stepEnforced), timed('access', stepAccess)]);
-        if (results.has('access')) results.set('access', settleExcess(ctx, report, results.get('access')));
-      }
+      if (!results.get('root').failure) await Promise.all([timed('key', stepKey), timed('access', stepAccess)]);
+      await enforced;
+      if (results.has('access')) results.set('access', settleExcess(ctx, report, results.get('access')));
       if (grpc) {
         const t = Date.now();
         const r = await grpc;

@@ -329,7 +329,8 @@ describe('CLI: NODE_TLS_REJECT_UNAUTHORIZED=0 does not switch TLS verification o
       expect(r.code).toBe(1);
       const report = JSON.parse(r.stdout) as Checker.CheckReport;
       expect(report).toMatchObject({ ok: false, failedStep: 'root', failureId: 'tls-untrusted' });
-      expect(report.steps.map((x) => [x.name, x.ok])).toEqual([['root', false], ['grpc', false]]);
+      // enforced (no key) goes out with root, and fails the same way.
+      expect(report.steps.map((x) => [x.name, x.ok])).toEqual([['root', false], ['enforced', false], ['grpc', false]]);
       expect(report.steps.find((x) => x.name === 'grpc')?.message).toMatch(/^TLS certificate not trusted: .*\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/);
       // Nothing reached the servers: TLS failed before any request.
       expect(s.requests).toHaveLength(0);
