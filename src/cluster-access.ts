@@ -13,8 +13,8 @@ import { names, protocol } from './private/runtime';
 import { CLUSTER_ACCESS_PROPS } from './private/schemas';
 import { SecretTargetPlan, planSecretTargets } from './private/secret-plan';
 import { terraformLiteralProblem } from './private/stack-strings';
-import { registerSetupGuide } from './setup-guide/writer';
 import type { SetupGuideOptions } from './setup-guide';
+import { registerSetupGuide } from './setup-guide/writer';
 
 /**
  * Properties of `ClusterAccess`.

@@ -1,6 +1,6 @@
-import { FileSecretTargetOptions, ISecretTarget } from './secret-target';
 import { FileTarget } from './private/file-target';
 import { OutputsTarget } from './private/outputs-target';
+import { FileSecretTargetOptions, ISecretTarget } from './secret-target';
 
 /**
  * The built-in secret targets.

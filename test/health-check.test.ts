@@ -9,6 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { provider, resource } from '@cdktf/provider-null';
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import * as protocol from '../assets/runtime/protocol';
 import { ApiKeyHeader, ApiKeySource, ClusterAccess, HealthCheckOptions, KeyAccess } from '../src';
 import { newStack, synthJson } from './support/synth';
 
@@ -94,9 +95,18 @@ describe('the health check of a key', () => {
     const emitted = checkOf(synthJson(stackWith({ header: ApiKeyHeader.BEARER, timeoutSeconds: 45, retries: 0, requireAuth: false, minValidityDays: 7, allowExcessAccess: true })), 'search-api').exec;
     const parsed = parsedByChecker(emitted, { TF_VAR_qdrant_api_key_search_api: 'test-key-value' });
     expect(parsed.options).toMatchObject({
-      header: 'bearer', timeoutSeconds: 45, retries: 0, requireAuth: false, access: 'collections',
-      readCollections: ['products'], writeCollections: ['orders'], allowExcessAccess: true, minValidityDays: 7,
-      warnValidityDays: 14, deployCommand: 'cdktf deploy', label: 'search-api',
+      header: 'bearer',
+      timeoutSeconds: 45,
+      retries: 0,
+      requireAuth: false,
+      access: 'collections',
+      readCollections: ['products'],
+      writeCollections: ['orders'],
+      allowExcessAccess: true,
+      minValidityDays: 7,
+      warnValidityDays: 14,
+      deployCommand: 'cdktf deploy',
+      label: 'search-api',
     });
     expect(parsed.grants.map((g: any) => g.label)).toEqual(['search-api → prod-eu', 'search-api → prod-us']);
     // Defaults: what the construct leaves out, the checker fills in with the same values.
@@ -105,7 +115,7 @@ describe('the health check of a key', () => {
   });
 
   test('protocol: the ranges are the checker\'s, at synth and at deploy', () => {
-    const { CHECK_OPTIONS } = require('../assets/runtime/protocol.js');
+    const { CHECK_OPTIONS } = protocol;
     const errors = (o: HealthCheckOptions) => {
       try {
         Testing.synth(stackWith(o), true);

@@ -19,8 +19,8 @@ import { NullResource } from './null-resource';
 import { checkStruct } from './props';
 import { CLI, names, protocol } from './runtime';
 import { FILE_SECRET_TARGET_OPTIONS } from './schemas';
-import { AppSupport, StackSupport } from './stack-support';
 import { terraformLiteralProblem } from './stack-strings';
+import { AppSupport, StackSupport } from './stack-support';
 import type { FileSecretTargetOptions, ISecretTarget, SecretTargetBindOptions, SecretTargetConfig } from '../secret-target';
 
 export class FileTarget implements ISecretTarget {

@@ -88,7 +88,8 @@ export function suggest(name: string, known: readonly string[]): string | undefi
   for (const k of known) {
     // The whole name, or its first word (`timout` → `timeoutSeconds`).
     const firstWord = k.replace(/[A-Z].*$/, '');
-    const distance = Math.min(editDistance(camel.toLowerCase(), k.toLowerCase()), firstWord.length >= 4 ? editDistance(camel.toLowerCase(), firstWord.toLowerCase()) : Infinity);
+    const whole = editDistance(camel.toLowerCase(), k.toLowerCase());
+    const distance = firstWord.length >= 4 ? Math.min(whole, editDistance(camel.toLowerCase(), firstWord.toLowerCase())) : whole;
     if (distance < bestDistance) {
       best = k;
       bestDistance = distance;

@@ -121,9 +121,9 @@ export class AppSupport extends Construct {
 }
 
 /** Whether the construct at `path` has the same parent as `c` (a clash its ClusterAccess reports itself). */
-export function isSibling(c: IConstruct, path: string): boolean {
+export function isSibling(c: IConstruct, otherPath: string): boolean {
   const parent = c.node.scope?.node.path;
-  return parent !== undefined && path.startsWith(`${parent}/`) && !path.slice(parent.length + 1).includes('/');
+  return parent !== undefined && otherPath.startsWith(`${parent}/`) && !otherPath.slice(parent.length + 1).includes('/');
 }
 
 function claim(map: Map<string, string>, name: string, ownerPath: string): string | undefined {

@@ -19,9 +19,9 @@ export function finish(lines: string[]): string {
 export function code(value: string | number): string {
   const text = String(value).replace(/[\r\n]+/g, ' ');
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
+  const ticks = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
+  return `${ticks}${pad}${text}${pad}${ticks}`;
 }
 
 export function list(items: string[], none = 'none'): string {

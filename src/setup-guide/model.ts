@@ -7,10 +7,10 @@ import { IConstruct } from 'constructs';
 import type { ApiKey } from '../api-key';
 import type { Cluster } from '../cluster';
 import type { ClusterAccess } from '../cluster-access';
+import { rotationDueOn } from '../private/rotation';
+import { names } from '../private/runtime';
 import { SecretTargetPlan, defaultEntryNames, planSecretTargets } from '../private/secret-plan';
 import { SecretEntryKind } from '../secret-target';
-import { names } from '../private/runtime';
-import { rotationDueOn } from '../private/rotation';
 
 export interface ClusterView {
   readonly cluster: Cluster;
@@ -112,7 +112,8 @@ export function buildModel(access: ClusterAccess): GuideModel {
 /** The names a plan gives a key's entries on a cluster (a URL shared by two keys is written once). */
 export function entryNamesIn(plan: SecretTargetPlan, k: KeyView, c: ClusterView): { url?: string; grpcUrl?: string; apiKey?: string } {
   const mine = plan.entries.filter((e) => e.clusterName === c.cluster.clusterName);
-  const name = (kind: SecretEntryKind) => (mine.find((x) => x.kind === kind && x.keyName === k.key.keyName) ?? mine.find((x) => x.kind === kind))?.name;
+  const name = (kind: SecretEntryKind) =>
+    (mine.find((x) => x.kind === kind && x.keyName === k.key.keyName) ?? mine.find((x) => x.kind === kind))?.name;
   return { url: name(SecretEntryKind.REST_URL), grpcUrl: name(SecretEntryKind.GRPC_URL), apiKey: name(SecretEntryKind.API_KEY) };
 }
 

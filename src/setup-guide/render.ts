@@ -3,8 +3,8 @@
  * exported (the public entry point is `SetupGuide` in index.ts).
  */
 import type { ClusterAccess } from '../cluster-access';
-import { GuideModel, buildModel, stackOf } from './model';
 import { Heading, code, finish, plural } from './markdown';
+import { GuideModel, buildModel, stackOf } from './model';
 import { clustersSection, consoleSection, deliverySection, deploySection, rotationSection, troubleshootingSection } from './sections';
 import { snippetsSection } from './snippets';
 

@@ -2,10 +2,10 @@
  * The sections of the setup guide, each a pure function of the model. Section 5 (client
  * snippets) is in snippets.ts. Not exported.
  */
+import { Heading, code, fence, list, plural, shellWord, table } from './markdown';
+import { GuideModel, KeyView, entryNamesIn } from './model';
 import { FAILURES, protocol } from '../private/runtime';
 import { defaultEntryNames } from '../private/secret-plan';
-import { GuideModel, KeyView, entryNamesIn } from './model';
-import { Heading, code, fence, list, plural, shellWord, table } from './markdown';
 
 const CONSOLE = '<https://cloud.qdrant.io>';
 /** Qdrant Cloud's default expiry for a new database API key. */
@@ -249,7 +249,7 @@ export function troubleshootingSection(h: Heading): string[] {
     '',
     ...table(['Message', 'Fix'], [
       ['`Qdrant API key "<name>" has no value: export TF_VAR_…`', 'Export the key in the shell that runs the deploy (section 3), then deploy again.'],
-      [`\`environment variable TF_VAR_… is not set\` (from the check or the writer)`,
+      ['`environment variable TF_VAR_… is not set` (from the check or the writer)',
         'The key was given with `-var` or a `.tfvars` file, which the checks cannot read: export `TF_VAR_…` instead.'],
       ['`refusing to change <file>: line N: QDRANT_… is already defined outside the managed block`',
         'The app\'s file already defines one of our names outside the managed block: remove that line, or rename our entry (`secretNaming`).'],

@@ -2,8 +2,8 @@
  * Section 5 of the setup guide: how apps connect, in seven languages. Every value is escaped for
  * its snippet's language (markdown.ts), so pasting a snippet runs nothing else. Not exported.
  */
-import { ClusterView, GuideModel, appNamesFor } from './model';
 import { Heading, code, fence, rustStr, shellVar, shellWord, str } from './markdown';
+import { ClusterView, GuideModel, appNamesFor } from './model';
 
 /** Above this many clusters, the code snippets show one representative cluster. */
 const MAX_SNIPPET_CLUSTERS = 3;

@@ -10,9 +10,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { TerraformStack } from 'cdktf';
 import type { ClusterAccess } from '../cluster-access';
-import { StackSupport } from '../private/stack-support';
-import { renderAccessGuide, renderStackGuide } from './render';
 import { GUIDE_FILE_NAME } from './markdown';
+import { renderAccessGuide, renderStackGuide } from './render';
+import { StackSupport } from '../private/stack-support';
 
 /** Registers the guide of an access's stack (once per stack; the accesses are found at synth). */
 export function registerSetupGuide(access: ClusterAccess): void {

@@ -23,7 +23,10 @@ function appErrors(app: App): string[] {
 }
 
 function access(scope: TerraformStack, id: string, cluster: string, key: string, targets = [] as ReturnType<typeof SecretTarget.dotenv>[]) {
-  return new ClusterAccess(scope, id, { clusters: [{ name: cluster, url: URL_EU }], apiKeys: [{ name: key, clusters: [cluster], secretTargets: targets }] });
+  return new ClusterAccess(scope, id, {
+    clusters: [{ name: cluster, url: URL_EU }],
+    apiKeys: [{ name: key, clusters: [cluster], secretTargets: targets }],
+  });
 }
 
 let dir: string;

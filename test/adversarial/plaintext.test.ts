@@ -64,8 +64,8 @@ describe('fromToken refuses anything that resolves to text at synth', () => {
   test.each([
     ['a sensitive variable', (s: TerraformStack) => new TerraformVariable(s, 'k', { type: 'string', sensitive: true }).stringValue],
     ['a local holding a variable', (s: TerraformStack) => new TerraformLocal(s, 'k', new TerraformVariable(s, 'v', { type: 'string', sensitive: true }).stringValue).asString],
-    ['a resource attribute', (s: TerraformStack) => new DataResource(s, 'store', { input: 'x' }).getStringAttribute('output')],
-    ['a function of a resource attribute', (s: TerraformStack) => Fn.trimspace(new DataResource(s, 'store', { input: 'x' }).getStringAttribute('output'))],
+    ['a resource attribute', (s: TerraformStack) => new DataResource(s, 'store', { input: { value: 'x' } }).getStringAttribute('output')],
+    ['a function of a resource attribute', (s: TerraformStack) => Fn.trimspace(new DataResource(s, 'store', { input: { value: 'x' } }).getStringAttribute('output'))],
     ['a template inside a string that refers to a variable', (s: TerraformStack) =>
       Fn.join('', [`k-${new TerraformVariable(s, 'v', { type: 'string', sensitive: true }).stringValue}`])],
   ])('%s is accepted', (_, make) => {
@@ -87,7 +87,7 @@ describe('fromToken refuses anything that resolves to text at synth', () => {
 
 describe('skipValidation does not let a plaintext key into cdk.tf.json', () => {
   test.each([
-    ['fromToken(Lazy)', (s: TerraformStack) => ApiKeySource.fromToken(Lazy.stringValue({ produce: () => CANARY }))],
+    ['fromToken(Lazy)', (_: TerraformStack) => ApiKeySource.fromToken(Lazy.stringValue({ produce: () => CANARY }))],
     ['fromVariable with a default', (s: TerraformStack) => ApiKeySource.fromVariable(new TerraformVariable(s, 'd', { type: 'string', sensitive: true, default: CANARY }))],
   ])('%s', (_, make) => {
     const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-skip-'));

@@ -36,30 +36,30 @@ describe('props are checked by value, not by their TypeScript type', () => {
       return dirs[dirs.length - 1];
     };
     try {
-    const marker = path.join(made('qca-marker-'), 'pwned');
-    const hostile = `api-key; touch ${marker}; true` as ApiKeyHeader;
-    const props = {
-      clusters: [{ name: 'prod-eu', url: URL_EU }],
-      apiKeys: [{ name: 'search-api', clusters: ['prod-eu'] }],
-      healthCheck: { header: hostile },
-    };
-    const stack = newStack();
-    new ClusterAccess(stack, 'Qdrant', props);
-    expect(synthErrors(stack)).toContain('[test/Qdrant] ClusterAccess props.healthCheck.header must be one of "api-key", "bearer"; got ' +
+      const marker = path.join(made('qca-marker-'), 'pwned');
+      const hostile = `api-key; touch ${marker}; true` as ApiKeyHeader;
+      const props = {
+        clusters: [{ name: 'prod-eu', url: URL_EU }],
+        apiKeys: [{ name: 'search-api', clusters: ['prod-eu'] }],
+        healthCheck: { header: hostile },
+      };
+      const stack = newStack();
+      new ClusterAccess(stack, 'Qdrant', props);
+      expect(synthErrors(stack)).toContain('[test/Qdrant] ClusterAccess props.healthCheck.header must be one of "api-key", "bearer"; got ' +
       JSON.stringify(`api-key; touch ${marker}; true`));
 
-    // With validation skipped, the value still only reaches the shell quoted: run the command.
-    const app = new App({ skipValidation: true, outdir: made('qca-skip-') });
-    const skipped = new TerraformStack(app, 'skipped');
-    new ClusterAccess(skipped, 'Qdrant', props);
-    const json = JSON.parse(Testing.synth(skipped));
-    const exec = Object.values<any>(json.resource.null_resource)[0].provisioner[0]['local-exec'];
-    expect(exec.command).not.toContain('touch');
-    const probe = path.join(made('qca-probe-'), 'probe.js');
-    fs.writeFileSync(probe, 'process.stdout.write(JSON.stringify(process.argv.slice(2)))');
-    const argv = JSON.parse(execFileSync('sh', ['-c', exec.command], { env: { PATH: process.env.PATH ?? '', ...exec.environment, QCA_CLI: probe }, encoding: 'utf8' }));
-    expect(argv).toContain(`api-key; touch ${marker}; true`); // one argument, as given
-    expect(fs.existsSync(marker)).toBe(false);
+      // With validation skipped, the value still only reaches the shell quoted: run the command.
+      const app = new App({ skipValidation: true, outdir: made('qca-skip-') });
+      const skipped = new TerraformStack(app, 'skipped');
+      new ClusterAccess(skipped, 'Qdrant', props);
+      const json = JSON.parse(Testing.synth(skipped));
+      const exec = Object.values<any>(json.resource.null_resource)[0].provisioner[0]['local-exec'];
+      expect(exec.command).not.toContain('touch');
+      const probe = path.join(made('qca-probe-'), 'probe.js');
+      fs.writeFileSync(probe, 'process.stdout.write(JSON.stringify(process.argv.slice(2)))');
+      const argv = JSON.parse(execFileSync('sh', ['-c', exec.command], { env: { PATH: process.env.PATH ?? '', ...exec.environment, QCA_CLI: probe }, encoding: 'utf8' }));
+      expect(argv).toContain(`api-key; touch ${marker}; true`); // one argument, as given
+      expect(fs.existsSync(marker)).toBe(false);
     } finally {
       for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -11,7 +11,10 @@ import type * as Checker from '../../assets/checker';
 import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const check = require('../../assets/checker/check.js') as typeof Checker & { prepare(o: Checker.CheckOptions): { deadlineMs: number; timeoutMs: number } };
+const check = require('../../assets/checker/check.js') as typeof Checker & {
+  prepare(o: Checker.CheckOptions): { deadlineMs: number; timeoutMs: number };
+  checkGrant(shared: unknown, grant: Checker.Grant): Promise<Checker.CheckReport>;
+};
 const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
 const KEY = canaryKey('canary-bounds');
 
@@ -92,7 +95,7 @@ describe('the CA file', () => {
       const shared = check.prepare({ url: s.url, apiKey: KEY, caFile: s.caFile, deadlineSeconds: 1 }) as any;
       // As if reading the CA had taken the whole second: nothing is left for the requests.
       shared.prepareMs = 1000;
-      const report = await (require('../../assets/checker/check.js').checkGrant(shared, { url: s.url }));
+      const report = await check.checkGrant(shared, { url: s.url });
       expect(report).toMatchObject({ ok: false, failedStep: 'root', failureId: 'deadline' });
       expect(report.steps[0].attempts).toBe(0);
       expect(s.requests).toHaveLength(0);

@@ -38,7 +38,13 @@ describe('runCli', () => {
     const out = { stdout: '', stderr: '', code: -1 };
     return {
       out,
-      io: { argv: [], env: {}, stdout: (t: string) => (out.stdout += t), stderr: (t: string) => (out.stderr += t), setExitCode: (c: number) => (out.code = c) },
+      io: {
+        argv: [],
+        env: {},
+        stdout: (t: string) => (out.stdout += t),
+        stderr: (t: string) => (out.stderr += t),
+        setExitCode: (c: number) => (out.code = c),
+      },
     };
   }
 
