@@ -25,7 +25,8 @@ const { safeLine, redactDeep, clip, quote } = require('../runtime/text.js');
 const { DEFAULT_REST_PORT, DEFAULT_GRPC_PORT, parseClusterUrl, showUrl } = require('../runtime/url.js');
 const { planProbes, accessWords } = require('./access.js');
 const { failure } = require('./failures.js');
-const { createAgent, attempt, answer, commonFailure, unexpected, BACKOFF } = require('./http.js');
+const { createAgent, attempt, answer, commonFailure, unexpected } = require('./http.js');
+const { BACKOFF } = require('./retry.js');
 const { keyInfo, describeExpiry, daysUntil } = require('./jwt.js');
 
 const MAX_CA_BYTES = 1024 * 1024;

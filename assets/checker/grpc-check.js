@@ -12,33 +12,21 @@ const { openGrpc, encodeEmpty, decodeHealthCheckReply, GrpcStatus } = require('.
 const { failure } = require('./failures.js');
 const { networkFailure, commonFailure, times } = require('./http.js');
 const { safeLine } = require('../runtime/text.js');
+const { RETRYABLE_CODES, withRetries, backoff } = require('./retry.js');
 
 const HEALTH = '/qdrant.Qdrant/HealthCheck';
 const LIST = '/qdrant.Collections/List';
 const RETRY_STATUSES = new Set([GrpcStatus.UNAVAILABLE, GrpcStatus.RESOURCE_EXHAUSTED]);
-const RETRY_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'ECONNABORTED', 'CHECK_TIMEOUT']);
-
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** One call with retries, bounded by the deadline: {answer?, err?, attempts, deadlineHit}. */
 async function attemptCall(ctx, client, path, metadata) {
-  let last = {};
-  for (let n = 1; ; n++) {
-    const remaining = ctx.deadlineAt - Date.now();
-    if (remaining <= 0) return { ...last, attempts: n - 1, deadlineHit: true };
-    try {
-      last = { answer: await client.call(path, { metadata, message: encodeEmpty(), timeoutMs: Math.min(ctx.timeoutMs, remaining) }) };
-    } catch (err) {
-      last = { err };
-    }
-    const retryable = last.err ? RETRY_CODES.has(last.err.code) : RETRY_STATUSES.has(last.answer.grpcStatus);
-    if (!retryable || n > ctx.retries) return { ...last, attempts: n, deadlineHit: false };
-    const delay = Math.random() * Math.min(ctx.backoffCapMs, ctx.backoffBaseMs * 2 ** (n - 1));
-    if (Date.now() + delay >= ctx.deadlineAt) return { ...last, attempts: n, deadlineHit: true };
-    await sleep(delay);
-  }
+  const { value: answer, ...rest } = await withRetries(ctx,
+    (timeoutMs) => client.call(path, { metadata, message: encodeEmpty(), timeoutMs }),
+    (outcome, n) => {
+      const retryable = outcome.err ? RETRYABLE_CODES.has(outcome.err.code) : RETRY_STATUSES.has(outcome.value.grpcStatus);
+      return retryable ? backoff(ctx, n) : undefined;
+    });
+  return answer === undefined ? rest : { answer, ...rest };
 }
 
 /** "16 Invalid API key or JWT" / "HTTP 404 (text/html)". */

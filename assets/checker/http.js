@@ -10,15 +10,11 @@ const http = require('node:http');
 const https = require('node:https');
 const { failure } = require('./failures.js');
 const { safeLine } = require('../runtime/text.js');
+const { RETRYABLE_CODES, withRetries, backoff } = require('./retry.js');
 
 const MAX_BODY_BYTES = 1024 * 1024; // more is ignored: a status, a version and a count are enough
 const USER_AGENT = 'qdrant-cluster-access-checker';
-const BACKOFF = { baseMs: 200, capMs: 5000 };
 
-const RETRYABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH',
-  'ENETDOWN', 'ECONNABORTED', 'CHECK_TIMEOUT',
-]);
 const UNTRUSTED_CERT_CODES = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT',
   'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED',
@@ -94,21 +90,15 @@ function send(ctx, method, path, { withKey, body }, timeoutMs, byDeadline) {
 
 /** Delay before the next attempt, or undefined when this outcome must not be retried. */
 function retryDelay(ctx, outcome, attempt) {
-  if (attempt > ctx.retries) return undefined;
-  const { res, err } = outcome;
-  if (err) {
-    if (!RETRYABLE_CODES.has(err.code) || err.byDeadline) return undefined;
-  } else if (res.status === 429) {
+  const { value: res, err } = outcome;
+  if (err) return RETRYABLE_CODES.has(err.code) ? backoff(ctx, attempt) : undefined;
+  if (res.status === 429) {
     const retryAfter = Number(res.headers['retry-after']);
     if (Number.isFinite(retryAfter) && retryAfter >= 0) return retryAfter * 1000; // bounded by the deadline
   } else if (res.status < 500) {
     return undefined; // includes 401/403: a rejected key is never retried
   }
-  return Math.random() * Math.min(ctx.backoffCapMs, ctx.backoffBaseMs * 2 ** (attempt - 1));
-}
-
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return backoff(ctx, attempt);
 }
 
 /**
@@ -116,22 +106,10 @@ function sleep(ms) {
  * @returns {Promise<{res?, err?, attempts: number, deadlineHit: boolean}>}
  */
 async function attempt(ctx, method, path, options) {
-  let last = {};
-  for (let n = 1; ; n++) {
-    const remaining = ctx.deadlineAt - Date.now();
-    if (remaining <= 0) return { ...last, attempts: n - 1, deadlineHit: true };
-    const byDeadline = remaining < ctx.timeoutMs;
-    try {
-      last = { res: await send(ctx, method, path, options, Math.min(ctx.timeoutMs, remaining), byDeadline) };
-    } catch (err) {
-      last = { err };
-    }
-    if (last.err && last.err.byDeadline) return { ...last, attempts: n, deadlineHit: true };
-    const delay = retryDelay(ctx, last, n);
-    if (delay === undefined) return { ...last, attempts: n, deadlineHit: false };
-    if (Date.now() + delay >= ctx.deadlineAt) return { ...last, attempts: n, deadlineHit: true };
-    await sleep(delay);
-  }
+  const { value: res, ...rest } = await withRetries(ctx,
+    (timeoutMs, byDeadline) => send(ctx, method, path, options, timeoutMs, byDeadline),
+    (outcome, n) => retryDelay(ctx, outcome, n));
+  return res === undefined ? rest : { res, ...rest };
 }
 
 /** A network or TLS error as a catalog failure; the hint goes last. */
@@ -206,4 +184,4 @@ function unexpected(ctx, o, method, path) {
   return failure('unexpected-answer', ` to ${method} ${path}: ${answer(o.res, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`);
 }
 
-module.exports = { createAgent, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times, BACKOFF };
+module.exports = { createAgent, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times };

@@ -44,6 +44,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const {
   HOST, HOST_TAG, LockError, live, tempPath, acquireLock, verifyLock, releaseLock, cleanDeadTemps, cleanupForExit,
+  unlinkQuiet,
+  closeQuiet,
 } = require('./lock.js');
 
 const DEFAULTS = { lockTimeoutMs: 15000, staleLockMs: 30000, maxBytes: 4 * 1024 * 1024 };
@@ -71,21 +73,6 @@ function lstatOrNull(p) {
     if (err.code === 'ENOENT') return null;
     throw err;
   }
-}
-
-function unlinkQuiet(p) {
-  try {
-    fs.unlinkSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function closeQuiet(fd) {
-  try {
-    fs.closeSync(fd);
-  } catch { /* already closed */ }
 }
 
 function modeString(mode) {

@@ -277,6 +277,8 @@ function cleanupForExit() {
 }
 
 module.exports = {
+  unlinkQuiet,
+  closeQuiet,
   HOST,
   HOST_TAG,
   LockError,
