@@ -183,3 +183,13 @@ export declare class UsageError extends Error {
   readonly name: 'UsageError';
   readonly code: 'ERR_QDRANT_USAGE';
 }
+
+/** Checks every grant of one key, `concurrency` clusters at a time (default 8). */
+export declare function checkMany(options: SharedCheckOptions, grants: Grant[],
+  settings?: { concurrency?: number; onReport?: (report: CheckReport) => void }): Promise<BatchReport>;
+
+/** "FAIL 2 of 10 grants of key search-api failed: …", or undefined when all passed. */
+export declare function formatSummary(result: BatchReport, keyLabel?: string): string | undefined;
+
+/** Every failure the check can report: its id, the phrase its message starts with, the likely cause and the fix. */
+export { FAILURES } from './failures';

@@ -1,0 +1,65 @@
+/**
+ * The layout's rules (README, "Layout"): src/ files import each other without a circle; the
+ * runtime (assets/) uses Node built-ins only and never imports construct code; scripts and tests
+ * share tooling from tools/testing, never from test/.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+const REPO = path.join(__dirname, '..');
+
+function filesUnder(dir: string, ext: RegExp): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(path.join(REPO, dir), { withFileTypes: true })) {
+    const rel = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(rel, ext));
+    else if (ext.test(entry.name)) out.push(rel);
+  }
+  return out;
+}
+
+/** The relative imports of a file that load code (`import type` is erased at compile time). */
+function valueImports(file: string): string[] {
+  const text = fs.readFileSync(path.join(REPO, file), 'utf8');
+  const specs = [...text.matchAll(/^(?:import|export) (?!type )[^;]*?from '([^']+)'/gm), ...text.matchAll(/require\('([^']+)'\)/g)].map((m) => m[1]);
+  return specs;
+}
+
+function resolveTs(from: string, spec: string): string | undefined {
+  const base = path.join(path.dirname(from), spec);
+  return [`${base}.ts`, path.join(base, 'index.ts')].find((f) => fs.existsSync(path.join(REPO, f)));
+}
+
+test('src/ has no import circle', () => {
+  const files = filesUnder('src', /\.ts$/);
+  const graph = new Map(files.map((f) => [f, valueImports(f).filter((s) => s.startsWith('.')).map((s) => resolveTs(f, s)).filter((t): t is string => t !== undefined)]));
+  const circles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const trail: string[] = [];
+  const visit = (f: string) => {
+    if (state.get(f) === 'open') circles.push([...trail.slice(trail.indexOf(f)), f].join(' -> '));
+    if (state.has(f)) return;
+    state.set(f, 'open');
+    trail.push(f);
+    for (const t of graph.get(f) ?? []) visit(t);
+    trail.pop();
+    state.set(f, 'done');
+  };
+  files.forEach(visit);
+  expect(circles).toEqual([]);
+});
+
+test('the runtime (assets/) uses Node built-ins and its own files only', () => {
+  const offenders = filesUnder('assets', /\.js$/).flatMap((f) => valueImports(f)
+    .filter((s) => !s.startsWith('node:') && !(s.startsWith('./') || s.startsWith('../')))
+    .map((s) => `${f}: ${s}`));
+  expect(offenders).toEqual([]);
+  const intoSrc = filesUnder('assets', /\.js$/).flatMap((f) => valueImports(f).filter((s) => s.includes('/src/') || s.includes('../lib/')).map((s) => `${f}: ${s}`));
+  expect(intoSrc).toEqual([]);
+});
+
+test('scripts and tools share nothing from test/', () => {
+  const files = [...filesUnder('scripts', /\.ts$/), ...filesUnder(path.join('tools', 'testing'), /\.ts$/)];
+  const offenders = files.flatMap((f) => valueImports(f).filter((s) => /(^|\/)test\//.test(s)).map((s) => `${f}: ${s}`));
+  expect(offenders).toEqual([]);
+});
