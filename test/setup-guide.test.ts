@@ -262,7 +262,7 @@ describe('2. console procedure', () => {
     expect(keyPart(md, 'reader')).toContain('3. Access: choose **Read-only** for the whole cluster (the key is declared `KeyAccess.readOnly()`');
     expect(keyPart(md, 'admin')).toContain('4. Access: choose **Manage** (cluster-wide; the key is declared `KeyAccess.manage()`).');
     expect(keyPart(md, 'app')).toContain('3. Access: open the **Collections** tab and add exactly `products` read-only, `orders` read-write, `carts` read-write');
-    expect(keyPart(md, 'any')).toContain('the key declares none: `access` not set');
+    expect(keyPart(md, 'any')).toContain('the stack declares none for this key (`access` not set), so any valid key passes the check');
     // Section 3 says what the check proves for each of them.
     expect(section(md, 3)).toContain('4. Access (`reader`: read-only (cluster-wide); `admin`: manage (cluster-wide); ' +
       '`app`: collections: read `products`, read-write `orders`, read-write `carts`):');

@@ -4,6 +4,7 @@
  */
 import { Heading, code, fence, list, plural, shellWord, table } from './markdown';
 import { GuideModel, KeyView, entryNamesIn } from './model';
+import { DEPLOY_COMMAND, DESTROY_COMMAND } from '../private/framework';
 import { FAILURES, protocol } from '../private/runtime';
 import { defaultEntryNames } from '../private/secret-plan';
 
@@ -43,7 +44,10 @@ export function clustersSection(m: GuideModel, h: Heading): string[] {
 
 /** What to select in the console for a key's declared access. */
 function accessStep(k: KeyView): string {
-  if (!k.access) return 'Access: any works for the health check; give the key no more access than its apps need (the key declares none: `access` not set).';
+  if (!k.access) {
+    return 'Access: the stack declares none for this key (`access` not set), so any valid key passes the check. Give it no more access than its apps need, ' +
+      'and declare that access (`access: KeyAccess.readOnly()`, `manage()` or `collections({...})`) to have every deploy prove it.';
+  }
   switch (k.access.mode) {
     case 'read-only': return 'Access: choose **Read-only** for the whole cluster (the key is declared `KeyAccess.readOnly()`; a key that can manage fails the deploy).';
     case 'manage': return 'Access: choose **Manage** (cluster-wide; the key is declared `KeyAccess.manage()`).';
@@ -101,7 +105,7 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
 
 export function deploySection(m: GuideModel, h: Heading): string[] {
   const out = h(1, '3. Hand the keys to the deploy');
-  out.push('Set each key in the shell that runs `cdktf deploy`. Nothing is written to a file of the repository.');
+  out.push(`Set each key in the shell that runs \`${DEPLOY_COMMAND}\`. Nothing is written to a file of the repository.`);
   if (m.keys.length > 0) {
     out.push(...table(['Key', 'Set before the deploy', 'Source'], m.keys.map((k) => [
       code(k.name),
@@ -112,10 +116,10 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
   const exports = [...new Set(m.keys.map((k) => k.envVar).filter((v): v is string => v !== undefined))];
   out.push(...fence('bash', [
     ...exports.map((v) => `read -rs ${v} && export ${v}   # paste the key, then Enter (nothing is shown)`),
-    `cdktf deploy${m.stack ? ` ${shellWord(m.stack)}` : ''}`,
+    `${DEPLOY_COMMAND}${m.stack ? ` ${shellWord(m.stack)}` : ''}`,
   ]));
   if (exports.length > 0) {
-    out.push('A deploy without the key stops at once with `Qdrant API key "<name>" has no value: export TF_VAR_…`; `cdktf destroy` needs no key. ' +
+    out.push(`A deploy without the key stops at once with \`Qdrant API key "<name>" has no value: export TF_VAR_…\`; \`${DESTROY_COMMAND}\` needs no key. ` +
       'A key given with `-var` or a `.tfvars` file does not reach the checks: export it.');
   }
   if (m.keys.some((k) => k.envVar === undefined)) {
@@ -169,7 +173,7 @@ export function deliverySection(m: GuideModel, h: Heading): string[] {
       'with the cluster name when a target receives several clusters. The URLs carry their ports (section 1).',
   );
   if (m.plans.length > 0) {
-    out.push('', 'The deploy writes the entries into each secret target after the key\'s health check has passed, and `cdktf destroy` removes them. ' +
+    out.push('', `The deploy writes the entries into each secret target after the key's health check has passed, and \`${DESTROY_COMMAND}\` removes them. ` +
       'A `.env` or JSON file keeps every line that is not ours; ours live in a block marked as managed, and a name the file already defines elsewhere is refused, not overwritten. ' +
       'A rotated key (section 6) is rewritten in place by the next deploy.');
   }
@@ -219,7 +223,7 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
     'To rotate a key without downtime:',
     '',
     '1. Create a new key for the same clusters, with the same access (section 2). Keep the old key: both work from now on.',
-    '2. Set the variable to the new key (section 3) and run `cdktf deploy`. The key\'s health check runs again, because the key changed, ' +
+    `2. Set the variable to the new key (section 3) and run \`${DEPLOY_COMMAND}\`. The key's health check runs again, because the key changed, ` +
       'and proves the new key on every cluster it covers (and reads its expiry).',
     m.plans.length > 0
       ? '3. The same deploy rewrote the key in its secret targets (section 4), after the check passed. Restart or reload your apps, and confirm that they work with it. ' +
