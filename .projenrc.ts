@@ -60,6 +60,10 @@ const project = new cdktf.ConstructLibraryCdktf({
     jestConfig: {
       setupFilesAfterEnv: ['<rootDir>/test/support/setup.ts'],
       testPathIgnorePatterns: ['/node_modules/', '/cdktf.out/'],
+      // Each run gets its own TMPDIR, removed at the end, listing what the tests left in it
+      // (cdktf's Testing.app() never removes its outdirs): tools/testing/jest-temp-root.ts.
+      globalSetup: '<rootDir>/tools/testing/jest-global-setup.ts',
+      globalTeardown: '<rootDir>/tools/testing/jest-global-teardown.ts',
     },
   },
 });
@@ -73,7 +77,22 @@ project.npmignore?.addPatterns('/examples/', '/scripts/', '/tools/', '/.ci/', '/
 project.gitignore.addPatterns('cdktf.out/', '.terraform/', '*.tfstate', '*.tfstate.*', '.terraform.lock.hcl', '/.offline-tf/');
 // What the example stacks write when deployed by hand.
 project.gitignore.addPatterns('/examples/**/.env', '/examples/**/*.env.lock');
+// examples/python run by hand: its venv and Python's caches.
+project.gitignore.addPatterns('/examples/python/.venv/', '__pycache__/', '*.pyc');
 project.addPackageIgnore('!/assets/');
+// The npm tarball holds what users need and nothing else (test/ecosystem/tarball.test.ts checks it
+// against an allow-list): no root dotfile but `.jsii` (e.g. `.markdownlint-cli2.jsonc`, and any
+// config added later), no tests next to the runtime code, and nothing a deploy run by hand in the
+// working tree leaves behind (a `.env` the dotenv target wrote, Terraform's working files).
+project.addPackageIgnore('/.*');
+project.addPackageIgnore('!/.jsii');
+project.addPackageIgnore('/assets/**/*.test.*');
+project.addPackageIgnore('/assets/**/__tests__/');
+project.addPackageIgnore('.env');
+project.addPackageIgnore('*.env.lock');
+project.addPackageIgnore('.terraform/');
+project.addPackageIgnore('.terraform.lock.hcl');
+project.addPackageIgnore('cdktf.out/');
 // `npx qdrant-cluster-access check ...`: the same checker that runs inside `cdktf deploy`.
 project.addBins({ 'qdrant-cluster-access': 'assets/checker/cli.js' });
 
@@ -81,6 +100,9 @@ project.addBins({ 'qdrant-cluster-access': 'assets/checker/cli.js' });
 project.addTask('demo', {
   description: 'Deploy examples/basic against a local stand-in Qdrant cluster, print the checks, destroy',
   exec: 'ts-node -P test/tsconfig.json --transpile-only scripts/demo.ts',
+  // terraform, or OpenTofu built from source when terraform is not installed (scripts/offline-tofu.sh):
+  // cdktf reads TERRAFORM_BINARY_NAME once, when loaded, for the `version` check some constructs do.
+  env: { TERRAFORM_BINARY_NAME: '$(bash scripts/terraform-binary.sh)' },
 });
 
 // ts-jest transpiles only (isolatedModules), so type errors in tests would pass silently:
@@ -93,12 +115,41 @@ const typecheck = project.addTask('typecheck', {
 project.testTask.prependSpawn(typecheck);
 
 // jsii warns when a name is reserved in a target language; keep those warnings visible.
-project.compileTask.reset('jsii');
+// lib/ is emptied first: jsii never deletes the output of a removed or renamed src file, and
+// whatever sits in lib/ ships in the npm tarball.
+project.compileTask.reset('rm -rf lib');
+project.compileTask.exec('jsii');
 
-// Only the JS package is built for now; `npx projen package-all` builds the other languages
-// (it needs their toolchains). Without this, `projen build` outside CI tries all of them.
+// `npx projen package` on an unbuilt clone used to fail with "Expected to find .jsii file":
+// packaging now compiles first when .jsii is missing or older than src/ or package.json (in
+// `projen build` it is already current, so this costs nothing there).
+const compileIfStale = project.addTask('compile:if-stale', {
+  description: 'Compile (jsii) when .jsii is missing or older than src/ or package.json',
+  condition: 'bash scripts/stale.sh .jsii src package.json',
+});
+compileIfStale.spawn(project.compileTask);
+
+// The npm and the Python packages; CI builds both (the Python one is installed and deployed by
+// test/ecosystem/python-app.test.ts). `npx projen package-all` adds Java, .NET and Go, which need
+// toolchains and registry packages this project cannot get (see README, "Other languages").
+// Without this, `projen build` outside CI tries all of them.
 project.packageTask.reset();
-project.packageTask.spawn(project.tasks.tryFind('package:js')!);
+project.packageTask.spawn(compileIfStale);
+// Make-like: each package is rebuilt only when what goes into it is newer than the artifact
+// (scripts/stale.sh; projen's own task shell has no `find`), so a second `package` in one
+// build, or in a test, costs nothing.
+const packageInputs = '.jsii lib assets package.json README.md API.md LICENSE .npmignore';
+for (const [target, artifact] of [['js', 'dist/js/*.tgz'], ['python', 'dist/python/*.whl']]) {
+  const task = project.tasks.tryFind(`package:${target}`)!;
+  task.addCondition(`bash scripts/stale.sh '${artifact}' ${packageInputs}`);
+  project.packageTask.spawn(task);
+}
+
+// `projen build` packages before it tests (post-compile, after docgen, which writes API.md into
+// the package), so that the tests install and deploy the very artifacts that ship
+// (test/ecosystem: the npm tarball in a cdktf CLI app, the wheel in a Python app). The build's
+// own `package` step at the end then finds them up to date.
+project.postCompileTask.spawn(project.packageTask);
 
 // The committed example guide (examples/multi-cluster/qdrant-setup.md); a test checks it is current.
 project.addTask('guide:example', {

@@ -1,22 +1,38 @@
 #!/usr/bin/env bash
-# Prepare Terraform to work fully offline for this project's tests.
+# Prepare Terraform and OpenTofu to work fully offline for this project's tests and demo.
 #
-# - checks that `terraform` and `go` are on PATH;
+# - checks that `go` is on PATH, and `terraform` (when it is missing, OpenTofu is built instead:
+#   scripts/offline-tofu.sh, ~4 min once, then cached; the tests and the demo then run `tofu`);
 # - builds the stand-in hashicorp/null provider from tools/terraform-provider-null
 #   into an unpacked filesystem mirror (cached: rebuilt only when its sources,
-#   the Go version or the target platform change);
-# - writes a Terraform CLI config that installs hashicorp/null from that mirror
-#   only (never from the network) and disables update checks;
-# - writes <repo>/.offline-tf/env (one line: TF_CLI_CONFIG_FILE=/abs/path) for
-#   Node test code, and prints `export TF_CLI_CONFIG_FILE=/abs/path` as the LAST
-#   line on stdout.  Progress messages go to stderr.
+#   the Go version or the target platform change), laid out for both origins:
+#   registry.terraform.io/hashicorp/null (terraform) and registry.opentofu.org/hashicorp/null
+#   (tofu resolves the source "null" there);
+# - writes one CLI config, read by terraform and tofu alike through TF_CLI_CONFIG_FILE, that
+#   installs hashicorp/null from that mirror only (never from the network) and disables update
+#   checks;
+# - with --tofu (or without terraform): builds or reuses tofu (scripts/offline-tofu.sh);
+# - writes <repo>/.offline-tf/env (KEY=VALUE lines: TF_CLI_CONFIG_FILE=/abs/path, and
+#   QCA_TOFU=/abs/path/tofu when tofu is built) for Node test code, and prints
+#   `export TF_CLI_CONFIG_FILE=... [QCA_TOFU=...]` as the LAST line on stdout.
+#   Progress messages go to stderr.
 #
-# Usage:   eval "$(scripts/offline-terraform.sh | tail -1)"
-# Cache:   ${CDKTF_QDRANT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cdktf-qdrant-cluster-access}/terraform
+# Usage:   eval "$(scripts/offline-terraform.sh [--tofu] | tail -n 1)"
+# Cache:   ${CDKTF_QDRANT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cdktf-qdrant-cluster-access}/{terraform,tofu}
 set -euo pipefail
 
 PROVIDER_VERSION="3.2.4"
 PROVIDER_ADDR="registry.terraform.io/hashicorp/null"
+# The same binary under OpenTofu's origin: tofu resolves `source = "null"` to this address.
+TOFU_PROVIDER_ADDR="registry.opentofu.org/hashicorp/null"
+
+WITH_TOFU=0
+for arg in "$@"; do
+  case "${arg}" in
+    --tofu) WITH_TOFU=1 ;;
+    *) printf '[offline-terraform] ERROR: unknown argument %s (usage: offline-terraform.sh [--tofu])\n' "${arg}" >&2; exit 2 ;;
+  esac
+done
 
 log() { printf '[offline-terraform] %s\n' "$*" >&2; }
 die() { printf '[offline-terraform] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -25,19 +41,24 @@ SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 REPO_DIR="$(cd "${SCRIPT_DIR}/.." && pwd -P)"
 PROVIDER_SRC="${REPO_DIR}/tools/terraform-provider-null"
 
-command -v terraform >/dev/null 2>&1 \
-  || die "terraform not found on PATH: install Terraform >= 1.x (e.g. from your OS package manager or a release archive) and re-run."
 command -v go >/dev/null 2>&1 \
   || die "go not found on PATH: install Go >= 1.25 (needed to build the offline hashicorp/null provider) and re-run."
 [ -f "${PROVIDER_SRC}/go.mod" ] || die "provider sources missing: ${PROVIDER_SRC}/go.mod"
 
-# Query Terraform with an empty CLI config and no update check, so a stale
-# TF_CLI_CONFIG_FILE does not produce warnings and nothing reaches the network.
-tf_json="$(CHECKPOINT_DISABLE=1 TF_CLI_CONFIG_FILE=/dev/null terraform version -json)"
-tf_version="$(printf '%s\n' "${tf_json}" | sed -n 's/.*"terraform_version": *"\([^"]*\)".*/\1/p')"
-tf_platform="$(printf '%s\n' "${tf_json}" | sed -n 's/.*"platform": *"\([^"]*\)".*/\1/p')"
-[ -n "${tf_platform}" ] || tf_platform="$(go env GOOS)_$(go env GOARCH)"
-log "using terraform ${tf_version:-unknown} ($(command -v terraform)), platform ${tf_platform}"
+if command -v terraform >/dev/null 2>&1; then
+  # Query Terraform with an empty CLI config and no update check, so a stale
+  # TF_CLI_CONFIG_FILE does not produce warnings and nothing reaches the network.
+  tf_json="$(CHECKPOINT_DISABLE=1 TF_CLI_CONFIG_FILE=/dev/null terraform version -json)"
+  tf_version="$(printf '%s\n' "${tf_json}" | sed -n 's/.*"terraform_version": *"\([^"]*\)".*/\1/p')"
+  tf_platform="$(printf '%s\n' "${tf_json}" | sed -n 's/.*"platform": *"\([^"]*\)".*/\1/p')"
+  log "using terraform ${tf_version:-unknown} ($(command -v terraform))"
+else
+  # No terraform: the tests and the demo fall back to OpenTofu, built from its Go module.
+  log "terraform not found on PATH: falling back to OpenTofu, built from source (scripts/offline-tofu.sh)"
+  WITH_TOFU=1
+fi
+[ -n "${tf_platform:-}" ] || tf_platform="$(go env GOOS)_$(go env GOARCH)"
+log "platform ${tf_platform}"
 
 CACHE_ROOT="${CDKTF_QDRANT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cdktf-qdrant-cluster-access}"
 CACHE_DIR="${CACHE_ROOT}/terraform"
@@ -89,7 +110,14 @@ else
   printf '%s\n' "${src_hash}" >"${STAMP_FILE}"
 fi
 
-# CLI config: hashicorp/null only from the local mirror; everything else as usual.
+# OpenTofu's layout of the mirror: the same binary, linked under registry.opentofu.org.
+TOFU_PLUGIN_DIR="${MIRROR_DIR}/${TOFU_PROVIDER_ADDR}/${PROVIDER_VERSION}/${tf_platform}"
+mkdir -p "${TOFU_PLUGIN_DIR}"
+ln -sfn "${PLUGIN_BIN}" "${TOFU_PLUGIN_DIR}/terraform-provider-null_v${PROVIDER_VERSION}"
+
+# CLI config: hashicorp/null only from the local mirror; everything else as usual. terraform
+# and tofu both read TF_CLI_CONFIG_FILE (tofu ignores TOFU_CLI_CONFIG_FILE), and each looks up
+# only its own origin's address.
 cli_tmp="${CLI_CONFIG}.tmp.$$"
 cat >"${cli_tmp}" <<EOF
 # Generated by scripts/offline-terraform.sh -- do not edit.
@@ -98,17 +126,35 @@ disable_checkpoint = true
 provider_installation {
   filesystem_mirror {
     path    = "${MIRROR_DIR}"
-    include = ["${PROVIDER_ADDR}"]
+    include = ["${PROVIDER_ADDR}", "${TOFU_PROVIDER_ADDR}"]
   }
   direct {
-    exclude = ["${PROVIDER_ADDR}"]
+    exclude = ["${PROVIDER_ADDR}", "${TOFU_PROVIDER_ADDR}"]
   }
 }
 EOF
 if cmp -s "${cli_tmp}" "${CLI_CONFIG}" 2>/dev/null; then rm -f "${cli_tmp}"; else mv -f "${cli_tmp}" "${CLI_CONFIG}"; fi
 
+# OpenTofu: built when asked for (or when terraform is missing); a cached build is always listed.
+TOFU_BIN=""
+if [ "${WITH_TOFU}" = 1 ]; then
+  flock -u 9 2>/dev/null || true  # offline-tofu.sh takes its own lock; the provider is done
+  TOFU_BIN="$(bash "${SCRIPT_DIR}/offline-tofu.sh" | tail -n 1)"
+else
+  TOFU_BIN="$(bash "${SCRIPT_DIR}/offline-tofu.sh" --cached)"
+fi
+
 mkdir -p "${REPO_DIR}/.offline-tf"
-printf 'TF_CLI_CONFIG_FILE=%s\n' "${CLI_CONFIG}" >"${REPO_DIR}/.offline-tf/env"
+env_tmp="${REPO_DIR}/.offline-tf/env.tmp.$$"
+{
+  printf 'TF_CLI_CONFIG_FILE=%s\n' "${CLI_CONFIG}"
+  [ -z "${TOFU_BIN}" ] || printf 'QCA_TOFU=%s\n' "${TOFU_BIN}"
+} >"${env_tmp}"
+mv -f "${env_tmp}" "${REPO_DIR}/.offline-tf/env"
 log "wrote ${REPO_DIR}/.offline-tf/env"
 
-printf 'export TF_CLI_CONFIG_FILE=%q\n' "${CLI_CONFIG}"
+if [ -n "${TOFU_BIN}" ]; then
+  printf 'export TF_CLI_CONFIG_FILE=%q QCA_TOFU=%q\n' "${CLI_CONFIG}" "${TOFU_BIN}"
+else
+  printf 'export TF_CLI_CONFIG_FILE=%q\n' "${CLI_CONFIG}"
+fi

@@ -1,35 +1,85 @@
 /**
- * Real Terraform for the end-to-end tests and the demo: offline, with the hashicorp/null
- * provider from the project's filesystem mirror (scripts/offline-terraform.sh).
+ * Real Terraform (or OpenTofu) for the end-to-end tests and the demo: offline, with the
+ * hashicorp/null provider from the project's filesystem mirror (scripts/offline-terraform.sh).
+ *
+ * Which binary runs: the `binary` argument of {@link terraform} / {@link initAndApply}, else the
+ * environment variable `QCA_TF_BINARY` (`terraform`, `tofu`, or a path), else cdktf's
+ * `TERRAFORM_BINARY_NAME`, else `terraform` when it is on PATH, else the `tofu` that
+ * scripts/offline-terraform.sh builds when terraform is missing (scripts/terraform-binary.sh
+ * makes the same choice for shell scripts).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
 
 const REPO = path.join(__dirname, '..', '..');
+const ENV_FILE = path.join(REPO, '.offline-tf', 'env');
 
-let cliConfig: string | undefined;
+/** `terraform`, `tofu`, or the path of a binary of either. */
+export type TerraformBinary = 'terraform' | 'tofu' | (string & {});
+
+let offline: Record<string, string> | undefined;
+
+/** `.offline-tf/env`: KEY=VALUE lines written by scripts/offline-terraform.sh. */
+function readEnvFile(): Record<string, string> {
+  if (!fs.existsSync(ENV_FILE)) return {};
+  const entries = fs.readFileSync(ENV_FILE, 'utf8').split('\n')
+    .map((l) => l.trim()).filter((l) => /^[A-Z_][A-Z0-9_]*=/.test(l))
+    .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as const);
+  return Object.fromEntries(entries);
+}
+
+/** Runs scripts/offline-terraform.sh (cached; `--tofu` also builds OpenTofu) and re-reads its env file. */
+function runSetup(withTofu: boolean): Record<string, string> {
+  execFileSync('bash', [path.join(REPO, 'scripts', 'offline-terraform.sh'), ...(withTofu ? ['--tofu'] : [])],
+    { stdio: ['ignore', 'ignore', 'inherit'] });
+  const env = readEnvFile();
+  if (!env.TF_CLI_CONFIG_FILE) throw new Error('scripts/offline-terraform.sh did not write .offline-tf/env; run it by hand to see why');
+  return env;
+}
+
+function offlineSetup(withTofu = false): Record<string, string> {
+  if (!offline) {
+    const env = readEnvFile();
+    // Stale when the config is gone, or when it predates the OpenTofu mirror (one config serves both).
+    const current = env.TF_CLI_CONFIG_FILE && fs.existsSync(env.TF_CLI_CONFIG_FILE)
+      && fs.readFileSync(env.TF_CLI_CONFIG_FILE, 'utf8').includes('registry.opentofu.org/hashicorp/null');
+    offline = current ? env : runSetup(false);
+  }
+  if (withTofu && !(offline.QCA_TOFU && fs.existsSync(offline.QCA_TOFU))) offline = runSetup(true);
+  return offline;
+}
 
 /**
- * The environment that makes Terraform use the offline mirror. Runs the (cached) setup
- * script once per process when `.offline-tf/env` is missing or stale.
+ * The environment that makes Terraform and OpenTofu use the offline mirror. Runs the (cached)
+ * setup script once per process when `.offline-tf/env` is missing or stale.
  */
 export function offlineTerraformEnv(): Record<string, string> {
-  if (!cliConfig) {
-    const envFile = path.join(REPO, '.offline-tf', 'env');
-    const read = () => fs.existsSync(envFile)
-      ? fs.readFileSync(envFile, 'utf8').trim().replace(/^TF_CLI_CONFIG_FILE=/, '')
-      : undefined;
-    let file = read();
-    if (!file || !fs.existsSync(file)) {
-      execFileSync('bash', [path.join(REPO, 'scripts', 'offline-terraform.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
-      file = read();
+  return { TF_CLI_CONFIG_FILE: offlineSetup().TF_CLI_CONFIG_FILE, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1' };
+}
+
+function onPath(name: string): boolean {
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => {
+    try {
+      fs.accessSync(path.join(dir, name), fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
     }
-    if (!file) throw new Error('scripts/offline-terraform.sh did not write .offline-tf/env; run it by hand to see why');
-    cliConfig = file;
-  }
-  return { TF_CLI_CONFIG_FILE: cliConfig, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1' };
+  });
+}
+
+/**
+ * The binary to run: `which`, else `QCA_TF_BINARY`, else `TERRAFORM_BINARY_NAME`, else
+ * `terraform` when on PATH, else `tofu`. `tofu` is the one built by scripts/offline-tofu.sh
+ * unless `tofu` is on PATH; it is built on first use (~4 min cold, then cached).
+ */
+export function terraformBinary(which?: TerraformBinary): string {
+  const wanted = which || process.env.QCA_TF_BINARY || process.env.TERRAFORM_BINARY_NAME || (onPath('terraform') ? 'terraform' : 'tofu');
+  if (wanted === 'tofu' && !onPath('tofu')) return offlineSetup(true).QCA_TOFU;
+  return wanted;
 }
 
 export interface TerraformRun {
@@ -41,16 +91,17 @@ export interface TerraformRun {
 }
 
 /**
- * Run terraform in a stack directory, without blocking the event loop (the stand-in cluster
- * lives in the same process). `env` adds to the current environment; keys set to undefined
- * are removed (e.g. a TF_VAR_ left over from a previous step).
+ * Run terraform (or tofu, see {@link terraformBinary}) in a stack directory, without blocking the
+ * event loop (the stand-in cluster lives in the same process). `env` adds to the current
+ * environment; keys set to undefined are removed (e.g. a TF_VAR_ left over from a previous step).
  */
-export function terraform(cwd: string, args: string[], env: Record<string, string | undefined> = {}): Promise<TerraformRun> {
+export function terraform(cwd: string, args: string[], env: Record<string, string | undefined> = {}, binary?: TerraformBinary): Promise<TerraformRun> {
   const merged: Record<string, string | undefined> = { ...process.env, ...offlineTerraformEnv(), ...env };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
+  const bin = terraformBinary(binary);
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn('terraform', args, { cwd, env: merged as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, args, { cwd, env: merged as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });
@@ -61,17 +112,50 @@ export function terraform(cwd: string, args: string[], env: Record<string, strin
 }
 
 /** `terraform init` then `apply`, failing loudly when init fails. */
-export async function initAndApply(cwd: string, env: Record<string, string | undefined>): Promise<TerraformRun> {
-  const init = await terraform(cwd, ['init', '-input=false', '-no-color'], env);
-  if (init.exitCode !== 0) throw new Error(`terraform init failed in ${cwd}:\n${init.stdout}\n${init.stderr}`);
-  return terraform(cwd, ['apply', '-auto-approve', '-input=false', '-no-color'], env);
+export async function initAndApply(cwd: string, env: Record<string, string | undefined>, binary?: TerraformBinary): Promise<TerraformRun> {
+  const init = await terraform(cwd, ['init', '-input=false', '-no-color'], env, binary);
+  if (init.exitCode !== 0) throw new Error(`${terraformBinary(binary)} init failed in ${cwd}:\n${init.stdout}\n${init.stderr}`);
+  return terraform(cwd, ['apply', '-auto-approve', '-input=false', '-no-color'], env, binary);
+}
+
+const tempDirs: string[] = [];
+function removeTempDirs(): void {
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+// Registered when a test file loads this module (jest gives each test file its own module
+// registry), so the hook is a root-level afterAll of that file; outside jest, at process exit.
+if (typeof afterAll === 'function') {
+  try {
+    afterAll(removeTempDirs);
+  } catch {
+    process.once('exit', removeTempDirs); // loaded from inside a test or hook
+  }
+} else {
+  process.once('exit', removeTempDirs);
+}
+
+/**
+ * A new directory under the OS temp dir, removed when the current jest test file ends or, outside
+ * jest, when the process exits. The removal is a root-level afterAll registered when the file
+ * imports this module, so it runs after every `describe`'s afterAll but before the file's own
+ * root-level ones: destroy what was deployed into the directory inside a `describe`.
+ */
+export function tempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
 }
 
 /**
  * Synthesize one stack into `outdir` exactly as `cdktf synth` would (assets included) and
- * return the stack's directory.
+ * return the stack's directory. An `outdir` in the OS temp dir is scratch: it is removed, with
+ * everything in it, when the current jest test file ends (see {@link tempDir}), so destroy
+ * what was deployed from it in a `describe`'s `afterAll` or in the test itself.
  */
 export function synthStack(outdir: string, id: string, build: (app: App, id: string) => TerraformStack): string {
+  const tmp = fs.realpathSync(os.tmpdir()) + path.sep;
+  const real = fs.existsSync(outdir) ? fs.realpathSync(outdir) : path.resolve(outdir);
+  if (real.startsWith(tmp) && !tempDirs.includes(outdir)) tempDirs.push(outdir);
   const app = new App({ outdir });
   const stack = build(app, id);
   // cdktf's default local backend puts the state in the current directory (the repo when
