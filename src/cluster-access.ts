@@ -6,6 +6,7 @@ import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
 import { ApiKeyHeader, HealthCheckOptions } from './health-check';
 import { errors } from './private/errors';
+import { DEPLOY_COMMAND } from './private/framework';
 import { CheckSettings, KeyCheck } from './private/key-check';
 import { checkStruct } from './private/props';
 import { resolveIn } from './private/references';
@@ -242,9 +243,6 @@ export class ClusterAccess extends Construct {
     return `${kind}-${n}`;
   }
 }
-
-/** How the user deploys: what the hints in messages say (a build for cdktn says cdktn deploy). */
-const DEPLOY_COMMAND = 'cdktf deploy';
 
 function isObject(x: unknown): x is Record<string, any> {
   return x !== null && typeof x === 'object' && !Array.isArray(x);

@@ -15,6 +15,7 @@ import * as path from 'path';
 import { Fn, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { errors, q } from './errors';
+import { DEPLOY_COMMAND } from './framework';
 import { NullResource } from './null-resource';
 import { checkStruct } from './props';
 import { CLI, names, protocol } from './runtime';
@@ -67,7 +68,9 @@ export class FileTarget implements ISecretTarget {
         plain[entry.name] = entry.value;
       }
     }
-    const write = protocol.invocation('write', { file, format: this.format, owner: options.owner }, cli);
+    // The hint of a missing key names the deploy command (omitted when it is the runtime's default).
+    const deployCommand = DEPLOY_COMMAND === protocol.CHECK_OPTIONS.deployCommand.default ? undefined : DEPLOY_COMMAND;
+    const write = protocol.invocation('write', { file, format: this.format, owner: options.owner, deployCommand }, cli);
     const values = Object.fromEntries(options.entries.map((e) => [e.name, e.value]));
     const writer = new NullResource(scope, 'Write', {
       triggers: {

@@ -64,7 +64,7 @@ export class KeyCheck extends Construct {
       minValidityDays: settings.minValidityDays || undefined,
       ca: settings.caFile ? `${settings.caFile.path}` : undefined,
       label: names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name',
-      deployCommand: settings.deployCommand === 'cdktf deploy' ? undefined : settings.deployCommand,
+      deployCommand: settings.deployCommand === protocol.CHECK_OPTIONS.deployCommand.default ? undefined : settings.deployCommand,
     };
     const invocation = protocol.invocation('check', values, `${support.runtime.path}/${CLI.checker}`);
     const grants = Lazy.stringValue({ produce: () => grantsJson(apiKey, settings.grpc).json });
