@@ -19,8 +19,11 @@ const project = new cdktf.ConstructLibraryCdktf({
   jsiiVersion: '~6.0.0',
   cdktfVersion: '^0.21.0',
   constructsVersion: '^10.4.2',
-  peerDeps: ['@cdktf/provider-null@^11.0.0'],
+  // No provider package: the null_resource and its provider are written through core cdktf
+  // (src/private/null-resource.ts), so the same source builds for cdktn, where @cdktf/provider-*
+  // constructs do not work. @cdktf/provider-null is only for tests and the bench baseline.
   devDeps: [
+    '@cdktf/provider-null@^11.0.0',
     '@qdrant/js-client-rest@^1.16.0',
     'dotenv@^16.4.0',
     'markdownlint-cli2@^0.18.0',
@@ -144,6 +147,16 @@ for (const [target, artifact] of [['js', 'dist/js/*.tgz'], ['python', 'dist/pyth
   task.addCondition(`bash scripts/stale.sh '${artifact}' ${packageInputs}`);
   project.packageTask.spawn(task);
 }
+
+// The CDK Terrain (cdktn) flavour, cdktn-qdrant-cluster-access (issue #15): built from the same
+// source by scripts/build-cdktn.sh into dist/cdktn/{js,python}; .cdktn-build/ is its scratch copy.
+// Make-like (a hash stamp); test/cdktn builds it too, so in `projen build` the tests find it current.
+const packageCdktn = project.addTask('package:cdktn', {
+  description: 'Build cdktn-qdrant-cluster-access (the cdktn flavour) from the same source: dist/cdktn/js/*.tgz, dist/cdktn/python/*.whl',
+  exec: 'bash scripts/build-cdktn.sh --python',
+});
+project.packageTask.spawn(packageCdktn);
+project.gitignore.addPatterns('/.cdktn-build/');
 
 // `projen build` packages before it tests (post-compile, after docgen, which writes API.md into
 // the package), so that the tests install and deploy the very artifacts that ship
