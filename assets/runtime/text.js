@@ -41,8 +41,25 @@ function encodedCores(bytes, encoding) {
   return cores;
 }
 
+/**
+ * The forms of the secrets seen last (a check redacts every answer with the same one or two
+ * secrets: computing the forms once per secret, not per call, is most of redact's cost). Bounded;
+ * a secret only lives here as long as in the caller's memory anyway.
+ */
+const FORMS_CACHE = new Map();
+const FORMS_CACHE_MAX = 16;
+
 /** Every form of one secret that redact() removes, longest first. */
 function secretForms(secret) {
+  const cached = FORMS_CACHE.get(secret);
+  if (cached) return cached;
+  const forms = Object.freeze(computeForms(secret));
+  if (FORMS_CACHE.size >= FORMS_CACHE_MAX) FORMS_CACHE.delete(FORMS_CACHE.keys().next().value);
+  FORMS_CACHE.set(secret, forms);
+  return forms;
+}
+
+function computeForms(secret) {
   const forms = new Set();
   const s = String(secret);
   for (const v of [s, s.trim()]) {
@@ -65,7 +82,7 @@ function redact(text, secrets) {
   const list = Array.isArray(secrets) ? secrets : [secrets];
   for (const secret of list) {
     if (typeof secret !== 'string' || secret.length === 0) continue;
-    for (const form of secretForms(secret)) out = out.split(form).join(REDACTED);
+    for (const form of secretForms(secret)) if (out.includes(form)) out = out.split(form).join(REDACTED);
   }
   return out;
 }

@@ -5,8 +5,9 @@
  * (The gRPC client on its own is tested the same way in test/checker/grpc.test.ts.)
  */
 import { spawn } from 'child_process';
+import * as fs from 'fs';
 import * as path from 'path';
-import { StandInQdrant, canaryKey, carriesKey } from '../../tools/testing/stand-in-qdrant';
+import { StandInQdrant, canaryKey, carriesKey, createTestCa } from '../../tools/testing/stand-in-qdrant';
 
 const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
 const KEY = canaryKey('canary-tls');
@@ -46,4 +47,34 @@ test('gRPC: the same, on the gRPC endpoint', async () => {
   const bad = await cli(['--url', s.url, '--grpc-url', s.grpcUrl, '--retries', '0'], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
   expect(bad.code).toBe(1);
   expect(bad.stdout).toMatch(/step root: TLS certificate not trusted/);
+});
+
+test('--ca adds to the trusted roots: a CA from NODE_EXTRA_CA_CERTS is still trusted with --ca of another CA', async () => {
+  const other = createTestCa();
+  try {
+    // The cluster's CA only through NODE_EXTRA_CA_CERTS, and --ca names an unrelated CA: passes.
+    const both = await cli(['--url', s.url, '--grpc-url', s.grpcUrl, '--ca', other.caFile, '--retries', '0'], { NODE_EXTRA_CA_CERTS: s.caFile });
+    expect(both.stdout).toMatch(/^ok /);
+    expect(both.code).toBe(0);
+    // Neither source holds the cluster's CA: refused.
+    const none = await cli(['--url', s.url, '--grpc-url', s.grpcUrl, '--ca', other.caFile, '--retries', '0'], { NODE_EXTRA_CA_CERTS: other.caFile });
+    expect(none.code).toBe(1);
+    expect(none.stdout).toMatch(/step root: TLS certificate not trusted/);
+  } finally {
+    fs.rmSync(other.dir, { recursive: true, force: true });
+  }
+});
+
+test('a --ca file whose PEM block holds no certificate is a usage error, not a silent fallback to the default roots', async () => {
+  const other = createTestCa();
+  try {
+    const bad = path.join(other.dir, 'bad.pem');
+    fs.writeFileSync(bad, '-----BEGIN CERTIFICATE-----\nnot base64 at all\n-----END CERTIFICATE-----\n');
+    const r = await cli(['--url', s.url, '--ca', bad, '--retries', '0'], { NODE_EXTRA_CA_CERTS: s.caFile });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/CA file ".*bad\.pem" holds no usable certificate/);
+    expect(s.requests).toEqual([]);
+  } finally {
+    fs.rmSync(other.dir, { recursive: true, force: true });
+  }
 });
