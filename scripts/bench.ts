@@ -8,17 +8,20 @@
  * 3. synth, 10,000 grants (100 clusters x 100 keys) in a fresh process of the compiled library:
  *    wall time and peak RSS.
  * 4. apply, 100 grants (10 clusters x 10 keys) against stand-in clusters (REST and gRPC) vs the
- *    floor of 100 null_resources whose local-exec runs `node -e 0`; real terraform, init excluded.
+ *    floor of 100 null_resources whose local-exec runs `node -e 0`; real terraform, init excluded,
+ *    each run from an empty state (its own temp dir and local backend); median of 3 alternating.
+ *    The stand-ins run in their own process at a higher scheduling priority (see standIns());
+ *    the same figures at equal priority are printed for reference.
  * 5. apply, 1,000 grants (100 clusters x 10 keys), against the 100-grant figure.
  * 6. the wire cost of one check (REST and gRPC) through a proxy that adds 50 ms of round-trip
  *    time, in round trips.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { provider, resource } from '@cdktf/provider-null';
-import { App, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { App, LocalBackend, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { ClusterAccess } from '../src';
 import { DelayProxy } from '../tools/testing/delay-proxy';
 import { StandInQdrant, canaryKey } from '../tools/testing/stand-in-qdrant';
@@ -57,15 +60,66 @@ function baselineStack(grants: number): TerraformStack {
   return stack;
 }
 
-function libraryStack(clusters: number, keys: number, servers?: StandInQdrant[], app = Testing.app()): TerraformStack {
+/** Where the stand-in clusters listen (REST and gRPC) and the CA that signed them. */
+interface StandIns {
+  readonly endpoints: { url: string; grpcUrl: string }[];
+  readonly caFile: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * `count` stand-in clusters in a process of their own (scripts/bench-stand-ins.ts). With
+ * `priority`, that process gets a higher scheduling priority than the bench and terraform: the
+ * stand-ins play remote machines with CPUs of their own, and on 2 cores a single-threaded
+ * stand-in process at equal priority gets about 1/11 of the CPU while ten check processes run,
+ * so the figure would measure the stand-in. Without the privilege to raise it (not root), the
+ * result says so.
+ */
+async function standIns(count: number, key: string, priority: boolean): Promise<StandIns & { prioritized: boolean }> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'bench-stand-ins.ts')], {
+    cwd: REPO,
+    env: { ...process.env, QCA_BENCH_COUNT: String(count), QCA_BENCH_KEY: key, TS_NODE_PROJECT: path.join(REPO, 'test', 'tsconfig.json') },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let prioritized = false;
+  if (priority) {
+    try {
+      os.setPriority(child.pid!, -10);
+      prioritized = true;
+    } catch {
+      // EACCES: not allowed to raise the priority here; reported with the figure.
+    }
+  }
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+    });
+    child.on('exit', (code) => reject(new Error(`the stand-in process ended (exit ${code})`)));
+  });
+  const { endpoints, caFile } = JSON.parse(line) as { endpoints: { url: string; grpcUrl: string }[]; caFile: string };
+  return {
+    endpoints,
+    caFile,
+    prioritized,
+    stop: () => new Promise<void>((resolve) => {
+      child.removeAllListeners('exit');
+      child.on('exit', () => resolve());
+      child.stdin!.end();
+    }),
+  };
+}
+
+function libraryStack(clusters: number, keys: number, servers?: Pick<StandIns, 'endpoints' | 'caFile'>, app = Testing.app()): TerraformStack {
   const stack = new TerraformStack(app, 'library');
   const names = Array.from({ length: clusters }, (_, i) => `cluster-${i}`);
   new ClusterAccess(stack, 'Qdrant', {
     clusters: names.map((name, i) => (servers
-      ? { name, url: servers[i].url, grpcPort: Number(new URL(servers[i].grpcUrl).port) }
+      ? { name, url: servers.endpoints[i].url, grpcPort: Number(new URL(servers.endpoints[i].grpcUrl).port) }
       : { name, url: `https://${name}.example.com` })),
     apiKeys: Array.from({ length: keys }, (_, i) => ({ name: `key-${i}`, clusters: names })),
-    healthCheck: { caFile: servers?.[0].caFile },
+    healthCheck: { caFile: servers?.caFile },
   });
   return stack;
 }
@@ -117,11 +171,11 @@ function benchSynth10k(): void {
   }
 }
 
-async function applyLibrary(tmp: string, name: string, clusters: number, keys: number, key: string): Promise<{ ms: number; passes: number }> {
-  const servers = await Promise.all(Array.from({ length: clusters }, () => StandInQdrant.start({ apiKey: key })));
+async function applyLibrary(tmp: string, name: string, clusters: number, keys: number, key: string, priority: boolean): Promise<{ ms: number; passes: number; prioritized: boolean }> {
+  const servers = await standIns(clusters, key, priority);
   try {
     const app = new App({ outdir: path.join(tmp, name) });
-    libraryStack(clusters, keys, servers, app);
+    new LocalBackend(libraryStack(clusters, keys, servers, app), { path: 'terraform.tfstate' });
     app.synth();
     const dir = path.join(tmp, name, 'stacks', 'library');
     const env = Object.fromEntries(Array.from({ length: keys }, (_, i) => [`TF_VAR_qdrant_api_key_key_${i}`, key]));
@@ -129,9 +183,11 @@ async function applyLibrary(tmp: string, name: string, clusters: number, keys: n
     if (init.exitCode !== 0) throw new Error(`init failed:\n${init.stderr}`);
     const run = await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], env);
     if (run.exitCode !== 0) throw new Error(`apply failed:\n${run.stderr.slice(0, 2000)}`);
-    return { ms: run.ms, passes: (run.stdout.match(/\(local-exec\): ok /g) ?? []).length };
+    const passes = (run.stdout.match(/\(local-exec\): ok /g) ?? []).length;
+    if (passes !== clusters * keys) throw new Error(`${passes} pass lines, not ${clusters * keys}:\n${run.stdout.slice(0, 2000)}`);
+    return { ms: run.ms, passes, prioritized: servers.prioritized };
   } finally {
-    await Promise.all(servers.map((s) => s.stop()));
+    await servers.stop();
   }
 }
 
@@ -140,20 +196,44 @@ async function benchApply(): Promise<void> {
   const key = canaryKey('bench');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-bench-apply-'));
   try {
-    const floorApp = new App({ outdir: path.join(tmp, 'floor') });
-    const floorStack = new TerraformStack(floorApp, 'floor');
-    new provider.NullProvider(floorStack, 'null');
-    for (let i = 0; i < 100; i++) {
-      new resource.Resource(floorStack, `check${i}`, { triggers: { i: String(i) }, provisioners: [{ type: 'local-exec', command: 'node -e 0' }] });
+    let n = 0;
+    const floorApply = async (): Promise<number> => {
+      const outdir = path.join(tmp, `floor-${n++}`);
+      const floorApp = new App({ outdir });
+      const floorStack = new TerraformStack(floorApp, 'floor');
+      new provider.NullProvider(floorStack, 'null');
+      new LocalBackend(floorStack, { path: 'terraform.tfstate' }); // in the stack's temp dir: every run starts empty
+      for (let i = 0; i < 100; i++) {
+        new resource.Resource(floorStack, `check${i}`, { triggers: { i: String(i) }, provisioners: [{ type: 'local-exec', command: 'node -e 0' }] });
+      }
+      floorApp.synth();
+      const floor = await initAndApply(path.join(outdir, 'stacks', 'floor'), {});
+      if (floor.exitCode !== 0) throw new Error(`the floor's apply failed:\n${floor.stderr.slice(0, 2000)}`);
+      const floorRuns = (floor.stdout.match(/Provisioning with 'local-exec'/g) ?? []).length;
+      if (floorRuns !== 100) throw new Error(`the floor ran ${floorRuns} local-execs, not 100:\n${floor.stdout.slice(0, 3000)}`);
+      return floor.ms;
+    };
+    // Alternating runs, each from an empty state; medians.
+    const floors: number[] = [];
+    const hundreds: { ms: number; prioritized: boolean }[] = [];
+    for (let run = 0; run < 3; run++) {
+      floors.push(await floorApply());
+      hundreds.push(await applyLibrary(tmp, `hundred-${run}`, 10, 10, key, true));
     }
-    floorApp.synth();
-    const floor = await initAndApply(path.join(tmp, 'floor', 'stacks', 'floor'), {});
-    const hundred = await applyLibrary(tmp, 'hundred', 10, 10, key);
-    const thousand = await applyLibrary(tmp, 'thousand', 100, 10, key);
-    const r100 = hundred.ms / floor.ms;
-    report('apply, 100 grants (10 keys x 10 clusters)', `${hundred.ms} ms (${hundred.passes} pass lines) vs ${floor.ms} ms for 100 x node -e 0: ${r100.toFixed(2)}x`, '<= 0.3x the floor', r100 <= 0.3);
-    const r1000 = thousand.ms / hundred.ms;
-    report('apply, 1,000 grants (10 keys x 100 clusters)', `${thousand.ms} ms (${thousand.passes} pass lines): ${r1000.toFixed(2)}x the 100-grant apply`, '<= 3x', r1000 <= 3);
+    const floor = median(floors);
+    const hundred = median(hundreds.map((h) => h.ms));
+    const thousand = await applyLibrary(tmp, 'thousand', 100, 10, key, true);
+    const prioritized = thousand.prioritized && hundreds.every((h) => h.prioritized);
+    const r100 = hundred / floor;
+    report('apply, 100 grants (10 keys x 10 clusters)', `${hundred} ms vs ${floor} ms for 100 x node -e 0: ${r100.toFixed(2)}x`, '<= 0.3x the floor', r100 <= 0.3);
+    const r1000 = thousand.ms / hundred;
+    report('apply, 1,000 grants (10 keys x 100 clusters)', `${thousand.ms} ms: ${r1000.toFixed(2)}x the 100-grant apply`, '<= 3x', r1000 <= 3);
+    // For reference: the same, with the stand-ins at the priority of everything else.
+    const hundredEqual = await applyLibrary(tmp, 'hundred-equal', 10, 10, key, false);
+    const thousandEqual = await applyLibrary(tmp, 'thousand-equal', 100, 10, key, false);
+    console.log(`  (stand-ins ${prioritized ? 'at a higher scheduling priority, as remote machines' : 'NOT prioritized (not permitted here)'}; ` +
+      `at equal priority, sharing the 2 cores with the checks: 100 grants ${hundredEqual.ms} ms = ${(hundredEqual.ms / floor).toFixed(2)}x the floor, ` +
+      `1,000 grants ${thousandEqual.ms} ms = ${(thousandEqual.ms / hundredEqual.ms).toFixed(2)}x)`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
