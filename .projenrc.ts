@@ -170,9 +170,9 @@ project.addTask('guide:example', {
   exec: 'ts-node -P test/tsconfig.json --transpile-only scripts/render-example-guide.ts',
 });
 
-// Benchmarks against a baseline run side by side (synth, and a 20-grant apply with real terraform).
+// Benchmarks against baselines run side by side (scripts/bench.ts): synth, wire cost, applies with real terraform.
 project.addTask('bench', {
-  description: 'Benchmark synth and a 20-grant apply against raw cdktf baselines; prints ratios',
+  description: 'Benchmark synth, the wire cost of a check and 100- and 1,000-grant applies against baselines run side by side; prints ratios',
   exec: 'ts-node -P test/tsconfig.json --transpile-only scripts/bench.ts',
 });
 
