@@ -3,11 +3,11 @@
  * overrides, and the key echoed back in other forms; the report and the printed lines hold none of
  * them.
  */
-import { spawn } from 'child_process';
 import * as https from 'https';
 import type { AddressInfo } from 'net';
 import * as path from 'path';
 import type * as Checker from '../../assets/checker';
+import { runNode } from '../../tools/testing/run-node';
 import { canaryKey, getTestCa } from '../../tools/testing/stand-in-qdrant';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -75,15 +75,8 @@ test('the CLI prints the same hostile answer safely (stdout, --json and stderr)'
   const server = await hostile((k) => `bad \u001b]0;pwned\u0007 ${echoes(k).join(' ')}`);
   try {
     for (const extra of [[], ['--json']]) {
-      const out = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js'), 'check', '--url', server.url, '--ca', server.caFile, '--retries', '0', ...extra],
-          { env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: KEY } });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        child.on('close', () => resolve({ stdout, stderr }));
-      });
+      const out = await runNode([path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js'), 'check', '--url', server.url, '--ca', server.caFile, '--retries', '0', ...extra],
+        { env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: KEY } });
       for (const f of fingerprints(KEY)) expect(out.stdout + out.stderr).not.toContain(f);
       expect(out.stdout.replace(/\n/g, '')).not.toMatch(CONTROL);
     }

@@ -3,11 +3,12 @@
  * not cut short; every numeric flag has bounds; the CA file is read with a size limit and never
  * from a device or a FIFO, so reading it cannot outlast the deadline.
  */
-import { execFileSync, spawn } from 'child_process';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type * as Checker from '../../assets/checker';
+import { runNode } from '../../tools/testing/run-node';
 import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -18,16 +19,10 @@ const check = require('../../assets/checker/check.js') as typeof Checker & {
 const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
 const KEY = canaryKey('canary-bounds');
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: KEY, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
-  });
+  const { code, stdout, stderr } = await runNode([CLI, ...args], { env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: KEY, ...env } });
+  return { code, stdout, stderr, ms: Date.now() - started };
 }
 
 let dir: string;

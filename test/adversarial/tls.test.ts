@@ -4,23 +4,16 @@
  * verification explicitly; the checker does, for REST and for gRPC. The extra-CA option stays.
  * (The gRPC client on its own is tested the same way in test/checker/grpc.test.ts.)
  */
-import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+import { runNode } from '../../tools/testing/run-node';
 import { StandInQdrant, canaryKey, carriesKey, createTestCa } from '../../tools/testing/stand-in-qdrant';
 
 const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
 const KEY = canaryKey('canary-tls');
 
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'check', ...args], { env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: KEY, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runNode([CLI, 'check', ...args], { env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: KEY, ...env } });
 }
 
 let s: StandInQdrant;

@@ -7,13 +7,13 @@
  * declarations are usage errors, and NODE_TLS_REJECT_UNAUTHORIZED=0 does not make it trust a
  * certificate, over REST or gRPC. The verdicts themselves are in test/real-qdrant/verdicts.test.ts.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type * as Checker from '../../assets/checker';
 import { collectionJwt } from '../../tools/testing/jwt';
+import { runNode } from '../../tools/testing/run-node';
 import { canaryKey, carriesKey, createTestCa, getTestCa, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -239,19 +239,10 @@ interface CliResult {
   readonly stderr: string;
 }
 
-function runCli(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      expect(SECRETS.some((k) => stdout.includes(k) || stderr.includes(k))).toBe(false);
-      resolve({ code, stdout, stderr });
-    });
-  });
+async function runCli(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+  const { code, stdout, stderr } = await runNode([CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+  expect(SECRETS.some((k) => stdout.includes(k) || stderr.includes(k))).toBe(false);
+  return { code, stdout, stderr };
 }
 
 describe('CLI: declared access', () => {
@@ -307,12 +298,7 @@ describe('CLI: declared access', () => {
 describe('CLI: NODE_TLS_REJECT_UNAUTHORIZED=0 does not switch TLS verification off', () => {
   test('control: a plain Node client in the same environment is fooled by it', async () => {
     const script = 'require("https").get(process.argv[1] + "/", (res) => { console.log(res.statusCode); res.resume(); }).on("error", (e) => console.log(e.code));';
-    const r = await new Promise<string>((resolve) => {
-      const child = spawn(process.execPath, ['-e', script, s.url], { env: { PATH: process.env.PATH ?? '', NODE_TLS_REJECT_UNAUTHORIZED: '0' } });
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.on('close', () => resolve(out.trim()));
-    });
+    const r = (await runNode(['-e', script, s.url], { env: { PATH: process.env.PATH ?? '', NODE_TLS_REJECT_UNAUTHORIZED: '0' } })).stdout.trim();
     expect(r).toBe('200');
   });
 

@@ -2,11 +2,11 @@
  * The CLI (assets/checker/cli.js) as a real child process: exit codes, the output line, --json,
  * usage errors. Every run is scanned for every key used in this file: none may ever be printed.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as path from 'node:path';
 import type { CheckReport } from '../../assets/checker';
+import { runNode } from '../../tools/testing/run-node';
 import { canaryKey, carriesKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
@@ -24,12 +24,7 @@ interface CliResult {
 /** Runs the CLI with a minimal environment (+ env) and checks that no canary key was printed. */
 async function run(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
   // Asynchronous on purpose: the stand-in server lives in this process and must keep answering.
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const { code, stdout, stderr } = await runNode([CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
   for (const canary of CANARIES) {
     expect(stdout).not.toContain(canary);
     expect(stderr).not.toContain(canary);

@@ -3,7 +3,6 @@
  * answers and statuses, TLS that NODE_TLS_REJECT_UNAUTHORIZED=0 cannot switch off, timeouts,
  * no retries, bounded reads, and the protobuf reader on bytes captured from a real Qdrant 1.18.3.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http2 from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
@@ -24,6 +23,7 @@ import {
   parseGrpcUrl,
 } from '../../assets/checker/grpc';
 import { collectionJwt, readJwt, signJwt } from '../../tools/testing/jwt';
+import { runNode } from '../../tools/testing/run-node';
 import { canaryKey, createTestCa, getTestCa, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 const KEY = canaryKey();
@@ -219,11 +219,8 @@ describe('TLS is always verified', () => {
     const saved = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
     process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
     try {
-      const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, GRPC_URL: s.grpcUrl } });
-      let stdout = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.resume(); // Node's warning about the variable
-      expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+      const { code, stdout } = await runNode(['-e', script], { env: { ...process.env, GRPC_URL: s.grpcUrl } }); // stderr: Node's warning about the variable
+      expect(code).toBe(0);
       expect(JSON.parse(stdout)).toEqual({ control: 'connected', checker: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
     } finally {
       if (saved === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;

@@ -5,7 +5,6 @@
  * checked at the same time bounded by the concurrency. Each "cluster" is an HTTPS proxy in front
  * of a slow stand-in that counts the requests in flight, so overlapping checks are seen.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -13,6 +12,7 @@ import * as net from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import type * as Checker from '../../assets/checker';
 import type * as Batch from '../../assets/checker/batch';
+import { runNode } from '../../tools/testing/run-node';
 import { canaryKey, getTestCa, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -201,19 +201,10 @@ describe('checkMany', () => {
 // ---------------------------------------------------------------------------------------------
 // The CLI
 
-function runCli(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      expect(SECRETS.some((k) => stdout.includes(k) || stderr.includes(k))).toBe(false);
-      resolve({ code, stdout, stderr });
-    });
-  });
+async function runCli(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await runNode([CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+  expect(SECRETS.some((k) => stdout.includes(k) || stderr.includes(k))).toBe(false);
+  return { code, stdout, stderr };
 }
 
 describe('CLI --grants-env', () => {

@@ -4,7 +4,6 @@
  * tests assert; test/real-qdrant/parity.test.ts compares the two directly), and the official
  * @qdrant/js-client-rest client talks to it with the same URL and key.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as path from 'node:path';
@@ -19,6 +18,7 @@ import {
   runRestMatrix,
   withoutJwtRbac,
 } from '../../tools/testing/real-qdrant';
+import { runNode } from '../../tools/testing/run-node';
 import { canaryKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 const KEY = canaryKey();
@@ -195,17 +195,11 @@ describe('the official @qdrant/js-client-rest client', () => {
   const clientVersion = (JSON.parse(fs.readFileSync(
     path.join(path.dirname(require.resolve('@qdrant/js-client-rest')), '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
-  async function runClient(url: string, apiKey: string, caFile: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, ['-e', script], {
+  function runClient(url: string, apiKey: string, caFile: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return runNode(['-e', script], {
       cwd: path.join(__dirname, '..', '..'),
       env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: caFile, QDRANT_URL: url, QDRANT_API_KEY: apiKey },
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    return { code, stdout, stderr };
   }
 
   let served: StandInQdrant;

@@ -7,13 +7,13 @@
  * fails the deploy (more access than declared) and leaves the .env as it was. No key, in any run's
  * output, in the stack or in the state.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as dotenv from 'dotenv';
 import { AccessStack } from '../../examples/access/main';
 import { collectionJwt, manageJwt } from '../../tools/testing/jwt';
 import { describeRealQdrant, RealQdrant } from '../../tools/testing/real-qdrant';
+import { runNode } from '../../tools/testing/run-node';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
 import { TerraformRun, initAndApply, synthStack, tempDir, terraform } from '../../tools/testing/terraform';
 
@@ -56,17 +56,9 @@ const APPS = `
   })().catch((e) => { console.error('apps failed: ' + e.message); process.exit(1); });`;
 
 function runApps(envFile: string, caFile: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', APPS, envFile], {
-      cwd: path.join(__dirname, '..', '..'),
-      env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: caFile },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  return runNode(['-e', APPS, envFile], {
+    cwd: path.join(__dirname, '..', '..'),
+    env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: caFile },
   });
 }
 

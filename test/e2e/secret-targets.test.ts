@@ -4,7 +4,6 @@
  * reads the written file through the `dotenv` parser and lists collections on every cluster.
  * Then a key rotation, a no-op deploy and a destroy, checking the file after each step.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -12,6 +11,7 @@ import { TerraformStack } from 'cdktf';
 import * as dotenv from 'dotenv';
 import { MultiClusterStack } from '../../examples/multi-cluster/main';
 import { ClusterAccess, SecretTarget } from '../../src';
+import { runNode } from '../../tools/testing/run-node';
 import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
 import { TerraformRun, initAndApply, synthStack, terraform } from '../../tools/testing/terraform';
 
@@ -53,17 +53,9 @@ const APP = `
   })().catch((e) => { console.error('client failed: ' + e.message); process.exit(1); });`;
 
 function runApp(envFile: string, caFile: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', APP, envFile], {
-      cwd: path.join(__dirname, '..', '..'),
-      env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: caFile },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  return runNode(['-e', APP, envFile], {
+    cwd: path.join(__dirname, '..', '..'),
+    env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: caFile },
   });
 }
 

@@ -4,11 +4,11 @@
  * and its CLI (a child process). The server decides whether the key works; the checker reads the
  * date from the token and warns or fails before the key runs out.
  */
-import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import type * as Checker from '../../assets/checker';
 import { expIn, signJwt } from '../../tools/testing/jwt';
 import { describeRealQdrant, RealQdrant } from '../../tools/testing/real-qdrant';
+import { runNode } from '../../tools/testing/run-node';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -54,21 +54,12 @@ describeRealQdrant('key expiry against real Qdrant 1.18.3 (jwt_rbac on)', () => 
     return r;
   }
 
-  function cli(apiKey: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, 'check', '--url', q.restUrl, '--grpc-url', q.grpcUrl, '--ca', q.caFile!, '--label', 'search-api → prod-eu', ...args], {
-        env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: apiKey },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => {
-        noKeyIn(stdout, stderr);
-        resolve({ code, stdout, stderr });
-      });
+  async function cli(apiKey: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const { code, stdout, stderr } = await runNode([CLI, 'check', '--url', q.restUrl, '--grpc-url', q.grpcUrl, '--ca', q.caFile!, '--label', 'search-api → prod-eu', ...args], {
+      env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: apiKey },
     });
+    noKeyIn(stdout, stderr);
+    return { code, stdout, stderr };
   }
 
   test('expires in 3 days: passes, with a warning line that gives the date and says to rotate', async () => {

@@ -3,11 +3,11 @@
  * usage and failure paths, and parallel writers on one file. Every run's stdout/stderr is
  * scanned for the canary secrets: none may ever be printed.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as dotenv from 'dotenv';
+import { runNode } from '../../tools/testing/run-node';
 
 const CLI = path.join(__dirname, '..', '..', 'assets', 'writer', 'cli.js');
 const SECRET = 'canary-secret-cli-9d41e0';
@@ -17,24 +17,14 @@ const outputs: string[] = [];
 
 interface Run { code: number | null; stdout: string; stderr: string }
 
-function cli(args: string[], entries?: unknown, extraEnv: Record<string, string> = {}): Promise<Run> {
+async function cli(args: string[], entries?: unknown, extraEnv: Record<string, string> = {}): Promise<Run> {
   const env: Record<string, string | undefined> = { ...process.env };
   delete env.QCA_ENTRIES;
   delete env.QCA_ENTRIES_FROM_ENV;
   Object.assign(env, extraEnv);
   if (entries !== undefined) env.QCA_ENTRIES = typeof entries === 'string' ? entries : JSON.stringify(entries);
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => { stdout += d; });
-    p.stderr.on('data', (d) => { stderr += d; });
-    p.on('error', reject);
-    p.on('close', (code) => {
-      outputs.push(stdout, stderr);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  const { code, stdout, stderr } = await runNode([CLI, ...args], { env, outputs });
+  return { code, stdout, stderr };
 }
 
 let dir: string;

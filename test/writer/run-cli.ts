@@ -2,19 +2,14 @@
  * Test helpers for assets/writer/cli.js run as a real child process (used by test/writer and
  * test/adversarial/writer-*). Not a test file itself.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { NodeRun, runNode } from '../../tools/testing/run-node';
 
 export const CLI = path.join(__dirname, '..', '..', 'assets', 'writer', 'cli.js');
 
-export interface CliRun {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type CliRun = NodeRun;
 
 export interface CliOptions {
   /** Extra environment variables. */
@@ -36,23 +31,7 @@ export function runCli(args: string[], entries?: unknown, options: CliOptions = 
   delete env.QCA_LOCK_TIMEOUT_MS;
   Object.assign(env, options.env ?? {});
   if (entries !== undefined) env.QCA_ENTRIES = typeof entries === 'string' ? entries : JSON.stringify(entries);
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let timer: NodeJS.Timeout | undefined;
-    if (options.killAfterMs !== undefined) {
-      timer = setTimeout(() => p.kill(options.signal ?? 'SIGKILL'), options.killAfterMs);
-    }
-    p.stdout.on('data', (d) => { stdout += d; });
-    p.stderr.on('data', (d) => { stderr += d; });
-    p.on('error', reject);
-    p.on('close', (code, signal) => {
-      if (timer) clearTimeout(timer);
-      outputs?.push(stdout, stderr);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
+  return runNode([CLI, ...args], { env, killAfterMs: options.killAfterMs, signal: options.signal, outputs });
 }
 
 /** A fresh temp dir; `remove()` deletes it (call it in afterEach/afterAll or a finally). */
