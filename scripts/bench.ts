@@ -46,9 +46,17 @@ function time(fn: () => void): number {
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
+/** Where the synth benchmarks' apps write (Testing.app() alone leaves a dir in the OS temp dir per app). */
+const SCRATCH = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-bench-'));
+process.once('exit', () => fs.rmSync(SCRATCH, { recursive: true, force: true }));
+
+function testingApp(): App {
+  return Testing.app({ outdir: fs.mkdtempSync(path.join(SCRATCH, 'app-')) });
+}
+
 /** Raw cdktf: what one check per grant is, without the library. */
 function baselineStack(grants: number): TerraformStack {
-  const stack = new TerraformStack(Testing.app(), 'baseline');
+  const stack = new TerraformStack(testingApp(), 'baseline');
   new provider.NullProvider(stack, 'null');
   const key = new TerraformVariable(stack, 'key', { type: 'string', sensitive: true });
   for (let i = 0; i < grants; i++) {
@@ -111,7 +119,7 @@ async function standIns(count: number, key: string, priority: boolean): Promise<
   };
 }
 
-function libraryStack(clusters: number, keys: number, servers?: Pick<StandIns, 'endpoints' | 'caFile'>, app = Testing.app()): TerraformStack {
+function libraryStack(clusters: number, keys: number, servers?: Pick<StandIns, 'endpoints' | 'caFile'>, app = testingApp()): TerraformStack {
   const stack = new TerraformStack(app, 'library');
   const names = Array.from({ length: clusters }, (_, i) => `cluster-${i}`);
   new ClusterAccess(stack, 'Qdrant', {
