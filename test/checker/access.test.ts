@@ -8,13 +8,11 @@
  * certificate, over REST or gRPC. The verdicts themselves are in test/real-qdrant/verdicts.test.ts.
  */
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import * as https from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type * as http from 'node:http';
 import type * as Checker from '../../assets/checker';
 import { collectionJwt } from '../../tools/testing/jwt';
 import { runNode } from '../../tools/testing/run-node';
-import { canaryKey, carriesKey, createTestCa, getTestCa, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
+import { canaryKey, carriesKey, createTestCa, forwardTo, LoopbackServer, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { checkClusterAccess, formatReport, formatWarnings } = require('../../assets/checker/check.js') as typeof Checker;
@@ -39,29 +37,19 @@ type Fault = 'forward' | 'hang' | { status: number; headers?: Record<string, str
 class FaultProxy {
   static async start(upstream: StandInQdrant): Promise<FaultProxy> {
     const p = new FaultProxy(upstream);
-    await new Promise<void>((resolve) => p.server.listen(0, '127.0.0.1', () => resolve()));
+    p.server = await LoopbackServer.start('https', (req, res) => p.handle(req, res));
     return p;
   }
 
   readonly seen: { route: string; apiKey: boolean }[] = [];
   rules: Record<string, Fault[]> = {};
-  private readonly server: https.Server;
-  private readonly sockets = new Set<Socket>();
+  private server!: LoopbackServer;
   private readonly counts = new Map<string, number>();
-  private readonly ca: Buffer;
 
-  private constructor(private readonly upstream: StandInQdrant) {
-    const ca = getTestCa();
-    this.ca = fs.readFileSync(ca.caFile);
-    this.server = https.createServer({ cert: ca.serverCert, key: ca.serverKey }, (req, res) => this.handle(req, res));
-    this.server.on('connection', (s: Socket) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
-  }
+  private constructor(private readonly upstream: StandInQdrant) {}
 
   get url(): string {
-    return `https://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.server.url;
   }
 
   reset(rules: Record<string, Fault[]> = {}): void {
@@ -70,11 +58,8 @@ class FaultProxy {
     this.seen.length = 0;
   }
 
-  async stop(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    for (const s of this.sockets) s.destroy();
-    await closed;
+  stop(): Promise<void> {
+    return this.server.stop();
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -92,14 +77,7 @@ class FaultProxy {
         res.end(fault.body ?? '');
         return;
       }
-      const headers = { ...req.headers };
-      delete headers.host;
-      const up = https.request(`${this.upstream.url}${req.url}`, { method: req.method, headers, ca: this.ca, agent: false }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      up.on('error', () => res.destroy());
-      up.end(Buffer.concat(chunks));
+      forwardTo(this.upstream, req, res, Buffer.concat(chunks));
     });
   }
 }

@@ -5,15 +5,11 @@
  * checked at the same time bounded by the concurrency. Each "cluster" is an HTTPS proxy in front
  * of a slow stand-in that counts the requests in flight, so overlapping checks are seen.
  */
-import * as fs from 'node:fs';
-import * as http from 'node:http';
-import * as https from 'node:https';
-import * as net from 'node:net';
-import type { AddressInfo, Socket } from 'node:net';
+import type * as http from 'node:http';
 import type * as Checker from '../../assets/checker';
 import type * as Batch from '../../assets/checker/batch';
 import { runNode } from '../../tools/testing/run-node';
-import { canaryKey, getTestCa, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
+import { canaryKey, closedPort, forwardTo, LoopbackServer, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { checkMany, formatSummary } = require('../../assets/checker/batch.js') as typeof Batch;
@@ -49,33 +45,20 @@ class InFlight {
 class CountingProxy {
   static async start(name: string, upstream: StandInQdrant, inFlight: InFlight): Promise<CountingProxy> {
     const p = new CountingProxy(name, upstream, inFlight);
-    await new Promise<void>((resolve) => p.server.listen(0, '127.0.0.1', () => resolve()));
+    p.server = await LoopbackServer.start('https', (req, res) => p.forward(req, res));
     return p;
   }
 
-  private readonly server: https.Server;
-  private readonly sockets = new Set<Socket>();
-  private readonly ca: Buffer;
+  private server!: LoopbackServer;
 
-  private constructor(readonly name: string, private readonly upstream: StandInQdrant, private readonly inFlight: InFlight) {
-    const ca = getTestCa();
-    this.ca = fs.readFileSync(ca.caFile);
-    this.server = https.createServer({ cert: ca.serverCert, key: ca.serverKey }, (req, res) => this.forward(req, res));
-    this.server.on('connection', (s: Socket) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
-  }
+  private constructor(readonly name: string, private readonly upstream: StandInQdrant, private readonly inFlight: InFlight) {}
 
   get url(): string {
-    return `https://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.server.url;
   }
 
-  async stop(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    for (const s of this.sockets) s.destroy();
-    await closed;
+  stop(): Promise<void> {
+    return this.server.stop();
   }
 
   private forward(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -87,24 +70,8 @@ class CountingProxy {
     };
     res.on('finish', end);
     res.on('close', end);
-    const headers = { ...req.headers };
-    delete headers.host;
-    const up = https.request(`${this.upstream.url}${req.url}`, { method: req.method, headers, ca: this.ca, agent: false }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    up.on('error', () => res.destroy());
-    req.pipe(up);
+    forwardTo(this.upstream, req, res);
   }
-}
-
-/** A port where nothing listens. */
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', () => resolve()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
 }
 
 const inFlight = new InFlight();

@@ -230,14 +230,18 @@ const HEALTH_METHODS = new Set(['/qdrant.Qdrant/HealthCheck', '/grpc.health.v1.H
 const authOk = (access: Access): Auth => ({ ok: true, access });
 const authFail = (status: 401 | 403, text: string): Auth => ({ ok: false, status, text });
 
-/** A listening server that tracks its sockets so stop() can destroy them (e.g. in `hang` mode). */
-class Listener {
-  static async start(protocol: 'https' | 'http', handler: http.RequestListener): Promise<Listener> {
+/**
+ * A server on a free port of 127.0.0.1 (HTTPS with the test CA's certificate, or plain HTTP) that
+ * tracks its sockets so stop() can destroy them (e.g. in `hang` mode). Also what tests build
+ * their own proxies in front of a stand-in on (see {@link forwardTo}).
+ */
+export class LoopbackServer {
+  static async start(protocol: 'https' | 'http', handler: http.RequestListener): Promise<LoopbackServer> {
     const ca = getTestCa();
     const server = protocol === 'https'
       ? https.createServer({ cert: ca.serverCert, key: ca.serverKey }, handler)
       : http.createServer(handler);
-    const l = new Listener(server, protocol);
+    const l = new LoopbackServer(server, protocol);
     await listenOnLoopback(server);
     return l;
   }
@@ -311,7 +315,7 @@ function listenOnLoopback(server: net.Server): Promise<void> {
 }
 
 /** A port on 127.0.0.1 where nothing listens (bound, then closed). */
-async function closedPort(): Promise<number> {
+export async function closedPort(): Promise<number> {
   const s = net.createServer();
   await listenOnLoopback(s);
   const port = (s.address() as AddressInfo).port;
@@ -348,8 +352,8 @@ export class StandInQdrant {
   private readonly collections: Set<string>;
   /** alias → collection */
   private readonly aliases = new Map<string, string>();
-  private main?: Listener;
-  private other?: Listener;
+  private main?: LoopbackServer;
+  private other?: LoopbackServer;
   private grpc?: GrpcListener;
   private refusedUrl = '';
   private refusedGrpcUrl = '';
@@ -385,8 +389,8 @@ export class StandInQdrant {
   }
 
   private async listen(protocol: 'https' | 'http'): Promise<void> {
-    this.main = await Listener.start(protocol, (req, res) => this.handle(req, res));
-    this.other = await Listener.start('https', (req, res) => {
+    this.main = await LoopbackServer.start(protocol, (req, res) => this.handle(req, res));
+    this.other = await LoopbackServer.start('https', (req, res) => {
       this.otherOrigin.requests.push(record(req, this.mode));
       // Answers like an open Qdrant, so a checker that followed the redirect would be fooled.
       readBody(req, (body) => this.route(req, res, MANAGE, body));
@@ -819,4 +823,21 @@ function pbDouble(field: number, value: number): Buffer {
   b[0] = field * 8 + 1;
   b.writeDoubleLE(value, 1);
   return b;
+}
+
+/**
+ * Forwards one request to `upstream` over HTTPS (trusting the test CA) and pipes the answer back;
+ * a failed upstream request destroys the response. `body`: the request body when the caller has
+ * already read it; otherwise the request is piped through.
+ */
+export function forwardTo(upstream: StandInQdrant, req: http.IncomingMessage, res: http.ServerResponse, body?: Buffer): void {
+  const headers = { ...req.headers };
+  delete headers.host;
+  const up = https.request(`${upstream.url}${req.url}`, { method: req.method, headers, ca: fs.readFileSync(upstream.caFile), agent: false }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  up.on('error', () => res.destroy());
+  if (body) up.end(body);
+  else req.pipe(up);
 }
