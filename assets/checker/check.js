@@ -12,8 +12,9 @@
  * /readyz and /livez), so a root probe passes with a wrong key: the key step is what proves it.
  *
  * Wire cost: root and enforced (which sends no key) go first; nothing keyed is sent on until the
- * address has proven to be Qdrant; then key and the access probes go out together on a few
- * keep-alive connections, while gRPC runs alongside on its own connection.
+ * address has proven to be Qdrant; then key and the access probes go out together. All of them are
+ * streams of one HTTP/2 connection (http.js; keep-alive HTTP/1.1 connections when the server
+ * offers no HTTP/2), while gRPC runs alongside on its own connection: two TLS handshakes a check.
  *
  * Node built-ins only: this file is copied next to Terraform stacks and run with plain `node`.
  */
@@ -26,7 +27,7 @@ const { safeLine, redactDeep, clip, quote } = require('../runtime/text.js');
 const { DEFAULT_REST_PORT, DEFAULT_GRPC_PORT, parseClusterUrl, showUrl } = require('../runtime/url.js');
 const { planProbes, accessWords } = require('./access.js');
 const { failure } = require('./failures.js');
-const { createAgent, attempt, answer, commonFailure, unexpected } = require('./http.js');
+const { createRestClient, attempt, answer, commonFailure, unexpected } = require('./http.js');
 const { BACKOFF } = require('./retry.js');
 const { keyInfo, describeExpiry, daysUntil } = require('./jwt.js');
 
@@ -139,7 +140,7 @@ function loadCa(caFile) {
     const extra = [];
     if (process.env.NODE_EXTRA_CA_CERTS) {
       try {
-        extra.push(fs.readFileSync(process.env.NODE_EXTRA_CA_CERTS, 'utf8'));
+        extra.push(...notBundled(fs.readFileSync(process.env.NODE_EXTRA_CA_CERTS, 'utf8')));
       } catch {
         // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS; do the same (silently).
       }
@@ -148,11 +149,22 @@ function loadCa(caFile) {
     if (typeof context.context?.addCACert !== 'function') {
       return tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra, pem] });
     }
-    for (const certs of [...extra, pem]) context.context.addCACert(certs);
+    context.context.addCACert([...extra, pem].join('\n'));
     return context;
   } catch (err) {
     throw new UsageError(`CA file ${shown} holds no usable certificate (${safeLine(err.message, [], 80)})`);
   }
+}
+
+/**
+ * The certificates of a PEM bundle that are not among Node's bundled roots. NODE_EXTRA_CA_CERTS
+ * often names the system's whole bundle (about 140 certificates, most of them Node's own roots):
+ * parsing them all again costs a check process ~15 ms, the few that differ ~1 ms.
+ */
+function notBundled(pem) {
+  const bare = (block) => block.replace(/\s+/g, '');
+  const bundled = new Set(tls.rootCertificates.map(bare));
+  return (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) || []).filter((b) => !bundled.has(bare(b)));
 }
 
 /**
@@ -374,7 +386,7 @@ async function checkGrant(shared, grant) {
   } else {
     // Each grant has its own deadline; the time spent preparing (reading the CA) counts against it.
     const deadlineAt = started + shared.deadlineMs - shared.prepareMs;
-    const ctx = { ...shared, target, agent: createAgent(target, shared.secureContext), deadlineAt, portHint: 'Qdrant REST is 6333' };
+    const ctx = { ...shared, target, rest: createRestClient(target, shared.secureContext), deadlineAt, portHint: 'Qdrant REST is 6333' };
     const grpc = grpcTarget ? require('./grpc-check.js').checkGrpc({ ...shared, target: grpcTarget, deadlineAt, portHint: 'Qdrant gRPC is 6334' }, report) : undefined;
     try {
       const timed = async (name, run) => {
@@ -399,7 +411,7 @@ async function checkGrant(shared, grant) {
         if (r.note) report.notes.push(r.note);
       }
     } finally {
-      ctx.agent.destroy();
+      ctx.rest.destroy();
     }
     if ([...results.values()].every((r) => !r.failure)) {
       const r = stepExpiry(ctx, report);

@@ -5,9 +5,18 @@
  * environment cannot switch it off). Requests carry at most one credential header. Retries with
  * exponential backoff (full jitter) on network errors, timeouts, 5xx and 429 (Retry-After
  * honoured), never on 401/403, all within the check's deadline. Node built-ins only.
+ *
+ * One TLS connection per cluster: it offers HTTP/2 and HTTP/1.1 (ALPN). Qdrant's REST port speaks
+ * both (actix-web with rustls), and over HTTP/2 every request of a check is a stream on that one
+ * connection, so a check makes one TLS handshake for REST where HTTP/1.1 needs one per parallel
+ * request. A server that picks HTTP/1.1 gets the connection as the first socket of a keep-alive
+ * agent, which opens more for parallel requests.
  */
 const http = require('node:http');
+const http2 = require('node:http2');
 const https = require('node:https');
+const net = require('node:net');
+const tls = require('node:tls');
 const { failure } = require('./failures.js');
 const { safeLine } = require('../runtime/text.js');
 const { RETRYABLE_CODES, withRetries, backoff } = require('./retry.js');
@@ -31,15 +40,115 @@ function timeoutError(ms, byDeadline) {
   return err;
 }
 
-/** A keep-alive agent for one cluster: a few sockets, TLS always verified, extra CAs if given. */
-function createAgent(target, secureContext, maxSockets = 6) {
-  if (target.protocol === 'http:') return new http.Agent({ keepAlive: true, maxSockets });
-  return new https.Agent({ keepAlive: true, maxSockets, rejectUnauthorized: true, ...(secureContext ? { secureContext } : {}) });
+/** HTTP/2 stream and session failures that a new attempt may get past (as a reset connection). */
+const H2_RESET_CODES = new Set(['ERR_HTTP2_STREAM_ERROR', 'ERR_HTTP2_STREAM_CANCEL', 'ERR_HTTP2_GOAWAY_SESSION', 'ERR_HTTP2_SESSION_ERROR', 'ERR_HTTP2_INVALID_SESSION']);
+
+function closedError() {
+  return Object.assign(new Error('connection closed while reading the answer'), { code: 'ECONNRESET' });
+}
+
+/**
+ * The REST connection of one cluster's check. https: made on the first request; HTTP/2 when the
+ * server picks it, else a keep-alive agent that starts with that connection. http:// (loopback
+ * only) is HTTP/1.1. TLS is always verified, with the extra CAs of `secureContext` if given.
+ */
+class RestClient {
+  constructor(target, secureContext, maxSockets = 6) {
+    this.target = target;
+    this.tlsOptions = {
+      rejectUnauthorized: true, // explicit: NODE_TLS_REJECT_UNAUTHORIZED cannot change it
+      ...(secureContext ? { secureContext } : {}),
+      // SNI only for names; the certificate is still matched against an IP address.
+      ...(net.isIP(target.hostname) ? {} : { servername: target.hostname }),
+    };
+    this.maxSockets = maxSockets;
+    this.session = undefined; // HTTP/2
+    this.agent = target.protocol === 'http:' ? new http.Agent({ keepAlive: true, maxSockets }) : undefined; // HTTP/1.1
+    this.connecting = undefined; // { socket, ready } while the first connection is made
+    this.firstSocket = undefined; // HTTP/1.1: that connection, given to the agent
+    this.closed = false;
+  }
+
+  /** Resolves 'h2' or 'h1' once requests can be sent; rejects with the connection's error. */
+  ready() {
+    if (this.closed) return Promise.reject(closedError());
+    if (this.agent) return Promise.resolve('h1');
+    if (this.session && !this.session.closed && !this.session.destroyed) return Promise.resolve('h2');
+    if (this.connecting) return this.connecting.ready;
+    const socket = tls.connect({ host: this.target.hostname, port: this.target.port, ALPNProtocols: ['h2', 'http/1.1'], ...this.tlsOptions });
+    const ready = new Promise((resolve, reject) => {
+      const failed = (err) => {
+        this.connecting = undefined;
+        socket.destroy();
+        reject(err);
+      };
+      socket.once('error', failed);
+      socket.once('secureConnect', () => {
+        socket.removeListener('error', failed); // from here on, the session's or the agent's
+        this.connecting = undefined;
+        if (this.closed) {
+          socket.destroy();
+          reject(closedError());
+        } else if (socket.alpnProtocol === 'h2') {
+          const session = http2.connect(this.target.url, { createConnection: () => socket });
+          session.on('error', () => undefined); // reported by the streams it ends
+          session.on('close', () => {
+            if (this.session === session) this.session = undefined;
+          });
+          this.session = session;
+          resolve('h2');
+        } else {
+          // Until a request takes it (or destroy() ends it), an error on it must not be uncaught.
+          socket.on('error', () => undefined);
+          this.firstSocket = socket;
+          this.agent = agentStartingWith(socket, this.tlsOptions, this.maxSockets);
+          resolve('h1');
+        }
+      });
+    });
+    this.connecting = { socket, ready };
+    return ready;
+  }
+
+  /** Gives up a connection still being made (a request timed out waiting for it): the next attempt makes a new one. */
+  abandonConnecting(err) {
+    if (this.connecting) this.connecting.socket.destroy(err);
+  }
+
+  destroy() {
+    this.closed = true;
+    if (this.connecting) this.connecting.socket.destroy();
+    if (this.session) this.session.destroy();
+    if (this.agent) this.agent.destroy();
+    if (this.firstSocket) this.firstSocket.destroy();
+  }
+}
+
+/** A keep-alive HTTPS agent whose first socket is `socket` (already connected and verified). */
+function agentStartingWith(socket, tlsOptions, maxSockets) {
+  const agent = new https.Agent({ keepAlive: true, maxSockets, ...tlsOptions });
+  let first = socket;
+  const create = agent.createConnection;
+  agent.createConnection = function createConnection(options, callback) {
+    if (first && !first.destroyed) {
+      const s = first;
+      first = undefined;
+      return s;
+    }
+    first = undefined;
+    return create.call(this, options, callback);
+  };
+  return agent;
+}
+
+/** The REST client of one cluster's check (see RestClient). */
+function createRestClient(target, secureContext, maxSockets = 6) {
+  return new RestClient(target, secureContext, maxSockets);
 }
 
 /**
  * One request. Resolves {status, headers, body}; rejects on network/TLS errors and on timeout.
- * ctx: { target, agent, key, header, secrets }.
+ * ctx: { target, rest, key, header, secrets }.
  */
 function send(ctx, method, path, { withKey, body }, timeoutMs, byDeadline) {
   const headers = { 'accept': 'application/json', 'user-agent': USER_AGENT };
@@ -53,39 +162,86 @@ function send(ctx, method, path, { withKey, body }, timeoutMs, byDeadline) {
     headers['content-type'] = 'application/json';
     headers['content-length'] = String(payload.length);
   }
-  const t = ctx.target;
   return new Promise((resolve, reject) => {
     let settled = false;
+    let abort = (err) => ctx.rest.abandonConnecting(err); // until the request is sent
     const settle = (fn, value) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       fn(value);
     };
-    const transport = t.protocol === 'https:' ? https : http;
-    const req = transport.request({
-      host: t.hostname, port: t.port, path, method, headers, agent: ctx.agent,
-      ...(t.protocol === 'https:' ? { rejectUnauthorized: true } : {}),
-    }, (res) => {
-      const chunks = [];
-      let size = 0;
-      res.on('data', (chunk) => {
-        size += chunk.length;
-        if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-      });
-      res.on('end', () => settle(resolve, { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', (err) => settle(reject, err));
-      res.on('close', () => settle(reject, Object.assign(new Error('connection closed while reading the answer'), { code: 'ECONNRESET' })));
-    });
     // One timer for the whole request (connect + TLS + answer), not just socket idleness.
     const timer = setTimeout(() => {
       const err = timeoutError(timeoutMs, byDeadline);
       settle(reject, err);
-      req.destroy(err);
+      abort(err);
     }, timeoutMs);
-    req.on('error', (err) => settle(reject, err));
-    req.end(payload);
+    const answered = {
+      resolve: (value) => settle(resolve, value),
+      reject: (e) => settle(reject, e),
+      // A stream closes after every answer too: the error is made only when it is one.
+      closed: () => {
+        if (!settled) settle(reject, closedError());
+      },
+    };
+    ctx.rest.ready().then((protocol) => {
+      if (settled) return;
+      abort = protocol === 'h2'
+        ? sendH2(ctx.rest.session, method, path, headers, payload, answered)
+        : sendH1(ctx, method, path, headers, payload, answered);
+    }, answered.reject);
   });
+}
+
+/** Reads an answer of at most MAX_BODY_BYTES into {status, headers, body}. */
+function readAnswer(stream, status, headers, answered) {
+  const chunks = [];
+  let size = 0;
+  stream.on('data', (chunk) => {
+    size += chunk.length;
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+  });
+  stream.on('end', () => answered.resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8') }));
+}
+
+/** A request over HTTP/1.1 (keep-alive agent). Returns what aborts it. */
+function sendH1(ctx, method, path, headers, payload, answered) {
+  const t = ctx.target;
+  const transport = t.protocol === 'https:' ? https : http;
+  const req = transport.request({
+    host: t.hostname, port: t.port, path, method, headers, agent: ctx.rest.agent,
+    ...(t.protocol === 'https:' ? { rejectUnauthorized: true } : {}),
+  }, (res) => {
+    readAnswer(res, res.statusCode, res.headers, answered);
+    res.on('error', answered.reject);
+    res.on('close', answered.closed);
+  });
+  req.on('error', answered.reject);
+  req.end(payload);
+  return (err) => req.destroy(err);
+}
+
+/** A request as one stream of the HTTP/2 session. Returns what aborts it. */
+function sendH2(session, method, path, headers, payload, answered) {
+  let stream;
+  try {
+    stream = session.request({ ':method': method, ':path': path, ...headers }, { endStream: payload === undefined });
+  } catch (err) {
+    answered.reject(H2_RESET_CODES.has(err.code) ? Object.assign(closedError(), { message: err.message }) : err);
+    return () => undefined;
+  }
+  stream.on('response', (h) => {
+    const resHeaders = {};
+    for (const [name, value] of Object.entries(h)) if (!name.startsWith(':')) resHeaders[name] = value;
+    readAnswer(stream, Number(h[':status']), resHeaders, answered);
+  });
+  stream.on('error', (err) => answered.reject(H2_RESET_CODES.has(err.code) ? Object.assign(closedError(), { message: err.message }) : err));
+  stream.on('close', answered.closed);
+  if (payload !== undefined) stream.end(payload);
+  return () => {
+    if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
+  };
 }
 
 /** Delay before the next attempt, or undefined when this outcome must not be retried. */
@@ -184,4 +340,4 @@ function unexpected(ctx, o, method, path) {
   return failure('unexpected-answer', ` to ${method} ${path}: ${answer(o.res, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`);
 }
 
-module.exports = { createAgent, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times };
+module.exports = { createRestClient, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times };

@@ -6,6 +6,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import * as tls from 'tls';
 import { runNode } from '../../tools/testing/run-node';
 import { StandInQdrant, canaryKey, carriesKey, createTestCa } from '../../tools/testing/stand-in-qdrant';
 
@@ -53,6 +54,21 @@ test('--ca adds to the trusted roots: a CA from NODE_EXTRA_CA_CERTS is still tru
     const none = await cli(['--url', s.url, '--grpc-url', s.grpcUrl, '--ca', other.caFile, '--retries', '0'], { NODE_EXTRA_CA_CERTS: other.caFile });
     expect(none.code).toBe(1);
     expect(none.stdout).toMatch(/step root: TLS certificate not trusted/);
+  } finally {
+    fs.rmSync(other.dir, { recursive: true, force: true });
+  }
+});
+
+test('--ca with NODE_EXTRA_CA_CERTS naming a whole bundle (Node\'s own roots and the cluster\'s CA): still trusted', async () => {
+  const other = createTestCa();
+  try {
+    // As a system bundle is: mostly the roots Node already has, the cluster's CA in the middle (in CRLF lines).
+    const bundle = path.join(other.dir, 'bundle.pem');
+    const roots = tls.rootCertificates.slice(0, 20);
+    fs.writeFileSync(bundle, [...roots.slice(0, 10), fs.readFileSync(s.caFile, 'utf8').trim().replace(/\n/g, '\r\n'), ...roots.slice(10)].join('\n'));
+    const r = await cli(['--url', s.url, '--grpc-url', s.grpcUrl, '--ca', other.caFile, '--retries', '0'], { NODE_EXTRA_CA_CERTS: bundle });
+    expect(r.stdout).toMatch(/^ok /);
+    expect(r.code).toBe(0);
   } finally {
     fs.rmSync(other.dir, { recursive: true, force: true });
   }

@@ -3,7 +3,7 @@
  * CLI behaviour (exit codes, output line) is in cli.test.ts.
  */
 import type * as Checker from '../../assets/checker';
-import { canaryKey, carriesKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
+import { canaryKey, carriesKey, forwardTo, LoopbackServer, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 // check.js is plain CommonJS without its own .d.ts; its types are assets/checker/index.d.ts.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -196,6 +196,28 @@ describe('transport', () => {
       expect(plain.requests).toHaveLength(3);
     } finally {
       await plain.stop();
+    }
+  });
+
+  test('REST over HTTP/2 (as Qdrant offers it): one connection per check, access probes included', async () => {
+    const before = s.restConnections;
+    const r = await check({ access: 'collections', readCollections: ['products'], writeCollections: ['support-tickets'], allowExcessAccess: true });
+    expect(r.ok).toBe(true);
+    expect(s.restConnections - before).toBe(1);
+    expect(s.requests.length).toBeGreaterThan(4); // root, enforced, key and the probes: streams of that one connection
+    expect(new Set(s.requests.map((q) => q.httpVersion))).toEqual(new Set(['2.0']));
+  });
+
+  test('a server that speaks only HTTP/1.1: the same verdict, over keep-alive connections', async () => {
+    const h1 = await LoopbackServer.start('https', (req, res) => forwardTo(s, req, res));
+    try {
+      const r = await check({ url: h1.url });
+      expect(r).toMatchObject({ ok: true, keyStatus: 'accepted', enforcement: 'enforced' });
+      expect(r.steps.map((x) => [x.name, x.status])).toEqual([['root', 200], ['key', 200], ['enforced', 401]]);
+      // root's connection (the one that asked for h2 and got HTTP/1.1) and enforced's, sent alongside; key reuses one.
+      expect(h1.connections).toBe(2);
+    } finally {
+      await h1.stop();
     }
   });
 

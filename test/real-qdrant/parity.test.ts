@@ -5,6 +5,8 @@
  * else it must be indistinguishable.
  */
 import { createHmac } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as tls from 'node:tls';
 import { base64url, signJwt } from '../../tools/testing/jwt';
 import type { ProbeCredential, RestProbe } from '../../tools/testing/real-qdrant';
 import {
@@ -74,6 +76,19 @@ function moreProbes(): RestProbe[] {
   ];
 }
 
+/** The protocol a TLS server picks from `ALPNProtocols` (false: none). */
+function alpnOf(url: string, caFile: string, ALPNProtocols: string[] | undefined): Promise<string | false> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const options = { host: u.hostname, port: Number(u.port), ca: fs.readFileSync(caFile), ...(ALPNProtocols ? { ALPNProtocols } : {}) };
+    const socket = tls.connect(options, () => {
+      resolve(socket.alpnProtocol ?? false);
+      socket.destroy();
+    });
+    socket.on('error', reject);
+  });
+}
+
 describeRealQdrant('parity: stand-in vs real Qdrant 1.18.3', () => {
   let real: RealQdrant;
   let standIn: StandInQdrant;
@@ -104,6 +119,18 @@ describeRealQdrant('parity: stand-in vs real Qdrant 1.18.3', () => {
     const credentials = [...edgeCredentials(), ...probeCredentials(KEY, READ_ONLY_KEY, C)];
     const probes = [...restProbes(C, OTHER), ...moreProbes()];
     expect(await runRestMatrix(standIn, credentials, probes)).toEqual(await runRestMatrix(real, credentials, probes));
+  });
+
+  test('REST: the same protocols by ALPN (HTTP/2 and HTTP/1.1; the checker sends a check over one HTTP/2 connection)', async () => {
+    const offers = [['h2', 'http/1.1'], ['http/1.1', 'h2'], ['http/1.1'], ['h2'], undefined];
+    const negotiate = async (url: string, caFile: string) => {
+      const picked: (string | false)[] = [];
+      for (const ALPNProtocols of offers) picked.push(await alpnOf(url, caFile, ALPNProtocols));
+      return picked;
+    };
+    const onReal = await negotiate(real.restUrl, real.caFile!);
+    expect(onReal[0]).toBe('h2');
+    expect(await negotiate(standIn.url, standIn.caFile)).toEqual(onReal);
   });
 
   test('gRPC: HealthCheck and Collections/List with every credential', async () => {

@@ -104,6 +104,8 @@ export interface RecordedRequest {
   readonly rawHeaders: readonly string[];
   /** The mode the server was in. */
   readonly mode: StandInMode;
+  /** '2.0' or '1.1' for REST requests; undefined for gRPC calls (always HTTP/2). */
+  readonly httpVersion?: string;
 }
 
 export interface TestCa {
@@ -236,19 +238,27 @@ const authFail = (status: 401 | 403, text: string): Auth => ({ ok: false, status
  * their own proxies in front of a stand-in on (see {@link forwardTo}).
  */
 export class LoopbackServer {
-  static async start(protocol: 'https' | 'http', handler: http.RequestListener): Promise<LoopbackServer> {
+  /**
+   * With `http2`, HTTPS offers HTTP/2 and HTTP/1.1 by ALPN, as Qdrant's REST port does (actix-web
+   * with rustls); without it, HTTP/1.1 only (as a plain proxy in front of Qdrant may).
+   */
+  static async start(protocol: 'https' | 'http', handler: http.RequestListener, options: { http2?: boolean } = {}): Promise<LoopbackServer> {
     const ca = getTestCa();
-    const server = protocol === 'https'
-      ? https.createServer({ cert: ca.serverCert, key: ca.serverKey }, handler)
-      : http.createServer(handler);
+    let server: http.Server | http2.Http2SecureServer;
+    if (protocol === 'http') server = http.createServer(handler);
+    else if (options.http2) server = http2.createSecureServer({ cert: ca.serverCert, key: ca.serverKey, allowHTTP1: true }, handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void);
+    else server = https.createServer({ cert: ca.serverCert, key: ca.serverKey }, handler);
     const l = new LoopbackServer(server, protocol);
     await listenOnLoopback(server);
     return l;
   }
 
+  /** TCP connections accepted so far (a check over HTTP/2 needs one per cluster). */
+  connections = 0;
   private readonly sockets = new Set<Socket>();
-  private constructor(private readonly server: http.Server, readonly protocol: 'https' | 'http') {
+  private constructor(private readonly server: http.Server | http2.Http2SecureServer, readonly protocol: 'https' | 'http') {
     server.on('connection', (s: Socket) => {
+      this.connections += 1;
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
@@ -260,7 +270,7 @@ export class LoopbackServer {
 
   async stop(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
+    if ('closeAllConnections' in this.server) this.server.closeAllConnections();
     for (const s of this.sockets) s.destroy();
     await closed;
   }
@@ -376,6 +386,11 @@ export class StandInQdrant {
     return this.mode === 'refused' ? this.refusedGrpcUrl : this.grpc!.url;
   }
 
+  /** TCP connections the REST port accepted so far. */
+  get restConnections(): number {
+    return this.main?.connections ?? 0;
+  }
+
   /** Switches mode; the request counters of `flaky-5xx` / `rate-limited` restart. */
   setMode(mode: StandInMode, params: ModeParams = {}): void {
     this.mode = mode;
@@ -389,7 +404,7 @@ export class StandInQdrant {
   }
 
   private async listen(protocol: 'https' | 'http'): Promise<void> {
-    this.main = await LoopbackServer.start(protocol, (req, res) => this.handle(req, res));
+    this.main = await LoopbackServer.start(protocol, (req, res) => this.handle(req, res), { http2: true });
     this.other = await LoopbackServer.start('https', (req, res) => {
       this.otherOrigin.requests.push(record(req, this.mode));
       // Answers like an open Qdrant, so a checker that followed the redirect would be fooled.
@@ -690,8 +705,15 @@ function deny(res: http.ServerResponse, denial: string | undefined): true | unde
 // ---------------------------------------------------------------------------------------------
 // HTTP helpers
 
+/** A REST request as received; over HTTP/2 without the pseudo-headers, so records read alike over either protocol. */
 function record(req: http.IncomingMessage, mode: StandInMode): RecordedRequest {
-  return { method: req.method ?? '', path: req.url ?? '', headers: { ...req.headers }, rawHeaders: [...req.rawHeaders], mode };
+  const headers: http.IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(req.headers)) if (!name.startsWith(':')) headers[name] = value;
+  const rawHeaders: string[] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    if (!req.rawHeaders[i].startsWith(':')) rawHeaders.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  }
+  return { method: req.method ?? '', path: req.url ?? '', headers, rawHeaders, mode, httpVersion: req.httpVersion };
 }
 
 function recordGrpc(headers: http2.IncomingHttpHeaders, mode: StandInMode): RecordedRequest {
