@@ -190,7 +190,7 @@ function send(ctx, method, path, { withKey, body }, timeoutMs, byDeadline) {
       abort = protocol === 'h2'
         ? sendH2(ctx.rest.session, method, path, headers, payload, answered)
         : sendH1(ctx, method, path, headers, payload, answered);
-    }, answered.reject);
+    }, answered.reject).catch(answered.reject);
   });
 }
 
@@ -224,6 +224,10 @@ function sendH1(ctx, method, path, headers, payload, answered) {
 
 /** A request as one stream of the HTTP/2 session. Returns what aborts it. */
 function sendH2(session, method, path, headers, payload, answered) {
+  if (!session || session.closed || session.destroyed) {
+    answered.reject(closedError()); // it went away between ready() and now: a new attempt connects anew
+    return () => undefined;
+  }
   let stream;
   try {
     stream = session.request({ ':method': method, ':path': path, ...headers }, { endStream: payload === undefined });

@@ -2,6 +2,7 @@
  * The checker's Node API (assets/checker/check.js) against the stand-in Qdrant.
  * CLI behaviour (exit codes, output line) is in cli.test.ts.
  */
+import { constants as http2Constants, type Http2ServerRequest } from 'node:http2';
 import type * as Checker from '../../assets/checker';
 import { canaryKey, carriesKey, forwardTo, LoopbackServer, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
@@ -218,6 +219,25 @@ describe('transport', () => {
       expect(h1.connections).toBe(2);
     } finally {
       await h1.stop();
+    }
+  });
+
+  test.each([
+    ['the connection drops: the retry makes a new one', (q: Http2ServerRequest) => q.stream.session!.destroy(), 2],
+    ['the server resets one stream (REFUSED_STREAM): the retry is a new stream', (q: Http2ServerRequest) => q.stream.close(http2Constants.NGHTTP2_REFUSED_STREAM), 1],
+  ])('HTTP/2, %s', async (_what, drop, connections) => {
+    let drops = 0;
+    const h2 = await LoopbackServer.start('https', (req, res) => {
+      if (drops++ === 0) return drop(req as unknown as Http2ServerRequest);
+      forwardTo(s, req, res);
+    }, { http2: true });
+    try {
+      const r = await check({ url: h2.url });
+      expect(r).toMatchObject({ ok: true, keyStatus: 'accepted', enforcement: 'enforced' });
+      expect(r.steps.reduce((n, x) => n + x.attempts, 0)).toBeGreaterThan(3); // what was dropped was sent again
+      expect(h2.connections).toBe(connections);
+    } finally {
+      await h2.stop();
     }
   });
 

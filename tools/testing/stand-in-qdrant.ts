@@ -853,10 +853,11 @@ function pbDouble(field: number, value: number): Buffer {
  * already read it; otherwise the request is piped through.
  */
 export function forwardTo(upstream: StandInQdrant, req: http.IncomingMessage, res: http.ServerResponse, body?: Buffer): void {
-  const headers = { ...req.headers };
-  delete headers.host;
+  // Hop-by-hop headers (and HTTP/2's pseudo-headers) stay on their own hop.
+  const hop = (name: string) => name.startsWith(':') || ['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade'].includes(name);
+  const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !hop(name)));
   const up = https.request(`${upstream.url}${req.url}`, { method: req.method, headers, ca: fs.readFileSync(upstream.caFile), agent: false }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    res.writeHead(answer.statusCode ?? 502, Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !hop(name))));
     answer.pipe(res);
   });
   up.on('error', () => res.destroy());
