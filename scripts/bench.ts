@@ -15,11 +15,15 @@
  * 5. apply, 1,000 grants (100 clusters x 10 keys), against the 100-grant figure.
  * 6. the wire cost of one check (REST and gRPC) through a proxy that adds 50 ms of round-trip
  *    time, in round trips.
+ * And, for reference (no target), the checker's CPU per grant next to Node's own cost of the two
+ * TLS + HTTP/2 connections a grant needs.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http2 from 'node:http2';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as tls from 'node:tls';
 import { provider, resource } from '@cdktf/provider-null';
 import { App, LocalBackend, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { ClusterAccess } from '../src';
@@ -276,10 +280,73 @@ async function benchWire(): Promise<void> {
   }
 }
 
+/**
+ * Where the apply's CPU goes, client side only (the stand-ins run in their own process): the
+ * checker's CPU per grant in this process (100 clusters, 8 at a time), next to what Node itself
+ * spends on one TLS + HTTP/2 connection carrying three requests (100 of them, 8 at a time).
+ * A check needs two such connections (REST and gRPC are different ports): twice that is the floor
+ * for a grant. Medians of 5 alternating runs after a warm-up.
+ */
+async function benchCpu(): Promise<void> {
+  console.log('client CPU per grant, in one process (reference; the stand-ins run in their own process)');
+  const key = canaryKey('bench-cpu');
+  const servers = await standIns(100, key, false);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { checkMany } = require('../assets/checker/index.js');
+  try {
+    const grants = servers.endpoints.map((e, i) => ({ label: `c${i}`, url: e.url, grpcUrl: e.grpcUrl }));
+    const options = { apiKey: key, caFile: servers.caFile };
+    const secureContext = tls.createSecureContext({ ca: fs.readFileSync(servers.caFile) }); // one, as the checker has
+    const connection = (url: string): Promise<void> => new Promise((resolve, reject) => {
+      const session = http2.connect(url, { secureContext });
+      session.on('error', reject);
+      let left = 3;
+      for (const p of ['/', '/collections', '/collections']) {
+        const req = session.request({ ':path': p });
+        req.on('data', () => undefined);
+        req.on('error', reject);
+        req.on('end', () => {
+          if (--left === 0) session.close(() => resolve());
+        });
+        req.end();
+      }
+    });
+    const checker = async (): Promise<void> => {
+      const r = await checkMany(options, grants);
+      if (!r.ok) throw new Error(`cpu bench: the check failed: ${r.failed.join(', ')}`);
+    };
+    const bare = async (): Promise<void> => {
+      let next = 0;
+      await Promise.all(Array.from({ length: 8 }, async () => {
+        while (next < grants.length) await connection(grants[next++].url);
+      }));
+    };
+    const cpuPerGrant = async (fn: () => Promise<void>): Promise<number> => {
+      const before = process.cpuUsage();
+      await fn();
+      const used = process.cpuUsage(before);
+      return (used.user + used.system) / 1000 / grants.length;
+    };
+    await checker(); // warm-up
+    await bare();
+    const ours: number[] = [];
+    const floor: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      ours.push(await cpuPerGrant(checker));
+      floor.push(await cpuPerGrant(bare));
+    }
+    console.log(`  checker: ${median(ours).toFixed(2)} ms of CPU per grant (REST + gRPC); Node alone: ${median(floor).toFixed(2)} ms per TLS + HTTP/2 ` +
+      `connection with 3 requests, ${(2 * median(floor)).toFixed(2)} ms for the two a grant needs`);
+  } finally {
+    await servers.stop();
+  }
+}
+
 async function main(): Promise<void> {
   benchSynth();
   benchSynth10k();
   await benchWire();
+  await benchCpu();
   await benchApply();
   const missed = rows.filter((r) => !r.ok);
   console.log(missed.length === 0 ? `\nall ${rows.length} figures within their targets` : `\n${missed.length} of ${rows.length} figures miss their targets`);
