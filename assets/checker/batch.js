@@ -1,8 +1,9 @@
 'use strict';
 /**
  * Many grants of one key in one process: the clusters are checked concurrently (a bounded number
- * at a time), each with its own keep-alive connections. One report per grant, in the order the
- * grants were given; `onReport` sees each one as soon as it is done. Node built-ins only.
+ * at a time), each over its own connections (REST, over HTTP/2 when offered, and gRPC). One report
+ * per grant, in the order the grants were given; `onReport` sees each one as soon as it is done.
+ * Node built-ins only.
  */
 const { UsageError } = require('../runtime/cli.js');
 const { quote } = require('../runtime/text.js');
