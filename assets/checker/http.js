@@ -47,6 +47,11 @@ function closedError() {
   return Object.assign(new Error('connection closed while reading the answer'), { code: 'ECONNRESET' });
 }
 
+/** An HTTP/2 reset as a reset connection (retried), with Node's words; any other error as it is. */
+function h2Error(err) {
+  return H2_RESET_CODES.has(err.code) ? Object.assign(closedError(), { message: err.message }) : err;
+}
+
 /**
  * The REST connection of one cluster's check. https: made on the first request; HTTP/2 when the
  * server picks it, else a keep-alive agent that starts with that connection. http:// (loopback
@@ -232,7 +237,7 @@ function sendH2(session, method, path, headers, payload, answered) {
   try {
     stream = session.request({ ':method': method, ':path': path, ...headers }, { endStream: payload === undefined });
   } catch (err) {
-    answered.reject(H2_RESET_CODES.has(err.code) ? Object.assign(closedError(), { message: err.message }) : err);
+    answered.reject(h2Error(err));
     return () => undefined;
   }
   stream.on('response', (h) => {
@@ -240,7 +245,7 @@ function sendH2(session, method, path, headers, payload, answered) {
     for (const [name, value] of Object.entries(h)) if (!name.startsWith(':')) resHeaders[name] = value;
     readAnswer(stream, Number(h[':status']), resHeaders, answered);
   });
-  stream.on('error', (err) => answered.reject(H2_RESET_CODES.has(err.code) ? Object.assign(closedError(), { message: err.message }) : err));
+  stream.on('error', (err) => answered.reject(h2Error(err)));
   stream.on('close', answered.closed);
   if (payload !== undefined) stream.end(payload);
   return () => {
