@@ -232,10 +232,12 @@ const HEALTH_METHODS = new Set(['/qdrant.Qdrant/HealthCheck', '/grpc.health.v1.H
 const authOk = (access: Access): Auth => ({ ok: true, access });
 const authFail = (status: 401 | 403, text: string): Auth => ({ ok: false, status, text });
 
+type LoopbackServerKind = http.Server | http2.Http2Server | http2.Http2SecureServer;
+
 /**
  * A server on a free port of 127.0.0.1 (HTTPS with the test CA's certificate, or plain HTTP) that
- * tracks its sockets so stop() can destroy them (e.g. in `hang` mode). Also what tests build
- * their own proxies in front of a stand-in on (see {@link forwardTo}).
+ * tracks its sockets so stop() can destroy them (e.g. in `hang` mode): the stand-in's REST and
+ * gRPC ports, and what tests build their own proxies in front of a stand-in on (see {@link forwardTo}).
  */
 export class LoopbackServer {
   /**
@@ -244,10 +246,26 @@ export class LoopbackServer {
    */
   static async start(protocol: 'https' | 'http', handler: http.RequestListener, options: { http2?: boolean } = {}): Promise<LoopbackServer> {
     const ca = getTestCa();
-    let server: http.Server | http2.Http2SecureServer;
+    let server: LoopbackServerKind;
     if (protocol === 'http') server = http.createServer(handler);
     else if (options.http2) server = http2.createSecureServer({ cert: ca.serverCert, key: ca.serverKey, allowHTTP1: true }, handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void);
     else server = https.createServer({ cert: ca.serverCert, key: ca.serverKey }, handler);
+    return LoopbackServer.listen(server, protocol);
+  }
+
+  /** A gRPC port: HTTP/2 over TLS (cleartext HTTP/2 for `protocol: 'http'`), each stream to `handler`. */
+  static async startGrpc(
+    protocol: 'https' | 'http',
+    handler: (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void,
+  ): Promise<LoopbackServer> {
+    const ca = getTestCa();
+    const server = protocol === 'https' ? http2.createSecureServer({ cert: ca.serverCert, key: ca.serverKey }) : http2.createServer();
+    server.on('stream', handler);
+    server.on('session', (session: http2.ServerHttp2Session) => session.on('error', () => undefined)); // a client that goes away mid-stream
+    return LoopbackServer.listen(server, protocol);
+  }
+
+  private static async listen(server: LoopbackServerKind, protocol: 'https' | 'http'): Promise<LoopbackServer> {
     const l = new LoopbackServer(server, protocol);
     await listenOnLoopback(server);
     return l;
@@ -255,8 +273,9 @@ export class LoopbackServer {
 
   /** TCP connections accepted so far (a check over HTTP/2 needs one per cluster). */
   connections = 0;
+  // Raw sockets: stop() ends them all, HTTP/2 sessions and unfinished TLS handshakes included.
   private readonly sockets = new Set<Socket>();
-  private constructor(private readonly server: http.Server | http2.Http2SecureServer, readonly protocol: 'https' | 'http') {
+  private constructor(private readonly server: LoopbackServerKind, readonly protocol: 'https' | 'http') {
     server.on('connection', (s: Socket) => {
       this.connections += 1;
       this.sockets.add(s);
@@ -271,47 +290,6 @@ export class LoopbackServer {
   async stop(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     if ('closeAllConnections' in this.server) this.server.closeAllConnections();
-    for (const s of this.sockets) s.destroy();
-    await closed;
-  }
-}
-
-/** The gRPC port: HTTP/2 over TLS (cleartext HTTP/2 for `protocol: 'http'`); tracks sessions so stop() can end them. */
-class GrpcListener {
-  static async start(
-    protocol: 'https' | 'http',
-    handler: (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void,
-  ): Promise<GrpcListener> {
-    const ca = getTestCa();
-    const server = protocol === 'https' ? http2.createSecureServer({ cert: ca.serverCert, key: ca.serverKey }) : http2.createServer();
-    server.on('stream', handler);
-    const l = new GrpcListener(server, protocol);
-    await listenOnLoopback(server);
-    return l;
-  }
-
-  private readonly sessions = new Set<http2.ServerHttp2Session>();
-  private readonly sockets = new Set<Socket>();
-  private constructor(private readonly server: http2.Http2Server | http2.Http2SecureServer, readonly protocol: 'https' | 'http') {
-    server.on('session', (s: http2.ServerHttp2Session) => {
-      this.sessions.add(s);
-      s.on('error', () => undefined); // a client that goes away mid-stream
-      s.on('close', () => this.sessions.delete(s));
-    });
-    // Raw sockets too: a client that never finishes the TLS handshake has no session yet.
-    server.on('connection', (s: Socket) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
-  }
-
-  get url(): string {
-    return `${this.protocol}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const s of this.sessions) s.destroy();
     for (const s of this.sockets) s.destroy();
     await closed;
   }
@@ -364,7 +342,7 @@ export class StandInQdrant {
   private readonly aliases = new Map<string, string>();
   private main?: LoopbackServer;
   private other?: LoopbackServer;
-  private grpc?: GrpcListener;
+  private grpc?: LoopbackServer;
   private refusedUrl = '';
   private refusedGrpcUrl = '';
 
@@ -411,7 +389,7 @@ export class StandInQdrant {
       readBody(req, (body) => this.route(req, res, MANAGE, body));
     });
     this.otherOrigin.url = this.other.url;
-    this.grpc = await GrpcListener.start(protocol, (stream, headers) => this.handleGrpc(stream, headers));
+    this.grpc = await LoopbackServer.startGrpc(protocol, (stream, headers) => this.handleGrpc(stream, headers));
     this.refusedUrl = `${protocol}://127.0.0.1:${await closedPort()}`;
     this.refusedGrpcUrl = `${protocol}://127.0.0.1:${await closedPort()}`;
   }
