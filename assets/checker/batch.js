@@ -6,17 +6,21 @@
  * Node built-ins only.
  */
 const { UsageError } = require('../runtime/cli.js');
-const { quote } = require('../runtime/text.js');
-const { prepare, checkGrant, parseBaseUrl } = require('./check.js');
+const { quote, redact } = require('../runtime/text.js');
+const { prepare, checkGrant, parseBaseUrl, withoutSecrets } = require('./check.js');
 const { DEFAULT_REST_PORT, DEFAULT_GRPC_PORT } = require('../runtime/url.js');
 
-/** Validates a list of grants ({label?, url, grpcUrl?}). Throws UsageError naming the entry. */
-function checkGrantList(grants) {
+/**
+ * Validates a list of grants ({label?, url, grpcUrl?}). Throws UsageError naming the entry; what
+ * it shows of the entry is redacted of `secrets` before it is clipped.
+ */
+function checkGrantList(grants, secrets = []) {
+  const show = (value, max) => quote(redact(value, secrets), max);
   if (!Array.isArray(grants) || grants.length === 0) throw new UsageError('the grants must be a non-empty list of {"label","url","grpcUrl"}');
   return grants.map((g, i) => {
     if (!g || typeof g !== 'object' || Array.isArray(g)) throw new UsageError(`grant ${i + 1} is not an object with "url"`);
     for (const k of Object.keys(g)) {
-      if (!['label', 'url', 'grpcUrl'].includes(k)) throw new UsageError(`grant ${i + 1} has unknown field ${quote(k, 40)} (expected label, url, grpcUrl)`);
+      if (!['label', 'url', 'grpcUrl'].includes(k)) throw new UsageError(`grant ${i + 1} has unknown field ${show(k, 40)} (expected label, url, grpcUrl)`);
     }
     for (const k of ['label', 'url', 'grpcUrl']) {
       if (g[k] !== undefined && typeof g[k] !== 'string') throw new UsageError(`grant ${i + 1}: ${k} must be a string`);
@@ -28,7 +32,7 @@ function checkGrantList(grants) {
       try {
         parseBaseUrl(g[k], port);
       } catch (err) {
-        throw new UsageError(`grant ${i + 1}${g.label ? ` (${quote(g.label, 60)})` : ''}: ${err.message}`);
+        throw new UsageError(`grant ${i + 1}${g.label ? ` (${show(g.label, 60)})` : ''}: ${err.message}`);
       }
     }
     return { label: g.label, url: g.url, grpcUrl: g.grpcUrl };
@@ -40,8 +44,15 @@ function checkGrantList(grants) {
  * Rejects only with UsageError (bad options or a bad grant, before anything is sent).
  */
 async function checkMany(options, grants, { concurrency = 8, onReport } = {}) {
-  const list = checkGrantList(grants);
-  const shared = prepare(options);
+  const secrets = [options && options.apiKey];
+  let list;
+  let shared;
+  try {
+    list = checkGrantList(grants, secrets);
+    shared = prepare(options);
+  } catch (err) {
+    throw withoutSecrets(err, secrets);
+  }
   const reports = new Array(list.length);
   let next = 0;
   async function worker() {

@@ -23,7 +23,7 @@ const fs = require('node:fs');
 const tls = require('node:tls');
 const { CHECK_OPTIONS, defaultDeadlineSeconds } = require('../runtime/protocol.js');
 const { UsageError } = require('../runtime/cli.js');
-const { safeLine, redactDeep, clip, quote } = require('../runtime/text.js');
+const { safeLine, redact, redactDeep, clip, quote } = require('../runtime/text.js');
 const { DEFAULT_REST_PORT, DEFAULT_GRPC_PORT, parseClusterUrl, showUrl } = require('../runtime/url.js');
 const { planProbes, accessWords } = require('./access.js');
 const { failure } = require('./failures.js');
@@ -68,28 +68,43 @@ function keyProblem(key) {
   return undefined;
 }
 
+/** An option's value for a message, quoted and clipped: redacted first, so no clip can leave a part of the key. */
+function shownValue(value, options, max = 40) {
+  return quote(typeof value === 'string' ? redact(value, [options.apiKey]) : value, max);
+}
+
+/**
+ * A UsageError whose message holds no form of the secrets, not even a clipped one (a key pasted
+ * into another option, a label or a URL); any other error as it is.
+ */
+function withoutSecrets(err, secrets) {
+  if (!(err instanceof UsageError)) return err;
+  const message = redact(err.message, secrets);
+  return message === err.message ? err : new UsageError(message);
+}
+
 function numberOption(options, name, spec, integer) {
   const value = options[name];
   if (value === undefined) return undefined;
   const ok = typeof value === 'number' && Number.isFinite(value) && (!integer || Number.isInteger(value)) && value >= spec.min && value <= spec.max;
-  if (!ok) throw new UsageError(`${name} must be a ${integer ? 'whole ' : ''}number in ${spec.min}-${spec.max}; got ${quote(value, 40)}`);
+  if (!ok) throw new UsageError(`${name} must be a ${integer ? 'whole ' : ''}number in ${spec.min}-${spec.max}; got ${shownValue(value, options)}`);
   return value;
 }
 
 function enumOption(options, name, spec) {
   const value = options[name] === undefined ? spec.default : options[name];
-  if (!spec.values.includes(value)) throw new UsageError(`${name} must be one of ${spec.values.join(', ')}; got ${quote(value, 40)}`);
+  if (!spec.values.includes(value)) throw new UsageError(`${name} must be one of ${spec.values.join(', ')}; got ${shownValue(value, options)}`);
   return value;
 }
 
 /** Qdrant's rule for collection names, plus no comma (the CLI lists them comma-separated). */
-function checkCollections(list, name) {
+function checkCollections(list, name, options) {
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw new UsageError(`${name} must be a list of collection names`);
   for (const c of list) {
     // eslint-disable-next-line no-control-regex
     if (typeof c !== 'string' || c === '' || c.length > 255 || /[\u0000-\u001f/\\:*?"<>|,]/.test(c)) {
-      throw new UsageError(`${name}: ${quote(c, 60)} is not a collection name (1-255 characters, none of / \\ : * ? " < > | , or control characters)`);
+      throw new UsageError(`${name}: ${shownValue(c, options, 60)} is not a collection name (1-255 characters, none of / \\ : * ? " < > | , or control characters)`);
     }
   }
   return [...list];
@@ -177,8 +192,8 @@ function prepare(options) {
   if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new UsageError('the API key is empty or missing');
   const timeoutSeconds = numberOption(options, 'timeoutSeconds', CHECK_OPTIONS.timeout) ?? CHECK_OPTIONS.timeout.default;
   const access = enumOption(options, 'access', CHECK_OPTIONS.access);
-  const read = checkCollections(options.readCollections, 'readCollections');
-  const write = checkCollections(options.writeCollections, 'writeCollections');
+  const read = checkCollections(options.readCollections, 'readCollections', options);
+  const write = checkCollections(options.writeCollections, 'writeCollections', options);
   if (access === 'read-only' && write.length > 0) {
     throw new UsageError('access read-only and write collections contradict each other; declare the collections with access collections');
   }
@@ -187,7 +202,7 @@ function prepare(options) {
   }
   for (const name of ['backoffBaseMs', 'backoffCapMs']) {
     const v = options[name];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) throw new UsageError(`${name} must be a number >= 0; got ${quote(v, 40)}`);
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) throw new UsageError(`${name} must be a number >= 0; got ${shownValue(v, options)}`);
   }
   const shared = {
     started,
@@ -441,8 +456,13 @@ async function checkGrant(shared, grant) {
  * UsageError for invalid options. The key never appears in the report.
  */
 async function checkClusterAccess(options) {
-  const shared = prepare(options);
-  return checkGrant(shared, { url: options.url, grpcUrl: options.grpcUrl, label: options.label });
+  const secrets = [options && options.apiKey];
+  try {
+    const shared = prepare(options);
+    return await checkGrant(shared, { url: options.url, grpcUrl: options.grpcUrl, label: options.label });
+  } catch (err) {
+    throw withoutSecrets(err, secrets);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -487,4 +507,5 @@ module.exports = {
   parseBaseUrl,
   UsageError,
   clip,
+  withoutSecrets,
 };

@@ -10,7 +10,7 @@
  */
 const { openGrpc, encodeEmpty, decodeHealthCheckReply, GrpcStatus } = require('./grpc.js');
 const { failure } = require('./failures.js');
-const { networkFailure, commonFailure, times } = require('./http.js');
+const { networkFailure, commonFailure, times, h2Error } = require('./http.js');
 const { safeLine } = require('../runtime/text.js');
 const { RETRYABLE_CODES, withRetries, backoff } = require('./retry.js');
 
@@ -18,10 +18,18 @@ const HEALTH = '/qdrant.Qdrant/HealthCheck';
 const LIST = '/qdrant.Collections/List';
 const RETRY_STATUSES = new Set([GrpcStatus.UNAVAILABLE, GrpcStatus.RESOURCE_EXHAUSTED]);
 
-/** One call with retries, bounded by the deadline: {answer?, err?, attempts, deadlineHit}. */
+/** Errors of an answer that was read but cannot be used (too large, malformed): not retried. */
+const BAD_ANSWER_CODES = new Set(['ERR_GRPC_TOO_LARGE', 'ERR_GRPC_FRAME']);
+
+/**
+ * One call with retries, bounded by the deadline: {answer?, err?, attempts, deadlineHit}. An
+ * HTTP/2 stream or session reset (REFUSED_STREAM, GOAWAY) is retried as a reset connection, as on REST.
+ */
 async function attemptCall(ctx, client, path, metadata) {
   const { value: answer, ...rest } = await withRetries(ctx,
-    (timeoutMs) => client.call(path, { metadata, message: encodeEmpty(), timeoutMs }),
+    (timeoutMs) => client.call(path, { metadata, message: encodeEmpty(), timeoutMs }).catch((err) => {
+      throw h2Error(err);
+    }),
     (outcome, n) => {
       const retryable = outcome.err ? RETRYABLE_CODES.has(outcome.err.code) : RETRY_STATUSES.has(outcome.value.grpcStatus);
       return retryable ? backoff(ctx, n) : undefined;
@@ -36,8 +44,11 @@ function describe(answer, secrets) {
   return message ? `${answer.grpcStatus} ${message}` : String(answer.grpcStatus);
 }
 
-/** The failure of an outcome that is not an answer (network, deadline), or undefined. */
-function transportFailure(ctx, o) {
+/** The failure of an outcome that is not an answer (network, deadline, an unusable answer to `path`), or undefined. */
+function transportFailure(ctx, o, path) {
+  if (!o.deadlineHit && o.err && BAD_ANSWER_CODES.has(o.err.code)) {
+    return failure('grpc-unexpected', ` to ${path}: ${safeLine(o.err.message, ctx.secrets, 300)}`);
+  }
   if (o.deadlineHit || o.err) return commonFailure(ctx, { ...o, res: undefined });
   return undefined;
 }
@@ -54,7 +65,7 @@ async function checkGrpc(ctx, report) {
   try {
     client = openGrpc(ctx.target.url, { secureContext: ctx.secureContext, timeoutMs: ctx.timeoutMs });
     const health = await attemptCall(ctx, client, HEALTH, {});
-    const broken = transportFailure(ctx, health);
+    const broken = transportFailure(ctx, health, HEALTH);
     if (broken) return done(health.attempts, { failure: broken });
     let info;
     try {
@@ -72,7 +83,7 @@ async function checkGrpc(ctx, report) {
     const [withKey, withoutKey] = await Promise.all([attemptCall(ctx, client, LIST, credential), attemptCall(ctx, client, LIST, {})]);
     const attempts = health.attempts + withKey.attempts + withoutKey.attempts;
     for (const o of [withKey, withoutKey]) {
-      const f = transportFailure(ctx, o);
+      const f = transportFailure(ctx, o, LIST);
       if (f) return done(attempts, { failure: f });
     }
     const k = withKey.answer;

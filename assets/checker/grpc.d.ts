@@ -25,7 +25,7 @@ export declare const GrpcStatus: Readonly<{
   UNAUTHENTICATED: 16;
 }>;
 
-/** At most this many bytes of one answer are read; a larger answer rejects with code 'ERR_GRPC_TOO_LARGE'. */
+/** At most this many bytes of one answer are read, and decoded; a larger answer rejects with code 'ERR_GRPC_TOO_LARGE'. */
 export declare const MAX_RESPONSE_BYTES: number;
 
 export interface GrpcClientOptions {
@@ -71,7 +71,9 @@ export interface GrpcAnswer {
   /** The `content-type` of the answer ('' when absent); `application/grpc` from a gRPC server. */
   contentType: string;
   /**
-   * The payloads of the length-prefixed messages of the body (without the 5-byte prefix; gzip undone).
+   * The payloads of the length-prefixed messages of the body (without the 5-byte prefix). A call
+   * accepts uncompressed messages only (grpc-accept-encoding: identity): a compressed one rejects
+   * the call with code 'ERR_GRPC_FRAME'.
    * Empty unless the answer is HTTP 200 with content-type `application/grpc`.
    */
   messages: Buffer[];
@@ -122,9 +124,12 @@ export declare function frame(payload: Uint8Array): Buffer;
 
 /**
  * Splits a response body into message payloads; a gzip-compressed message is inflated when
- * `encoding` is `gzip`. Throws an Error with code 'ERR_GRPC_FRAME' on a malformed body.
+ * `encoding` is `gzip`, with at most {@link MAX_RESPONSE_BYTES} decoded in all (else an Error with
+ * code 'ERR_GRPC_TOO_LARGE'). With `accepted` (the encodings a call advertised in
+ * grpc-accept-encoding), a compressed message in any other encoding is refused. Throws an Error
+ * with code 'ERR_GRPC_FRAME' on a malformed body.
  */
-export declare function decodeFrames(body: Buffer, encoding?: string): Buffer[];
+export declare function decodeFrames(body: Buffer, encoding?: string, accepted?: readonly string[]): Buffer[];
 
 /** Percent-decodes a `grpc-message` value; malformed escapes are kept as they are. */
 export declare function decodeGrpcMessage(value: string | string[] | undefined): string;

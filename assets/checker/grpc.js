@@ -13,17 +13,21 @@
  *     headers of a trailers-only answer, or mapped from the HTTP status when there is none.
  *   - Network and TLS errors reject with Node's own error (its `code` kept); a call that does not
  *     finish in time rejects with an Error whose `code` is 'CHECK_TIMEOUT'.
- *   - At most MAX_RESPONSE_BYTES of an answer are read.
+ *   - At most MAX_RESPONSE_BYTES of an answer are read, and at most as many decoded. Calls accept
+ *     uncompressed answers only (grpc-accept-encoding: identity): a compressed message fails the call.
  *   - Credentials go only into the metadata the caller passes; this module never logs.
  *
  * Node built-ins only: this file is copied next to Terraform stacks and run with plain `node`.
  */
 const http2 = require('node:http2');
 const net = require('node:net');
+const { clip } = require('../runtime/text.js');
 
 const DEFAULT_PORT = 6334;
 const MAX_RESPONSE_BYTES = 1024 * 1024; // Qdrant's answers to the checker are a few hundred bytes
 const USER_AGENT = 'qdrant-cluster-access-checker';
+/** The message encodings a call accepts (its grpc-accept-encoding): Qdrant's answers are small. */
+const ACCEPT_ENCODINGS = Object.freeze(['identity']);
 const { NGHTTP2_CANCEL } = http2.constants;
 
 /** Metadata names the transport owns; a caller may not set them. */
@@ -59,7 +63,7 @@ function isLoopback(hostname) {
 
 /** Shows a URL in an error with any user:password@ part and the query masked (either may hold a key). */
 function showUrl(raw) {
-  return String(raw).replace(/\/\/[^/?#]*@/, '//***@').replace(/\?[^#]*/, '?***').slice(0, 200);
+  return clip(String(raw).replace(/\/\/[^/?#]*@/, '//***@').replace(/\?[^#]*/, '?***'), 200);
 }
 
 /**
@@ -155,10 +159,20 @@ function encodeEmpty() {
   return Buffer.alloc(5);
 }
 
-/** Splits a response body into message payloads. Throws (code 'ERR_GRPC_FRAME') on a malformed body. */
-function decodeFrames(body, encoding) {
+function tooLarge() {
+  return codedError(`the decoded answer is more than 1 MiB (${MAX_RESPONSE_BYTES} bytes)`, 'ERR_GRPC_TOO_LARGE');
+}
+
+/**
+ * Splits a response body into message payloads, gzip undone when `encoding` is 'gzip'; at most
+ * MAX_RESPONSE_BYTES decoded in all (code 'ERR_GRPC_TOO_LARGE': a few KB of gzip can hold a GB).
+ * With `accepted` (the encodings the call advertised), a compressed message in another encoding
+ * is refused. Throws (code 'ERR_GRPC_FRAME') on a malformed body.
+ */
+function decodeFrames(body, encoding, accepted) {
   const messages = [];
   let offset = 0;
+  let total = 0;
   while (offset < body.length) {
     if (body.length - offset < 5) throw codedError('truncated gRPC message header', 'ERR_GRPC_FRAME');
     const compressed = body[offset];
@@ -168,12 +182,24 @@ function decodeFrames(body, encoding) {
     let payload = body.subarray(offset, offset + length);
     offset += length;
     if (compressed === 1) {
-      if (encoding !== 'gzip') throw codedError(`compressed gRPC message with unsupported encoding '${String(encoding)}'`, 'ERR_GRPC_FRAME');
+      const shown = JSON.stringify(clip(String(encoding ?? ''), 40));
+      if (accepted && !accepted.includes(encoding)) {
+        throw codedError(`a message compressed with ${shown} (grpc-encoding), but the checker accepts only uncompressed ones ` +
+          `(grpc-accept-encoding: ${accepted.join(', ')}) — a server may compress only with an encoding the client accepts; check the gRPC address`, 'ERR_GRPC_FRAME');
+      }
+      if (encoding !== 'gzip') throw codedError(`compressed gRPC message with unsupported encoding ${shown}`, 'ERR_GRPC_FRAME');
       // zlib is loaded only for a compressed message (Qdrant sends none): it costs every check process ~2 ms to load.
-      payload = require('node:zlib').gunzipSync(payload, { maxOutputLength: MAX_RESPONSE_BYTES });
+      try {
+        payload = require('node:zlib').gunzipSync(payload, { maxOutputLength: Math.max(1, MAX_RESPONSE_BYTES - total) });
+      } catch (err) {
+        if (err && err.code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
+        throw codedError(`a gzip-compressed gRPC message that does not decompress (${clip(String(err && err.code || err), 40)})`, 'ERR_GRPC_FRAME');
+      }
     } else if (compressed !== 0) {
       throw codedError('invalid gRPC message flag', 'ERR_GRPC_FRAME');
     }
+    total += payload.length;
+    if (total > MAX_RESPONSE_BYTES) throw tooLarge();
     messages.push(Buffer.from(payload));
   }
   return messages;
@@ -284,7 +310,7 @@ function openGrpc(url, options = {}) {
     return new Promise((resolve, reject) => {
       if (closed) throw codedError('the gRPC client is closed', 'ERR_GRPC_CLOSED');
       if (typeof path !== 'string' || !/^\/[A-Za-z0-9_.]+\/[A-Za-z0-9_]+$/.test(path)) {
-        throw codedError(`invalid gRPC method path '${String(path).slice(0, 100)}': expected /package.Service/Method`, 'ERR_GRPC_USAGE');
+        throw codedError(`invalid gRPC method path '${clip(String(path), 100)}': expected /package.Service/Method`, 'ERR_GRPC_USAGE');
       }
       const timeoutMs = callOptions.timeoutMs === undefined ? defaultTimeout : positiveTimeout(callOptions.timeoutMs, 'timeoutMs');
       const message = callOptions.message === undefined ? encodeEmpty() : callOptions.message;
@@ -299,12 +325,12 @@ function openGrpc(url, options = {}) {
         'te': 'trailers',
         'user-agent': USER_AGENT,
         'grpc-timeout': grpcTimeoutHeader(timeoutMs),
-        'grpc-accept-encoding': 'identity',
+        'grpc-accept-encoding': ACCEPT_ENCODINGS.join(','),
       };
       for (const [name, value] of Object.entries(callOptions.metadata || {})) {
         const lower = name.toLowerCase();
         if (lower.startsWith(':') || RESERVED_METADATA.has(lower) || !/^[0-9a-z_.-]+$/.test(lower)) {
-          throw codedError(`metadata name '${name.slice(0, 60)}' is reserved or invalid`, 'ERR_GRPC_USAGE');
+          throw codedError(`metadata name '${clip(name, 60)}' is reserved or invalid`, 'ERR_GRPC_USAGE');
         }
         if (typeof value !== 'string') throw codedError(`metadata '${lower}' must be a string`, 'ERR_GRPC_USAGE');
         headers[lower] = value;
@@ -387,7 +413,7 @@ function openGrpc(url, options = {}) {
         let messages = [];
         if (httpStatus === 200 && /^application\/grpc(?:[+;]|$)/.test(contentType)) {
           try {
-            messages = decodeFrames(Buffer.concat(chunks), Array.isArray(grpcEncoding) ? grpcEncoding[0] : grpcEncoding);
+            messages = decodeFrames(Buffer.concat(chunks), Array.isArray(grpcEncoding) ? grpcEncoding[0] : grpcEncoding, ACCEPT_ENCODINGS);
           } catch (err) {
             finish(err);
             return;

@@ -18,10 +18,12 @@ const https = require('node:https');
 const net = require('node:net');
 const tls = require('node:tls');
 const { failure } = require('./failures.js');
-const { safeLine } = require('../runtime/text.js');
+const { safeLine, holdsSecret, quote } = require('../runtime/text.js');
 const { RETRYABLE_CODES, withRetries, backoff } = require('./retry.js');
 
-const MAX_BODY_BYTES = 1024 * 1024; // more is ignored: a status, a version and a count are enough
+const MAX_BODY_BYTES = 1024 * 1024; // a larger answer fails the step: a status, a version and a count are a few KB
+/** An HTML error page's <title> is looked for in its first characters only (it is in <head>). */
+const TITLE_SCAN_CHARS = 4096;
 const USER_AGENT = 'qdrant-cluster-access-checker';
 
 const UNTRUSTED_CERT_CODES = new Set([
@@ -185,6 +187,7 @@ function send(ctx, method, path, { withKey, body }, timeoutMs, byDeadline) {
     const answered = {
       resolve: (value) => settle(resolve, value),
       reject: (e) => settle(reject, e),
+      tooLarge: () => settle(reject, tooLargeError(method, path)),
       // A stream closes after every answer too: the error is made only when it is one.
       closed: () => {
         if (!settled) settle(reject, closedError());
@@ -199,13 +202,30 @@ function send(ctx, method, path, { withKey, body }, timeoutMs, byDeadline) {
   });
 }
 
-/** Reads an answer of at most MAX_BODY_BYTES into {status, headers, body}. */
-function readAnswer(stream, status, headers, answered) {
+/** The error of an answer larger than MAX_BODY_BYTES (not retried: the next one would be as large). */
+function tooLargeError(method, path) {
+  const err = new Error(`answer larger than 1 MiB (${MAX_BODY_BYTES} bytes); stopped reading`);
+  err.code = 'ERR_ANSWER_TOO_LARGE';
+  err.request = `${method} ${path}`;
+  return err;
+}
+
+/**
+ * Reads an answer into {status, headers, body}. At MAX_BODY_BYTES it stops: the request fails
+ * with ERR_ANSWER_TOO_LARGE and `abort` ends the stream (a server could send for ever).
+ */
+function readAnswer(stream, status, headers, answered, abort) {
   const chunks = [];
   let size = 0;
   stream.on('data', (chunk) => {
     size += chunk.length;
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    if (size <= MAX_BODY_BYTES) {
+      chunks.push(chunk);
+      return;
+    }
+    chunks.length = 0;
+    answered.tooLarge();
+    abort();
   });
   stream.on('end', () => answered.resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8') }));
 }
@@ -218,7 +238,7 @@ function sendH1(ctx, method, path, headers, payload, answered) {
     host: t.hostname, port: t.port, path, method, headers, agent: ctx.rest.agent,
     ...(t.protocol === 'https:' ? { rejectUnauthorized: true } : {}),
   }, (res) => {
-    readAnswer(res, res.statusCode, res.headers, answered);
+    readAnswer(res, res.statusCode, res.headers, answered, () => req.destroy());
     res.on('error', answered.reject);
     res.on('close', answered.closed);
   });
@@ -243,7 +263,9 @@ function sendH2(session, method, path, headers, payload, answered) {
   stream.on('response', (h) => {
     const resHeaders = {};
     for (const [name, value] of Object.entries(h)) if (!name.startsWith(':')) resHeaders[name] = value;
-    readAnswer(stream, Number(h[':status']), resHeaders, answered);
+    readAnswer(stream, Number(h[':status']), resHeaders, answered, () => {
+      if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
+    });
   });
   stream.on('error', (err) => answered.reject(h2Error(err)));
   stream.on('close', answered.closed);
@@ -253,13 +275,21 @@ function sendH2(session, method, path, headers, payload, answered) {
   };
 }
 
+/** The seconds a 429 answer's Retry-After asks to wait, or undefined (none, or not a number). */
+function retryAfterSeconds(res) {
+  if (!res || res.status !== 429) return undefined;
+  const value = res.headers['retry-after'];
+  const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
 /** Delay before the next attempt, or undefined when this outcome must not be retried. */
 function retryDelay(ctx, outcome, attempt) {
   const { value: res, err } = outcome;
   if (err) return RETRYABLE_CODES.has(err.code) ? backoff(ctx, attempt) : undefined;
   if (res.status === 429) {
-    const retryAfter = Number(res.headers['retry-after']);
-    if (Number.isFinite(retryAfter) && retryAfter >= 0) return retryAfter * 1000; // bounded by the deadline
+    const retryAfter = retryAfterSeconds(res);
+    if (retryAfter !== undefined) return retryAfter * 1000; // bounded by the deadline
   } else if (res.status < 500) {
     return undefined; // includes 401/403: a rejected key is never retried
   }
@@ -283,6 +313,9 @@ function networkFailure(err, ctx, suffix = '') {
   const code = err.code || '';
   const msg = safeLine(err.message || '', ctx.secrets);
   if (code === 'CHECK_TIMEOUT') return failure('timeout', ` ${seconds(ctx.timeoutMs)} (request timeout)${suffix}`);
+  if (code === 'ERR_ANSWER_TOO_LARGE') {
+    return failure('unexpected-answer', ` to ${err.request}: ${msg}${suffix} — Qdrant's answers to the check are a few KB: check that the URL is the cluster's REST address`);
+  }
   if (UNTRUSTED_CERT_CODES.has(code)) {
     return failure('tls-untrusted', `: ${msg} (${code})${suffix} — if the server uses a private CA, trust it (healthCheck.caFile, or --ca FILE)`);
   }
@@ -297,6 +330,29 @@ function networkFailure(err, ctx, suffix = '') {
 
 function times(n) {
   return n === 1 ? '1 attempt' : `${n} attempts`;
+}
+
+/**
+ * The text of the first `<title ...>text</title>` of `html` (no markup inside), trimmed, or
+ * undefined. One pass, no regular expression: server text must not cost more than its length.
+ */
+function htmlTitle(html) {
+  const startsWith = (i, word) => html.slice(i, i + word.length).toLowerCase() === word;
+  let i = html.indexOf('<');
+  while (i >= 0) {
+    if (!startsWith(i, '<title')) {
+      i = html.indexOf('<', i + 1);
+      continue;
+    }
+    const gt = html.indexOf('>', i);
+    if (gt < 0) return undefined;
+    const lt = html.indexOf('<', gt + 1);
+    if (lt < 0) return undefined;
+    if (startsWith(lt, '</title>')) return html.slice(gt + 1, lt).trim();
+    // A "<title" before `gt` ends at the same '>' and '<': the next candidate starts at `lt`.
+    i = lt;
+  }
+  return undefined;
 }
 
 /** "401 Invalid API key or JWT": the status and the server's own words (redacted, one line). */
@@ -314,8 +370,8 @@ function answer(res, secrets) {
     const candidates = [json.status && json.status.error, json.error, json.message, json.status];
     msg = candidates.find((c) => typeof c === 'string' && c !== '') || body;
   } else if (body.startsWith('<')) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body);
-    msg = title ? `HTML page "${title[1].trim()}"` : 'HTML page';
+    const title = htmlTitle(body.slice(0, TITLE_SCAN_CHARS));
+    msg = title ? `HTML page "${title}"` : 'HTML page';
   }
   const text = safeLine(msg || http.STATUS_CODES[res.status] || '', secrets);
   return text ? `${res.status} ${text}` : String(res.status);
@@ -326,6 +382,12 @@ function answer(res, secrets) {
  */
 function commonFailure(ctx, o) {
   if (o.deadlineHit) {
+    const asked = o.waitMs !== undefined ? retryAfterSeconds(o.res) : undefined;
+    if (asked !== undefined) {
+      // Waiting as asked would pass the deadline: say so, not that the deadline was reached.
+      return failure('deadline', ` of ${seconds(ctx.deadlineMs)}: the server asked to wait ${seconds(asked * 1000)} (Retry-After) before the next attempt, ` +
+        `more than the ${seconds(Math.max(0, o.leftMs))} left, after ${times(o.attempts)}; last answer: ${answer(o.res, ctx.secrets)} — run the check again later`);
+    }
     let last = '';
     if (o.err && o.err.code !== 'CHECK_TIMEOUT') last = `; last error: ${networkFailure(o.err, ctx).message}`;
     else if (o.res) last = `; last answer: ${answer(o.res, ctx.secrets)}`;
@@ -334,19 +396,35 @@ function commonFailure(ctx, o) {
   if (o.err) return networkFailure(o.err, ctx, o.attempts > 1 ? ` after ${times(o.attempts)}` : '');
   const { status, headers } = o.res;
   if (status >= 300 && status < 400) {
-    let where = 'another location';
-    try {
-      where = new URL(headers.location, `${ctx.target.url}/`).origin;
-    } catch {
-      // no or bad Location header
+    const location = Array.isArray(headers.location) ? headers.location[0] : headers.location;
+    if (typeof location !== 'string' || location.trim() === '') {
+      return failure('redirect', ` (${status}) without a Location header — nothing was followed; use the cluster's final URL (from the console)`);
     }
-    return failure('redirect', ` (${status}) to ${safeLine(where, ctx.secrets, 120)} — not followed so the key is not sent elsewhere; use the final URL`);
+    return failure('redirect', ` (${status}) to ${redirectTarget(ctx, location)} — not followed so the key is not sent elsewhere; use the final URL`);
   }
   return undefined;
+}
+
+/**
+ * Where a Location header points, for a message: the origin only (a path or query may hold
+ * anything). Never a form of the key: neither the header as sent nor the origin the URL parser
+ * made of it (lower-cased, percent-decoded) may hold one, in any case.
+ */
+function redirectTarget(ctx, location) {
+  const hidden = 'a location that holds the API key (not shown)';
+  if (holdsSecret(location, ctx.secrets)) return hidden;
+  let u;
+  try {
+    u = new URL(location, `${ctx.target.url}/`);
+  } catch {
+    return `${quote(safeLine(location, ctx.secrets, 80))} (not a valid URL)`;
+  }
+  const shown = u.origin === 'null' ? `a ${u.protocol} URL` : u.origin;
+  return holdsSecret(shown, ctx.secrets) ? hidden : safeLine(shown, ctx.secrets, 120);
 }
 
 function unexpected(ctx, o, method, path) {
   return failure('unexpected-answer', ` to ${method} ${path}: ${answer(o.res, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`);
 }
 
-module.exports = { createRestClient, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times };
+module.exports = { createRestClient, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times, h2Error };

@@ -29,7 +29,9 @@ function backoff(ctx, n) {
  * retries are used up or the deadline (ctx.deadlineAt) comes.
  * `delayFor(outcome, n)` returns the wait before the next attempt, or undefined to stop; an
  * outcome is { value } or { err }.
- * @returns {Promise<{value?, err?, attempts: number, deadlineHit: boolean}>}
+ * @returns {Promise<{value?, err?, attempts: number, deadlineHit: boolean, waitMs?: number, leftMs?: number}>}
+ *   waitMs and leftMs when it stopped because the wait before the next attempt (waitMs) was longer
+ *   than the time left before the deadline (leftMs)
  */
 async function withRetries(ctx, once, delayFor) {
   let last = {};
@@ -45,7 +47,9 @@ async function withRetries(ctx, once, delayFor) {
     if (last.err && last.err.byDeadline) return { ...last, attempts: n, deadlineHit: true };
     const delay = n > ctx.retries ? undefined : delayFor(last, n);
     if (delay === undefined) return { ...last, attempts: n, deadlineHit: false };
-    if (Date.now() + delay >= ctx.deadlineAt) return { ...last, attempts: n, deadlineHit: true };
+    // The wait would pass the deadline: stop now, and say how long the wait was and what was left.
+    const left = ctx.deadlineAt - Date.now();
+    if (delay >= left) return { ...last, attempts: n, deadlineHit: true, waitMs: delay, leftMs: left };
     await sleep(delay);
   }
 }

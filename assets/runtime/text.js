@@ -9,18 +9,22 @@
  * - redact: every occurrence of a secret is replaced by [redacted], in the forms a server may echo
  *   it back in: raw, trimmed, URL-encoded, JSON-escaped, hex (either case), and base64 / base64url
  *   at each of the three byte alignments (so a key embedded in a longer encoded string is found).
+ *   A copy cut short by clip() is redacted too: a run of at least MIN_SECRET_CHARS characters that
+ *   is the start of one of those forms and ends at the clip mark "…" or at the end of the text.
  */
 
 const REDACTED = '[redacted]';
 /** Shorter strings are not redacted: they would match ordinary text (keys are much longer). */
 const MIN_SECRET_CHARS = 6;
+/** What clip() ends a shortened text with. */
+const CLIP_MARK = '…';
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 function clip(text, max) {
   const s = String(text);
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+  return s.length > max ? `${s.slice(0, max - 1)}${CLIP_MARK}` : s;
 }
 
 function stripControl(text) {
@@ -76,20 +80,67 @@ function computeForms(secret) {
   return [...forms].filter((f) => f.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
 }
 
-/** Replaces every form of every secret in `text` with [redacted]. Secrets may be undefined. */
+/**
+ * Replaces every start of `form` (MIN_SECRET_CHARS characters or more, not all of it) that ends at
+ * the clip mark or at the end of `text`: what is left of the secret when its text was clipped
+ * before it was redacted. Linear in the occurrences of the form's first characters.
+ */
+function redactClipped(text, form) {
+  const head = form.slice(0, MIN_SECRET_CHARS);
+  let out = '';
+  let from = 0;
+  let i = text.indexOf(head);
+  while (i >= 0) {
+    let n = MIN_SECRET_CHARS;
+    while (n < form.length && i + n < text.length && text[i + n] === form[n]) n++;
+    const end = i + n;
+    if (n < form.length && (end === text.length || text[end] === CLIP_MARK)) {
+      out += `${text.slice(from, i)}${REDACTED}`;
+      from = end;
+      i = text.indexOf(head, end);
+    } else {
+      i = text.indexOf(head, i + 1);
+    }
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/**
+ * Replaces every form of every secret in `text` with [redacted], and every clipped copy of one
+ * (see redactClipped). Secrets may be undefined.
+ */
 function redact(text, secrets) {
   let out = String(text);
-  const list = Array.isArray(secrets) ? secrets : [secrets];
+  const list = (Array.isArray(secrets) ? secrets : [secrets]).filter((s) => typeof s === 'string' && s.length > 0);
   for (const secret of list) {
-    if (typeof secret !== 'string' || secret.length === 0) continue;
     for (const form of secretForms(secret)) if (out.includes(form)) out = out.split(form).join(REDACTED);
+  }
+  for (const secret of list) {
+    for (const form of secretForms(secret)) out = redactClipped(out, form);
   }
   return out;
 }
 
-/** Redacted, control characters removed, whitespace collapsed, clipped: safe to print. */
+/**
+ * True when `text` holds a form of a secret (those redact() removes) in any case: for text that a
+ * parser may have changed the case of (a URL's host is lower-cased), which redact() would miss.
+ */
+function holdsSecret(text, secrets) {
+  const lower = String(text).toLowerCase();
+  for (const secret of Array.isArray(secrets) ? secrets : [secrets]) {
+    if (typeof secret !== 'string' || secret.length === 0) continue;
+    for (const form of secretForms(secret)) if (lower.includes(form.toLowerCase())) return true;
+  }
+  return false;
+}
+
+/**
+ * Redacted, control characters removed, whitespace collapsed, clipped: safe to print. Redacted
+ * again once clipped, so the clip cannot leave the start of a secret that the text held right
+ * after a redacted one (the line may then be a few characters longer than `max`).
+ */
 function safeLine(text, secrets, max = 200) {
-  return clip(stripControl(redact(text, secrets)).replace(/\s+/g, ' ').trim(), max);
+  return redact(clip(stripControl(redact(text, secrets)).replace(/\s+/g, ' ').trim(), max), secrets);
 }
 
 /** Redacts every string inside a JSON-like value. */
@@ -104,10 +155,24 @@ function redactDeep(value, secrets) {
   return value;
 }
 
-/** A value for an error message: JSON quoting shows empty strings and whitespace; clipped, one line. */
+/**
+ * A value for an error message: JSON quoting shows empty strings and whitespace; NaN and the
+ * infinities as such (JSON would say null); clipped, one line.
+ */
 function quote(value, max = 120) {
-  const text = typeof value === 'string' ? JSON.stringify(stripControl(value)) : String(JSON.stringify(value) ?? value);
-  return clip(text, max);
+  let text;
+  if (typeof value === 'string') {
+    text = JSON.stringify(stripControl(value));
+  } else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
+    text = String(value);
+  } else {
+    try {
+      text = String(JSON.stringify(value) ?? value);
+    } catch {
+      text = Object.prototype.toString.call(value); // a cycle
+    }
+  }
+  return clip(stripControl(text), max);
 }
 
-module.exports = { REDACTED, clip, stripControl, redact, redactDeep, safeLine, quote };
+module.exports = { REDACTED, clip, stripControl, redact, holdsSecret, redactDeep, safeLine, quote };

@@ -313,7 +313,7 @@ describe('transport', () => {
     // The 429 falls on root or on enforced (sent together); that step stops at once.
     expect(r.ok).toBe(false);
     expect(['root', 'enforced']).toContain(r.failedStep);
-    expect(r.reason).toMatch(/^overall deadline of 2 s reached after 1 attempt; last answer: 429 Too many requests/);
+    expect(r.reason).toMatch(/^overall deadline of 2 s: the server asked to wait 30 s \(Retry-After\) before the next attempt, more than the \d+(\.\d+)? s left, after 1 attempt; last answer: 429 Too many requests/);
     expect(r.durationMs).toBeLessThan(1000);
   });
 });

@@ -168,6 +168,19 @@ describe('key hygiene', () => {
       expect(r.stdout).toContain('[redacted]');
       expect(s.requests.some(carriesKey)).toBe(true); // the key was sent and echoed back
     });
+
+  test.each([
+    ['--header', (k: string) => k],
+    ['--timeout', (k: string) => k],
+    ['--retries', (k: string) => k],
+    ['--url', (k: string) => `https://h.example:6333/${'x'.repeat(60)}${k}`],
+  ])('the key pasted as the value of %s: exit 2, not even a clipped copy of it is printed', async (flag, value) => {
+    const key = 'Zq8vR2mX9pL4tW7yB3nK6cF1hJ5dG0sA8eU2iO4rT6wY9'; // a plain key of 45 characters
+    const r = await run(['check', ...(flag === '--url' ? [] : ['--url', 'https://h.example:6333']), flag, value(key)], { QDRANT_API_KEY: key });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^qdrant-cluster-access: error: .*\[redacted\]…/);
+    expect(r.stderr).not.toContain(key.slice(0, 6));
+  });
 });
 
 describe('--json', () => {

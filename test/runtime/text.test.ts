@@ -1,7 +1,7 @@
 /**
  * Text hygiene (assets/runtime/text.js): what every printed line goes through.
  */
-import { redact, safeLine, stripControl } from '../../assets/runtime/text';
+import { clip, quote, redact, safeLine, stripControl } from '../../assets/runtime/text';
 
 describe('redact', () => {
   const key = 'k"ey/+=-secret-value';
@@ -47,5 +47,32 @@ describe('stripControl and safeLine', () => {
     expect(line.length).toBe(50);
     expect(line.endsWith('…')).toBe(true);
     expect(safeLine('see my-secret-key', ['my-secret-key'])).toBe('see [redacted]');
+  });
+});
+
+describe('a secret clipped before it was redacted', () => {
+  const key = 'Zq8vR2mX9pL4tW7yB3nK6cF1hJ5dG0sA8eU2iO4rT6wY9';
+
+  test('a clipped copy of the secret (or of one of its forms) is redacted, followed by the clip mark or at the end', () => {
+    expect(redact(`--header must be one of api-key, bearer; got ${quote(clip(key, 40))}`, key)).toBe('--header must be one of api-key, bearer; got "[redacted]…"');
+    expect(redact(`has a path ${JSON.stringify(clip(`/${'x'.repeat(60)}${key}`, 80))}; give only`, key)).toBe(`has a path "/${'x'.repeat(60)}[redacted]…"; give only`);
+    expect(redact(`url ${key.slice(0, 12)}`, key)).toBe('url [redacted]');
+    const hex = Buffer.from(key).toString('hex');
+    expect(redact(`got ${clip(hex, 30)} and ${clip(encodeURIComponent(key), 20)}`, key)).toBe('got [redacted]… and [redacted]…');
+    // Shorter runs, or runs followed by other text, are ordinary text: left alone.
+    expect(redact(`got "${key.slice(0, 5)}…"`, key)).toBe(`got "${key.slice(0, 5)}…"`);
+    expect(redact(`${key.slice(0, 10)} and more`, key)).toBe(`${key.slice(0, 10)} and more`);
+  });
+
+  test('safeLine clips after redacting: the clip cannot cut a secret into a prefix that shows', () => {
+    const line = safeLine(`token ${key}${key.slice(0, 30)}`, [key], 40);
+    expect(line).not.toContain(key.slice(0, 6));
+    expect(line.startsWith('token [redacted]')).toBe(true);
+  });
+});
+
+describe('quote', () => {
+  test('NaN and the infinities are shown as such, not as null', () => {
+    expect([quote(NaN), quote(Infinity), quote(-Infinity), quote(1.5), quote(null)]).toEqual(['NaN', 'Infinity', '-Infinity', '1.5', 'null']);
   });
 });
