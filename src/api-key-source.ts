@@ -44,6 +44,8 @@ export abstract class ApiKeySource {
    * waiting at Terraform's prompt, and so that `cdktf destroy` does not need the key.
    */
   public static fromVariable(variable: TerraformVariable): ApiKeySource {
+    // A value object has no scope to report to: it refuses at once (as fromToken does).
+    if (!isVariable(variable)) throw new Error(errors.notAVariable(variable));
     return new VariableSource(variable);
   }
 
@@ -125,4 +127,11 @@ class TokenSource extends ApiKeySource {
     const problem = plaintextProblem(scope, this.token);
     return problem ? [{ message: errors.tokenResolvesToLiteral(problem), plaintext: true }] : [];
   }
+}
+
+/** A TerraformVariable, possibly from another copy of cdktf (so not by instanceof). */
+function isVariable(x: unknown): x is TerraformVariable {
+  const v = x as { addOverride?: unknown; friendlyUniqueId?: unknown } | null;
+  return v !== null && typeof v === 'object' && typeof v.addOverride === 'function' &&
+    typeof v.friendlyUniqueId === 'string' && 'stringValue' in v && 'sensitive' in v;
 }

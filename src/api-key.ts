@@ -141,12 +141,23 @@ export class ApiKey extends Construct {
   private readonly _errors: string[] = [];
   private readonly _unknownClusters: string[] = [];
   private readonly _targets: { target: ISecretTarget; naming: SecretNaming }[] = [];
+  /** Problems of the props themselves (left out when ClusterAccess reported its options instead). */
+  private readonly _propProblems: string[];
+  /** Whether a ClusterAccess owns the key (checks it and binds its targets). */
+  private _owned = false;
+  /** Whether the owner reported this key's options as not an object. */
+  private _optionsReported = false;
+  /**
+   * Whether a problem with the clusters was reported already (not a list of names, an argument
+   * grant() refused): "no clusters" would only repeat it.
+   */
+  private _clustersReported = false;
 
   constructor(scope: Construct, id: string, props: ApiKeyProps) {
     super(scope, id);
     Object.defineProperty(this, API_KEY_SYMBOL, { value: true });
     const p = props ?? ({} as ApiKeyProps);
-    this._errors.push(...checkStruct(props, API_KEY_PROPS, `key ${JSON.stringify(p.name ?? id)} props`));
+    this._propProblems = checkStruct(props, API_KEY_PROPS, `key ${JSON.stringify(p.name ?? id)} props`);
     this.keyName = typeof p.name === 'string' ? p.name : String(p.name);
     this.createdOn = p.createdOn;
     this.rotateAfterDays = p.rotateAfterDays ?? DEFAULT_ROTATE_AFTER_DAYS;
@@ -205,6 +216,12 @@ export class ApiKey extends Construct {
    */
   public grant(cluster: Cluster): ApiKeyGrant {
     const grant: ApiKeyGrant = { apiKey: this, cluster };
+    // Any value can come from JavaScript or another language (a cluster name, a dict, None).
+    if (!Cluster.isCluster(cluster)) {
+      this._errors.push(errors.grantNotCluster(this.keyName, cluster));
+      this._clustersReported = true;
+      return grant;
+    }
     if (this._clusters.includes(cluster)) {
       this._errors.push(errors.grantedTwice(this.keyName, cluster.clusterName));
       return grant;
@@ -228,7 +245,7 @@ export class ApiKey extends Construct {
    */
   public addSecretTarget(target: ISecretTarget, naming?: SecretNaming): void {
     const problems = [
-      ...checkStruct({ secretTarget: target }, TARGET_ARGUMENT, `key ${JSON.stringify(this.keyName)}`),
+      ...this.targetProblems(target),
       ...(naming === undefined ? [] : checkStruct(naming, SECRET_NAMING, `key ${JSON.stringify(this.keyName)} secretNaming`)),
     ];
     if (problems.length > 0) {
@@ -240,6 +257,27 @@ export class ApiKey extends Construct {
       return;
     }
     this._targets.push({ target, naming: naming ?? {} });
+  }
+
+  /**
+   * Check a target without attaching it: its naming was refused where it was given (reported
+   * once there, not once per target).
+   * @internal
+   */
+  public _checkSecretTarget(target: ISecretTarget): void {
+    this._errors.push(...this.targetProblems(target));
+  }
+
+  /**
+   * Called by the ClusterAccess that created the key. `optionsReported`: it reported the options
+   * as not an object (so the key does not report them again, nor "no clusters");
+   * `clustersReported`: it reported `clusters` as not a list of names.
+   * @internal
+   */
+  public _adopt(reported: { optionsReported: boolean; clustersReported: boolean }): void {
+    this._owned = true;
+    this._optionsReported = reported.optionsReported;
+    this._clustersReported = this._clustersReported || reported.clustersReported || reported.optionsReported;
   }
 
   /** @internal */
@@ -296,11 +334,23 @@ export class ApiKey extends Construct {
 
   private validateKey(): string[] {
     const problems: string[] = [];
-    if (!names.isValidName(this.keyName)) problems.push(errors.invalidName('key', this.keyName));
+    if (!this._optionsReported) {
+      if (!names.isValidName(this.keyName)) problems.push(errors.invalidName('key', this.keyName));
+      problems.push(...this._propProblems);
+    }
     problems.push(...this._errors);
     problems.push(...this.source._problems(this).map((p) => errors.keySource(this.keyName, p.message)));
-    if (this._clusters.length === 0 && this._unknownClusters.length === 0) problems.push(errors.noClusters(this.keyName));
+    if (!this._owned) {
+      // Its grants and targets would be ignored: only a ClusterAccess adds the checks and binds the targets.
+      problems.push(errors.standaloneKey(this.keyName));
+    } else if (this._clusters.length === 0 && this._unknownClusters.length === 0 && !this._clustersReported) {
+      problems.push(errors.noClusters(this.keyName));
+    }
     return problems;
+  }
+
+  private targetProblems(target: ISecretTarget): string[] {
+    return checkStruct({ secretTarget: target }, TARGET_ARGUMENT, `key ${JSON.stringify(this.keyName)}`);
   }
 }
 

@@ -5,13 +5,13 @@ import { Construct, IConstruct } from 'constructs';
 import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
 import { ApiKeyHeader, HealthCheckOptions } from './health-check';
-import { errors } from './private/errors';
+import { errors, q } from './private/errors';
 import { DEPLOY_COMMAND } from './private/framework';
 import { CheckSettings, KeyCheck } from './private/key-check';
 import { checkStruct } from './private/props';
 import { resolveIn } from './private/references';
 import { names, protocol } from './private/runtime';
-import { CLUSTER_ACCESS_PROPS } from './private/schemas';
+import { API_KEY_OPTIONS_IN_ACCESS, CLUSTER_ACCESS_PROPS, SECRET_NAMING } from './private/schemas';
 import { SecretTargetPlan, planSecretTargets } from './private/secret-plan';
 import { terraformLiteralProblem } from './private/stack-strings';
 import type { SetupGuideOptions } from './setup-guide';
@@ -109,7 +109,7 @@ export class ClusterAccess extends Construct {
     };
 
     for (const cluster of Array.isArray(p.clusters) ? p.clusters : []) this.addCluster(cluster);
-    for (const key of Array.isArray(p.apiKeys) ? p.apiKeys : []) this.addApiKey(key);
+    (Array.isArray(p.apiKeys) ? p.apiKeys : []).forEach((key, i) => this.addKey(key, `ClusterAccess props.apiKeys[${i}]`));
 
     this.node.addValidation({
       validate: () => {
@@ -162,7 +162,16 @@ export class ClusterAccess extends Construct {
    * must already be added.
    */
   public addApiKey(options: ApiKeyOptions): ApiKey {
-    const o: ApiKeyOptions = isObject(options) ? options : ({} as ApiKeyOptions);
+    const name = isObject(options) && typeof options.name === 'string' ? options.name : undefined;
+    return this.addKey(options, name === undefined ? 'addApiKey(options)' : `addApiKey(options) for key ${q(name)}`);
+  }
+
+  /** Add a key; `where` names its options in messages (they are checked here, once). */
+  private addKey(options: ApiKeyOptions, where: string): ApiKey {
+    const optionProblems = checkStruct(options, API_KEY_OPTIONS_IN_ACCESS, where);
+    this.problems.push(...optionProblems);
+    const isOptions = isObject(options);
+    const o: ApiKeyOptions = isOptions ? options : ({} as ApiKeyOptions);
     const id = this.childId(o.name, this._apiKeys.map((k) => k.keyName), 'key', this.keyScope);
     const key = new ApiKey(this.keyScope, id, {
       name: o.name,
@@ -171,10 +180,20 @@ export class ClusterAccess extends Construct {
       rotateAfterDays: o.rotateAfterDays,
       access: o.access,
     });
+    const clustersValid = o.clusters === undefined || (Array.isArray(o.clusters) && o.clusters.every((c) => typeof c === 'string'));
+    key._adopt({ optionsReported: !isOptions, clustersReported: !clustersValid });
     this._apiKeys.push(key);
-    if (Array.isArray(o.secretTargets)) for (const target of o.secretTargets) key.addSecretTarget(target, o.secretNaming);
+    if (Array.isArray(o.secretTargets)) {
+      // A naming refused above: the targets are still checked, but not attached with another naming.
+      const namingValid = o.secretNaming === undefined || checkStruct(o.secretNaming, SECRET_NAMING, 'secretNaming').length === 0;
+      for (const target of o.secretTargets) {
+        if (namingValid) key.addSecretTarget(target, o.secretNaming);
+        else key._checkSecretTarget(target);
+      }
+    }
     if (Array.isArray(o.clusters)) {
-      for (const name of o.clusters) {
+      // Names that are not strings are reported above, as the type of clusters.
+      for (const name of o.clusters.filter((c): c is string => typeof c === 'string')) {
         const cluster = this.findCluster(name);
         if (cluster) key.grant(cluster);
         else key._addUnknownCluster(name, this._clusters.map((c) => c.clusterName));
@@ -238,9 +257,10 @@ export class ClusterAccess extends Construct {
     }
     if (problem) this.problems.push(problem);
     if (!problem && names.isValidName(name)) return name;
+    // A "." is not allowed in names, so a placeholder never takes the id of a valid name.
     let n = 1;
-    while (scope.node.tryFindChild(`${kind}-${n}`)) n++;
-    return `${kind}-${n}`;
+    while (scope.node.tryFindChild(`${kind}.${n}`)) n++;
+    return `${kind}.${n}`;
   }
 }
 
@@ -297,7 +317,13 @@ function healthCheckProblems(o: HealthCheckOptions): string[] {
   ];
   for (const [prop, spec, integer, example] of ranged) {
     const v = o[prop];
-    if (typeof v !== 'number' || Token.isUnresolved(v)) continue;
+    // Wrong types (NaN among them) are reported by the props check.
+    if (typeof v !== 'number' || Number.isNaN(v)) continue;
+    // The values go into the checker's options, its trigger hash and the setup guide: literals only.
+    if (Token.isUnresolved(v)) {
+      problems.push(errors.healthCheckToken(prop, example));
+      continue;
+    }
     if (!(v >= spec.min && v <= spec.max && (!integer || Number.isInteger(v)))) {
       problems.push(errors.healthCheckRange(prop, v, spec.min, spec.max, integer, example));
     }

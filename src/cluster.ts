@@ -117,15 +117,17 @@ export class Cluster extends Construct {
     if (Token.isUnresolved(this.url)) {
       if (Tokenization.reverseString(this.url).literals.length > 0) this.problems.push(errors.clusterUrlMixedToken(this.clusterName));
       // Known only at deploy time: build the endpoints in Terraform; the checker applies the URL rule then.
+      // The host is a bracketed IPv6 address (whose colons are not a port) or a name.
       const base = Fn.trimsuffix(this.url, '/');
-      const hostOnly = Fn.regex('^[^:]+://[^/:]+', base);
-      this.host = Fn.regex('^[^:]+://([^/:]+)', base);
+      const hostOnly = Fn.regex(`^[^:]+://${TOKEN_URL_HOST}`, base);
+      // A capture group would make regex() return a list: take the scheme off instead.
+      this.host = Fn.replace(hostOnly, '/^[^:]+:[/][/]/', '');
       this.restPort = restPort ?? urls.DEFAULT_REST_PORT;
       this.grpcPort = grpcPort ?? urls.DEFAULT_GRPC_PORT;
       this.restEndpoint = restPort !== undefined
         ? Fn.format('%s:%d', [hostOnly, restPort])
         : Token.asString(conditional(
-          Op.gte(Fn.lengthOf(Fn.regexall('^[^:]+://[^/]+:[0-9]+$', base)), 1),
+          Op.gte(Fn.lengthOf(Fn.regexall(`^[^:]+://${TOKEN_URL_HOST}:[0-9]+$`, base)), 1),
           base,
           Fn.format('%s:%d', [base, urls.DEFAULT_REST_PORT]),
         ));
@@ -144,9 +146,13 @@ export class Cluster extends Construct {
       this.grpcEndpoint = `${origin}:${this.grpcPort}`;
     }
     for (const [what, port] of [['restPort', p.restPort], ['grpcPort', p.grpcPort]] as const) {
-      if (typeof port === 'number' && validPort(port) === undefined) this.problems.push(errors.clusterPort(this.clusterName, what, port));
+      // NaN is reported as "not a number" by the props check.
+      if (typeof port !== 'number' || Number.isNaN(port)) continue;
+      // A port goes into endpoints, hashes and the setup guide as text: it must be known at synth.
+      if (Token.isUnresolved(port)) this.problems.push(errors.clusterPortToken(this.clusterName, what));
+      else if (validPort(port) === undefined) this.problems.push(errors.clusterPort(this.clusterName, what, port));
     }
-    if (!Token.isUnresolved(this.restPort) && this.restPort === this.grpcPort) {
+    if (this.restPort === this.grpcPort) {
       this.problems.push(errors.clusterSamePorts(this.clusterName, this.restPort));
     }
     if (!names.isValidName(this.clusterName)) this.problems.push(errors.invalidName('cluster', p.name));
@@ -182,11 +188,17 @@ export class Cluster extends Construct {
   }
 }
 
-/** A port: a whole number in 1-65535, or a number token; undefined otherwise. */
+/** A port: a whole number in 1-65535 (not a token); undefined otherwise. */
 function validPort(port: unknown): number | undefined {
-  if (typeof port !== 'number') return undefined;
-  if (Token.isUnresolved(port)) return port;
+  if (typeof port !== 'number' || Token.isUnresolved(port)) return undefined;
   return Number.isInteger(port) && port >= 1 && port <= 65535 ? port : undefined;
 }
+
+/**
+ * The host of a URL given as a token, for Terraform's regex (RE2): a bracketed IPv6 address
+ * (preferred, as its colons are not a port) or a name. No backslashes: cdktf writes the pattern
+ * into an HCL string as it is, where `\[` would be an invalid escape.
+ */
+const TOKEN_URL_HOST = '(?:[[][0-9A-Za-z:.%_-]*]|[^/:]+)';
 
 const CLUSTER_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.Cluster');

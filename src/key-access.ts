@@ -105,9 +105,12 @@ class FixedAccess extends KeyAccess {
   }
 }
 
-/** Qdrant's rule for collection names, plus what the stack cannot carry (a comma, "${", a token). */
+/**
+ * Qdrant's rule for collection names, plus what the stack cannot carry (a comma, "${", a token),
+ * and no surrounding whitespace (the checker trims the names it receives).
+ */
 function isCollectionName(name: unknown): name is string {
-  return typeof name === 'string' && !Token.isUnresolved(name) && name.length >= 1 && name.length <= 255 &&
+  return typeof name === 'string' && !Token.isUnresolved(name) && name.length >= 1 && name.length <= 255 && name.trim() === name &&
     // eslint-disable-next-line no-control-regex
     !/[\u0000-\u001f\u007f/\\:*?"<>|,]/.test(name) && !/[$%]\{/.test(name);
 }

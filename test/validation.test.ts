@@ -31,7 +31,7 @@ describe('validation', () => {
   ])('invalid cluster name %j', (name, message) => {
     const errors = errorsFor({ clusters: [{ name, url: URL_EU }] });
     expect(errors).toEqual([
-      expect.stringMatching(new RegExp(`^\\[test/Qdrant/Clusters/cluster-1\\] ${escape(message)}: names start with a letter.*use a name like "prod-eu"$`)),
+      expect.stringMatching(new RegExp(`^\\[test/Qdrant/Clusters/cluster\\.1\\] ${escape(message)}: names start with a letter.*use a name like "prod-eu"$`)),
     ]);
   });
 
@@ -41,7 +41,7 @@ describe('validation', () => {
       apiKeys: [{ name: 'search api', clusters: ['prod-eu'] }],
     });
     expect(errors).toEqual([
-      expect.stringMatching(/^\[test\/Qdrant\/ApiKeys\/key-1\] key name "search api" is invalid: .*use a name like "search-api"$/),
+      expect.stringMatching(/^\[test\/Qdrant\/ApiKeys\/key\.1\] key name "search api" is invalid: .*use a name like "search-api"$/),
     ]);
   });
 

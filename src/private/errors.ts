@@ -5,8 +5,15 @@
  */
 import { names, text, urls } from './runtime';
 
-/** Quote a value for a message (JSON quoting shows empty strings and whitespace), one line. */
+/**
+ * Quote a value for a message (JSON quoting shows empty strings and whitespace; NaN and the
+ * infinities as such), one line. A construct is shown as its class and path.
+ */
 export function q(value: unknown): string {
+  const o = value as { constructor?: { name?: string }; node?: { path?: unknown } } | null;
+  if (o !== null && typeof o === 'object' && typeof o.node?.path === 'string') {
+    return text.clip(`(${o.constructor?.name || 'construct'} at ${o.node.path})`, 160);
+  }
   return text.quote(value, 160);
 }
 
@@ -45,6 +52,8 @@ export const errors = {
     'so that the address can be checked',
   clusterPort: (name: string, what: 'restPort' | 'grpcPort', port: unknown) =>
     `cluster ${q(name)} ${what} ${q(port)} is not a port in 1-65535; use a TCP port such as ${what === 'restPort' ? 6333 : 6334}`,
+  clusterPortToken: (name: string, what: 'restPort' | 'grpcPort') =>
+    `cluster ${q(name)} ${what} is a token; give a port known at synth, such as ${what === 'restPort' ? 6333 : 6334}`,
   clusterSamePorts: (name: string, port: number) =>
     `cluster ${q(name)} REST and gRPC ports are both ${port}; they must differ (Qdrant Cloud uses 6333 for REST and 6334 for gRPC)`,
 
@@ -52,6 +61,11 @@ export const errors = {
   unknownCluster: (key: string, cluster: string, known: readonly string[]) =>
     `key ${q(key)} names unknown cluster ${q(cluster)} (known clusters: ${known.length > 0 ? list(known) : 'none yet'}); ` +
     'fix the name, or add the cluster before the key',
+  grantNotCluster: (key: string, value: unknown) =>
+    `key ${q(key)} grant needs a Cluster (from ClusterAccess.addCluster or clusters[]); got ${q(value)}`,
+  standaloneKey: (key: string) =>
+    `key ${q(key)} does not belong to a ClusterAccess, so nothing checks its grants or writes its secret targets; ` +
+    'add keys through ClusterAccess (apiKeys: [...] or addApiKey())',
   grantedTwice: (key: string, cluster: string) => `key ${q(key)} is granted to cluster ${q(cluster)} twice; list each cluster once`,
   noClusters: (key: string) => `key ${q(key)} has no clusters; pass clusters: ["<cluster name>"] or call grant(cluster)`,
   targetTwice: (key: string, target: string) => `key ${q(key)} is given secret target ${target} twice; add each target once`,
@@ -81,6 +95,7 @@ export const errors = {
   variableNotNullable: (name: string) =>
     `key source variable "${name}" is declared nullable: false, so Terraform would stop at a prompt when TF_VAR_${name} is not set; ` +
     'remove nullable: false (the library gives it a null default and fails the deploy with a clear message instead)',
+  notAVariable: (value: unknown) => `ApiKeySource.fromVariable needs a TerraformVariable (declared with sensitive: true); got ${q(value)}`,
   tokenLiteral: () =>
     'ApiKeySource.fromToken got a literal string (value not shown): plaintext keys are refused; ' +
     'use ApiKeySource.fromVariable with a sensitive variable, or fromToken with a reference to another resource (e.g. secret.value)',
@@ -98,6 +113,7 @@ export const errors = {
   // ---- health check ---------------------------------------------------------------------------
   healthCheckRange: (prop: string, value: unknown, min: number, max: number, integer: boolean, example: number) =>
     `healthCheck.${prop} ${q(value)} is not a ${integer ? 'whole ' : ''}number in ${min}-${max}; use e.g. ${example}`,
+  healthCheckToken: (prop: string, example: number) => `healthCheck.${prop} is a token; give a number known at synth, e.g. ${example}`,
   caFileMissing: (file: string, resolved: string) =>
     `healthCheck.caFile ${q(file)} does not exist (resolved to ${q(resolved)}); give the path of a PEM file`,
   caFileNotRegular: (file: string) => `healthCheck.caFile ${q(file)} is not a regular file; give the path of a PEM file`,
@@ -111,7 +127,7 @@ export const errors = {
 
   // ---- access ---------------------------------------------------------------------------------
   collectionName: (where: string, name: unknown) =>
-    `${where}: ${q(name)} is not a collection name (1-255 characters, none of / \\ : * ? " < > | , or control characters, no "\${" or "%{")`,
+    `${where}: ${q(name)} is not a collection name (1-255 characters, none of / \\ : * ? " < > | , or control characters, no leading or trailing whitespace, no "\${" or "%{")`,
   collectionsEmpty: () => 'KeyAccess.collections needs at least one collection in read or readWrite',
   collectionTwice: (name: string) => `KeyAccess.collections lists ${q(name)} in both read and readWrite; list it once (readWrite includes read)`,
 

@@ -43,13 +43,16 @@ export class OutputsTarget implements ISecretTarget {
     // Unknown until the gate is applied (after the checks); `length() >= 1`, because cdktf renders an
     // operand '' or 0 as undefined.
     const verified = Op.gte(Fn.lengthOf(Token.asString(gate.output.lookup('values_sha256'))), 1);
-    for (const entry of options.entries) {
-      new TerraformOutput(scope, entry.name, {
+    options.entries.forEach((entry, i) => {
+      // Not the name alone as the id: a name may be "Verified", "" or hold "/" (invalid names are
+      // reported by validation, which a constructs exception here would cut short).
+      const id = scope.node.tryFindChild(`entry:${entry.name}`) ? `entry:${i}:${entry.name}` : `entry:${entry.name}`;
+      new TerraformOutput(scope, id, {
         value: Token.asString(conditional(verified, entry.value, '')),
         sensitive: true,
         description: `${KIND_TEXT[entry.kind]} of Qdrant cluster "${entry.clusterName}" (key "${entry.keyName}"), once the key's health check passed`,
       }).overrideLogicalId(entry.name);
-    }
+    });
     return { dependables: [gate] };
   }
 }

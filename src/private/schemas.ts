@@ -71,30 +71,31 @@ export const SETUP_GUIDE_OPTIONS: StructSchema = {
   fields: { enabled: 'boolean', outputPath: 'string' },
 };
 
-const isPlainObject = (x: unknown) => x !== null && typeof x === 'object' && !Array.isArray(x);
-
 /**
- * An API key as ClusterAccess checks it: unknown properties and the options that only it uses.
- * The key checks its own props, and addSecretTarget checks each target and the naming, so that
- * each problem is reported once.
+ * An API key's options as ClusterAccess checks them, in the constructor and in addApiKey alike:
+ * being an object, unknown properties, and the options that only it uses (the naming once, not
+ * once per target). The key checks its own props (the name among them), and addSecretTarget each
+ * target, so that each problem is reported once.
  */
-const API_KEY_OPTIONS_IN_ACCESS: StructSchema = {
+export const API_KEY_OPTIONS_IN_ACCESS: StructSchema = {
   name: API_KEY_OPTIONS.name,
-  required: API_KEY_OPTIONS.required,
   fields: {
     ...Object.fromEntries(Object.keys(API_KEY_PROPS.fields).map((k) => [k, 'any' as const])),
     clusters: 'string-list',
     secretTargets: 'construct-list',
-    secretNaming: { instanceOf: 'SecretNaming object', test: isPlainObject },
+    secretNaming: { struct: SECRET_NAMING },
   },
 };
+
+/** Any list: its items are checked one by one where they are added. */
+const anyItem = () => true;
 
 export const CLUSTER_ACCESS_PROPS: StructSchema = {
   name: 'ClusterAccessProps',
   fields: {
-    // Each cluster checks its own options (they are passed to it as they are).
-    clusters: { listOf: 'ClusterOptions objects', test: isPlainObject },
-    apiKeys: { structList: API_KEY_OPTIONS_IN_ACCESS },
+    // Each cluster checks its own options, and addApiKey each key's (they are passed on as they are).
+    clusters: { listOf: 'ClusterOptions objects', test: anyItem },
+    apiKeys: { listOf: 'ApiKeyOptions objects', test: anyItem },
     healthCheck: { struct: HEALTH_CHECK_OPTIONS },
     setupGuide: { struct: SETUP_GUIDE_OPTIONS },
   },

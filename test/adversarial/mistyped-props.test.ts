@@ -79,7 +79,7 @@ describe('values of the wrong type', () => {
   test.each([
     [{ name: 'prod-eu', url: 42 }, '[s/Qdrant/Clusters/prod-eu] cluster "prod-eu" options.url must be a string; got 42'],
     [{ name: 'prod-eu', url: URL_EU, restPort: '6333' }, '[s/Qdrant/Clusters/prod-eu] cluster "prod-eu" options.restPort must be a number; got "6333"'],
-    [{ url: URL_EU }, '[s/Qdrant/Clusters/cluster-1] cluster "cluster-1" options has no "name", which ClusterOptions requires'],
+    [{ url: URL_EU }, '[s/Qdrant/Clusters/cluster.1] cluster "cluster.1" options has no "name", which ClusterOptions requires'],
   ])('a cluster %j: one error, naming the property', (cluster, message) => {
     const errors = errorsOf({ clusters: [cluster] });
     expect(errors).toContain(message);

@@ -1,0 +1,218 @@
+/**
+ * Wrong arguments that used to synthesize garbage, abort synth with an exception, or be reported
+ * twice: each is now one validation error with its construct path (or, for value objects without
+ * a scope, a clear error at the call).
+ */
+import { TerraformStack, TerraformVariable } from 'cdktf';
+import { ApiKey, ApiKeySource, Cluster, ClusterAccess, KeyAccess, SecretTarget } from '../src';
+import { newStack, synthErrors, synthJson, synthMessage } from './support/synth';
+
+const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
+
+function accessWithCluster(stack: TerraformStack): ClusterAccess {
+  return new ClusterAccess(stack, 'Q', { clusters: [{ name: 'c', url: URL_EU }] });
+}
+
+describe('ApiKey.grant() takes only a Cluster', () => {
+  test.each([
+    ['a cluster name', 'c', '"c"'],
+    ['a look-alike object', { clusterName: 'x' }, '{"clusterName":"x"}'],
+    ['null', null, 'null'],
+  ])('%s is a validation error, not garbage in the stack', (_, bad, shown) => {
+    const stack = newStack();
+    const access = accessWithCluster(stack);
+    const key = access.addApiKey({ name: 'k', clusters: ['c'], secretTargets: [SecretTarget.terraformOutputs()] });
+    key.grant(bad as any);
+    expect(synthErrors(stack)).toEqual([
+      `[test/Q/ApiKeys/k] key "k" grant needs a Cluster (from ClusterAccess.addCluster or clusters[]); got ${shown}`,
+    ]);
+    expect(key.clusters).toHaveLength(1);
+  });
+});
+
+test('a key whose only grant is refused: that error alone, not also "has no clusters"', () => {
+  const stack = newStack();
+  accessWithCluster(stack).addApiKey({ name: 'k' }).grant('c' as any);
+  expect(synthErrors(stack)).toEqual([
+    '[test/Q/ApiKeys/k] key "k" grant needs a Cluster (from ClusterAccess.addCluster or clusters[]); got "c"',
+  ]);
+});
+
+describe('ClusterAccess.addApiKey() checks its options like the constructor', () => {
+  function addErrors(options: unknown): string[] {
+    const stack = newStack();
+    accessWithCluster(stack).addApiKey(options as any);
+    return synthErrors(stack);
+  }
+
+  test('secretTargets that is not a list', () => {
+    expect(addErrors({ name: 'k', clusters: ['c'], secretTargets: SecretTarget.terraformOutputs() })).toEqual([
+      '[test/Q] addApiKey(options) for key "k" secretTargets must be a list; got {"description":"Terraform outputs"}',
+    ]);
+  });
+
+  test('a snake_case property', () => {
+    expect(addErrors({ name: 'k', clusters: ['c'], secret_targets: [SecretTarget.terraformOutputs()] })).toEqual([
+      '[test/Q] addApiKey(options) for key "k" has unknown property "secret_targets"; did you mean "secretTargets"? ' +
+        '(in Python, pass struct classes or camelCase keys: a dict with snake_case keys is not converted)',
+    ]);
+  });
+
+  test('clusters given as a string: the type, not "has no clusters"', () => {
+    expect(addErrors({ name: 'k', clusters: 'c' })).toEqual([
+      '[test/Q] addApiKey(options) for key "k" clusters must be a list of strings; got "c"',
+    ]);
+  });
+
+  test('options that are not an object', () => {
+    expect(addErrors('k')).toEqual(['[test/Q] addApiKey(options) must be an object (ApiKeyOptions); got "k"']);
+  });
+});
+
+describe('each problem is reported once', () => {
+  function propsErrors(props: unknown): string[] {
+    const stack = newStack();
+    new ClusterAccess(stack, 'Q', props as any);
+    return synthErrors(stack);
+  }
+
+  test('secretNaming that is not an object, with two targets', () => {
+    expect(propsErrors({
+      clusters: [{ name: 'c', url: URL_EU }],
+      apiKeys: [{ name: 'k', clusters: ['c'], secretTargets: [SecretTarget.terraformOutputs(), SecretTarget.terraformOutputs()], secretNaming: 'APP_' }],
+    })).toEqual(['[test/Q] ClusterAccess props.apiKeys[0].secretNaming must be a SecretNaming object; got "APP_"']);
+  });
+
+  test('a key without a name', () => {
+    expect(propsErrors({ clusters: [{ name: 'c', url: URL_EU }], apiKeys: [{ clusters: ['c'] }] })).toEqual([
+      '[test/Q/ApiKeys/key.1] key "key.1" props has no "name", which ApiKeyProps requires',
+    ]);
+  });
+
+  test('clusters given as a string through props', () => {
+    expect(propsErrors({ clusters: [{ name: 'c', url: URL_EU }], apiKeys: [{ name: 'k', clusters: 'c' }] })).toEqual([
+      '[test/Q] ClusterAccess props.apiKeys[0].clusters must be a list of strings; got "c"',
+    ]);
+  });
+
+  test('a key that is not an object', () => {
+    expect(propsErrors({ clusters: [{ name: 'c', url: URL_EU }], apiKeys: ['k'] })).toEqual([
+      '[test/Q] ClusterAccess props.apiKeys[0] must be an object (ApiKeyOptions); got "k"',
+    ]);
+  });
+
+  test('a cluster that is not an object', () => {
+    expect(propsErrors({ clusters: ['c'] })).toEqual([
+      '[test/Q/Clusters/cluster.1] cluster "cluster.1" options must be an object (ClusterOptions); got "c"',
+    ]);
+  });
+
+  test('a NaN port, shown as NaN', () => {
+    expect(propsErrors({ clusters: [{ name: 'c', url: URL_EU, restPort: NaN }] })).toEqual([
+      '[test/Q/Clusters/c] cluster "c" options.restPort must be a number; got NaN',
+    ]);
+  });
+
+  test('a NaN health-check setting', () => {
+    expect(propsErrors({ healthCheck: { timeoutSeconds: NaN } })).toEqual([
+      '[test/Q] ClusterAccess props.healthCheck.timeoutSeconds must be a number; got NaN',
+    ]);
+  });
+});
+
+describe('a standalone ApiKey', () => {
+  test('grant() and addSecretTarget() on a key outside a ClusterAccess are an error, not ignored', () => {
+    const stack = newStack();
+    const cluster = new Cluster(stack, 'C', { name: 'c', url: URL_EU });
+    const key = new ApiKey(stack, 'K', { name: 'k' });
+    key.grant(cluster);
+    key.addSecretTarget(SecretTarget.terraformOutputs());
+    expect(synthErrors(stack)).toEqual([
+      '[test/K] key "k" does not belong to a ClusterAccess, so nothing checks its grants or writes its secret targets; ' +
+        'add keys through ClusterAccess (apiKeys: [...] or addApiKey())',
+    ]);
+  });
+});
+
+describe('no exception aborts synth', () => {
+  test('placeholder ids do not collide with valid names', () => {
+    const stack = newStack();
+    new ClusterAccess(stack, 'Q', {
+      clusters: [{ name: 'a', url: URL_EU }, { name: 'a', url: URL_EU }, { name: 'cluster-1', url: URL_EU }],
+      apiKeys: [{ name: 'k', clusters: ['a'] }, { name: 'k', clusters: ['a'] }, { name: 'key-1', clusters: ['a'] }],
+    });
+    expect(synthErrors(stack)).toEqual([
+      '[test/Q] duplicate cluster name "a": each cluster needs a unique name within one ClusterAccess; rename or remove one',
+      '[test/Q] duplicate key name "k": each key needs a unique name within one ClusterAccess; rename or remove one',
+    ]);
+  });
+
+  test('an output entry named like the gate of the outputs target', () => {
+    const stack = newStack();
+    new ClusterAccess(stack, 'Q', {
+      clusters: [{ name: 'c', url: URL_EU }],
+      apiKeys: [{ name: 'k', clusters: ['c'], secretTargets: [SecretTarget.terraformOutputs()], secretNaming: { names: { QDRANT_URL: 'Verified' } } }],
+    });
+    expect(synthJson(stack).output.Verified).toMatchObject({ sensitive: true });
+  });
+
+  test('an empty output name is a validation error', () => {
+    const stack = newStack();
+    new ClusterAccess(stack, 'Q', {
+      clusters: [{ name: 'c', url: URL_EU }],
+      apiKeys: [{ name: 'k', clusters: ['c'], secretTargets: [SecretTarget.terraformOutputs()], secretNaming: { names: { QDRANT_URL: '' } } }],
+    });
+    expect(synthErrors(stack)).toEqual([
+      expect.stringMatching(/^\[test\/Q\] secret target Terraform outputs: key "k" renames "QDRANT_URL" to "", which is not a variable name/),
+    ]);
+  });
+
+  test.each([['a string', 'my-var', '"my-var"'], ['an object', {}, '{}'], ['null', null, 'null']])(
+    'ApiKeySource.fromVariable(%s) refuses at the call', (_, bad, shown) => {
+      expect(() => ApiKeySource.fromVariable(bad as any)).toThrow(
+        `ApiKeySource.fromVariable needs a TerraformVariable (declared with sensitive: true); got ${shown}`);
+    });
+});
+
+describe('number tokens where literals are needed', () => {
+  test('ports and health-check settings given as tokens', () => {
+    const stack = newStack();
+    const n = new TerraformVariable(stack, 'n', { type: 'number' });
+    new ClusterAccess(stack, 'Q', {
+      clusters: [{ name: 'c', url: URL_EU, restPort: n.numberValue, grpcPort: n.numberValue }],
+      apiKeys: [{ name: 'k', clusters: ['c'] }],
+      healthCheck: { timeoutSeconds: n.numberValue, retries: n.numberValue, minValidityDays: n.numberValue },
+    });
+    const errors = synthErrors(stack);
+    expect(errors).toEqual([
+      '[test/Q] healthCheck.timeoutSeconds is a token; give a number known at synth, e.g. 10',
+      '[test/Q] healthCheck.retries is a token; give a number known at synth, e.g. 3',
+      '[test/Q] healthCheck.minValidityDays is a token; give a number known at synth, e.g. 14',
+      '[test/Q/Clusters/c] cluster "c" restPort is a token; give a port known at synth, such as 6333',
+      '[test/Q/Clusters/c] cluster "c" grpcPort is a token; give a port known at synth, such as 6334',
+    ]);
+    expect(errors.join('\n')).not.toMatch(/e\+/);
+  });
+});
+
+describe('collection names with surrounding whitespace', () => {
+  test.each([' orders ', '  ', 'orders\u00a0'])('%j is refused', (name) => {
+    expect(() => KeyAccess.collections({ read: [name] })).toThrow(/is not a collection name .*no leading or trailing whitespace/);
+  });
+});
+
+describe('a token URL with a bracketed IPv6 host', () => {
+  test('the gRPC endpoint keeps the whole host', () => {
+    const stack = newStack();
+    const url = new TerraformVariable(stack, 'url', { type: 'string' });
+    new ClusterAccess(stack, 'Q', { clusters: [{ name: 'c', url: url.stringValue }] });
+    expect(synthMessage(stack)).toBe('');
+    const grpc: string = synthJson(stack).output.qdrant_c_grpc_endpoint.value;
+    // No backslash: cdktf writes it into an HCL string as it is, where "\[" is an invalid escape.
+    expect(grpc).not.toContain('\\');
+    // The pattern Terraform applies; RE2 and JavaScript agree on this one.
+    const pattern = JSON.parse(/regex\(("(?:[^"\\]|\\.)*")/.exec(grpc)![1]);
+    expect(new RegExp(pattern).exec('https://[fd00::1]:6333')?.[0]).toBe('https://[fd00::1]');
+    expect(new RegExp(pattern).exec('https://abc.example.com:6333')?.[0]).toBe('https://abc.example.com');
+  });
+});
