@@ -367,7 +367,9 @@ function expiryExpression(key: string): string {
   // A JSON number of whole seconds only: a string or a fraction is not an expiry Qdrant accepts.
   const seconds = Fn.regex('^[0-9]+$', Fn.jsonencode(exp));
   const date = Fn.formatdate("YYYY-MM-DD'T'hh:mm:ssZ", Fn.timeadd('1970-01-01T00:00:00Z', Fn.format('%ss', [seconds])));
-  return Token.asString(Fn.nonsensitive(Fn.try([date, ''])));
+  // sensitive() first: the fallback "" is not sensitive, and Terraform before 1.7 fails on a
+  // nonsensitive() of a value that is not (hashicorp/terraform#33856).
+  return Token.asString(Fn.nonsensitive(Fn.sensitive(Fn.try([date, '']))));
 }
 
 /** The target argument of addSecretTarget, checked like a prop (it may come from any language). */

@@ -52,7 +52,7 @@ describe('examples', () => {
     expect(open).toHaveLength(8);
     for (const [name, o] of open) {
       expect(o.sensitive).toBeUndefined();
-      if (name.endsWith('_expires_at')) expect(o.value).toMatch(/^\$\{nonsensitive\(try\(formatdate\(/);
+      if (name.endsWith('_expires_at')) expect(o.value).toMatch(/^\$\{nonsensitive\(sensitive\(try\(formatdate\(/);
       else expect(JSON.stringify(o.value)).not.toContain('var.');
     }
     // Two checks (one per key); the .env writer and its registration wait for both.
