@@ -607,8 +607,9 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     expect([...new Set(writeDeps)]).toEqual([check]);
     expect(writeRest).toEqual({
       triggers: {
-        values_sha256: `\${sha256(jsonencode({"QDRANT_URL" = "${URL_EU}:6333", "QDRANT_GRPC_URL" = "${URL_EU}:6334", ` +
-          '"QDRANT_API_KEY" = var.qdrant_api_key_search_api}))}',
+        // Sorted by name: the order of the entries does not show.
+        values_sha256: '${sha256(jsonencode({"QDRANT_API_KEY" = var.qdrant_api_key_search_api, ' +
+          `"QDRANT_GRPC_URL" = "${URL_EU}:6334", "QDRANT_URL" = "${URL_EU}:6333"}))}`,
         writer: expect.stringMatching(/^[0-9A-F]{32}$/),
         file,
         format: 'dotenv',
@@ -635,12 +636,10 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     // Created only after a write succeeded; under the bind scope, so it waits for the check too.
     expect([...new Set(regDeps)]).toEqual([`null_resource.${write.id}`, check]);
     expect(regRest).toEqual({
-      triggers: {
-        file,
-        format: 'dotenv',
-        owner: 'test/Qdrant',
-        names: JSON.stringify(['QDRANT_URL', 'QDRANT_GRPC_URL', 'QDRANT_API_KEY']),
-      },
+      // Its identity only: neither the names nor their order replace it.
+      triggers: { file, format: 'dotenv', owner: 'test/Qdrant' },
+      // Registrations of the earlier layout also hold the ordered names: kept, never a replacement.
+      lifecycle: { ignore_changes: ['triggers["names"]'] },
       provisioner: [{
         'local-exec': {
           when: 'destroy',
@@ -650,7 +649,9 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
             QCA_FILE: '${self.triggers.file}',
             QCA_FORMAT: '${self.triggers.format}',
             QCA_OWNER: '${self.triggers.owner}',
-            QCA_ENTRIES: '${self.triggers.names}',
+            // The writer removes every entry the file records for the owner, plus these names
+            // (those an earlier-layout registration kept; none for a new one).
+            QCA_ENTRIES: '${lookup(self.triggers, "names", "[]")}',
           },
         },
       }],
@@ -686,12 +687,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     const json = synthJson(stack);
     const registration = oneResource(json, '_Registration_').res;
     const write = oneResource(json, '_Write_').res;
-    expect(registration.triggers).toEqual({
-      file: path.resolve('secrets.json'),
-      format: 'json',
-      owner: 'test/Qdrant',
-      names: JSON.stringify([EU.url, EU.grpc, EU.apiKey, US.url, US.grpc, US.apiKey]),
-    });
+    expect(registration.triggers).toEqual({ file: path.resolve('secrets.json'), format: 'json', owner: 'test/Qdrant' });
     expect(write.triggers).toMatchObject({ file: path.resolve('secrets.json'), format: 'json', owner: 'test/Qdrant' });
     const exec = write.provisioner[0]['local-exec'];
     expect(exec.command).toBe('node "$QCA_CLI" write --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"');
@@ -707,6 +703,32 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
       QDRANT_PROD_US_API_KEY: 'TF_VAR_qdrant_api_key_search_api',
     });
     expect(write.triggers.values_sha256).toContain('"QDRANT_PROD_US_API_KEY" = var.qdrant_api_key_search_api');
+  });
+
+  test('the order of keys and clusters changes no trigger; Registration\'s triggers are always a subset of Write\'s', () => {
+    const triggers = (order: 'ab' | 'ba') => {
+      const stack = newStack();
+      const env = SecretTarget.dotenv({ path: '.env' });
+      const json = SecretTarget.json({ path: 'secrets.json' });
+      const keys = [
+        { name: 'a', clusters: order === 'ab' ? ['prod-eu', 'prod-us'] : ['prod-us', 'prod-eu'], secretTargets: [env, json], secretNaming: { prefix: 'A_' } },
+        { name: 'b', clusters: ['prod-eu'], secretTargets: [env, json], secretNaming: { prefix: 'B_' } },
+      ];
+      accessIn(stack, { apiKeys: order === 'ab' ? keys : keys.reverse() });
+      const synthesized = synthJson(stack);
+      return [...nullResources(synthesized, '_Write_'), ...nullResources(synthesized, '_Registration_')]
+        .map(([id, res]) => [id, res.triggers] as const).sort(([x], [y]) => x.localeCompare(y));
+    };
+    const ab = triggers('ab');
+    expect(ab).toHaveLength(4);
+    expect(triggers('ba')).toEqual(ab);
+    // Every trigger of a Registration is also a trigger of its Write, with the same value: a change
+    // that replaces the Registration (its destroy step removes the entries) replaces the Write too
+    // (which, created after that removal, writes them again).
+    for (const [id, regTriggers] of ab.filter(([i]) => i.includes('_Registration_'))) {
+      const writeTriggers = ab.find(([i]) => i.startsWith(id.slice(0, id.indexOf('_Registration_'))) && i.includes('_Write_'))![1];
+      expect(writeTriggers).toMatchObject(regTriggers);
+    }
   });
 
   test('a key from ApiKeySource.fromToken is handed over in QCA_SECRET_n, marked sensitive', () => {
@@ -779,7 +801,8 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
       // As Terraform runs local-exec: in the stack's directory, with the inherited environment.
       const run = (exec: { command: string; environment: Record<string, string> }, self: Record<string, string>) => {
         const environment = Object.fromEntries(Object.entries(exec.environment)
-          .map(([k, v]) => [k, v.replace(/^\$\{self\.triggers\.(\w+)\}$/, (_, t) => self[t])]));
+          .map(([k, v]) => [k, v.replace(/^\$\{self\.triggers\.(\w+)\}$/, (_, t) => self[t])
+            .replace(/^\$\{lookup\(self\.triggers, "(\w+)", "(.*)"\)\}$/, (_, t, d) => self[t] ?? d)]));
         return execFileSync('sh', ['-c', exec.command], {
           cwd: stackDir,
           env: { PATH: process.env.PATH ?? '', TF_VAR_qdrant_api_key_search_api: 'canary-write-7d1f', ...environment },
@@ -1135,7 +1158,9 @@ describe('late targets and grants; binding once', () => {
     const json = JSON.parse(second);
     expect(nullResources(json, '_Registration_')).toHaveLength(1);
     expect(nullResources(json, '_Write_')).toHaveLength(1);
-    expect(JSON.parse(oneResource(json, '_Registration_').res.triggers.names)).toEqual([EU.url, EU.grpc, EU.apiKey, US.url, US.grpc, US.apiKey]);
+    const exec = oneResource(json, '_Write_').res.provisioner[0]['local-exec'];
+    expect([...Object.keys(JSON.parse(exec.environment.QCA_ENTRIES)), ...Object.keys(JSON.parse(exec.environment.QCA_ENTRIES_FROM_ENV))].sort())
+      .toEqual([EU.url, EU.grpc, EU.apiKey, US.url, US.grpc, US.apiKey].sort());
     expect(deps(oneResource(json, '_Write_').res)).toEqual([ref(checkResource(access, 'search-api'))]);
   });
 

@@ -10,12 +10,15 @@
  * The entries come only from the environment, never the command line. QCA_ENTRIES holds the
  * values; QCA_ENTRIES_FROM_ENV names, per entry, another environment variable that holds the
  * value (how a key arrives: Terraform's own TF_VAR_<name>, inherited by local-exec). For
- * `remove` only the names matter, and QCA_ENTRIES may also be a JSON array of names.
+ * `remove` only the names matter, and QCA_ENTRIES may also be a JSON array of names (`[]`: none).
  * QCA_LOCK_TIMEOUT_MS (optional) bounds the wait for another writer's lock (default 15000).
  *
- * What is ours: in a .env file, the lines inside owner's managed block (dotenv.js); in a JSON
- * file, the members its sidecar records for owner (json.js). `write` refuses, changing nothing,
- * when one of the names is already defined elsewhere; `remove` removes only what is ours, and
+ * What is ours: in a .env file, the names that owner's managed block records and the lines of
+ * those names inside the block (dotenv.js); in a JSON file, the members its sidecar records for
+ * owner (json.js). `write` sets owner's entries to exactly the given ones: it refuses, changing
+ * nothing, when one of the names is already defined elsewhere, and drops owner's recorded names
+ * that are no longer given. `remove` removes every entry recorded for owner, plus the names given
+ * (a block written before the record existed records nothing), only inside what is ours, and
  * deletes the file when this tool created it and nothing else is left. How the file is read and
  * replaced, the lock, and what survives a kill: file.js.
  *
@@ -39,6 +42,9 @@ const USAGE = `Usage: ${PROG} write|remove --file PATH [--format dotenv|json] --
 Entries come from the environment, never the command line: ${WRITER_ENV.entries} holds a JSON object
 of NAME: value (for remove, a JSON array of names is accepted too), and ${WRITER_ENV.entriesFromEnv}
 a JSON object of NAME: ENV_VAR naming the variable that holds a value (a key).
+
+write sets the owner's entries in the file to exactly these (names it wrote before and no longer
+gets are removed); remove takes out every entry the file records for the owner, and the names given.
 
 Options:
 ${optionsHelp(FILE_OPTIONS)}
@@ -130,7 +136,7 @@ function dotenvTransform(command, entries, owner, out) {
       out.plan = dotenv.planMerge(text, entries, { owner });
       return out.plan.text;
     }
-    out.plan = dotenv.planRemove(text, Object.keys(entries), { owner });
+    out.plan = dotenv.planRemove(text, Object.keys(entries), { owner, all: true });
     return out.plan.deleteFile ? file.DELETE : out.plan.text;
   };
 }
@@ -142,9 +148,10 @@ function jsonTransform(command, entries, owner, sidecarName, out) {
     if (command === 'write') {
       out.plan = json.planMerge(text, side, entries, { owner, sidecarName });
       const sidecar = out.plan.sidecar ? json.renderSidecar(out.plan.sidecar) : null;
-      return { text: out.plan.text, sidecar, sidecarFirst: true };
+      const sidecarAfter = out.plan.sidecarAfter ? json.renderSidecar(out.plan.sidecarAfter) : null;
+      return { text: out.plan.text, sidecar, sidecarFirst: true, sidecarAfter };
     }
-    out.plan = json.planRemove(text, side, Object.keys(entries), { owner, sidecarName });
+    out.plan = json.planRemove(text, side, Object.keys(entries), { owner, sidecarName, all: true });
     const sidecar = out.plan.sidecar ? json.renderSidecar(out.plan.sidecar) : (sideText == null ? null : file.DELETE);
     return { text: out.plan.deleteFile ? file.DELETE : out.plan.text, sidecar, sidecarFirst: false };
   };
@@ -167,6 +174,7 @@ async function apply({ command, format, file: target, owner }, entries, fileOpts
   if (command === 'write') {
     const extra = [
       p.unchanged.length ? `${p.unchanged.length} unchanged` : '',
+      p.dropped.length ? `${entriesWord(p.dropped.length)} no longer wanted removed` : '',
       res.existed || !res.changed ? '' : 'file created',
     ].filter(Boolean).map((x) => `, ${x}`).join('');
     return `wrote ${entriesWord(n)} to ${target} (${p.updated.length} updated, ${p.added.length} added${extra})`;

@@ -28,12 +28,19 @@ export interface OwnerOptions {
   readonly owner: string;
 }
 
+export interface RemoveOptions extends OwnerOptions {
+  /** Also remove every name the block's `# entries:` record holds for owner. */
+  readonly all?: boolean;
+}
+
 export interface MergePlan {
   /** The new text; null when there was no file and nothing to write. */
   readonly text: string | null;
   readonly added: string[];
   readonly updated: string[];
   readonly unchanged: string[];
+  /** Recorded for owner, no longer given: their lines were dropped from the block. */
+  readonly dropped: string[];
 }
 
 export interface RemovePlan {
@@ -52,10 +59,12 @@ export interface RemovePlan {
 export declare function parseDotenv(text: string): DotenvModel;
 /** The value as written after NAME=, read back unchanged by the dotenv package and python-dotenv. */
 export declare function formatValue(value: string): string;
-/** `text` null: the file does not exist (the block then records that this tool created it). */
+/** Sets owner's entries to exactly `entries`. `text` null: the file does not exist (the block then records that this tool created it). */
 export declare function planMerge(text: string | null, entries: Record<string, string>, opts: OwnerOptions): MergePlan;
-export declare function planRemove(text: string | null, names: string[], opts: OwnerOptions): RemovePlan;
+export declare function planRemove(text: string | null, names: string[], opts: RemoveOptions): RemovePlan;
 export declare function mergeEntries(text: string | null, entries: Record<string, string>, opts: OwnerOptions): string | null;
-export declare function removeEntries(text: string | null, names: string[], opts: OwnerOptions): string | null;
+export declare function removeEntries(text: string | null, names: string[], opts: RemoveOptions): string | null;
 export declare function startMarker(owner: string, created?: boolean): string;
 export declare function endMarker(owner: string): string;
+/** The block's record of the names owner wrote: `# entries: A B C` (sorted). */
+export declare function recordLine(names: Iterable<string>): string;

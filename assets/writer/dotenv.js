@@ -24,16 +24,26 @@
  *   CREATED  \u2014 created this file        (the same start line, followed by this tag)
  *   end     # <<< managed by cdktf-qdrant-cluster-access (OWNER)
  * CREATED records that this tool created the file (planMerge was given null: no file). At most
- * one block per owner; blocks do not nest. Everything outside owner's block, and every line
- * inside it that is not one of the names being written or removed, belongs to someone else.
- *   - planMerge refuses when one of its names is defined outside owner's block (by the user or
- *     in another owner's block), naming the first such line and the fix. Inside the block it
- *     changes only the value of lines it writes, and appends new names before the end marker.
- *     Without a block it appends one at the end of the file (keeping a missing final newline).
- *   - planRemove removes the named definitions inside owner's block only. The markers go when
- *     nothing else is left between them; if the start marker carried CREATED, the tag moves to
- *     the next block of another owner, or, when no block is left and the rest of the file is
- *     blank lines only, deleteFile tells the caller to delete the file.
+ * one block per owner; blocks do not nest. The record line (written directly after the start
+ * marker; the first line of this form in the block counts)
+ *   record  # entries: NAME NAME ...        (the names owner last wrote, sorted, one space apart)
+ * says which names in the block are owner's. Blocks written before the record existed have none.
+ * Everything outside owner's block, and every line inside it that is neither the record nor one
+ * of the names written, recorded or removed, belongs to someone else (a user's note or variable
+ * inside the block stays, whatever happens).
+ *   - planMerge sets owner's entries to exactly the given ones. It refuses when one of its names
+ *     is defined outside owner's block (by the user or in another owner's block), naming the
+ *     first such line and the fix. Inside the block it changes only the value of lines it
+ *     writes, appends new names before the end marker, drops the lines of recorded names that
+ *     are no longer given (`dropped`; without a record nothing is dropped) and rewrites the
+ *     record. Without a block it appends one at the end of the file (keeping a missing final
+ *     newline).
+ *   - planRemove removes the named definitions inside owner's block only; with opts.all, also
+ *     every recorded name. The names removed leave the record (the record line goes when it is
+ *     empty). The markers go when nothing else is left between them; if the start marker
+ *     carried CREATED, the tag moves to the next block of another owner, or, when no block is
+ *     left and the rest of the file is blank lines only, deleteFile tells the caller to delete
+ *     the file.
  *   - merge then remove on a file nobody else touched gives it back byte for byte (BOM, line
  *     endings, a missing final newline), or deletes it when this tool had created it.
  *
@@ -68,6 +78,12 @@ function startMarker(owner, created) {
 function endMarker(owner) {
   return `# <<< managed by ${TOOL} (${owner})`;
 }
+
+/** The record line of the names owner wrote (sorted, so the order of the entries never shows). */
+function recordLine(names) {
+  return `# entries:${[...names].sort().map((n) => ` ${n}`).join('')}`;
+}
+const RECORD_RE = /^# entries:((?: [A-Za-z_][A-Za-z0-9_]*)*)$/;
 
 // Any owner's markers, for reading a file that holds several blocks.
 const START_RE = /^# >>> managed by cdktf-qdrant-cluster-access \(([^()\s]+)\) \u2014 do not edit( \u2014 created this file)?$/;
@@ -302,7 +318,14 @@ function readBlocks(items, owner) {
     throw new DotenvError(`line ${it.line}: the managed block for owner ${owner} starts inside the block of owner ${ownerAt[starts[0]]}; move it out of that block`, it.line);
   }
   const created = items[starts[0]].content !== S;
-  return { block: { start: starts[0], end, created }, blocks, ownerAt };
+  // The record: the first comment in the block that has its form (written right after the start
+  // marker, but a line the user inserted above it does not hide it).
+  let record = null;
+  for (let idx = starts[0] + 1; idx < end && !record; idx++) {
+    const m = items[idx].kind === 'comment' ? RECORD_RE.exec(items[idx].content) : null;
+    if (m) record = { idx, names: m[1].split(' ').filter(Boolean) };
+  }
+  return { block: { start: starts[0], end, created, record }, blocks, ownerAt };
 }
 
 function inBlock(block, idx) {
@@ -330,14 +353,16 @@ function checkEntries(entries) {
 }
 
 /**
- * Merges entries into owner's managed block. Returns { text, added, updated, unchanged } (name
- * lists). `text` null means the file does not exist yet: the block's start marker then records
- * that this tool created the file.
+ * Sets owner's entries to exactly `entries`. Returns { text, added, updated, unchanged, dropped }
+ * (name lists). `text` null means the file does not exist yet: the block's start marker then
+ * records that this tool created the file.
  *   - Refuses (DotenvError, first offending line) when one of the names is defined anywhere
  *     outside owner's block: by the user, or in another owner's block.
  *   - Inside the block, each definition of a name gets its value token replaced in place (the
  *     rest of the line: indentation, export, spacing, comment, line ending, is kept); other
- *     names are appended at the end of the block. Nothing else in the file changes.
+ *     names are appended at the end of the block; the definitions of recorded names that are no
+ *     longer given are dropped; the record line is rewritten (or added after the start marker).
+ *     Nothing else in the file changes.
  *   - Without a block, one is appended at the end of the file (keeping a missing final newline).
  */
 function planMerge(text, entries, opts) {
@@ -345,10 +370,11 @@ function planMerge(text, entries, opts) {
   const formatted = checkEntries(entries);
   const names = [...formatted.keys()];
   const creating = text == null;
-  if (creating && names.length === 0) return { text: null, added: [], updated: [], unchanged: [] };
   const model = parseDotenv(creating ? '' : text);
   const items = model.items.slice();
   const { block, ownerAt } = readBlocks(items, owner);
+  // Nothing to write and no block: nothing to change (no file is created, no empty block added).
+  if (names.length === 0 && !block) return { text: creating ? null : text, added: [], updated: [], unchanged: [], dropped: [] };
   items.forEach((it, idx) => {
     if (it.kind !== 'assign' || !formatted.has(it.key) || inBlock(block, idx)) return;
     const where = ownerAt[idx] ? `in the managed block of owner ${ownerAt[idx]}` : `outside the managed block of owner ${owner}`;
@@ -370,52 +396,72 @@ function planMerge(text, entries, opts) {
       items[idx] = { ...it, raw, valueRaw: f, suffix, quote: /^['"]/.test(f) ? f[0] : '' };
     }
   }
+  const eol = model.eol;
   const added = names.filter((n) => !seen.has(n));
-  if (added.length > 0) {
-    const eol = model.eol;
-    const lines = added.map((n) => `${n}=${formatted.get(n)}`);
-    if (block) {
-      items.splice(block.end, 0, ...lines.map((l) => ({ kind: 'assign', raw: l + eol })));
-    } else {
-      const all = [startMarker(owner, creating), ...lines, endMarker(owner)];
-      const last = items[items.length - 1];
-      if (last && last.eol === '') {
-        // The file has no final newline: keep it that way (removal undoes this exactly).
-        items[items.length - 1] = { ...last, raw: last.raw + eol, eol };
-        all.forEach((l, n) => items.push({ kind: 'comment', raw: l + (n === all.length - 1 ? '' : eol) }));
-      } else {
-        all.forEach((l) => items.push({ kind: 'comment', raw: l + eol }));
+  const lines = added.map((n) => `${n}=${formatted.get(n)}`);
+  const dropped = new Set();
+  let out = items;
+  if (block) {
+    const recorded = new Set(block.record ? block.record.names : []);
+    const record = (lineEol) => ({ kind: 'comment', content: recordLine(names), raw: recordLine(names) + lineEol, eol: lineEol });
+    out = [];
+    items.forEach((it, idx) => {
+      if (idx === block.end) lines.forEach((l) => out.push({ kind: 'assign', raw: l + eol }));
+      if (block.record && idx === block.record.idx) {
+        if (names.length > 0) out.push(it.content === recordLine(names) ? it : record(it.eol));
+        return;
       }
+      if (inBlock(block, idx) && it.kind === 'assign' && recorded.has(it.key) && !formatted.has(it.key)) {
+        dropped.add(it.key);
+        return;
+      }
+      out.push(it);
+      if (idx === block.start && !block.record && names.length > 0) out.push(record(it.eol));
+    });
+  } else {
+    const all = [startMarker(owner, creating), recordLine(names), ...lines, endMarker(owner)];
+    const last = items[items.length - 1];
+    if (last && last.eol === '') {
+      // The file has no final newline: keep it that way (removal undoes this exactly).
+      items[items.length - 1] = { ...last, raw: last.raw + eol, eol };
+      all.forEach((l, n) => items.push({ kind: 'comment', raw: l + (n === all.length - 1 ? '' : eol) }));
+    } else {
+      all.forEach((l) => items.push({ kind: 'comment', raw: l + eol }));
     }
   }
   return {
-    text: joinItems(model.bom, items),
+    text: joinItems(model.bom, out),
     added,
     updated: names.filter((n) => changed.has(n)),
     unchanged: names.filter((n) => seen.has(n) && !changed.has(n)),
+    dropped: block && block.record ? block.record.names.filter((n) => dropped.has(n)) : [],
   };
 }
 
 /**
- * Removes the given names from owner's managed block, and nothing else. Returns
- * { text, removed, absent, notOurs, noBlock, deleteFile }:
+ * Removes the given names from owner's managed block, and nothing else; with opts.all, also
+ * every name the block's record lists. Returns { text, removed, absent, notOurs, noBlock,
+ * deleteFile }, the name lists covering the given names and (with all) the recorded ones:
  *   removed  names whose definitions were removed from the block;
  *   notOurs  names not in the block but defined elsewhere in the file (left in place);
  *   absent   the other names;
  *   noBlock  true when the file has no block of owner (the text is then returned unchanged);
  *   deleteFile true when this tool created the file (see the module header) and nothing but
  *            blank lines is left: the caller deletes the file instead of writing `text`.
- * The markers go when only removed entries were between them; a "created this file" record
- * then moves to the next remaining block of any owner.
+ * The removed names leave the record, which goes when it is empty. The markers go when only
+ * removed entries (and the record) were between them; a "created this file" record then moves
+ * to the next remaining block of any owner.
  */
 function planRemove(text, names, opts) {
   const owner = checkOwner(opts && opts.owner);
-  const list = Array.isArray(names) ? names : Object.keys(names || {});
-  list.forEach(checkName);
-  const wanted = new Set(list);
+  const given = Array.isArray(names) ? names : Object.keys(names || {});
+  given.forEach(checkName);
   const source = text == null ? '' : text;
   const model = parseDotenv(source);
   const { block } = readBlocks(model.items, owner);
+  const recorded = block && block.record ? block.record.names : [];
+  const list = opts && opts.all ? [...new Set([...given, ...recorded])] : given;
+  const wanted = new Set(list);
   const removed = new Set();
   const elsewhere = new Set();
   model.items.forEach((it, idx) => {
@@ -433,7 +479,17 @@ function planRemove(text, names, opts) {
   });
   if (!block) return result(text, false);
 
-  let items = model.items.filter((it, idx) => !(it.kind === 'assign' && wanted.has(it.key) && inBlock(block, idx)));
+  const left = recorded.filter((n) => !wanted.has(n));
+  let items = [];
+  model.items.forEach((it, idx) => {
+    if (it.kind === 'assign' && wanted.has(it.key) && inBlock(block, idx)) return;
+    if (block.record && idx === block.record.idx) {
+      if (left.length === recorded.length) items.push(it);
+      else if (left.length > 0) items.push({ ...it, content: recordLine(left), raw: recordLine(left) + it.eol });
+      return;
+    }
+    items.push(it);
+  });
   const start = items.indexOf(model.items[block.start]);
   const end = items.indexOf(model.items[block.end]);
   let deleteFile = false;
@@ -477,4 +533,5 @@ module.exports = {
   planRemove,
   startMarker,
   endMarker,
+  recordLine,
 };

@@ -17,18 +17,28 @@
  *   - calls transform(text | null) (null = the file does not exist). Without opts.sidecar it
  *     returns the new text, null (leave the file alone) or DELETE (remove the file). With
  *     opts.sidecar (a path) it is called as transform(text, sidecarText) and returns
- *     { text, sidecar, sidecarFirst }, each of text/sidecar being a string, null or DELETE;
- *     sidecarFirst says which of the two files is committed first. If transform throws, nothing
- *     is touched and the error becomes "refusing to change <file>: <message>; the file was not
- *     changed";
+ *     { text, sidecar, sidecarFirst, sidecarAfter }, each of text/sidecar being a string, null
+ *     or DELETE; sidecarFirst says which of the two files is committed first; sidecarAfter (a
+ *     string, optional) is committed to the sidecar last, after both. If transform throws,
+ *     nothing is touched and the error becomes "refusing to change <file>: <message>; the file
+ *     was not changed";
  *   - commits a new text with a temp file in the same directory, named
  *     `.<basename>.qca-<hosttag>-<pid>-<12 hex>.tmp` (hosttag: 8 hex of sha256(hostname)),
  *     opened O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW with mode 0600, written, fsynced, renamed over
  *     the target; only then does it get the target's mode, through the same descriptor
  *     (fchmod). The directory is fsynced. Readers and crashes see the old or the new file.
+ *     Once the rename is done the file is committed: a later error (fchmod, the directory's
+ *     fsync) is a warning, never a failure.
  *   - new files get mode 0600; existing files keep their mode and (when running as root) their
  *     owner; a world-readable existing file gets a warning. The sidecar is always 0600 and, as
  *     root, gets the target's owner.
+ *   - not running as root, an existing file keeps its group: the temp file gets it (fchown with
+ *     uid -1) before anything is written to it, which the system allows when this user is a
+ *     member of that group. When it is not, and the file's mode gives its group any access, the
+ *     write is refused (the rewritten file would hand that access to this user's group, and the
+ *     keys with it); when the group has no access, it goes ahead with a warning naming the file
+ *     and both groups. Another owner (a file this user may write but does not own) gets a
+ *     warning: only root can give the file back to its owner.
  * Messages never contain file contents.
  *
  * The lock, the temp-file names and the cleanup of a dead writer's leftovers: lock.js. Before
@@ -196,16 +206,62 @@ function fsyncDir(dir) {
   } catch (err) {
     if (!['EINVAL', 'EISDIR', 'EPERM', 'EACCES', 'EBADF'].includes(err.code)) throw err;
   } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+    if (fd !== undefined) closeQuiet(fd);
   }
 }
 
 /**
- * Replaces `file` with `text` atomically. c: { mode, chown: { uid, gid } | null, lock, label,
- * hooks }. The temp file is 0600 from its creation and gets `mode` only after the rename.
+ * Syncs the directory of `file` after a commit (a rename or an unlink): the change is made by
+ * then, so an error only warns (failing would make the caller believe nothing changed).
+ */
+function syncAfterCommit(file, what, warn) {
+  try {
+    fsyncDir(path.dirname(path.resolve(file)));
+  } catch (err) {
+    const back = what === 'deleted' ? 'bring the file back' : 'bring back the previous file';
+    warn(`warning: ${file} was ${what}, but its directory could not be synced (${err.code || err.message}); a crash of the machine soon could still ${back}`);
+  }
+}
+
+/** "name (gid N)" from /etc/group when it is there, else "gid N". */
+function groupLabel(gid) {
+  try {
+    for (const line of fs.readFileSync('/etc/group', 'utf8').split('\n')) {
+      const [name, , id] = line.split(':');
+      if (name && Number(id) === gid) return `${name} (gid ${gid})`;
+    }
+  } catch { /* no group database to read */ }
+  return `gid ${gid}`;
+}
+
+/**
+ * Gives the temp file (descriptor fd, still empty, mode 0600) the group `gid` of the file it
+ * replaces. See the module header for what happens when this user may not.
+ */
+function keepGroup(file, fd, gid, mode, warn) {
+  const have = fs.fstatSync(fd).gid;
+  if (have === gid) return;
+  try {
+    fs.fchownSync(fd, -1, gid);
+    return;
+  } catch (err) {
+    if (err.code !== 'EPERM' && err.code !== 'EINVAL') throw err;
+  }
+  const was = groupLabel(gid);
+  const now = groupLabel(have);
+  const m = modeString(mode);
+  if (mode & 0o070) {
+    throw new FileError(`refusing to change ${file}: it belongs to group ${was} and mode ${m} gives that group access, but this user is not a member of group ${was}, so the rewritten file would belong to group ${now} instead; run as a member of group ${was} or as root, or remove the group's access first (chmod g-rwx ${file}); the file was not changed`, 'EGROUP');
+  }
+  warn(`warning: ${file} belonged to group ${was}; the rewritten file belongs to group ${now} (this user is not a member of group ${was}; mode ${m} gives no group access); run chgrp ${gid} ${file} as root to restore it`);
+}
+
+/**
+ * Replaces `file` with `text` atomically. c: { mode, chown: { uid, gid } | null, group: gid |
+ * undefined (keep this group, not running as root), lock, label, hooks }. The temp file is 0600
+ * from its creation and gets `mode` only after the rename.
  */
 async function replaceFile(file, text, c, warn) {
-  const dir = path.dirname(path.resolve(file));
   const tmp = tempPath(file);
   let fd;
   let renamed = false;
@@ -213,6 +269,7 @@ async function replaceFile(file, text, c, warn) {
   try {
     fd = fs.openSync(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, 0o600);
     if (c.chown) fs.fchownSync(fd, c.chown.uid, c.chown.gid);
+    else if (c.group !== undefined) keepGroup(file, fd, c.group, c.mode, warn);
     fs.writeFileSync(fd, text, 'utf8');
     fs.fsyncSync(fd);
     if (c.hooks && c.hooks.beforeRename) c.hooks.beforeRename(tmp);
@@ -235,11 +292,11 @@ async function replaceFile(file, text, c, warn) {
   } finally {
     closeQuiet(fd);
   }
-  fsyncDir(dir);
+  syncAfterCommit(file, 'replaced', warn);
   await checkpoint();
 }
 
-async function removeFile(file, expected, lock, label) {
+async function removeFile(file, expected, lock, label, warn) {
   await checkpoint();
   verifyLock(lock, label);
   const now = lstatOrNull(file);
@@ -252,7 +309,7 @@ async function removeFile(file, expected, lock, label) {
   } catch (err) {
     throw new FileError(`cannot delete ${file}: ${err.code}; check the directory's permissions`, err.code, err);
   }
-  fsyncDir(path.dirname(path.resolve(file)));
+  syncAfterCommit(file, 'deleted', warn);
   await checkpoint();
 }
 
@@ -260,12 +317,13 @@ function isRoot() {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
+/** How the temp file of an existing file gets that file's owner and group: { chown, group }. */
 function ownerChange(file, st, warn) {
-  if (!st || typeof process.getuid !== 'function') return null;
+  if (!st || typeof process.getuid !== 'function') return { chown: null, group: undefined };
   const uid = process.getuid();
-  if (uid === 0) return st.uid !== 0 || st.gid !== 0 ? { uid: st.uid, gid: st.gid } : null;
+  if (uid === 0) return { chown: st.uid !== 0 || st.gid !== 0 ? { uid: st.uid, gid: st.gid } : null, group: undefined };
   if (st.uid !== uid) warn(`warning: ${file} is owned by uid ${st.uid}; the rewritten file will be owned by uid ${uid}`);
-  return null;
+  return { chown: null, group: st.gid };
 }
 
 function checkSidecar(file) {
@@ -303,24 +361,30 @@ async function updateFile(file, transform, options) {
     }
     const step = (p, cur0, next, config) => {
       if (next == null) return null;
-      if (next === DELETE) return cur0 ? () => removeFile(p, cur0.stat, lock, file) : null;
+      if (next === DELETE) return cur0 ? () => removeFile(p, cur0.stat, lock, file, warn) : null;
       if (cur0 && next === cur0.text) return null;
       return () => replaceFile(p, next, { ...config(), lock, label: file }, warn);
     };
     const targetStep = step(file, cur, plan.text, () => ({
       mode: cur ? cur.stat.mode & 0o7777 : 0o600,
-      chown: ownerChange(file, cur && cur.stat, warn),
+      ...ownerChange(file, cur && cur.stat, warn),
       hooks: opts.testHooks,
     }));
     // The sidecar belongs with the target: 0600 always, and (as root) the target's owner.
-    const sideStep = side ? step(side, sideCur, plan.sidecar, () => ({
+    const sideConfig = () => ({
       mode: 0o600,
       chown: isRoot() && cur && (cur.stat.uid !== 0 || cur.stat.gid !== 0) ? { uid: cur.stat.uid, gid: cur.stat.gid } : null,
-    })) : null;
+    });
+    const sideStep = side ? step(side, sideCur, plan.sidecar, sideConfig) : null;
+    // A second sidecar text, committed last (a write that drops names: see json.js).
+    const sideBefore = plan.sidecar == null ? (sideCur ? sideCur.text : null) : plan.sidecar;
+    const afterStep = side && typeof plan.sidecarAfter === 'string' && plan.sidecarAfter !== sideBefore
+      ? () => replaceFile(side, plan.sidecarAfter, { ...sideConfig(), lock, label: file }, warn)
+      : null;
     if (targetStep && plan.text !== DELETE && cur && (cur.stat.mode & 0o004)) {
       warn(`warning: ${file} is readable by all users (mode ${modeString(cur.stat.mode)}) and holds API keys; consider chmod 600 ${file}`);
     }
-    const steps = plan.sidecarFirst ? [sideStep, targetStep] : [targetStep, sideStep];
+    const steps = plan.sidecarFirst ? [sideStep, targetStep, afterStep] : [targetStep, sideStep, afterStep];
     for (const s of steps) if (s) await s();
     return { existed: Boolean(st), changed: Boolean(targetStep), deleted: Boolean(targetStep) && plan.text === DELETE };
   } finally {

@@ -23,12 +23,22 @@ export interface JsonOptions {
   readonly sidecarName?: string;
 }
 
+export interface JsonRemoveOptions extends JsonOptions {
+  /** Also remove every member the sidecar records for owner. */
+  readonly all?: boolean;
+}
+
 export interface JsonMergePlan {
   readonly text: string | null;
+  /** Committed before the target: records the names of before and after. */
   readonly sidecar: Sidecar | null;
+  /** Committed after the target when it differs (only the names after); else null. */
+  readonly sidecarAfter: Sidecar | null;
   readonly added: string[];
   readonly updated: string[];
   readonly unchanged: string[];
+  /** Recorded for owner, no longer given: removed from the object and, after the target, from the record. */
+  readonly dropped: string[];
 }
 
 export interface JsonRemovePlan {
@@ -56,5 +66,6 @@ export declare function sidecarPath(file: string): string;
 export declare function scanJsonObject(text: string): JsonObjectScan;
 export declare function parseSidecar(text: string | null, name: string): Sidecar | null;
 export declare function renderSidecar(side: Sidecar): string;
+/** Sets owner's members to exactly `entries`. */
 export declare function planMerge(text: string | null, side: Sidecar | null, entries: Record<string, string>, opts: JsonOptions): JsonMergePlan;
-export declare function planRemove(text: string | null, side: Sidecar | null, names: string[], opts: JsonOptions): JsonRemovePlan;
+export declare function planRemove(text: string | null, side: Sidecar | null, names: string[], opts: JsonRemoveOptions): JsonRemovePlan;

@@ -29,17 +29,22 @@
  * "created" and "originalWhenEmpty" describe the file, not an owner: they stay while any owner
  * is recorded, so whichever owner is removed last restores the file.
  *
- *   - planMerge refuses when the object already has a member with one of our names that the
- *     sidecar does not record for this owner (no sidecar at all: every existing member counts
- *     as not ours). That includes files written by versions of this tool before the sidecar
- *     existed: their members are refused like the user's, with a message saying how to proceed.
- *   - planRemove removes only members recorded for this owner and named in the request. When no
- *     owner is left it deletes the sidecar and, if the object has no members left, deletes the
- *     target (when "created") or writes "originalWhenEmpty" back. Removing what one write added
- *     from an otherwise untouched file gives back the original bytes exactly.
+ *   - planMerge sets owner's members to exactly the given ones: it refuses when the object
+ *     already has a member with one of our names that the sidecar does not record for this
+ *     owner (no sidecar at all: every existing member counts as not ours). That includes files
+ *     written by versions of this tool before the sidecar existed: their members are refused
+ *     like the user's, with a message saying how to proceed. Members recorded for owner that
+ *     are no longer given are removed (`dropped`) and leave the record.
+ *   - planRemove removes only members recorded for this owner and named in the request (with
+ *     opts.all: every member recorded for owner). When no owner is left it deletes the sidecar
+ *     and, if the object has no members left, deletes the target (when "created") or writes
+ *     "originalWhenEmpty" back. Removing what one write added from an otherwise untouched file
+ *     gives back the original bytes exactly.
  *   - The caller writes the sidecar BEFORE the target on write, and AFTER the target on remove,
  *     so a crash can only leave the sidecar recording a member that is not there (harmless),
- *     never one of our members unrecorded.
+ *     never one of our members unrecorded. A write that drops members therefore writes the
+ *     sidecar twice: first recording the old and the new names (`sidecar`), then, after the
+ *     target, only the new ones (`sidecarAfter`).
  * Error messages name lines and members, never values.
  */
 const path = require('node:path');
@@ -216,8 +221,10 @@ function options(opts) {
 }
 
 /**
- * Merges entries (NAME: string) for owner. text: the target (null when missing); side: the
- * parsed sidecar (null when missing). Returns { text, sidecar, added, updated, unchanged }.
+ * Sets owner's members to exactly `entries` (NAME: string). text: the target (null when
+ * missing); side: the parsed sidecar (null when missing). Returns { text, sidecar, sidecarAfter,
+ * added, updated, unchanged, dropped }: `sidecar` is committed before the target and records the
+ * names of before and after; `sidecarAfter` (null when the same) is committed after the target.
  */
 function planMerge(text, side, entries, opts) {
   const { owner, sidecarName } = options(opts);
@@ -229,9 +236,9 @@ function planMerge(text, side, entries, opts) {
     checkName(n);
     if (typeof entries[n] !== 'string') throw new JsonError(`entry ${n}: value must be a string`);
   }
-  if (names.length === 0) return { text: null, sidecar: side, added: [], updated: [], unchanged: [] };
+  if (names.length === 0) return { text: null, sidecar: side, sidecarAfter: null, added: [], updated: [], unchanged: [], dropped: [] };
   const blank = text == null || BLANK_RE.test(text);
-  const scan = blank ? null : scanJsonObject(text);
+  let scan = blank ? null : scanJsonObject(text);
   const mine = new Set(side && side.owners[owner] ? side.owners[owner] : []);
   for (const m of scan ? scan.members : []) {
     if (Object.prototype.hasOwnProperty.call(entries, m.key) && !mine.has(m.key)) {
@@ -248,20 +255,28 @@ function planMerge(text, side, entries, opts) {
   const next = side ? { ...side, owners: { ...side.owners } } : emptySidecar();
   next.owners[owner] = [...mine, ...names.filter((n) => !mine.has(n))];
   const fresh = !side || Object.keys(side.owners).length === 0;
+  // Recorded names no longer given: they leave the file and then the record.
+  const gone = [...mine].filter((n) => !Object.prototype.hasOwnProperty.call(entries, n));
+  const after = () => (gone.length ? { ...next, owners: { ...next.owners, [owner]: next.owners[owner].filter((n) => !gone.includes(n)) } } : null);
 
   if (blank) {
     if (text == null) Object.assign(next, { created: true, originalWhenEmpty: null });
     else if (fresh) Object.assign(next, { created: false, originalWhenEmpty: text });
     const body = names.map((n) => `  ${JSON.stringify(n)}: ${JSON.stringify(entries[n])}`).join(',\n');
-    return { text: `{\n${body}\n}\n`, sidecar: next, added: names, updated: [], unchanged: [] };
+    return { text: `{\n${body}\n}\n`, sidecar: next, sidecarAfter: after(), added: names, updated: [], unchanged: [], dropped: [] };
   }
 
   if (fresh) Object.assign(next, { created: false, originalWhenEmpty: scan.members.length === 0 ? text : null });
 
+  let out = text;
+  const dropped = new Set(scan.members.filter((m) => gone.includes(m.key)).map((m) => m.key));
+  if (dropped.size) {
+    out = removeMembers(text, scan, dropped).text;
+    scan = scanJsonObject(out);
+  }
   const seen = new Set();
   const changed = new Set();
   // Replace existing values from the end so earlier offsets stay valid.
-  let out = text;
   for (const m of [...scan.members].reverse()) {
     if (!Object.prototype.hasOwnProperty.call(entries, m.key)) continue;
     seen.add(m.key);
@@ -291,9 +306,11 @@ function planMerge(text, side, entries, opts) {
   return {
     text: out,
     sidecar: next,
+    sidecarAfter: after(),
     added,
     updated: names.filter((n) => changed.has(n)),
     unchanged: names.filter((n) => seen.has(n) && !changed.has(n)),
+    dropped: gone.filter((n) => dropped.has(n)),
   };
 }
 
@@ -321,18 +338,21 @@ function removeMembers(text, scan, names) {
 }
 
 /**
- * Removes owner's recorded members named in `names`. Returns { text, sidecar, removed, absent,
- * notOurs, noRecord, deleteFile }: text null = leave the target alone; sidecar null = delete it;
- * deleteFile = delete the target. noRecord: the sidecar records nothing for owner, so nothing
- * changes (notOurs then lists the names that exist as members anyway).
+ * Removes owner's recorded members named in `names` (with opts.all, also every other recorded
+ * one). Returns { text, sidecar, removed, absent, notOurs, noRecord, deleteFile }: text null =
+ * leave the target alone; sidecar null = delete it; deleteFile = delete the target. noRecord:
+ * the sidecar records nothing for owner, so nothing changes (notOurs then lists the names that
+ * exist as members anyway).
  */
 function planRemove(text, side, names, opts) {
   const { owner } = options(opts);
-  const list = Array.isArray(names) ? names : Object.keys(names || {});
-  list.forEach(checkName);
+  const given = Array.isArray(names) ? names : Object.keys(names || {});
+  given.forEach(checkName);
+  const recorded = side && side.owners[owner] ? side.owners[owner] : [];
+  const list = opts && opts.all ? [...new Set([...given, ...recorded])] : given;
   const scan = text != null && !BLANK_RE.test(text) ? scanJsonObject(text) : null;
   const present = new Set(scan ? scan.members.map((m) => m.key) : []);
-  const mine = new Set(side && side.owners[owner] ? side.owners[owner] : []);
+  const mine = new Set(recorded);
   const result = (extra) => ({
     text: null,
     sidecar: side,

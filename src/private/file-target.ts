@@ -3,12 +3,21 @@
  * into a file at deploy and takes them out again at destroy. Not exported.
  *
  * Two `null_resource`s per file and `ClusterAccess`:
- * - `Write` waits for the health checks of the target's keys, then merges the values. Its
- *   triggers hold a hash of the values, so a rotated key replaces it (and rewrites the entries in
- *   place); it has no destroy step, so a rotation never removes the entries first.
- * - `Registration` is created only after a write succeeded (it depends on `Write`) and knows the
- *   file, the format, the owner and the names; its destroy step removes what was written. A
- *   deploy that failed before writing leaves no registration, so its destroy touches nothing.
+ * - `Write` waits for the health checks of the target's keys, then sets the owner's entries in
+ *   the file to exactly these (names it wrote before and no longer wants are dropped; the file
+ *   records what each owner wrote, see assets/writer/cli.js). Its triggers hold a hash of the
+ *   names and values, so any change to them replaces it; it has no destroy step, so a rotation or
+ *   a rename never removes the entries first: a failed check leaves the file as it was.
+ * - `Registration` is created only after a write succeeded (it depends on `Write`). Its identity
+ *   is the file, the format and the owner, nothing else: the order or the set of names never
+ *   replaces it. Its destroy step removes everything the owner wrote to the file. A deploy that
+ *   failed before writing leaves no registration, so its destroy touches nothing.
+ *
+ * Invariant: Registration's triggers are a subset of Write's (same keys, same values), so
+ * Registration is never replaced (its destroy removing the entries) without Write being replaced
+ * too, and Write always runs after that removal and writes the entries again. Registrations of
+ * the earlier layout also hold `names` (the ordered list): `ignore_changes` keeps it, so the
+ * upgrade replaces nothing, and their destroy step passes it on to the writer.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -23,6 +32,9 @@ import { FILE_SECRET_TARGET_OPTIONS } from './schemas';
 import { terraformLiteralProblem } from './stack-strings';
 import { AppSupport, StackSupport } from './stack-support';
 import type { FileSecretTargetOptions, ISecretTarget, SecretTargetBindOptions, SecretTargetConfig } from '../secret-target';
+
+/** The trigger in which registrations of the earlier layout kept the ordered list of names. */
+const LEGACY_NAMES = 'names';
 
 export class FileTarget implements ISecretTarget {
   public readonly description: string;
@@ -71,14 +83,15 @@ export class FileTarget implements ISecretTarget {
     // The hint of a missing key names the deploy command (omitted when it is the runtime's default).
     const deployCommand = DEPLOY_COMMAND === protocol.CHECK_OPTIONS.deployCommand.default ? undefined : DEPLOY_COMMAND;
     const write = protocol.invocation('write', { file, format: this.format, owner: options.owner, deployCommand }, cli);
-    const values = Object.fromEntries(options.entries.map((e) => [e.name, e.value]));
+    // Sorted by name, so that the order of the keys and clusters does not even show in the text.
+    const values = Object.fromEntries(options.entries.map((e) => [e.name, e.value]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    // What identifies the registration; Write's triggers hold every one of these (see the header).
+    const identity = { file, format: this.format, owner: options.owner };
     const writer = new NullResource(scope, 'Write', {
       triggers: {
         values_sha256: Fn.sha256(Fn.jsonencode(values)),
         writer: support.runtime.assetHash,
-        file,
-        format: this.format,
-        owner: options.owner,
+        ...identity,
       },
       dependsOn: options.dependsOn,
       provisioners: [{
@@ -95,16 +108,18 @@ export class FileTarget implements ISecretTarget {
 
     // A destroy-time provisioner may only read `self`: everything it needs is in the triggers
     // (none of it secret). The CLI path is literal: on a replacement, Terraform runs the current
-    // configuration's provisioner, whose runtime exists.
+    // configuration's provisioner, whose runtime exists. The writer removes every entry the file
+    // records for the owner, plus the names an earlier-layout registration kept (else none).
     const remove = protocol.invocation('remove', { file: '${self.triggers.file}', format: '${self.triggers.format}', owner: '${self.triggers.owner}' }, cli);
     new NullResource(scope, 'Registration', {
-      triggers: { file, format: this.format, owner: options.owner, names: JSON.stringify(options.entries.map((e) => e.name)) },
+      triggers: identity,
       dependsOn: [writer],
+      lifecycle: { ignoreChanges: [`triggers["${LEGACY_NAMES}"]`] },
       provisioners: [{
         type: 'local-exec',
         when: 'destroy',
         command: remove.command,
-        environment: { ...remove.environment, [protocol.WRITER_ENV.entries]: '${self.triggers.names}' },
+        environment: { ...remove.environment, [protocol.WRITER_ENV.entries]: `\${lookup(self.triggers, "${LEGACY_NAMES}", "[]")}` },
       }],
     });
     return { dependables: [writer] };

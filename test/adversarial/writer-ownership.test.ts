@@ -67,8 +67,9 @@ describe('.env: destroy removes only what was written', () => {
     const r = await remove(f, Object.keys(ENTRIES));
     expect(r).toMatchObject({ code: 0, stdout: `removed 2 entries from ${f} (0 not present)\n`, stderr: '' });
     const after = fs.readFileSync(f, 'utf8');
-    // Exactly our two entry lines are gone; every other byte is where it was.
-    expect(after).toBe(text.replace('QDRANT_URL=\'https://h:6333\'\r\n', '').replace(`QDRANT_API_KEY='${SECRET}'\r\n`, ''));
+    // Exactly our two entry lines and the block's record of them are gone; every other byte is where it was.
+    expect(after).toBe(text.replace('QDRANT_URL=\'https://h:6333\'\r\n', '').replace(`QDRANT_API_KEY='${SECRET}'\r\n`, '')
+      .replace('# entries: QDRANT_API_KEY QDRANT_URL\r\n', ''));
     expect(dotenv.parse(after)).toEqual({
       DB: 'postgres://x',
       MULTI: 'a\nb',
@@ -154,7 +155,7 @@ describe('a file that write created is deleted again', () => {
     await write(f, { QDRANT_B_URL: 'https://b:6333' }, 'second');
     const r1 = await remove(f, Object.keys(ENTRIES), 'first');
     expect(r1.stdout).toBe(`removed 2 entries from ${f} (0 not present)\n`);
-    expect(fs.readFileSync(f, 'utf8')).toBe(`${START('second')} \u2014 created this file\nQDRANT_B_URL='https://b:6333'\n${END('second')}\n`);
+    expect(fs.readFileSync(f, 'utf8')).toBe(`${START('second')} \u2014 created this file\n# entries: QDRANT_B_URL\nQDRANT_B_URL='https://b:6333'\n${END('second')}\n`);
     const r2 = await remove(f, ['QDRANT_B_URL'], 'second');
     expect(r2.stdout).toBe(`removed 1 entry from ${f} (0 not present, file deleted: this tool had created it)\n`);
     expect(fs.readdirSync(dir)).toEqual([]);
@@ -242,7 +243,7 @@ describe('refusing what is not ours: the exact one-line messages', () => {
     const r = await write(f, ENTRIES);
     expect(r).toMatchObject({
       code: 1,
-      stderr: `qdrant-cluster-access-writer: error: refusing to change ${f}: line 3: QDRANT_API_KEY is already defined in the managed block of owner other; remove that line, or ${FIX}; the file was not changed\n`,
+      stderr: `qdrant-cluster-access-writer: error: refusing to change ${f}: line 4: QDRANT_API_KEY is already defined in the managed block of owner other; remove that line, or ${FIX}; the file was not changed\n`,
     });
     expect(bytes(f).equals(before)).toBe(true);
     // And the other owner's entry is not ours to remove.
@@ -256,7 +257,7 @@ describe('refusing what is not ours: the exact one-line messages', () => {
     fs.appendFileSync(f, 'QDRANT_URL=https://users-choice:6333\n');
     const before = bytes(f);
     const r = await write(f, ENTRIES);
-    expect(r.stderr).toBe(`qdrant-cluster-access-writer: error: refusing to change ${f}: line 5: QDRANT_URL is already defined outside the managed block of owner o; remove that line, or ${FIX}; the file was not changed\n`);
+    expect(r.stderr).toBe(`qdrant-cluster-access-writer: error: refusing to change ${f}: line 6: QDRANT_URL is already defined outside the managed block of owner o; remove that line, or ${FIX}; the file was not changed\n`);
     expect(bytes(f).equals(before)).toBe(true);
     // remove takes our block and leaves the user's line.
     expect((await remove(f, Object.keys(ENTRIES))).stdout).toBe(`removed 2 entries from ${f} (0 not present)\n`);

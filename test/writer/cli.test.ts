@@ -193,11 +193,27 @@ describe('json format', () => {
     expect(r.stdout).toBe(`wrote 2 entries to ${f} (0 updated, 2 added)\n`);
     const text = fs.readFileSync(f, 'utf8');
     expect(text).toBe(ORIGINAL.replace('}]}\n}', `}]},\n  "QDRANT_PROD_EU_URL": "https://h:6333",\n  "QDRANT_PROD_EU_API_KEY": "${SECRET}"\n}`));
-    r = await cli(['write', ...base], { QDRANT_PROD_EU_URL: 'https://other:6333' });
-    expect(r.stdout).toBe(`wrote 1 entry to ${f} (1 updated, 0 added)\n`);
+    r = await cli(['write', ...base], { ...ENTRIES, QDRANT_PROD_EU_URL: 'https://other:6333' });
+    expect(r.stdout).toBe(`wrote 2 entries to ${f} (1 updated, 0 added, 1 unchanged)\n`);
     expect(JSON.parse(fs.readFileSync(f, 'utf8')).QDRANT_PROD_EU_URL).toBe('https://other:6333');
     r = await cli(['remove', ...base], ENTRIES);
     expect(r.stdout).toBe(`removed 2 entries from ${f} (0 not present)\n`);
+    expect(fs.readFileSync(f, 'utf8')).toBe(ORIGINAL);
+    expect(fs.readdirSync(dir)).toEqual(['keys.json']);
+  });
+
+  test('write sets the owner\'s members to exactly the given ones; remove with no names takes out every recorded one', async () => {
+    const f = path.join(dir, 'keys.json');
+    fs.writeFileSync(f, ORIGINAL, { mode: 0o600 });
+    const base = ['--file', f, '--format', 'json', '--owner', 'o'];
+    expect((await cli(['write', ...base], ENTRIES)).code).toBe(0);
+    let r = await cli(['write', ...base], { QDRANT_PROD_EU_URL: 'https://h:6333', QDRANT_PROD_US_URL: 'https://us:6333' });
+    expect(r).toEqual({ code: 0, stdout: `wrote 2 entries to ${f} (0 updated, 1 added, 1 unchanged, 1 entry no longer wanted removed)\n`, stderr: '' });
+    expect(fs.readFileSync(f, 'utf8')).toBe(ORIGINAL.replace('}]}\n}', '}]},\n  "QDRANT_PROD_EU_URL": "https://h:6333",\n  "QDRANT_PROD_US_URL": "https://us:6333"\n}'));
+    const sidecar = JSON.parse(fs.readFileSync(path.join(dir, '.keys.json.qdrant-cluster-access'), 'utf8'));
+    expect(sidecar.owners).toEqual({ o: ['QDRANT_PROD_EU_URL', 'QDRANT_PROD_US_URL'] });
+    r = await cli(['remove', ...base], []);
+    expect(r).toEqual({ code: 0, stdout: `removed 2 entries from ${f} (0 not present)\n`, stderr: '' });
     expect(fs.readFileSync(f, 'utf8')).toBe(ORIGINAL);
     expect(fs.readdirSync(dir)).toEqual(['keys.json']);
   });

@@ -9,6 +9,8 @@ const w = require('../../assets/writer/dotenv.js');
 const OWNER = 'prod-eu';
 const START = `# >>> managed by cdktf-qdrant-cluster-access (${OWNER}) \u2014 do not edit`;
 const END = `# <<< managed by cdktf-qdrant-cluster-access (${OWNER})`;
+/** The record line of a block: the names its owner wrote, sorted. */
+const REC = (...names: string[]) => `# entries: ${names.sort().join(' ')}`;
 const SECRET = 'canary-secret-7f3a9c';
 
 const merge = (t: string, e: Record<string, string>, owner = OWNER): string => w.mergeEntries(t, e, { owner });
@@ -74,53 +76,71 @@ describe('mergeEntries', () => {
   test('appends a managed block to a file without our keys, and is idempotent', () => {
     const text = 'A=1\n# keep me\n';
     const out = merge(text, { QDRANT_URL: 'https://h:6333', QDRANT_API_KEY: SECRET });
-    expect(out).toBe(`A=1\n# keep me\n${START}\nQDRANT_URL='https://h:6333'\nQDRANT_API_KEY='${SECRET}'\n${END}\n`);
+    expect(out).toBe(`A=1\n# keep me\n${START}\n${REC('QDRANT_URL', 'QDRANT_API_KEY')}\nQDRANT_URL='https://h:6333'\nQDRANT_API_KEY='${SECRET}'\n${END}\n`);
     expect(merge(out, { QDRANT_URL: 'https://h:6333', QDRANT_API_KEY: SECRET })).toBe(out);
   });
 
   test('updates in place inside our block, keeping export, spacing, comment and line ending', () => {
     const text = `A=1\r\n${START}\r\nexport  QDRANT_URL = old # the url\r\n${END}\r\nB=2`;
     const out = merge(text, { QDRANT_URL: 'new' });
-    expect(out).toBe(`A=1\r\n${START}\r\nexport  QDRANT_URL = 'new' # the url\r\n${END}\r\nB=2`);
+    // A block written before the record existed gets one, with the line ending of its start marker.
+    expect(out).toBe(`A=1\r\n${START}\r\n${REC('QDRANT_URL')}\r\nexport  QDRANT_URL = 'new' # the url\r\n${END}\r\nB=2`);
     expect(merge(out, { QDRANT_URL: 'new' })).toBe(out);
   });
 
   test('replaces a multi-line value in place and leaves the lines around it alone', () => {
     const text = `A=1\n${START}\n# note\nQDRANT_URL="line1\nline2"\nB=2\n${END}\n`;
-    expect(merge(text, { QDRANT_URL: 'x' })).toBe(`A=1\n${START}\n# note\nQDRANT_URL='x'\nB=2\n${END}\n`);
+    expect(merge(text, { QDRANT_URL: 'x' })).toBe(`A=1\n${START}\n${REC('QDRANT_URL')}\n# note\nQDRANT_URL='x'\nB=2\n${END}\n`);
   });
 
   test('updates every definition of a duplicated key inside the block; only changed lines change', () => {
     const text = `${START}\nK=1\nA=2\nK=3\nL='same'\n${END}\n`;
-    expect(merge(text, { K: 'v', L: 'same' })).toBe(`${START}\nK='v'\nA=2\nK='v'\nL='same'\n${END}\n`);
+    expect(merge(text, { K: 'v', L: 'same' })).toBe(`${START}\n${REC('K', 'L')}\nK='v'\nA=2\nK='v'\nL='same'\n${END}\n`);
   });
 
   test('an unquoted value written before a comment without a space gets a space', () => {
-    expect(merge(`${START}\nK="x"#c\n${END}\n`, { K: 'it\'s "q"' })).toBe(`${START}\nK=it's "q" #c\n${END}\n`);
+    expect(merge(`${START}\n${REC('K')}\nK="x"#c\n${END}\n`, { K: 'it\'s "q"' })).toBe(`${START}\n${REC('K')}\nK=it's "q" #c\n${END}\n`);
   });
 
   test('reports what changed', () => {
     const r = w.planMerge(`A=1\n${START}\nK='same'\nL=old\n${END}\n`, { K: 'same', L: 'new', M: 'm' }, { owner: OWNER });
     expect([r.updated, r.added, r.unchanged]).toEqual([['L'], ['M'], ['K']]);
-    expect(r.text).toBe(`A=1\n${START}\nK='same'\nL='new'\nM='m'\n${END}\n`);
+    expect(r.text).toBe(`A=1\n${START}\n${REC('K', 'L', 'M')}\nK='same'\nL='new'\nM='m'\n${END}\n`);
+    expect(r.dropped).toEqual([]);
   });
 
   test('adds new keys inside the existing block; other owners get their own blocks', () => {
     const one = merge('A=1\n', { K1: 'a' });
-    const two = merge(one, { K2: 'b' });
-    expect(two).toBe(`A=1\n${START}\nK1='a'\nK2='b'\n${END}\n`);
+    const two = merge(one, { K1: 'a', K2: 'b' });
+    expect(two).toBe(`A=1\n${START}\n${REC('K1', 'K2')}\nK1='a'\nK2='b'\n${END}\n`);
     const other = merge(two, { K3: 'c' }, 'other');
-    expect(other).toContain("# >>> managed by cdktf-qdrant-cluster-access (other) \u2014 do not edit\nK3='c'\n");
+    expect(other).toContain(`# >>> managed by cdktf-qdrant-cluster-access (other) \u2014 do not edit\n${REC('K3')}\nK3='c'\n`);
     expect(remove(other, ['K3'], 'other')).toBe(two);
+  });
+
+  test('sets the owner\'s entries to exactly the given ones: recorded names no longer given are dropped, nothing else', () => {
+    const one = merge('A=1\n', { K1: 'a', K2: 'b' });
+    // The user's own lines inside our block (a note, a variable) are not in the record.
+    const edited = one.replace(`${REC('K1', 'K2')}\n`, `${REC('K1', 'K2')}\n# ops note\nMY_FLAG=on\n`);
+    const r = w.planMerge(edited, { K2: 'b2', K3: 'c' }, { owner: OWNER });
+    expect(r.text).toBe(`A=1\n${START}\n${REC('K2', 'K3')}\n# ops note\nMY_FLAG=on\nK2='b2'\nK3='c'\n${END}\n`);
+    expect([r.added, r.updated, r.unchanged, r.dropped]).toEqual([['K3'], ['K2'], [], ['K1']]);
+    // The order of the entries does not show: the same entries in another order change nothing.
+    expect(merge(r.text, { K3: 'c', K2: 'b2' })).toBe(r.text);
+    // A block written before the record existed: nothing is dropped (nothing is known to be ours).
+    const legacy = `A=1\n${START}\nK1='a'\nMY_FLAG=on\n${END}\n`;
+    const l = w.planMerge(legacy, { K2: 'b' }, { owner: OWNER });
+    expect(l.text).toBe(`A=1\n${START}\n${REC('K2')}\nK1='a'\nMY_FLAG=on\nK2='b'\n${END}\n`);
+    expect(l.dropped).toEqual([]);
   });
 
   test('uses the file\'s line ending and keeps a missing final newline', () => {
     const crlf = merge('A=1\r\n', { K: 'v' });
-    expect(crlf).toBe(`A=1\r\n${START}\r\nK='v'\r\n${END}\r\n`);
+    expect(crlf).toBe(`A=1\r\n${START}\r\n${REC('K')}\r\nK='v'\r\n${END}\r\n`);
     const noEol = merge('A=1', { K: 'v' });
-    expect(noEol).toBe(`A=1\n${START}\nK='v'\n${END}`);
+    expect(noEol).toBe(`A=1\n${START}\n${REC('K')}\nK='v'\n${END}`);
     expect(remove(noEol, ['K'])).toBe('A=1');
-    expect(merge('', { K: 'v' })).toBe(`${START}\nK='v'\n${END}\n`);
+    expect(merge('', { K: 'v' })).toBe(`${START}\n${REC('K')}\nK='v'\n${END}\n`);
     expect(remove(merge('', { K: 'v' }), ['K'])).toBe('');
   });
 
@@ -151,13 +171,13 @@ describe('mergeEntries', () => {
       .toThrow(`line 2: QDRANT_URL is already defined outside the managed block of owner ${OWNER}; ${fix}`);
     const withBlock = merge('A=1\n', { QDRANT_URL: 'u' });
     expect(() => merge(withBlock + 'QDRANT_URL=user\n', { QDRANT_URL: 'u2' }))
-      .toThrow(`line 5: QDRANT_URL is already defined outside the managed block of owner ${OWNER}; ${fix}`);
+      .toThrow(`line 6: QDRANT_URL is already defined outside the managed block of owner ${OWNER}; ${fix}`);
     const others = merge('A=1\n', { QDRANT_API_KEY: SECRET }, 'other');
     let err: any;
     try { merge(others, { QDRANT_URL: 'u', QDRANT_API_KEY: 'k' }); } catch (e) { err = e; }
-    expect(err.message).toBe(`line 3: QDRANT_API_KEY is already defined in the managed block of owner other; ${fix}`);
+    expect(err.message).toBe(`line 4: QDRANT_API_KEY is already defined in the managed block of owner other; ${fix}`);
     expect(err.message).not.toContain(SECRET);
-    expect(err.line).toBe(3);
+    expect(err.line).toBe(4);
   });
 
   test('refuses bad names, owners and values without echoing the value', () => {
@@ -196,9 +216,24 @@ describe('removeEntries', () => {
   test('leaves other owners\' blocks and foreign lines alone', () => {
     const text = merge(merge('A=1\n', { K: 'a' }), { L: 'b' }, 'other');
     const out = remove(text, ['K']);
-    expect(out).toBe("A=1\n# >>> managed by cdktf-qdrant-cluster-access (other) \u2014 do not edit\nL='b'\n# <<< managed by cdktf-qdrant-cluster-access (other)\n");
+    expect(out).toBe(`A=1\n# >>> managed by cdktf-qdrant-cluster-access (other) \u2014 do not edit\n${REC('L')}\nL='b'\n# <<< managed by cdktf-qdrant-cluster-access (other)\n`);
     const r = w.planRemove(text, ['K', 'NOPE'], { owner: OWNER });
     expect([r.removed, r.absent]).toEqual([['K'], ['NOPE']]);
+  });
+
+  test('with all, removes every recorded name (and the names given) and the record; a user\'s lines in the block stay', () => {
+    const text = `A=1\n${START}\n${REC('K', 'L')}\nK='k'\n# ops note\nMY_FLAG=on\nL='l'\n${END}\nB=2\n`;
+    const r = w.planRemove(text, [], { owner: OWNER, all: true });
+    expect(r.text).toBe(`A=1\n${START}\n# ops note\nMY_FLAG=on\n${END}\nB=2\n`);
+    expect([r.removed, r.absent, r.notOurs]).toEqual([['K', 'L'], [], []]);
+    // Nothing but ours in the block: it goes, and the file is the original again.
+    expect(remove(merge('A=1', { K: 'k', L: 'l' }), [])).toBe(merge('A=1', { K: 'k', L: 'l' }));
+    expect(w.planRemove(merge('A=1', { K: 'k', L: 'l' }), [], { owner: OWNER, all: true }).text).toBe('A=1');
+    // A block written before the record existed: only the names given.
+    const legacy = `${START}\nK='k'\nMY_FLAG=on\n${END}\n`;
+    expect(w.planRemove(legacy, ['K'], { owner: OWNER, all: true })).toMatchObject({ text: `${START}\nMY_FLAG=on\n${END}\n`, removed: ['K'] });
+    // Without all, the removed names leave the record, the others stay in it.
+    expect(remove(text, ['K'])).toBe(`A=1\n${START}\n${REC('L')}\n# ops note\nMY_FLAG=on\nL='l'\n${END}\nB=2\n`);
   });
 
   test('is a no-op on a file without our keys', () => {
@@ -212,8 +247,8 @@ describe('a file this tool created', () => {
 
   test('the start marker records it; remove deletes the file when nothing else is left', () => {
     const made = merge(null as any, { K: 'v' });
-    expect(made).toBe(`${CREATED}\nK='v'\n${END}\n`);
-    expect(merge(made, { K: 'v2', L: 'w' })).toBe(`${CREATED}\nK='v2'\nL='w'\n${END}\n`);
+    expect(made).toBe(`${CREATED}\n${REC('K')}\nK='v'\n${END}\n`);
+    expect(merge(made, { K: 'v2', L: 'w' })).toBe(`${CREATED}\n${REC('K', 'L')}\nK='v2'\nL='w'\n${END}\n`);
     expect(w.planRemove(made, ['K'], { owner: OWNER })).toMatchObject({ text: '', deleteFile: true, removed: ['K'] });
     // Blank lines are nothing; anything else keeps the file.
     expect(w.planRemove(`\n${made}  \n`, ['K'], { owner: OWNER })).toMatchObject({ deleteFile: true });
@@ -225,7 +260,7 @@ describe('a file this tool created', () => {
 
   test('an existing empty file is not recorded as created and stays', () => {
     const made = merge('', { K: 'v' });
-    expect(made).toBe(`${START}\nK='v'\n${END}\n`);
+    expect(made).toBe(`${START}\n${REC('K')}\nK='v'\n${END}\n`);
     expect(w.planRemove(made, ['K'], { owner: OWNER })).toMatchObject({ text: '', deleteFile: false });
   });
 
@@ -234,7 +269,7 @@ describe('a file this tool created', () => {
     const ab = merge(a, { L: 'b' }, 'other');
     const r1 = w.planRemove(ab, ['K'], { owner: OWNER });
     expect(r1.deleteFile).toBe(false);
-    expect(r1.text).toBe(`${w.startMarker('other')} \u2014 created this file\nL='b'\n${w.endMarker('other')}\n`);
+    expect(r1.text).toBe(`${w.startMarker('other')} \u2014 created this file\n${REC('L')}\nL='b'\n${w.endMarker('other')}\n`);
     expect(w.planRemove(r1.text, ['L'], { owner: 'other' })).toMatchObject({ text: '', deleteFile: true });
     // The other order: removing the non-creator first leaves the creator's record alone.
     const r2 = w.planRemove(ab, ['L'], { owner: 'other' });
@@ -242,7 +277,7 @@ describe('a file this tool created', () => {
   });
 
   test('a created file with nothing to write is not created', () => {
-    expect(w.planMerge(null, {}, { owner: OWNER })).toEqual({ text: null, added: [], updated: [], unchanged: [] });
+    expect(w.planMerge(null, {}, { owner: OWNER })).toEqual({ text: null, added: [], updated: [], unchanged: [], dropped: [] });
   });
 });
 

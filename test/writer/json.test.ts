@@ -9,6 +9,9 @@ import fc from 'fast-check';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const j = require('../../assets/writer/json.js') as typeof import('../../assets/writer/json');
 
+// What json.d.ts does not declare yet: planMerge's `sidecarAfter` and `dropped`, planRemove's `all`.
+const jx = j as unknown as { planMerge(...args: unknown[]): any; planRemove(...args: unknown[]): any };
+
 const SECRET = 'canary-secret-json-6a1f';
 const SIDE = '/app/.keys.json.qdrant-cluster-access';
 const O = { owner: 'o', sidecarName: SIDE };
@@ -68,7 +71,8 @@ describe('planMerge', () => {
   });
 
   test('nothing to write changes nothing', () => {
-    expect(j.planMerge(null, null, {}, O)).toEqual({ text: null, sidecar: null, added: [], updated: [], unchanged: [] });
+    expect(j.planMerge(null, null, {}, O))
+      .toEqual({ text: null, sidecar: null, sidecarAfter: null, added: [], updated: [], unchanged: [], dropped: [] });
   });
 
   test('refuses members that are not recorded as ours, naming line and member, never the value', () => {
@@ -85,6 +89,23 @@ describe('planMerge', () => {
     expect(msg(() => j.planMerge('{}', theirs, E, O))).toBe(
       `member "QDRANT_API_KEY" is recorded in ${SIDE} as written for owner p; ${FIX}, or remove owner p's entries first`);
     expect(msg(() => j.planMerge('{}', null, { QDRANT_URL: 1 } as any, O))).toBe('entry QDRANT_URL: value must be a string');
+  });
+});
+
+describe('planMerge sets the owner\'s members to exactly the given ones', () => {
+  test('a recorded member no longer given is dropped; the record shrinks only after the target is written', () => {
+    const w = jx.planMerge('{"a": 1}', null, E, O);
+    const r = jx.planMerge(w.text, w.sidecar, { QDRANT_API_KEY: SECRET, QDRANT_B: 'b' }, O);
+    expect(r.text).toBe(`{"a": 1,\n  "QDRANT_API_KEY": "${SECRET}",\n  "QDRANT_B": "b"}`);
+    expect([r.added, r.updated, r.unchanged, r.dropped]).toEqual([['QDRANT_B'], [], ['QDRANT_API_KEY'], ['QDRANT_URL']]);
+    // Written before the target: old and new names (a crash then leaves nothing of ours unrecorded).
+    expect(r.sidecar.owners).toEqual({ o: ['QDRANT_URL', 'QDRANT_API_KEY', 'QDRANT_B'] });
+    // Written after it: the new names only.
+    expect(r.sidecarAfter.owners).toEqual({ o: ['QDRANT_API_KEY', 'QDRANT_B'] });
+    // Nothing dropped: one sidecar write, as before.
+    expect(jx.planMerge(r.text, r.sidecarAfter, { QDRANT_B: 'b', QDRANT_API_KEY: SECRET }, O)).toMatchObject({ sidecarAfter: null, dropped: [] });
+    // The user's members are never dropped, recorded or not.
+    expect(jx.planMerge(r.text, r.sidecarAfter, { QDRANT_B: 'b' }, O).text).toBe('{"a": 1,\n  "QDRANT_B": "b"}');
   });
 });
 
@@ -113,6 +134,12 @@ describe('planRemove', () => {
 
     const c = j.planMerge(null, null, E, O);
     expect(j.planRemove(c.text, c.sidecar, NAMES, O)).toMatchObject({ sidecar: null, deleteFile: true, removed: NAMES });
+  });
+
+  test('with all, every member recorded for the owner goes, and the names given', () => {
+    const w = j.planMerge('{"a": 1}', null, E, O);
+    const r = jx.planRemove(w.text, w.sidecar, [], { ...O, all: true });
+    expect(r).toMatchObject({ text: '{"a": 1}', sidecar: null, removed: NAMES, absent: [], notOurs: [] });
   });
 
   test('a missing target only drops the names from the record', () => {

@@ -227,11 +227,12 @@ test('property: write refuses our names outside our block; remove takes only our
       const merged = w.mergeEntries(original, ok, { owner: OWNER });
       const items = w.parseDotenv(merged).items.map((it: any) => it.raw);
       const start = items.indexOf(w.startMarker(OWNER) + eol);
-      // Our entry lines directly follow the start marker, one per name.
+      // The record line directly follows the start marker, then our entry lines, one per name.
+      expect(items[start + 1]).toBe(w.recordLine(names) + eol);
       const edited: Array<{ raw: string; ours: boolean }> = items.map(
-        (raw: string, i: number) => ({ raw, ours: i > start && i <= start + names.length }));
+        (raw: string, i: number) => ({ raw, ours: i > start && i <= start + 1 + names.length }));
       for (const [pos, line] of injections) {
-        const at = start + 1 + (pos % (names.length + 1));
+        const at = start + 1 + (pos % (names.length + 2));
         edited.splice(at, 0, { raw: line.replace(/\n$/, '') + eol, ours: false });
       }
       const bom = merged.startsWith('\ufeff') ? '\ufeff' : '';

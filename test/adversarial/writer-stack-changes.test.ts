@@ -1,0 +1,249 @@
+/**
+ * Changes to a deployed stack must never leave the app without its entries. With real Terraform:
+ * - reordering the keys of a ClusterAccess, or the clusters of a key, keeps every entry (and every
+ *   line of the user's) in the .env and the JSON file, and the next plan has nothing to do;
+ * - a change of entry names together with a key whose check fails leaves both files byte for byte
+ *   as they were (the failed check runs before anything is removed); the next good deploy swaps
+ *   the names, keeping a line the user put inside our block;
+ * - a stack deployed with the earlier trigger layout (Registration keyed by the ordered list of
+ *   names, a block without a record line) upgrades without losing its entries, survives a
+ *   reorder afterwards, and is still destroyed back to the original bytes; so is one destroyed
+ *   right after the upgrade.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { TerraformStack } from 'cdktf';
+import * as dotenv from 'dotenv';
+import { ClusterAccess, SecretTarget } from '../../src';
+import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
+import { TerraformRun, initAndApply, synthStack, terraform } from '../../tools/testing/terraform';
+
+jest.setTimeout(300_000);
+
+const KEY_A = canaryKey('canary-changes-a');
+const KEY_B = canaryKey('canary-changes-b');
+const WRONG = canaryKey('canary-changes-wrong');
+const USER_ENV = '# app\nDATABASE_URL=postgres://db/app\n\nexport FLAG="on" # keep\n';
+const USER_JSON = '{\n  "region": "eu",\n  "nested": {"a": [1, 2]}\n}\n';
+
+interface KeySpec {
+  readonly name: string;
+  readonly clusters: string[];
+  readonly prefix?: string;
+}
+
+const clusters: Record<string, StandInQdrant> = {};
+const runs: TerraformRun[] = [];
+let out: string;
+beforeAll(async () => {
+  for (const name of ['eu', 'us']) clusters[name] = await StandInQdrant.start({ apiKey: KEY_A, moreApiKeys: [KEY_B] });
+  out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-changes-'));
+});
+afterAll(async () => {
+  await Promise.all(Object.values(clusters).map((c) => c.stop()));
+  if (out) fs.rmSync(out, { recursive: true, force: true });
+});
+afterAll(() => {
+  // No key in any output of any run (the canaries are what this scans for).
+  for (const run of runs) {
+    for (const key of [KEY_A, KEY_B, WRONG]) expect(run.stdout.includes(key) || run.stderr.includes(key)).toBe(false);
+  }
+});
+
+function synth(base: string, keys: KeySpec[], envFile: string, jsonFile: string): string {
+  return synthStack(base, 'changes', (app, id) => {
+    const stack = new TerraformStack(app, id);
+    // One target per file, shared by the keys (two targets on one file are a synth error).
+    const targets = [SecretTarget.dotenv({ path: envFile }), SecretTarget.json({ path: jsonFile })];
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: Object.entries(clusters).map(([name, c]) => ({ name, url: c.url, grpcPort: Number(new URL(c.grpcUrl).port) })),
+      apiKeys: keys.map((k) => ({
+        name: k.name,
+        clusters: k.clusters,
+        secretTargets: targets,
+        secretNaming: k.prefix ? { prefix: k.prefix } : undefined,
+      })),
+      healthCheck: { caFile: clusters.eu.caFile, retries: 0 },
+      setupGuide: { enabled: false },
+    });
+    return stack;
+  });
+}
+
+async function tf(dir: string, args: string[], env: Record<string, string>): Promise<TerraformRun> {
+  const run = await terraform(dir, [...args, '-input=false', '-no-color'], env);
+  runs.push(run);
+  return run;
+}
+const apply = (dir: string, env: Record<string, string>) => tf(dir, ['apply', '-auto-approve'], env);
+
+/** A fresh app directory holding the user's .env and JSON file. */
+function appDir(name: string): { base: string; envFile: string; jsonFile: string } {
+  const base = path.join(out, name);
+  fs.mkdirSync(base);
+  const envFile = path.join(base, '.env');
+  const jsonFile = path.join(base, 'app.json');
+  fs.writeFileSync(envFile, USER_ENV, { mode: 0o600 });
+  fs.writeFileSync(jsonFile, USER_JSON, { mode: 0o600 });
+  return { base, envFile, jsonFile };
+}
+
+const OURS = /QDRANT/;
+function ourEnv(envFile: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(dotenv.parse(fs.readFileSync(envFile, 'utf8'))).filter(([k]) => OURS.test(k)));
+}
+function ourJson(jsonFile: string): Record<string, string> {
+  return Object.fromEntries(Object.entries<string>(JSON.parse(fs.readFileSync(jsonFile, 'utf8'))).filter(([k]) => OURS.test(k)));
+}
+function expectUserLinesKept(envFile: string, jsonFile: string): void {
+  expect(fs.readFileSync(envFile, 'utf8').startsWith(USER_ENV)).toBe(true);
+  expect(JSON.parse(fs.readFileSync(jsonFile, 'utf8'))).toMatchObject({ region: 'eu', nested: { a: [1, 2] } });
+}
+
+const VARS = { TF_VAR_qdrant_api_key_a: KEY_A, TF_VAR_qdrant_api_key_b: KEY_B };
+const ORDERED: KeySpec[] = [{ name: 'a', clusters: ['eu', 'us'], prefix: 'A_' }, { name: 'b', clusters: ['eu'], prefix: 'B_' }];
+const REORDERED: KeySpec[] = [{ name: 'b', clusters: ['eu'], prefix: 'B_' }, { name: 'a', clusters: ['us', 'eu'], prefix: 'A_' }];
+
+test('reordering the keys and a key\'s clusters keeps every entry and every user line; the next plan has nothing to do', async () => {
+  const { base, envFile, jsonFile } = appDir('reorder');
+  const dir = synth(base, ORDERED, envFile, jsonFile);
+  const first = await initAndApply(dir, VARS);
+  runs.push(first);
+  expect(first.exitCode).toBe(0);
+  const env = ourEnv(envFile);
+  const json = ourJson(jsonFile);
+  expect(Object.keys(env).sort()).toEqual([
+    'A_QDRANT_EU_API_KEY', 'A_QDRANT_EU_GRPC_URL', 'A_QDRANT_EU_URL', 'A_QDRANT_US_API_KEY', 'A_QDRANT_US_GRPC_URL', 'A_QDRANT_US_URL',
+    'B_QDRANT_EU_API_KEY', 'B_QDRANT_EU_GRPC_URL', 'B_QDRANT_EU_URL',
+  ]);
+  expect(json).toEqual(env);
+
+  synth(base, REORDERED, envFile, jsonFile);
+  const reordered = await apply(dir, VARS);
+  expect(reordered.exitCode).toBe(0);
+  expect(ourEnv(envFile)).toEqual(env);
+  expect(ourJson(jsonFile)).toEqual(json);
+  expectUserLinesKept(envFile, jsonFile);
+  expect(reordered.stdout).not.toMatch(/removed \d+ entr/);
+
+  const plan = await tf(dir, ['plan', '-detailed-exitcode'], VARS);
+  expect(plan.exitCode).toBe(0); // 0: no changes
+  expect(ourEnv(envFile)).toEqual(env);
+
+  const destroy = await tf(dir, ['destroy', '-auto-approve'], VARS);
+  expect(destroy.exitCode).toBe(0);
+  expect(fs.readFileSync(envFile, 'utf8')).toBe(USER_ENV);
+  expect(fs.readFileSync(jsonFile, 'utf8')).toBe(USER_JSON);
+});
+
+test('new entry names with a key that fails its check leave both files byte for byte; the next good deploy swaps the names', async () => {
+  const { base, envFile, jsonFile } = appDir('names');
+  const dir = synth(base, [{ name: 'a', clusters: ['eu'] }], envFile, jsonFile);
+  const first = await initAndApply(dir, VARS);
+  runs.push(first);
+  expect(first.exitCode).toBe(0);
+  expect(Object.keys(ourEnv(envFile)).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL']);
+  // The user adds a line of their own inside our block: it is theirs, whatever happens.
+  const START = '# >>> managed by cdktf-qdrant-cluster-access (changes/Qdrant) \u2014 do not edit\n';
+  fs.writeFileSync(envFile, fs.readFileSync(envFile, 'utf8').replace(/(# >>> managed by [^\n]*\n(?:# entries:[^\n]*\n)?)/, '$1MY_FLAG=mine\n'));
+  expect(fs.readFileSync(envFile, 'utf8')).toContain(START);
+  const envBefore = fs.readFileSync(envFile);
+  const jsonBefore = fs.readFileSync(jsonFile);
+
+  // A second cluster renames every entry (QDRANT_URL -> QDRANT_EU_URL, ...), and the key is wrong.
+  synth(base, [{ name: 'a', clusters: ['eu', 'us'] }], envFile, jsonFile);
+  const failed = await apply(dir, { ...VARS, TF_VAR_qdrant_api_key_a: WRONG });
+  expect(failed.exitCode).not.toBe(0);
+  expect(failed.stderr.replace(/\s+/g, ' ')).toMatch(/FAIL a → eu step key: key rejected \(401/);
+  expect(fs.readFileSync(envFile).equals(envBefore)).toBe(true);
+  expect(fs.readFileSync(jsonFile).equals(jsonBefore)).toBe(true);
+
+  const good = await apply(dir, VARS);
+  expect(good.exitCode).toBe(0);
+  expect(Object.keys(ourEnv(envFile)).sort()).toEqual([
+    'QDRANT_EU_API_KEY', 'QDRANT_EU_GRPC_URL', 'QDRANT_EU_URL', 'QDRANT_US_API_KEY', 'QDRANT_US_GRPC_URL', 'QDRANT_US_URL',
+  ]);
+  expect(Object.keys(ourJson(jsonFile)).sort()).toEqual(Object.keys(ourEnv(envFile)).sort());
+  expect(dotenv.parse(fs.readFileSync(envFile, 'utf8')).MY_FLAG).toBe('mine');
+  expectUserLinesKept(envFile, jsonFile);
+
+  const destroy = await tf(dir, ['destroy', '-auto-approve'], VARS);
+  expect(destroy.exitCode).toBe(0);
+  // Only the user's line is left of our block; the JSON file is the original.
+  expect(dotenv.parse(fs.readFileSync(envFile, 'utf8'))).toEqual({ DATABASE_URL: 'postgres://db/app', FLAG: 'on', MY_FLAG: 'mine' });
+  expect(fs.readFileSync(envFile, 'utf8').startsWith(USER_ENV)).toBe(true);
+  expect(fs.readFileSync(jsonFile, 'utf8')).toBe(USER_JSON);
+});
+
+/**
+ * The stack as the earlier layout synthesized it: Registration's triggers hold the ordered list of
+ * names, its destroy step passes them, it has no lifecycle block, and Write ran another writer.
+ */
+function toEarlierLayout(cdkTfJson: string): void {
+  const stack = JSON.parse(fs.readFileSync(cdkTfJson, 'utf8'));
+  const resources: Record<string, any> = stack.resource.null_resource;
+  for (const [id, res] of Object.entries(resources)) {
+    if (!id.includes('_Registration_')) continue;
+    const write = resources[id.replace(/_Registration_[0-9A-F]+$/, '_Write_')] ?? Object.entries(resources)
+      .find(([other]) => other.startsWith(id.slice(0, id.indexOf('_Registration_'))) && other.includes('_Write_'))![1];
+    // The names as Write hashes them (the earlier layout had the entries' order; the upgrade
+    // keeps whatever the state holds, so any order will do).
+    const names = [...String(write.triggers.values_sha256).matchAll(/"([A-Za-z0-9_]+)" = /g)].map((m) => m[1]);
+    res.triggers = { file: res.triggers.file, format: res.triggers.format, owner: res.triggers.owner, names: JSON.stringify(names) };
+    delete res.lifecycle;
+    res.provisioner[0]['local-exec'].environment.QCA_ENTRIES = '${self.triggers.names}';
+    write.triggers.writer = '0123456789ABCDEF0123456789ABCDEF';
+  }
+  fs.writeFileSync(cdkTfJson, JSON.stringify(stack, null, 2));
+}
+
+test('a stack deployed with the earlier trigger layout upgrades without losing its entries, then survives a reorder and a destroy', async () => {
+  const { base, envFile, jsonFile } = appDir('upgrade');
+  const dir = synth(base, ORDERED, envFile, jsonFile);
+  const current = fs.readFileSync(path.join(dir, 'cdk.tf.json'), 'utf8');
+  toEarlierLayout(path.join(dir, 'cdk.tf.json'));
+  const old = await initAndApply(dir, VARS);
+  runs.push(old);
+  expect(old.exitCode).toBe(0);
+  // The earlier writer kept no record line in the block.
+  fs.writeFileSync(envFile, fs.readFileSync(envFile, 'utf8').replace(/^# entries:.*\n/m, ''));
+  const env = ourEnv(envFile);
+  expect(Object.keys(env)).toHaveLength(9);
+
+  fs.writeFileSync(path.join(dir, 'cdk.tf.json'), current);
+  const upgraded = await apply(dir, VARS);
+  expect(upgraded.exitCode).toBe(0);
+  expect(upgraded.stdout).not.toMatch(/removed \d+ entr/);
+  expect(ourEnv(envFile)).toEqual(env);
+  expect(fs.readFileSync(envFile, 'utf8')).toMatch(/^# entries: A_QDRANT_EU_API_KEY .*B_QDRANT_EU_URL$/m); // the new writer ran
+  expectUserLinesKept(envFile, jsonFile);
+
+  synth(base, REORDERED, envFile, jsonFile);
+  const reordered = await apply(dir, VARS);
+  expect(reordered.exitCode).toBe(0);
+  expect(ourEnv(envFile)).toEqual(env);
+  expect(Object.keys(ourJson(jsonFile)).sort()).toEqual(Object.keys(env).sort());
+
+  const destroy = await tf(dir, ['destroy', '-auto-approve'], VARS);
+  expect(destroy.exitCode).toBe(0);
+  expect(fs.readFileSync(envFile, 'utf8')).toBe(USER_ENV);
+  expect(fs.readFileSync(jsonFile, 'utf8')).toBe(USER_JSON);
+
+  // Upgraded and destroyed at once (no write of the new writer, so the block has no record): the
+  // names the earlier registration kept in the state are removed.
+  const at = appDir('upgrade-destroy');
+  const dir2 = synth(at.base, ORDERED, at.envFile, at.jsonFile);
+  const current2 = fs.readFileSync(path.join(dir2, 'cdk.tf.json'), 'utf8');
+  toEarlierLayout(path.join(dir2, 'cdk.tf.json'));
+  const old2 = await initAndApply(dir2, VARS);
+  runs.push(old2);
+  expect(old2.exitCode).toBe(0);
+  fs.writeFileSync(at.envFile, fs.readFileSync(at.envFile, 'utf8').replace(/^# entries:.*\n/m, ''));
+  fs.writeFileSync(path.join(dir2, 'cdk.tf.json'), current2);
+  const destroy2 = await tf(dir2, ['destroy', '-auto-approve'], VARS);
+  expect(destroy2.exitCode).toBe(0);
+  expect(destroy2.stdout).toContain(`removed 9 entries from ${at.envFile} (0 not present)`);
+  expect(fs.readFileSync(at.envFile, 'utf8')).toBe(USER_ENV);
+  expect(fs.readFileSync(at.jsonFile, 'utf8')).toBe(USER_JSON);
+});

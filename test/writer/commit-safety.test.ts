@@ -1,0 +1,141 @@
+/**
+ * What the writer does around the commit (the rename), through its real CLI:
+ * - as a user who is not root, an existing file keeps its group when the user may give it that
+ *   group (a member of it); otherwise the write is refused when the mode lets the group read the
+ *   file (the keys would go to another group), and goes ahead with a one-line warning naming the
+ *   file and both groups when the group has no access. Needs root to set up users and groups.
+ * - once the new file is in place, a failing fsync of its directory is only a warning: the run
+ *   succeeds (exit 0), so Terraform records the write.
+ */
+import { spawnSync } from 'node:child_process';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+// The real module object (not an import wrapper), so that a spy on it is what the writer calls.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const fs: typeof import('node:fs') = require('node:fs');
+
+const CLI = path.join(__dirname, '..', '..', 'assets', 'writer', 'cli.js');
+const SECRET = 'canary-secret-commit-5d1e9a';
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+// A user and two groups that need no entry in /etc/passwd or /etc/group.
+const UID = 47311;
+const PRIMARY = 47311;
+const SECRETS = 47312;
+
+// The test user must reach the directory: the run's own temp root (TMPDIR) is private to root.
+const TMP = process.env.QCA_JEST_TEMP_ROOT ? path.dirname(process.env.QCA_JEST_TEMP_ROOT) : os.tmpdir();
+
+let dir: string;
+const outputs: string[] = [];
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(TMP, 'qca-commit-'));
+});
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+afterAll(() => {
+  for (const o of outputs) expect(o).not.toContain(SECRET);
+});
+
+interface Result { code: number; stdout: string; stderr: string }
+
+/** Runs the writer CLI in a child process as UID with the given groups (the first is the primary one). */
+function writeAs(groups: number[], file: string): Result {
+  const script = `
+    process.setgroups(${JSON.stringify(groups)});
+    process.setgid(${groups[0]});
+    process.setuid(${UID});
+    require(${JSON.stringify(CLI)}).run(['write', '--file', ${JSON.stringify(file)}, '--owner', 'o'], process.env)
+      .then((r) => process.stdout.write(JSON.stringify(r)));`;
+  const r = spawnSync(process.execPath, ['-e', script], {
+    env: { PATH: process.env.PATH ?? '', QCA_ENTRIES: JSON.stringify({ QDRANT_API_KEY: SECRET }) },
+    encoding: 'utf8',
+  });
+  outputs.push(r.stdout, r.stderr);
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout);
+}
+
+/** An app directory and .env owned by UID, the file in group `gid` with `mode`. */
+function userFile(gid: number, mode: number): string {
+  fs.chownSync(dir, UID, PRIMARY);
+  fs.chmodSync(dir, 0o700);
+  const file = path.join(dir, '.env');
+  fs.writeFileSync(file, 'A=1\n');
+  fs.chownSync(file, UID, gid);
+  fs.chmodSync(file, mode);
+  return file;
+}
+
+const groupOf = (f: string) => fs.statSync(f).gid;
+const modeOf = (f: string) => fs.statSync(f).mode % 0o1000;
+
+(isRoot ? describe : describe.skip)('an existing file\'s group, as a user who is not root', () => {
+  test('a member of the file\'s group keeps it: 0640 uid:secrets stays 0640 uid:secrets', () => {
+    const file = userFile(SECRETS, 0o640);
+    const r = writeAs([PRIMARY, SECRETS], file);
+    expect(r).toEqual({ code: 0, stdout: `wrote 1 entry to ${file} (0 updated, 1 added)`, stderr: '' });
+    expect([groupOf(file), modeOf(file)]).toEqual([SECRETS, 0o640]);
+    expect(fs.readFileSync(file, 'utf8')).toContain(`QDRANT_API_KEY='${SECRET}'`);
+  });
+
+  test('not a member, and the group may read the file: refused, naming the file and both groups; the file is unchanged', () => {
+    const file = userFile(SECRETS, 0o640);
+    const r = writeAs([PRIMARY], file);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`qdrant-cluster-access-writer: error: refusing to change ${file}: it belongs to group gid ${SECRETS} and `
+      + `mode 0640 gives that group access, but this user is not a member of group gid ${SECRETS}, so the rewritten file would `
+      + `belong to group gid ${PRIMARY} instead; run as a member of group gid ${SECRETS} or as root, or remove the group's access `
+      + `first (chmod g-rwx ${file}); the file was not changed`);
+    expect(fs.readFileSync(file, 'utf8')).toBe('A=1\n');
+    expect([groupOf(file), modeOf(file)]).toEqual([SECRETS, 0o640]);
+    expect(fs.readdirSync(dir)).toEqual(['.env']);
+  });
+
+  test('not a member, and the group has no access: written, with a one-line warning naming the file and both groups', () => {
+    const file = userFile(SECRETS, 0o600);
+    const r = writeAs([PRIMARY], file);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`warning: ${file} belonged to group gid ${SECRETS}; the rewritten file belongs to group gid ${PRIMARY} `
+      + `(this user is not a member of group gid ${SECRETS}; mode 0600 gives no group access); run chgrp ${SECRETS} ${file} as root to restore it`);
+    expect([groupOf(file), modeOf(file)]).toEqual([PRIMARY, 0o600]);
+  });
+});
+
+describe('after the rename, the file is committed', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  /** Makes fsync of a directory fail with EIO (the file's own fsync still works). */
+  function failDirectoryFsync(): void {
+    const real = fs.fsyncSync;
+    jest.spyOn(fs, 'fsyncSync').mockImplementation((fd: number) => {
+      if (fs.fstatSync(fd).isDirectory()) throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+      return real(fd);
+    });
+  }
+
+  test('a directory fsync error after the rename is a warning; write and remove succeed', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const cli = require('../../assets/writer/cli.js');
+    const file = path.join(dir, '.env');
+    fs.writeFileSync(file, 'A=1\n', { mode: 0o600 });
+    failDirectoryFsync();
+    const env = { QCA_ENTRIES: JSON.stringify({ QDRANT_API_KEY: SECRET }) };
+    const w = await cli.run(['write', '--file', file, '--owner', 'o'], env);
+    outputs.push(w.stdout, w.stderr);
+    expect(w).toEqual({
+      code: 0,
+      stdout: `wrote 1 entry to ${file} (0 updated, 1 added)`,
+      stderr: `warning: ${file} was replaced, but its directory could not be synced (EIO); a crash of the machine soon could still bring back the previous file`,
+    });
+    expect(fs.readFileSync(file, 'utf8')).toContain(SECRET);
+
+    const r = await cli.run(['remove', '--file', file, '--owner', 'o'], { QCA_ENTRIES: '["QDRANT_API_KEY"]' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`warning: ${file} was replaced, but its directory could not be synced (EIO)`);
+    expect(fs.readFileSync(file, 'utf8')).toBe('A=1\n');
+  });
+});
