@@ -12,7 +12,8 @@
  *    each run from an empty state (its own temp dir and local backend); median of 3 alternating.
  *    The stand-ins run in their own process at a higher scheduling priority (see standIns());
  *    the same figures at equal priority are printed for reference.
- * 5. apply, 1,000 grants (100 clusters x 10 keys), against the 100-grant figure.
+ * 5. apply, 1,000 grants (100 clusters x 10 keys), against the 100-grant figure. Both applies are
+ *    also printed for reference without the gRPC step (healthCheck.grpc false).
  * 6. the wire cost of one check (REST and gRPC) through a proxy that adds 50 ms of round-trip
  *    time, in round trips.
  * And, for reference (no target), the checker's CPU per grant next to Node's own cost of the two
@@ -123,7 +124,7 @@ async function standIns(count: number, key: string, priority: boolean): Promise<
   };
 }
 
-function libraryStack(clusters: number, keys: number, servers?: Pick<StandIns, 'endpoints' | 'caFile'>, app = testingApp()): TerraformStack {
+function libraryStack(clusters: number, keys: number, servers?: Pick<StandIns, 'endpoints' | 'caFile'>, app = testingApp(), grpc = true): TerraformStack {
   const stack = new TerraformStack(app, 'library');
   const names = Array.from({ length: clusters }, (_, i) => `cluster-${i}`);
   new ClusterAccess(stack, 'Qdrant', {
@@ -131,7 +132,7 @@ function libraryStack(clusters: number, keys: number, servers?: Pick<StandIns, '
       ? { name, url: servers.endpoints[i].url, grpcPort: Number(new URL(servers.endpoints[i].grpcUrl).port) }
       : { name, url: `https://${name}.example.com` })),
     apiKeys: Array.from({ length: keys }, (_, i) => ({ name: `key-${i}`, clusters: names })),
-    healthCheck: { caFile: servers?.caFile },
+    healthCheck: { caFile: servers?.caFile, grpc },
   });
   return stack;
 }
@@ -183,11 +184,11 @@ function benchSynth10k(): void {
   }
 }
 
-async function applyLibrary(tmp: string, name: string, clusters: number, keys: number, key: string, priority: boolean): Promise<{ ms: number; passes: number; prioritized: boolean }> {
+async function applyLibrary(tmp: string, name: string, clusters: number, keys: number, key: string, priority: boolean, grpc = true): Promise<{ ms: number; passes: number; prioritized: boolean }> {
   const servers = await standIns(clusters, key, priority);
   try {
     const app = new App({ outdir: path.join(tmp, name) });
-    new LocalBackend(libraryStack(clusters, keys, servers, app), { path: 'terraform.tfstate' });
+    new LocalBackend(libraryStack(clusters, keys, servers, app, grpc), { path: 'terraform.tfstate' });
     app.synth();
     const dir = path.join(tmp, name, 'stacks', 'library');
     const env = Object.fromEntries(Array.from({ length: keys }, (_, i) => [`TF_VAR_qdrant_api_key_key_${i}`, key]));
@@ -246,6 +247,11 @@ async function benchApply(): Promise<void> {
     console.log(`  (stand-ins ${prioritized ? 'at a higher scheduling priority, as remote machines' : 'NOT prioritized (not permitted here)'}; ` +
       `at equal priority, sharing the 2 cores with the checks: 100 grants ${hundredEqual.ms} ms = ${(hundredEqual.ms / floor).toFixed(2)}x the floor, ` +
       `1,000 grants ${thousandEqual.ms} ms = ${(thousandEqual.ms / hundredEqual.ms).toFixed(2)}x)`);
+    // For reference: what the gRPC step costs (healthCheck.grpc false: one TLS connection a grant, not two).
+    const hundredRest = await applyLibrary(tmp, 'hundred-rest', 10, 10, key, true, false);
+    const thousandRest = await applyLibrary(tmp, 'thousand-rest', 100, 10, key, true, false);
+    console.log(`  (without the gRPC step, healthCheck.grpc false: 100 grants ${hundredRest.ms} ms = ${(hundredRest.ms / floor).toFixed(2)}x the floor, ` +
+      `1,000 grants ${thousandRest.ms} ms = ${(thousandRest.ms / hundredRest.ms).toFixed(2)}x)`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
