@@ -1,7 +1,7 @@
 import { Fn, TerraformVariable, Token, Tokenization } from 'cdktf';
 import { IConstruct } from 'constructs';
 import { errors } from './private/errors';
-import { plaintextProblem } from './private/references';
+import { plaintextProblem, variableAttribute } from './private/references';
 import { names } from './private/runtime';
 
 /**
@@ -87,7 +87,8 @@ class VariableSource extends ApiKeySource {
       const name = this.variable.friendlyUniqueId;
       // Optional: a missing key then fails the check resource's precondition, with our message,
       // instead of blocking at Terraform's prompt (which cdktf deploy shows even without a terminal).
-      if (this.variable.default === undefined) this.variable.addOverride('default', null);
+      // (Not over a default the user set with addOverride: validation reports that one.)
+      if (variableAttribute(this.variable, 'default') === undefined) this.variable.addOverride('default', null);
       this.config = {
         expression: this.variable.stringValue,
         inheritedEnvironmentVariable: `TF_VAR_${name}`,
@@ -101,12 +102,14 @@ class VariableSource extends ApiKeySource {
   public _problems(): { message: string; plaintext: boolean }[] {
     const name = this.variable.friendlyUniqueId;
     const problems: { message: string; plaintext: boolean }[] = [];
-    if (this.variable.sensitive !== true) problems.push({ message: errors.variableNotSensitive(name, this.variable.sensitive), plaintext: false });
+    // As synthesized: an addOverride('default', ...) or ('sensitive', false) counts too.
+    const sensitive = variableAttribute(this.variable, 'sensitive');
+    if (sensitive !== true) problems.push({ message: errors.variableNotSensitive(name, sensitive), plaintext: false });
     if (!names.isEnvName(name)) problems.push({ message: errors.variableBadName(name), plaintext: false });
-    if (this.variable.default !== undefined && this.variable.default !== null) {
+    if ((variableAttribute(this.variable, 'default') ?? null) !== null) {
       problems.push({ message: errors.variableDefault(name), plaintext: true });
     }
-    if (this.variable.nullable === false) problems.push({ message: errors.variableNotNullable(name), plaintext: false });
+    if (variableAttribute(this.variable, 'nullable') === false) problems.push({ message: errors.variableNotNullable(name), plaintext: false });
     return problems;
   }
 }

@@ -15,6 +15,15 @@ export function resolveIn(stack: TerraformStack, value: unknown): unknown {
   return Tokenization.resolve(value, { scope: stack, preparing: false, resolver: RESOLVER });
 }
 
+/**
+ * A variable's attribute as the stack will hold it: with what `addOverride` set (the `default`,
+ * `sensitive` and `nullable` properties show only what the constructor was given).
+ */
+export function variableAttribute(variable: TerraformVariable, name: 'default' | 'sensitive' | 'nullable'): unknown {
+  const json = variable.toTerraform() as { variable?: Record<string, Record<string, unknown>> };
+  return json.variable?.[variable.friendlyUniqueId]?.[name];
+}
+
 /** A variable or local the expression refers to, and whether anything else (a resource...) is referenced. */
 interface References {
   readonly variables: string[];
@@ -101,7 +110,7 @@ export function plaintextProblem(scope: IConstruct, token: string, depth = 0): s
   for (const name of all.variables) {
     const v = stack.node.findAll().find((c): c is TerraformVariable => c instanceof TerraformVariable && c.friendlyUniqueId === name);
     // Its value is not in the stack (no default). The key is marked sensitive where it is used.
-    if (v && (v.default === undefined || v.default === null)) return undefined;
+    if (v && (variableAttribute(v, 'default') ?? null) === null) return undefined;
   }
   for (const name of all.locals) {
     const local = stack.node.findAll().find((c): c is TerraformLocal => c instanceof TerraformLocal && c.friendlyUniqueId === name);

@@ -51,6 +51,11 @@ describe('fromToken refuses anything that resolves to text at synth', () => {
     ['a TerraformLocal holding a literal', (s: TerraformStack) => new TerraformLocal(s, 'k', CANARY).asString],
     ['a local of a local of a literal', (s: TerraformStack) => new TerraformLocal(s, 'outer', new TerraformLocal(s, 'inner', CANARY).asString).asString],
     ['a variable with a default', (s: TerraformStack) => new TerraformVariable(s, 'd', { type: 'string', default: CANARY }).stringValue],
+    ['a variable whose default is set by addOverride', (s: TerraformStack) => {
+      const v = new TerraformVariable(s, 'd', { type: 'string', sensitive: true });
+      v.addOverride('default', CANARY);
+      return v.stringValue;
+    }],
   ])('%s', (_, make) => {
     const stack = new TerraformStack(Testing.app(), 't');
     access(stack, ApiKeySource.fromToken(make(stack)));
@@ -82,6 +87,33 @@ describe('fromToken refuses anything that resolves to text at synth', () => {
     const exec = Object.values<any>(json.resource.null_resource)[0].provisioner[0]['local-exec'];
     expect(exec.environment.QDRANT_API_KEY).toBe('${sensitive(var.not_sensitive)}');
     expect(json.output.QDRANT_API_KEY.value).toContain('sensitive(var.not_sensitive)');
+  });
+});
+
+describe('fromVariable judges the variable as the stack will hold it (addOverride included)', () => {
+  test.each([
+    ['a default set by addOverride', (v: TerraformVariable) => v.addOverride('default', CANARY), /has a default value, which would put a plaintext key into the stack/],
+    ['sensitive turned off by addOverride', (v: TerraformVariable) => v.addOverride('sensitive', false), /sensitive/],
+    ['nullable turned off by addOverride', (v: TerraformVariable) => v.addOverride('nullable', false), /nullable: false/],
+  ])('%s is refused', (_, override, expected) => {
+    const stack = new TerraformStack(Testing.app(), 't');
+    const v = new TerraformVariable(stack, 'k', { type: 'string', sensitive: true });
+    override(v);
+    access(stack, ApiKeySource.fromVariable(v));
+    const message = synthMessage(stack);
+    expect(message).toContain('[t/Qdrant/ApiKeys/ingest] key "ingest": key source variable "k"');
+    expect(message).toMatch(expected);
+    expect(message).not.toContain(CANARY);
+  });
+
+  test('an override that sets the default to null is accepted', () => {
+    const stack = new TerraformStack(Testing.app(), 't');
+    const v = new TerraformVariable(stack, 'k', { type: 'string', sensitive: true, default: CANARY });
+    v.addOverride('default', null);
+    access(stack, ApiKeySource.fromVariable(v));
+    const json = synthMessage(stack);
+    expect(json).not.toMatch(/plaintext/);
+    expect(json).not.toContain(CANARY);
   });
 });
 
