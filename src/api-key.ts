@@ -165,11 +165,12 @@ export class ApiKey extends Construct {
     const valid = names.isValidName(this.keyName);
     const snake = valid ? names.snakeCase(this.keyName) : `invalid_${names.snakeCase(id.replace(/[^A-Za-z0-9_-]/g, '_'))}`;
 
+    const support = StackSupport.of(this);
     if (p.source && typeof (p.source as { _config?: unknown })._config === 'function') {
       this.source = p.source;
     } else {
       const variableName = `qdrant_api_key_${snake}`;
-      this.variable = new TerraformVariable(this, 'Variable', {
+      this.variable = support.declared(new TerraformVariable(this, 'Variable', {
         type: 'string',
         sensitive: true,
         // Lazy: clusters can still be granted after the key is created.
@@ -179,20 +180,18 @@ export class ApiKey extends Construct {
             'Create it in the Qdrant Cloud console (see qdrant-setup.md, section 2) ' +
             `and set TF_VAR_${variableName}.`,
         }),
-      });
-      this.variable.overrideLogicalId(variableName);
+      }), variableName);
       this.source = ApiKeySource.fromVariable(this.variable);
     }
     this.expiresAtOutputName = `qdrant_api_key_${snake}_expires_at`;
-    const support = StackSupport.of(this);
     support.guardKey(this);
     const clash = support.claimVariable(`qdrant_api_key_${snake}`, this.node.path) ?? support.claimOutput(this.expiresAtOutputName, this.node.path);
     if (clash && !isSibling(this, clash)) this._errors.push(errors.keyNameClash(this.keyName, `qdrant_api_key_${snake}`, clash));
 
-    new TerraformOutput(this, 'ExpiresAt', {
+    support.declared(new TerraformOutput(this, 'ExpiresAt', {
       value: expiryExpression(this._sourceConfig().expression),
       description: `When Qdrant API key "${valid ? this.keyName : snake}" expires (ISO 8601, from the key's JWT exp claim); empty when the key carries no expiry (not secret)`,
-    }).overrideLogicalId(this.expiresAtOutputName);
+    }), this.expiresAtOutputName);
 
     this.node.addValidation({ validate: () => this.validateKey() });
     this.node.addValidation({ validate: () => rotationProblems(this, this.keyName, this.createdOn, this.rotateAfterDays) });

@@ -167,14 +167,14 @@ export class Cluster extends Construct {
     if (clash && !isSibling(this, clash)) this.problems.push(errors.clusterOutputClash(this.clusterName, this.outputPrefix, clash));
     // The name goes into the stack only once it is known to be plain (no "${" for Terraform to read).
     const shownName = names.isValidName(this.clusterName) ? this.clusterName : '(invalid name)';
-    new TerraformOutput(this, 'RestEndpoint', {
+    support.declared(new TerraformOutput(this, 'RestEndpoint', {
       value: this.restEndpoint,
       description: `REST endpoint of Qdrant cluster ${shownName} (not secret)`,
-    }).overrideLogicalId(`${this.outputPrefix}_rest_endpoint`);
-    new TerraformOutput(this, 'GrpcEndpoint', {
+    }), `${this.outputPrefix}_rest_endpoint`);
+    support.declared(new TerraformOutput(this, 'GrpcEndpoint', {
       value: this.grpcEndpoint,
       description: `gRPC endpoint of Qdrant cluster ${shownName} (not secret)`,
-    }).overrideLogicalId(`${this.outputPrefix}_grpc_endpoint`);
+    }), `${this.outputPrefix}_grpc_endpoint`);
 
     this.node.addValidation({ validate: () => [...this.problems] });
   }

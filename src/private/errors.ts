@@ -41,6 +41,10 @@ export const errors = {
   clusterOutputClash: (name: string, prefix: string, otherPath: string) =>
     `cluster ${q(name)} would write the outputs ${prefix}_rest_endpoint and ${prefix}_grpc_endpoint, which the cluster at ${otherPath} ` +
     'writes too (one would silently overwrite the other); give one of the clusters another name',
+  sharedTerraformName: (kind: 'variable' | 'output', name: string, paths: readonly string[]) =>
+    `the stack has ${paths.length} Terraform ${kind}s named ${name} (${paths.join(', ')}), and Terraform would keep only one ` +
+    `(${kind === 'variable' ? "a key would silently read another key's variable" : 'one would silently overwrite the other'}); ` +
+    `rename yours (its construct id, or overrideLogicalId), or the cluster or key whose ${kind} it is`,
   keyNameClash: (name: string, prefix: string, otherPath: string) =>
     `key ${q(name)} would declare ${prefix} (its variable, unless a source is given) and the output ${prefix}_expires_at, which the key at ${otherPath} ` +
     'declares too (one variable would be shared silently, one output overwritten); give one of the keys another name',

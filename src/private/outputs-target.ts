@@ -47,11 +47,11 @@ export class OutputsTarget implements ISecretTarget {
       // Not the name alone as the id: a name may be "Verified", "" or hold "/" (invalid names are
       // reported by validation, which a constructs exception here would cut short).
       const id = scope.node.tryFindChild(`entry:${entry.name}`) ? `entry:${i}:${entry.name}` : `entry:${entry.name}`;
-      new TerraformOutput(scope, id, {
+      support.declared(new TerraformOutput(scope, id, {
         value: Token.asString(conditional(verified, entry.value, '')),
         sensitive: true,
         description: `${KIND_TEXT[entry.kind]} of Qdrant cluster "${entry.clusterName}" (key "${entry.keyName}"), once the key's health check passed`,
-      }).overrideLogicalId(entry.name);
+      }), entry.name);
     });
     return { dependables: [gate] };
   }

@@ -4,7 +4,7 @@
  * `ClusterAccess` (outputs, variables, files). Not exported.
  */
 import * as path from 'path';
-import { Aspects, IStackSynthesizer, ISynthesisSession, TerraformAsset, TerraformStack } from 'cdktf';
+import { Aspects, IStackSynthesizer, ISynthesisSession, TerraformAsset, TerraformElement, TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
 import { errors } from './errors';
 import { addNullProvider, dedupeNullProvider } from './null-resource';
@@ -27,6 +27,8 @@ export class StackSupport extends Construct {
   private readonly keys: { _plaintextProblems(): string[] }[] = [];
   private readonly outputs = new Map<string, string>();
   private readonly variables = new Map<string, string>();
+  /** The variables and outputs the library declared under a claimed name. */
+  private readonly ours = new WeakSet<TerraformElement>();
 
   private constructor(stack: TerraformStack, id: string) {
     super(stack, id);
@@ -48,6 +50,30 @@ export class StackSupport extends Construct {
     } satisfies IStackSynthesizer;
     // At synth, a null provider the user added after our constructs replaces ours.
     Aspects.of(this).add({ visit: (node) => { if (node === this) dedupeNullProvider(stack, NULL_PROVIDER_ID); } });
+    this.node.addValidation({ validate: () => this.sharedNames(stack) });
+  }
+
+  /**
+   * The claimed names that an element of the stack not declared by the library has too (a
+   * variable or an output of the user's, named like ours): Terraform would keep one of them, and
+   * a key could silently read another key's variable. Clashes among our own elements are the
+   * claims' to report (claimOutput, claimVariable).
+   */
+  private sharedNames(stack: TerraformStack): string[] {
+    if (this.variables.size + this.outputs.size === 0) return [];
+    const holders = new Map<string, { paths: string[]; foreign: boolean }>();
+    for (const c of stack.node.findAll()) {
+      if (!(c instanceof TerraformVariable || c instanceof TerraformOutput)) continue;
+      const kind = c instanceof TerraformVariable ? 'variable' : 'output';
+      if (!(kind === 'variable' ? this.variables : this.outputs).has(c.friendlyUniqueId)) continue;
+      const id = `${kind} ${c.friendlyUniqueId}`;
+      const h = holders.get(id) ?? { paths: [], foreign: false };
+      holders.set(id, { paths: [...h.paths, c.node.path], foreign: h.foreign || !this.ours.has(c) });
+    }
+    return [...holders].filter(([, h]) => h.foreign && h.paths.length > 1).map(([id, h]) => {
+      const [kind, name] = id.split(' ');
+      return errors.sharedTerraformName(kind as 'variable' | 'output', name, h.paths);
+    });
   }
 
   /** The runtime (checker and writer), copied once into the stack. */
@@ -78,6 +104,13 @@ export class StackSupport extends Construct {
    */
   public claimOutput(name: string, ownerPath: string): string | undefined {
     return claim(this.outputs, name, ownerPath);
+  }
+
+  /** Records a variable or output the library declared under a claimed name (see sharedNames). */
+  public declared<T extends TerraformVariable | TerraformOutput>(element: T, name: string): T {
+    element.overrideLogicalId(name);
+    this.ours.add(element);
+    return element;
   }
 
   /** Claims a Terraform variable name; returns the earlier owner's path when there is one. */

@@ -4,8 +4,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { App, TerraformStack, Testing } from 'cdktf';
-import { Cluster, ClusterAccess, SecretTarget } from '../../src';
+import { App, TerraformOutput, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { ApiKeySource, Cluster, ClusterAccess, SecretTarget } from '../../src';
 
 const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
 
@@ -73,6 +73,43 @@ describe('names shared across ClusterAccess constructs of one stack', () => {
     access(stack, 'A', 'prod-eu', 'a');
     new Cluster(stack, 'Loose', { name: 'prod-eu', url: URL_EU });
     expect(appErrors(app)).toEqual([expect.stringMatching(/^\[s\/Loose\] cluster "prod-eu" would write the outputs .* the cluster at s\/A\/Clusters\/prod-eu/)]);
+  });
+});
+
+describe("names shared with the user's own variables and outputs", () => {
+  test("a variable of the user's named like a key's: one key would silently read the other key's variable", () => {
+    const app = Testing.app();
+    const stack = new TerraformStack(app, 's');
+    const mine = new TerraformVariable(stack, 'qdrant_api_key_foo', { type: 'string', sensitive: true });
+    new ClusterAccess(stack, 'Q', {
+      clusters: [{ name: 'c', url: URL_EU }],
+      apiKeys: [{ name: 'bar', clusters: ['c'], source: ApiKeySource.fromVariable(mine) }, { name: 'foo', clusters: ['c'] }],
+    });
+    expect(appErrors(app)).toEqual([
+      '[s/QdrantClusterAccess] the stack has 2 Terraform variables named qdrant_api_key_foo (s/qdrant_api_key_foo, s/Q/ApiKeys/foo/Variable), ' +
+      "and Terraform would keep only one (a key would silently read another key's variable); rename yours (its construct id, or overrideLogicalId), " +
+      'or the cluster or key whose variable it is',
+    ]);
+  });
+
+  test("an output of the user's named like a cluster's endpoint", () => {
+    const app = Testing.app();
+    const stack = new TerraformStack(app, 's');
+    new TerraformOutput(stack, 'qdrant_c_rest_endpoint', { value: 'mine' });
+    access(stack, 'Q', 'c', 'k');
+    expect(appErrors(app)).toEqual([expect.stringMatching(
+      /^\[s\/QdrantClusterAccess\] the stack has 2 Terraform outputs named qdrant_c_rest_endpoint \(s\/qdrant_c_rest_endpoint, s\/Q\/Clusters\/c\/RestEndpoint\), .*one would silently overwrite the other/)]);
+  });
+
+  test("the user's own variable named as the library would name the key's is that key's source: fine", () => {
+    const app = Testing.app();
+    const stack = new TerraformStack(app, 's');
+    const own = new TerraformVariable(stack, 'qdrant_api_key_k', { type: 'string', sensitive: true });
+    new ClusterAccess(stack, 'Q', {
+      clusters: [{ name: 'c', url: URL_EU }],
+      apiKeys: [{ name: 'k', clusters: ['c'], source: ApiKeySource.fromVariable(own) }],
+    });
+    expect(appErrors(app)).toEqual([]);
   });
 });
 
