@@ -193,6 +193,20 @@ describe('number tokens where literals are needed', () => {
     ]);
     expect(errors.join('\n')).not.toMatch(/e\+/);
   });
+
+  test("a key's rotation settings given as tokens (the due date would silently not be computed)", () => {
+    const stack = newStack();
+    const n = new TerraformVariable(stack, 'n', { type: 'number' });
+    const d = new TerraformVariable(stack, 'd', { type: 'string' });
+    new ClusterAccess(stack, 'Q', {
+      clusters: [{ name: 'c', url: URL_EU }],
+      apiKeys: [{ name: 'k', clusters: ['c'], createdOn: d.stringValue, rotateAfterDays: n.numberValue }],
+    });
+    expect(synthErrors(stack)).toEqual([
+      '[test/Q/ApiKeys/k] key "k" createdOn is a token; the due date is computed at synth (setup guide, warnings), so give the date as text, e.g. "2026-01-31"',
+      '[test/Q/ApiKeys/k] key "k" rotateAfterDays is a token; the due date is computed at synth (setup guide, warnings), so give a number of days, e.g. 90',
+    ]);
+  });
 });
 
 describe('collection names with surrounding whitespace', () => {

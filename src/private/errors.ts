@@ -78,6 +78,9 @@ export const errors = {
     `key ${q(key)} createdOn ${q(value)} is not a date; expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"`,
   rotateAfterDays: (key: string, value: unknown, fallback: number) =>
     `key ${q(key)} rotateAfterDays ${q(value)} is not a whole number of days in 1-3650; use e.g. ${fallback}`,
+  rotationToken: (key: string, prop: 'createdOn' | 'rotateAfterDays') =>
+    `key ${q(key)} ${prop} is a token; the due date is computed at synth (setup guide, warnings), so give ` +
+    (prop === 'createdOn' ? 'the date as text, e.g. "2026-01-31"' : 'a number of days, e.g. 90'),
   todayContext: (contextKey: string, value: unknown) =>
     `context ${q(contextKey)} is ${q(value)}, not a date; set it to YYYY-MM-DD or remove it to use the real date`,
   rotationDue: (key: string, createdOn: string, due: string, days: number) =>

@@ -55,10 +55,11 @@ export function today(scope: IConstruct): string {
 /** Validation errors of a key's rotation settings (each in the library's error style). */
 export function rotationProblems(scope: IConstruct, keyName: string, createdOn: string | undefined, rotateAfterDays: number): string[] {
   const problems: string[] = [];
-  if (createdOn !== undefined && (typeof createdOn !== 'string' || (!Token.isUnresolved(createdOn) && parseIsoDate(createdOn) === undefined))) {
-    problems.push(errors.createdOn(keyName, createdOn));
-  }
-  if (!Token.isUnresolved(rotateAfterDays) && !(Number.isInteger(rotateAfterDays) && rotateAfterDays >= 1 && rotateAfterDays <= 3650)) {
+  // Tokens: the due date would silently not be computed.
+  if (typeof createdOn === 'string' && Token.isUnresolved(createdOn)) problems.push(errors.rotationToken(keyName, 'createdOn'));
+  else if (createdOn !== undefined && (typeof createdOn !== 'string' || parseIsoDate(createdOn) === undefined)) problems.push(errors.createdOn(keyName, createdOn));
+  if (typeof rotateAfterDays === 'number' && Token.isUnresolved(rotateAfterDays)) problems.push(errors.rotationToken(keyName, 'rotateAfterDays'));
+  else if (!(Number.isInteger(rotateAfterDays) && rotateAfterDays >= 1 && rotateAfterDays <= 3650)) {
     problems.push(errors.rotateAfterDays(keyName, rotateAfterDays, DEFAULT_ROTATE_AFTER_DAYS));
   }
   const fixed = scope.node.tryGetContext(TODAY_CONTEXT_KEY);
