@@ -56,10 +56,14 @@ export function today(scope: IConstruct): string {
 export function rotationProblems(scope: IConstruct, keyName: string, createdOn: string | undefined, rotateAfterDays: number): string[] {
   const problems: string[] = [];
   // Tokens: the due date would silently not be computed.
-  if (typeof createdOn === 'string' && Token.isUnresolved(createdOn)) problems.push(errors.rotationToken(keyName, 'createdOn'));
-  else if (createdOn !== undefined && (typeof createdOn !== 'string' || parseIsoDate(createdOn) === undefined)) problems.push(errors.createdOn(keyName, createdOn));
-  if (typeof rotateAfterDays === 'number' && Token.isUnresolved(rotateAfterDays)) problems.push(errors.rotationToken(keyName, 'rotateAfterDays'));
-  else if (!(Number.isInteger(rotateAfterDays) && rotateAfterDays >= 1 && rotateAfterDays <= 3650)) {
+  if (typeof createdOn === 'string' && Token.isUnresolved(createdOn)) {
+    problems.push(errors.rotationToken(keyName, 'createdOn'));
+  } else if (createdOn !== undefined && (typeof createdOn !== 'string' || parseIsoDate(createdOn) === undefined)) {
+    problems.push(errors.createdOn(keyName, createdOn));
+  }
+  if (typeof rotateAfterDays === 'number' && Token.isUnresolved(rotateAfterDays)) {
+    problems.push(errors.rotationToken(keyName, 'rotateAfterDays'));
+  } else if (!(Number.isInteger(rotateAfterDays) && rotateAfterDays >= 1 && rotateAfterDays <= 3650)) {
     problems.push(errors.rotateAfterDays(keyName, rotateAfterDays, DEFAULT_ROTATE_AFTER_DAYS));
   }
   const fixed = scope.node.tryGetContext(TODAY_CONTEXT_KEY);
