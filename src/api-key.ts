@@ -96,7 +96,8 @@ export interface ApiKeyGrant {
  * with granular access are), the date in its `exp` claim (ISO 8601), decoded by Terraform at
  * deploy; empty for a key without an expiry. Monitoring can read it with `terraform output`.
  *
- * Usually created through `ClusterAccess` (`apiKeys: [...]` or `addApiKey()`).
+ * Created through `ClusterAccess` (`apiKeys: [...]` or `addApiKey()`): a key constructed on its
+ * own is a synth error, as nothing would check it or write its secret targets.
  */
 export class ApiKey extends Construct {
   /**
