@@ -29,7 +29,7 @@ export interface OwnerOptions {
 }
 
 export interface RemoveOptions extends OwnerOptions {
-  /** Also remove every name the block's `# entries:` record holds for owner. */
+  /** Also remove every name the block's `# cdktf-qdrant-cluster-access entries:` record holds for owner. */
   readonly all?: boolean;
 }
 
@@ -66,5 +66,5 @@ export declare function mergeEntries(text: string | null, entries: Record<string
 export declare function removeEntries(text: string | null, names: string[], opts: RemoveOptions): string | null;
 export declare function startMarker(owner: string, created?: boolean): string;
 export declare function endMarker(owner: string): string;
-/** The block's record of the names owner wrote: `# entries: A B C` (sorted). */
+/** The block's record of the names owner wrote: `# cdktf-qdrant-cluster-access entries: A B C` (sorted). */
 export declare function recordLine(names: Iterable<string>): string;

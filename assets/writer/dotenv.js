@@ -26,7 +26,9 @@
  * CREATED records that this tool created the file (planMerge was given null: no file). At most
  * one block per owner; blocks do not nest. The record line (written directly after the start
  * marker; the first line of this form in the block counts)
- *   record  # entries: NAME NAME ...        (the names owner last wrote, sorted, one space apart)
+ *   record  # cdktf-qdrant-cluster-access entries: NAME NAME ...
+ *           (the names owner last wrote, sorted, one space apart; the tool's name keeps a user's
+ *           note such as "# entries: see README" from reading as one)
  * says which names in the block are owner's. Blocks written before the record existed have none.
  * Everything outside owner's block, and every line inside it that is neither the record nor one
  * of the names written, recorded or removed, belongs to someone else (a user's note or variable
@@ -81,9 +83,9 @@ function endMarker(owner) {
 
 /** The record line of the names owner wrote (sorted, so the order of the entries never shows). */
 function recordLine(names) {
-  return `# entries:${[...names].sort().map((n) => ` ${n}`).join('')}`;
+  return `# ${TOOL} entries:${[...names].sort().map((n) => ` ${n}`).join('')}`;
 }
-const RECORD_RE = /^# entries:((?: [A-Za-z_][A-Za-z0-9_]*)*)$/;
+const RECORD_RE = /^# cdktf-qdrant-cluster-access entries:((?: [A-Za-z_][A-Za-z0-9_]*)*)$/;
 
 // Any owner's markers, for reading a file that holds several blocks.
 const START_RE = /^# >>> managed by cdktf-qdrant-cluster-access \(([^()\s]+)\) \u2014 do not edit( \u2014 created this file)?$/;

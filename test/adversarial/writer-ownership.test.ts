@@ -69,7 +69,7 @@ describe('.env: destroy removes only what was written', () => {
     const after = fs.readFileSync(f, 'utf8');
     // Exactly our two entry lines and the block's record of them are gone; every other byte is where it was.
     expect(after).toBe(text.replace('QDRANT_URL=\'https://h:6333\'\r\n', '').replace(`QDRANT_API_KEY='${SECRET}'\r\n`, '')
-      .replace('# entries: QDRANT_API_KEY QDRANT_URL\r\n', ''));
+      .replace('# cdktf-qdrant-cluster-access entries: QDRANT_API_KEY QDRANT_URL\r\n', ''));
     expect(dotenv.parse(after)).toEqual({
       DB: 'postgres://x',
       MULTI: 'a\nb',
@@ -155,7 +155,7 @@ describe('a file that write created is deleted again', () => {
     await write(f, { QDRANT_B_URL: 'https://b:6333' }, 'second');
     const r1 = await remove(f, Object.keys(ENTRIES), 'first');
     expect(r1.stdout).toBe(`removed 2 entries from ${f} (0 not present)\n`);
-    expect(fs.readFileSync(f, 'utf8')).toBe(`${START('second')} \u2014 created this file\n# entries: QDRANT_B_URL\nQDRANT_B_URL='https://b:6333'\n${END('second')}\n`);
+    expect(fs.readFileSync(f, 'utf8')).toBe(`${START('second')} \u2014 created this file\n# cdktf-qdrant-cluster-access entries: QDRANT_B_URL\nQDRANT_B_URL='https://b:6333'\n${END('second')}\n`);
     const r2 = await remove(f, ['QDRANT_B_URL'], 'second');
     expect(r2.stdout).toBe(`removed 1 entry from ${f} (0 not present, file deleted: this tool had created it)\n`);
     expect(fs.readdirSync(dir)).toEqual([]);

@@ -146,7 +146,7 @@ test('new entry names with a key that fails its check leave both files byte for 
   expect(Object.keys(ourEnv(envFile)).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL']);
   // The user adds a line of their own inside our block: it is theirs, whatever happens.
   const START = '# >>> managed by cdktf-qdrant-cluster-access (changes/Qdrant) \u2014 do not edit\n';
-  fs.writeFileSync(envFile, fs.readFileSync(envFile, 'utf8').replace(/(# >>> managed by [^\n]*\n(?:# entries:[^\n]*\n)?)/, '$1MY_FLAG=mine\n'));
+  fs.writeFileSync(envFile, fs.readFileSync(envFile, 'utf8').replace(/(# >>> managed by [^\n]*\n(?:# cdktf-qdrant-cluster-access entries:[^\n]*\n)?)/, '$1MY_FLAG=mine\n'));
   expect(fs.readFileSync(envFile, 'utf8')).toContain(START);
   const envBefore = fs.readFileSync(envFile);
   const jsonBefore = fs.readFileSync(jsonFile);
@@ -207,7 +207,7 @@ test('a stack deployed with the earlier trigger layout upgrades without losing i
   runs.push(old);
   expect(old.exitCode).toBe(0);
   // The earlier writer kept no record line in the block.
-  fs.writeFileSync(envFile, fs.readFileSync(envFile, 'utf8').replace(/^# entries:.*\n/m, ''));
+  fs.writeFileSync(envFile, fs.readFileSync(envFile, 'utf8').replace(/^# cdktf-qdrant-cluster-access entries:.*\n/m, ''));
   const env = ourEnv(envFile);
   expect(Object.keys(env)).toHaveLength(9);
 
@@ -216,7 +216,7 @@ test('a stack deployed with the earlier trigger layout upgrades without losing i
   expect(upgraded.exitCode).toBe(0);
   expect(upgraded.stdout).not.toMatch(/removed \d+ entr/);
   expect(ourEnv(envFile)).toEqual(env);
-  expect(fs.readFileSync(envFile, 'utf8')).toMatch(/^# entries: A_QDRANT_EU_API_KEY .*B_QDRANT_EU_URL$/m); // the new writer ran
+  expect(fs.readFileSync(envFile, 'utf8')).toMatch(/^# cdktf-qdrant-cluster-access entries: A_QDRANT_EU_API_KEY .*B_QDRANT_EU_URL$/m); // the new writer ran
   expectUserLinesKept(envFile, jsonFile);
 
   synth(base, REORDERED, envFile, jsonFile);
@@ -239,7 +239,7 @@ test('a stack deployed with the earlier trigger layout upgrades without losing i
   const old2 = await initAndApply(dir2, VARS);
   runs.push(old2);
   expect(old2.exitCode).toBe(0);
-  fs.writeFileSync(at.envFile, fs.readFileSync(at.envFile, 'utf8').replace(/^# entries:.*\n/m, ''));
+  fs.writeFileSync(at.envFile, fs.readFileSync(at.envFile, 'utf8').replace(/^# cdktf-qdrant-cluster-access entries:.*\n/m, ''));
   fs.writeFileSync(path.join(dir2, 'cdk.tf.json'), current2);
   const destroy2 = await tf(dir2, ['destroy', '-auto-approve'], VARS);
   expect(destroy2.exitCode).toBe(0);

@@ -10,7 +10,7 @@ const OWNER = 'prod-eu';
 const START = `# >>> managed by cdktf-qdrant-cluster-access (${OWNER}) \u2014 do not edit`;
 const END = `# <<< managed by cdktf-qdrant-cluster-access (${OWNER})`;
 /** The record line of a block: the names its owner wrote, sorted. */
-const REC = (...names: string[]) => `# entries: ${names.sort().join(' ')}`;
+const REC = (...names: string[]) => `# cdktf-qdrant-cluster-access entries: ${names.sort().join(' ')}`;
 const SECRET = 'canary-secret-7f3a9c';
 
 const merge = (t: string, e: Record<string, string>, owner = OWNER): string => w.mergeEntries(t, e, { owner });
@@ -132,6 +132,20 @@ describe('mergeEntries', () => {
     const l = w.planMerge(legacy, { K2: 'b' }, { owner: OWNER });
     expect(l.text).toBe(`A=1\n${START}\n${REC('K2')}\nK1='a'\nMY_FLAG=on\nK2='b'\n${END}\n`);
     expect(l.dropped).toEqual([]);
+  });
+
+  test('a note of the user\'s that looks like a record ("# entries: ...") is not read as one, wherever it is in the block', () => {
+    // A block written before the record existed, with such a note among the user's lines.
+    const legacy = `A=1\n${START}\nK1='a'\n# entries: DEBUG\nDEBUG=1\n${END}\n`;
+    const l = w.planMerge(legacy, { K1: 'a2' }, { owner: OWNER });
+    expect(l.text).toBe(`A=1\n${START}\n${REC('K1')}\nK1='a2'\n# entries: DEBUG\nDEBUG=1\n${END}\n`);
+    expect(l.dropped).toEqual([]);
+    expect(w.planRemove(l.text, [], { owner: OWNER, all: true }).text).toBe(`A=1\n${START}\n# entries: DEBUG\nDEBUG=1\n${END}\n`);
+    // Right after the start marker, above our record.
+    const noted = merge('A=1\n', { K1: 'a' }).replace(`${START}\n`, `${START}\n# entries: MY_FLAG\nMY_FLAG=on\n`);
+    const r = w.planMerge(noted, { K2: 'b' }, { owner: OWNER });
+    expect([r.added, r.dropped]).toEqual([['K2'], ['K1']]);
+    expect(r.text).toContain('# entries: MY_FLAG\nMY_FLAG=on\n');
   });
 
   test('uses the file\'s line ending and keeps a missing final newline', () => {
