@@ -9,13 +9,20 @@
  * - redact: every occurrence of a secret is replaced by [redacted], in the forms a server may echo
  *   it back in: raw, trimmed, URL-encoded, JSON-escaped, hex (either case), and base64 / base64url
  *   at each of the three byte alignments (so a key embedded in a longer encoded string is found).
- *   A copy cut short by clip() is redacted too: a run of at least MIN_SECRET_CHARS characters that
- *   is the start of one of those forms and ends at the clip mark "…" or at the end of the text.
+ *   A copy cut short is redacted too: a run of characters that is the start of one of those forms
+ *   and ends at the clip mark "…" (at least MIN_SECRET_CHARS of them) or at the end of the text
+ *   (at least MIN_CUT_CHARS_AT_END).
  */
 
 const REDACTED = '[redacted]';
 /** Shorter strings are not redacted: they would match ordinary text (keys are much longer). */
 const MIN_SECRET_CHARS = 6;
+/**
+ * A copy of a secret's start that ends the text without the clip mark (a cut made elsewhere) is
+ * redacted from this length: shorter ones would catch ordinary values (a hand-picked key such as
+ * "qdrant-docs-key" starts like the collection "qdrant-docs").
+ */
+const MIN_CUT_CHARS_AT_END = 16;
 /** What clip() ends a shortened text with. */
 const CLIP_MARK = '…';
 
@@ -81,9 +88,10 @@ function computeForms(secret) {
 }
 
 /**
- * Replaces every start of `form` (MIN_SECRET_CHARS characters or more, not all of it) that ends at
- * the clip mark or at the end of `text`: what is left of the secret when its text was clipped
- * before it was redacted. Linear in the occurrences of the form's first characters.
+ * Replaces every start of `form` (not all of it) that ends at the clip mark (MIN_SECRET_CHARS
+ * characters or more) or at the end of `text` (MIN_CUT_CHARS_AT_END or more): what is left of
+ * the secret when its text was cut before it was redacted. Linear in the occurrences of the
+ * form's first characters.
  */
 function redactClipped(text, form) {
   const head = form.slice(0, MIN_SECRET_CHARS);
@@ -94,7 +102,7 @@ function redactClipped(text, form) {
     let n = MIN_SECRET_CHARS;
     while (n < form.length && i + n < text.length && text[i + n] === form[n]) n++;
     const end = i + n;
-    if (n < form.length && (end === text.length || text[end] === CLIP_MARK)) {
+    if (n < form.length && (text[end] === CLIP_MARK || (end === text.length && n >= MIN_CUT_CHARS_AT_END))) {
       out += `${text.slice(from, i)}${REDACTED}`;
       from = end;
       i = text.indexOf(head, end);

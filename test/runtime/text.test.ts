@@ -1,7 +1,7 @@
 /**
  * Text hygiene (assets/runtime/text.js): what every printed line goes through.
  */
-import { clip, quote, redact, safeLine, stripControl } from '../../assets/runtime/text';
+import { clip, quote, redact, redactDeep, safeLine, stripControl } from '../../assets/runtime/text';
 
 describe('redact', () => {
   const key = 'k"ey/+=-secret-value';
@@ -56,12 +56,21 @@ describe('a secret clipped before it was redacted', () => {
   test('a clipped copy of the secret (or of one of its forms) is redacted, followed by the clip mark or at the end', () => {
     expect(redact(`--header must be one of api-key, bearer; got ${quote(clip(key, 40))}`, key)).toBe('--header must be one of api-key, bearer; got "[redacted]…"');
     expect(redact(`has a path ${JSON.stringify(clip(`/${'x'.repeat(60)}${key}`, 80))}; give only`, key)).toBe(`has a path "/${'x'.repeat(60)}[redacted]…"; give only`);
-    expect(redact(`url ${key.slice(0, 12)}`, key)).toBe('url [redacted]');
+    // At the end of the text without the mark (a cut made elsewhere): from 16 characters.
+    expect(redact(`url ${key.slice(0, 16)}`, key)).toBe('url [redacted]');
+    expect(redact(`url ${key.slice(0, 12)}`, key)).toBe(`url ${key.slice(0, 12)}`);
     const hex = Buffer.from(key).toString('hex');
     expect(redact(`got ${clip(hex, 30)} and ${clip(encodeURIComponent(key), 20)}`, key)).toBe('got [redacted]… and [redacted]…');
     // Shorter runs, or runs followed by other text, are ordinary text: left alone.
     expect(redact(`got "${key.slice(0, 5)}…"`, key)).toBe(`got "${key.slice(0, 5)}…"`);
     expect(redact(`${key.slice(0, 10)} and more`, key)).toBe(`${key.slice(0, 10)} and more`);
+  });
+
+  test('ordinary values that end with the first characters of a hand-picked key are left alone', () => {
+    const picked = 'qdrant-docs-key';
+    expect(redactDeep({ label: 'qdrant', access: { readCollections: ['qdrant-docs'] } }, picked))
+      .toEqual({ label: 'qdrant', access: { readCollections: ['qdrant-docs'] } });
+    expect(redact(`got "${clip(picked, 8)}"`, picked)).toBe('got "[redacted]…"');
   });
 
   test('safeLine clips after redacting: the clip cannot cut a secret into a prefix that shows', () => {
