@@ -18,7 +18,8 @@
  *     returns the new text, null (leave the file alone) or DELETE (remove the file). With
  *     opts.sidecar (a path) it is called as transform(text, sidecarText) and returns
  *     { text, sidecar, sidecarFirst, sidecarAfter }, each of text/sidecar being a string, null
- *     or DELETE; sidecarFirst says which of the two files is committed first; sidecarAfter (a
+ *     or DELETE; sidecarFirst says which of the two files is committed first (when the target
+ *     then fails, the sidecar is put back as it was, unless the lock was lost); sidecarAfter (a
  *     string, optional) is committed to the sidecar last, after both. If transform throws,
  *     nothing is touched and the error becomes "refusing to change <file>: <message>; the file
  *     was not changed";
@@ -384,11 +385,36 @@ async function updateFile(file, transform, options) {
     if (targetStep && plan.text !== DELETE && cur && (cur.stat.mode & 0o004)) {
       warn(`warning: ${file} is readable by all users (mode ${modeString(cur.stat.mode)}) and holds API keys; consider chmod 600 ${file}`);
     }
-    const steps = plan.sidecarFirst ? [sideStep, targetStep, afterStep] : [targetStep, sideStep, afterStep];
-    for (const s of steps) if (s) await s();
+    if (plan.sidecarFirst && sideStep && targetStep) {
+      await sideStep();
+      try {
+        await targetStep();
+      } catch (err) {
+        // The target was not replaced (replaceFile fails only before its rename): put the sidecar
+        // back, so that it records no name the target does not hold (a member the user added
+        // later under such a name would count as ours). Not after a lost lock: the sidecar may
+        // be another writer's by now.
+        if (!(err instanceof LockError)) await restoreSidecar(side, sideCur, { ...sideConfig(), lock, label: file }, warn);
+        throw err;
+      }
+      if (afterStep) await afterStep();
+    } else {
+      const steps = plan.sidecarFirst ? [sideStep, targetStep, afterStep] : [targetStep, sideStep, afterStep];
+      for (const s of steps) if (s) await s();
+    }
     return { existed: Boolean(st), changed: Boolean(targetStep), deleted: Boolean(targetStep) && plan.text === DELETE };
   } finally {
     releaseLock(lock);
+  }
+}
+
+/** Puts the sidecar back as it was before this run (its text, or no file); a failure only warns. */
+async function restoreSidecar(side, before, config, warn) {
+  try {
+    if (before) await replaceFile(side, before.text, config, warn);
+    else if (lstatOrNull(side)) await removeFile(side, lstatOrNull(side), config.lock, config.label, warn);
+  } catch (err) {
+    warn(`warning: could not put ${side} back as it was (${err.code || err.message}); it may record names that ${config.label} does not hold`);
   }
 }
 

@@ -152,6 +152,22 @@ test('a sidecar is written 0600 in the order the transform asks, under the same 
   expect(listing()).toEqual(['keys.json']);
 });
 
+test.each([
+  ['an earlier sidecar', 'before'],
+  ['no sidecar before', null],
+])('the target failing after the sidecar was written first puts the sidecar back (%s)', async (_, before) => {
+  const f = path.join(dir, 'keys.json');
+  const side = path.join(dir, '.keys.json.side');
+  fs.writeFileSync(f, '{}\n');
+  if (before !== null) fs.writeFileSync(side, before, { mode: 0o600 });
+  const testHooks = { beforeRename: () => { throw Object.assign(new Error('disk full'), { code: 'ENOSPC' }); } };
+  await expect(updateFile(f, () => ({ text: '{"A": "1"}\n', sidecar: 'records A', sidecarFirst: true }), { ...opts(), sidecar: side, testHooks }))
+    .rejects.toThrow();
+  expect(fs.readFileSync(f, 'utf8')).toBe('{}\n');
+  expect(fs.existsSync(side) ? fs.readFileSync(side, 'utf8') : null).toBe(before);
+  expect(listing().filter((n) => n.includes('lock') || n.endsWith('.tmp'))).toEqual([]);
+});
+
 test('a failing transform leaves the file unchanged and removes the lock', async () => {
   const f = path.join(dir, '.env');
   fs.writeFileSync(f, 'A=1\n');
