@@ -185,6 +185,11 @@ async function apply({ command, format, file: target, owner }, entries, fileOpts
   else if (p.noBlock) note = `; no managed block of owner ${owner} in it, nothing changed`;
   else if (p.noRecord) note = `; ${sidecarName} records no entries of owner ${owner}, nothing changed`;
   else if (res.deleted) note = ', file deleted: this tool had created it';
+  if (p.unrecorded && p.unrecorded.length > 0) {
+    // The record line was removed by hand: what is left may hold a key.
+    note += `; the managed block of owner ${owner} has no record line (# ${dotenv.TOOL} entries: ...), so ${entriesWord(p.unrecorded.length)} ` +
+      `in it ${p.unrecorded.length === 1 ? 'was' : 'were'} left: ${p.unrecorded.join(', ')}; delete the ones this tool wrote by hand`;
+  }
   return `removed ${entriesWord(p.removed.length)} from ${target} (${p.absent.length} not present${notOurs}${note})`;
 }
 

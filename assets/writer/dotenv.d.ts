@@ -52,6 +52,8 @@ export interface RemovePlan {
   readonly absent: string[];
   /** The file has no block of owner: nothing changes. */
   readonly noBlock: boolean;
+  /** With `all` and no names given, when the block has no record line: the names it defines, left in place. */
+  readonly unrecorded: string[];
   /** This tool created the file and nothing but blank lines is left: delete it. */
   readonly deleteFile: boolean;
 }

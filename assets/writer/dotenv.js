@@ -448,6 +448,8 @@ function planMerge(text, entries, opts) {
  *   notOurs  names not in the block but defined elsewhere in the file (left in place);
  *   absent   the other names;
  *   noBlock  true when the file has no block of owner (the text is then returned unchanged);
+ *   unrecorded  with all and no names given, when the block has no record line: the names
+ *            the block defines, all left (ours or the user's: nothing says which);
  *   deleteFile true when this tool created the file (see the module header) and nothing but
  *            blank lines is left: the caller deletes the file instead of writing `text`.
  * The removed names leave the record, which goes when it is empty. The markers go when only
@@ -471,12 +473,21 @@ function planRemove(text, names, opts) {
     if (inBlock(block, idx)) removed.add(it.key);
     else elsewhere.add(it.key);
   });
+  // With all, no names given and no record (removed by hand): the block's definitions may be
+  // ours, but nothing says so. They stay, and are named for the caller to report.
+  const unrecorded = new Set();
+  if (block && !block.record && opts && opts.all && given.length === 0) {
+    model.items.forEach((it, idx) => {
+      if (it.kind === 'assign' && inBlock(block, idx) && !wanted.has(it.key)) unrecorded.add(it.key);
+    });
+  }
   const result = (out, deleteFile) => ({
     text: out,
     removed: list.filter((n) => removed.has(n)),
     notOurs: list.filter((n) => !removed.has(n) && elsewhere.has(n)),
     absent: list.filter((n) => !removed.has(n) && !elsewhere.has(n)),
     noBlock: !block,
+    unrecorded: [...unrecorded],
     deleteFile,
   });
   if (!block) return result(text, false);

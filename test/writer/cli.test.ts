@@ -117,6 +117,19 @@ describe('dotenv format', () => {
     expect(fs.existsSync(f)).toBe(false);
   });
 
+  test('remove of a block whose record line was deleted by hand leaves its lines and names them (a key may be among them)', async () => {
+    const f = path.join(dir, '.env');
+    await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
+    fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(/^# cdktf-qdrant-cluster-access entries: .*\n/m, ''));
+    const before = fs.readFileSync(f, 'utf8');
+    const r = await cli(['remove', '--file', f, '--owner', 'o'], []);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`removed 0 entries from ${f} (0 not present; the managed block of owner o has no record line ` +
+      `(# cdktf-qdrant-cluster-access entries: ...), so 2 entries in it were left: ${Object.keys(ENTRIES).join(', ')}; delete the ones this tool wrote by hand)\n`);
+    expect(fs.readFileSync(f, 'utf8')).toBe(before);
+    expect(r.stdout + r.stderr).not.toContain(SECRET);
+  });
+
   test('remove without a block of ours changes nothing and says so; our names outside it are left in place', async () => {
     const f = path.join(dir, '.env');
     fs.writeFileSync(f, FOREIGN + '\nQDRANT_PROD_EU_URL=mine\n');

@@ -223,7 +223,7 @@ describe('removeEntries', () => {
   test('without a block of ours, changes nothing and says so', () => {
     const text = 'K=user\n';
     const r = w.planRemove(text, ['K', 'L'], { owner: OWNER });
-    expect(r).toEqual({ text, removed: [], notOurs: ['K'], absent: ['L'], noBlock: true, deleteFile: false });
+    expect(r).toEqual({ text, removed: [], notOurs: ['K'], absent: ['L'], noBlock: true, unrecorded: [], deleteFile: false });
     expect(w.planRemove(null, ['K'], { owner: OWNER })).toMatchObject({ text: null, noBlock: true, deleteFile: false });
   });
 
@@ -246,6 +246,10 @@ describe('removeEntries', () => {
     // A block written before the record existed: only the names given.
     const legacy = `${START}\nK='k'\nMY_FLAG=on\n${END}\n`;
     expect(w.planRemove(legacy, ['K'], { owner: OWNER, all: true })).toMatchObject({ text: `${START}\nMY_FLAG=on\n${END}\n`, removed: ['K'] });
+    // Legacy, names given: nothing is unknown. Record removed by hand, no names given: every
+    // definition in the block stays, and is named (ours or the user's: nothing says which).
+    expect(w.planRemove(legacy, ['K'], { owner: OWNER, all: true }).unrecorded).toEqual([]);
+    expect(w.planRemove(legacy, [], { owner: OWNER, all: true })).toMatchObject({ text: legacy, removed: [], unrecorded: ['K', 'MY_FLAG'] });
     // Without all, the removed names leave the record, the others stay in it.
     expect(remove(text, ['K'])).toBe(`A=1\n${START}\n${REC('L')}\n# ops note\nMY_FLAG=on\nL='l'\n${END}\nB=2\n`);
   });
