@@ -24,7 +24,7 @@
  *     nothing is touched and the error becomes "refusing to change <file>: <message>; the file
  *     was not changed";
  *   - commits a new text with a temp file in the same directory, named
- *     `.<basename>.qca-<hosttag>-<pid>-<12 hex>.tmp` (hosttag: 8 hex of sha256(hostname)),
+ *     `.<basename>.qca-<hosttag>-<pid>-<12 hex>.tmp` (hosttag: 8 hex of sha256 of lock.js's HOST, the host name and PID namespace),
  *     opened O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW with mode 0600, written, fsynced, renamed over
  *     the target; only then does it get the target's mode, through the same descriptor
  *     (fchmod). The directory is fsynced. Readers and crashes see the old or the new file.

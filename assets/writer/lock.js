@@ -4,12 +4,12 @@
  * (Node built-ins only). Used by file.js; see its header for how a run uses them.
  *
  * The lock: `<file>.lock`, mode 0600, holding exactly one line
- *     qdrant-cluster-access-writer pid=<pid> host=<hostname> started=<ms since epoch> token=<hex>
+ *     qdrant-cluster-access-writer pid=<pid> host=<HOST> started=<ms since epoch> token=<hex>
  * It appears atomically with that content (written to a temp file, fsynced, then hard-linked to
  * the lock path, which fails if it exists; O_EXCL create-and-write where hard links are not
  * supported). acquireLock waits for a held lock, up to opts.lockTimeoutMs, except:
- *   - a lock of ours whose holder is provably dead (same host, process.kill(pid, 0) fails with
- *     ESRCH) is broken at once, with a one-line warning;
+ *   - a lock of ours whose holder is provably dead (same host and PID namespace: HOST below;
+ *     process.kill(pid, 0) fails with ESRCH) is broken at once, with a one-line warning;
  *   - a lock of ours older than opts.staleLockMs (by its mtime) is broken, with a warning (a
  *     pid reused by another process, a holder on another host);
  *   - a lock file NOT in this format (or a link, a FIFO, unreadable) is never deleted: after the
@@ -20,7 +20,7 @@
  * refuses when the lock is no longer ours. releaseLock deletes only our own lock.
  *
  * Temp names: `.<basename>.qca-<hosttag>-<pid>-<12 hex>.tmp` in the file's directory, where
- * hosttag is 8 hex digits of sha256(hostname). cleanDeadTemps deletes, for the given files and
+ * hosttag is 8 hex digits of sha256(HOST). cleanDeadTemps deletes, for the given files and
  * their locks, temp files in this pattern with this host's tag and the pid of a process that is
  * no longer running (nothing else), with a one-line warning.
  *
@@ -35,11 +35,25 @@ const path = require('node:path');
 const C = fs.constants;
 const O_NOFOLLOW = C.O_NOFOLLOW || 0;
 const O_NONBLOCK = C.O_NONBLOCK || 0;
-const HOST = (os.hostname() || 'unknown').replace(/\s+/g, '_');
+/**
+ * Where a pid means something: the host name and, on Linux, the PID namespace. Containers that
+ * share a host name and a bind-mounted directory (docker --network host) do not share pids:
+ * there, "pid N is not running" says nothing about the other container's writer.
+ */
+const HOST = (os.hostname() || 'unknown').replace(/\s+/g, '_') + pidNamespace();
 const HOST_TAG = crypto.createHash('sha256').update(HOST).digest('hex').slice(0, 8);
 const LOCK_RE = /^qdrant-cluster-access-writer pid=(\d+) host=(\S+) started=(\d+) token=([0-9a-f]{16,64})\n$/;
 const TEMP_RE = /^\.(.+)\.qca-([0-9a-f]{8})-(\d+)-[0-9a-f]{12}\.tmp$/;
 const MAX_LOCK_BYTES = 1024;
+
+/** "/pid:[4026531836]" (the PID namespace, as /proc names it), or "" where there is none to read. */
+function pidNamespace() {
+  try {
+    return `/${fs.readlinkSync('/proc/self/ns/pid').replace(/\s+/g, '_')}`;
+  } catch {
+    return '';
+  }
+}
 
 /** What a signal handler must undo: temp files not yet renamed, locks held. */
 const live = { temps: new Set(), locks: new Set() };

@@ -100,7 +100,7 @@ test('the temp file is 0600 from its creation until after the rename, even for a
   expect(seen[0].mode).toBe(0o600);
   expect(seen[0].name).toMatch(new RegExp(`^\\.\\.env\\.qca-${HOST_TAG}-${process.pid}-[0-9a-f]{12}\\.tmp$`));
   // The lock names this writer: pid, host, start time and a random token.
-  expect(seen[0].lock).toMatch(new RegExp(`^qdrant-cluster-access-writer pid=${process.pid} host=${HOST.replace(/[.]/g, '\\.')} started=\\d+ token=[0-9a-f]{24}\\n$`));
+  expect(seen[0].lock).toMatch(new RegExp(`^qdrant-cluster-access-writer pid=${process.pid} host=${HOST.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} started=\\d+ token=[0-9a-f]{24}\\n$`));
   expect(mode(f)).toBe(0o644);
   expect(listing()).toEqual(['.env']);
 });
@@ -294,6 +294,19 @@ describe('the lock', () => {
     expect(fs.readFileSync(f, 'utf8')).toContain('QDRANT_API_KEY=');
     expect(warnings).toEqual([`warning: removed lock file ${f}.lock left by writer pid ${pid}, which is no longer running`]);
     expect(listing()).toEqual(['.env']);
+  });
+
+  test('a lock from the same host name but another PID namespace (another container) is not judged by its pid', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n');
+    expect(HOST).toBe(`${os.hostname()}/${fs.readlinkSync('/proc/self/ns/pid')}`);
+    // Written by a writer whose pid namespace differs: that pid is not running here, which says
+    // nothing about the writer there. It is waited for like a holder on another host.
+    const pid = deadPid();
+    const held = lockLine(pid, os.hostname());
+    fs.writeFileSync(`${f}.lock`, held);
+    await expectRefused(f, `timed out after 0.3 s waiting for the lock file ${f}.lock, held by writer pid ${pid} on host ${os.hostname()}; if that writer is no longer running, delete the lock file`);
+    expect(fs.readFileSync(`${f}.lock`, 'utf8')).toBe(held);
   });
 
   test('a lock of ours on another host is only broken once stale (older than 30 s)', async () => {
