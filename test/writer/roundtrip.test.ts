@@ -229,11 +229,11 @@ test('property: write refuses our names outside our block; remove takes only our
       const start = items.indexOf(w.startMarker(OWNER) + eol);
       // The record line directly follows the start marker, then our entry lines, one per name.
       expect(items[start + 1]).toBe(w.recordLine(names) + eol);
-      const edited: Array<{ raw: string; ours: boolean }> = items.map(
+      const edited: Array<{ raw: string; ours: boolean; injected?: boolean }> = items.map(
         (raw: string, i: number) => ({ raw, ours: i > start && i <= start + 1 + names.length }));
       for (const [pos, line] of injections) {
         const at = start + 1 + (pos % (names.length + 2));
-        edited.splice(at, 0, { raw: line.replace(/\n$/, '') + eol, ours: false });
+        edited.splice(at, 0, { raw: line.replace(/\n$/, '') + eol, ours: false, injected: true });
       }
       const bom = merged.startsWith('\ufeff') ? '\ufeff' : '';
       const text = bom + edited.map((e) => e.raw).join('');
@@ -244,9 +244,12 @@ test('property: write refuses our names outside our block; remove takes only our
         expect(r.text).toBe(original);
       } else {
         expect(r.text).toBe(bom + edited.filter((e) => !e.ours).map((e) => e.raw).join(''));
-        const expected = { ...dotenv.parse(original), ...dotenv.parse(injections.map(([, l]) => l).join('\n')) };
+        // The injected lines in the order they stand in the file (a later insertion at the same
+        // place goes above an earlier one): the user's last definition of a name wins.
+        const injectedInFile = edited.filter((e) => e.injected).map((e) => e.raw).join('');
+        const expected = { ...dotenv.parse(original), ...dotenv.parse(injectedInFile) };
         expect(dotenv.parse(r.text)).toEqual(expected);
-        checks.push({ text: r.text, original, injected: injections.map(([, l]) => l).join('\n'), ctx: JSON.stringify({ original, ok, injections }) });
+        checks.push({ text: r.text, original, injected: injectedInFile, ctx: JSON.stringify({ original, ok, injections }) });
       }
 
       // 3. Two owners: each removes only its own block, in either order.
