@@ -65,7 +65,7 @@ describe('ClusterAccess.addApiKey() checks its options like the constructor', ()
   });
 
   test('options that are not an object', () => {
-    expect(addErrors('k')).toEqual(['[test/Q] addApiKey(options) must be an object (ApiKeyOptions); got "k"']);
+    expect(addErrors('sk-canary-key-0123456789')).toEqual(['[test/Q] addApiKey(options) must be an object (ApiKeyOptions); got a string (not shown: it may be an API key)']);
   });
 });
 
@@ -97,7 +97,7 @@ describe('each problem is reported once', () => {
 
   test('a key that is not an object', () => {
     expect(propsErrors({ clusters: [{ name: 'c', url: URL_EU }], apiKeys: ['k'] })).toEqual([
-      '[test/Q] ClusterAccess props.apiKeys[0] must be an object (ApiKeyOptions); got "k"',
+      '[test/Q] ClusterAccess props.apiKeys[0] must be an object (ApiKeyOptions); got a string (not shown: it may be an API key)',
     ]);
   });
 
@@ -167,7 +167,7 @@ describe('no exception aborts synth', () => {
     ]);
   });
 
-  test.each([['a string', 'my-var', '"my-var"'], ['an object', {}, '{}'], ['null', null, 'null']])(
+  test.each([['a string (perhaps the key itself)', 'sk-canary-key-0123456789', 'a string (not shown: it may be an API key)'], ['an object', {}, '{}'], ['null', null, 'null']])(
     'ApiKeySource.fromVariable(%s) refuses at the call', (_, bad, shown) => {
       expect(() => ApiKeySource.fromVariable(bad as any)).toThrow(
         `ApiKeySource.fromVariable needs a TerraformVariable (declared with sensitive: true); got ${shown}`);

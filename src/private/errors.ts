@@ -17,18 +17,27 @@ export function q(value: unknown): string {
   return text.quote(value, 160);
 }
 
+/**
+ * A value received where the key itself is easily given by mistake (as `source`, as an item of
+ * `apiKeys`, to fromVariable): a string is not shown, it may be the key.
+ */
+function qMaybeKey(value: unknown): string {
+  return typeof value === 'string' ? 'a string (not shown: it may be an API key)' : q(value);
+}
+
 const list = (items: readonly string[]) => items.map((i) => q(i)).join(', ');
 
 export const errors = {
   // ---- props, by value ------------------------------------------------------------------------
-  notAnObject: (where: string, struct: string, value: unknown) =>
-    `${where} must be an object (${struct}); got ${q(value)}`,
+  notAnObject: (where: string, struct: string, value: unknown, mayBeKey = false) =>
+    `${where} must be an object (${struct}); got ${mayBeKey ? qMaybeKey(value) : q(value)}`,
   unknownProperty: (where: string, key: string, struct: string, suggestion: string | undefined, known: readonly string[]) =>
     `${where} has unknown property ${q(key)}` +
     (suggestion ? `; did you mean ${q(suggestion)}?` : `; ${struct} has ${known.join(', ')}`) +
     (key.includes('_') ? ' (in Python, pass struct classes or camelCase keys: a dict with snake_case keys is not converted)' : ''),
   missingProperty: (where: string, key: string, struct: string) => `${where} has no ${q(key)}, which ${struct} requires`,
-  wrongType: (where: string, expected: string, value: unknown) => `${where} must be ${expected}; got ${q(value)}`,
+  wrongType: (where: string, expected: string, value: unknown, mayBeKey = false) =>
+    `${where} must be ${expected}; got ${mayBeKey ? qMaybeKey(value) : q(value)}`,
 
   // ---- names ----------------------------------------------------------------------------------
   invalidName: (kind: 'cluster' | 'key', name: unknown) =>
@@ -102,7 +111,7 @@ export const errors = {
   variableNotNullable: (name: string) =>
     `key source variable "${name}" is declared nullable: false, so Terraform would stop at a prompt when TF_VAR_${name} is not set; ` +
     'remove nullable: false (the library gives it a null default and fails the deploy with a clear message instead)',
-  notAVariable: (value: unknown) => `ApiKeySource.fromVariable needs a TerraformVariable (declared with sensitive: true); got ${q(value)}`,
+  notAVariable: (value: unknown) => `ApiKeySource.fromVariable needs a TerraformVariable (declared with sensitive: true); got ${qMaybeKey(value)}`,
   tokenLiteral: () =>
     'ApiKeySource.fromToken got a literal string (value not shown): plaintext keys are refused; ' +
     'use ApiKeySource.fromVariable with a sensitive variable, or fromToken with a reference to another resource (e.g. secret.value)',

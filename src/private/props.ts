@@ -18,8 +18,9 @@ export type PropType =
   | { readonly oneOf: readonly string[] }
   | { readonly struct: StructSchema }
   | { readonly structList: StructSchema }
-  | { readonly instanceOf: string; readonly test: (x: unknown) => boolean }
-  | { readonly listOf: string; readonly test: (x: unknown) => boolean };
+  /** `mayHoldKey`: where the key itself is easily pasted by mistake; a string there is not shown. */
+  | { readonly instanceOf: string; readonly test: (x: unknown) => boolean; readonly mayHoldKey?: boolean }
+  | { readonly listOf: string; readonly test: (x: unknown) => boolean; readonly mayHoldKey?: boolean };
 
 /** The fields of one public struct, by their TypeScript (camelCase) names. */
 export interface StructSchema {
@@ -27,6 +28,8 @@ export interface StructSchema {
   readonly fields: Readonly<Record<string, PropType>>;
   /** Fields that must be present. */
   readonly required?: readonly string[];
+  /** A key's options: the key itself is easily given in their place; a string is not shown. */
+  readonly mayBeKey?: boolean;
 }
 
 function typeName(t: PropType): string {
@@ -104,7 +107,7 @@ export function suggest(name: string, known: readonly string[]): string | undefi
  * messages, e.g. `apiKeys[1]`.
  */
 export function checkStruct(value: unknown, schema: StructSchema, where: string): string[] {
-  if (!isPlainObject(value)) return [errors.notAnObject(where, schema.name, value)];
+  if (!isPlainObject(value)) return [errors.notAnObject(where, schema.name, value, schema.mayBeKey === true)];
   const problems: string[] = [];
   const known = Object.keys(schema.fields);
   for (const key of Object.keys(value)) {
@@ -121,7 +124,8 @@ export function checkStruct(value: unknown, schema: StructSchema, where: string)
     // A token of the right primitive type (a string or a number) is accepted where one is expected.
     const path = where.endsWith('"') ? `${where} ${key}` : `${where}.${key}`;
     if (!matches(type, v)) {
-      problems.push(errors.wrongType(path, typeName(type), v));
+      const hide = typeof type === 'object' && 'mayHoldKey' in type && type.mayHoldKey === true;
+      problems.push(errors.wrongType(path, typeName(type), v, hide));
       continue;
     }
     if (typeof type === 'object' && 'struct' in type) problems.push(...checkStruct(v, type.struct, path));

@@ -29,10 +29,11 @@ export const SECRET_NAMING: StructSchema = {
 
 export const API_KEY_PROPS: StructSchema = {
   name: 'ApiKeyProps',
+  mayBeKey: true,
   required: ['name'],
   fields: {
     name: 'string',
-    source: { instanceOf: 'ApiKeySource (from ApiKeySource.fromVariable or fromToken)', test: isApiKeySource },
+    source: { instanceOf: 'ApiKeySource (from ApiKeySource.fromVariable or fromToken)', test: isApiKeySource, mayHoldKey: true },
     createdOn: 'string',
     rotateAfterDays: 'number',
     access: { instanceOf: 'KeyAccess (from KeyAccess.readOnly, manage or collections)', test: isKeyAccess },
@@ -41,6 +42,7 @@ export const API_KEY_PROPS: StructSchema = {
 
 export const API_KEY_OPTIONS: StructSchema = {
   name: 'ApiKeyOptions',
+  mayBeKey: true,
   required: ['name'],
   fields: {
     ...API_KEY_PROPS.fields,
@@ -79,6 +81,7 @@ export const SETUP_GUIDE_OPTIONS: StructSchema = {
  */
 export const API_KEY_OPTIONS_IN_ACCESS: StructSchema = {
   name: API_KEY_OPTIONS.name,
+  mayBeKey: true,
   fields: {
     ...Object.fromEntries(Object.keys(API_KEY_PROPS.fields).map((k) => [k, 'any' as const])),
     clusters: 'string-list',
@@ -95,7 +98,7 @@ export const CLUSTER_ACCESS_PROPS: StructSchema = {
   fields: {
     // Each cluster checks its own options, and addApiKey each key's (they are passed on as they are).
     clusters: { listOf: 'ClusterOptions objects', test: anyItem },
-    apiKeys: { listOf: 'ApiKeyOptions objects', test: anyItem },
+    apiKeys: { listOf: 'ApiKeyOptions objects', test: anyItem, mayHoldKey: true },
     healthCheck: { struct: HEALTH_CHECK_OPTIONS },
     setupGuide: { struct: SETUP_GUIDE_OPTIONS },
   },

@@ -68,12 +68,17 @@ describe('values of the wrong type', () => {
   });
 
   test.each([
-    [{ name: 'k', source: 'sk-live-123' }, '[s/Qdrant/ApiKeys/k] key "k" props.source must be an ApiKeySource (from ApiKeySource.fromVariable or fromToken); got "sk-live-123"'],
+    // The key itself given as the source: the message does not show it.
+    [{ name: 'k', source: 'sk-live-123' }, '[s/Qdrant/ApiKeys/k] key "k" props.source must be an ApiKeySource (from ApiKeySource.fromVariable or fromToken); got a string (not shown: it may be an API key)'],
     [{ name: 'k', access: 'read-only' }, '[s/Qdrant/ApiKeys/k] key "k" props.access must be a KeyAccess (from KeyAccess.readOnly, manage or collections); got "read-only"'],
     [{ name: 'k', secretTargets: ['.env'] }, '[s/Qdrant/ApiKeys/k] key "k" secretTarget must be an ISecretTarget (e.g. SecretTarget.dotenv({ path })); got ".env"'],
   ])('a key %j: one error, naming the property', (key, message) => {
     const errors = errorsOf({ apiKeys: [key] }).filter((e) => !e.includes('has no clusters'));
     expect(errors).toEqual([message]);
+  });
+
+  test('the key itself given as apiKeys is not shown', () => {
+    expect(errorsOf({ apiKeys: 'sk-live-123' })).toEqual(['[s/Qdrant] ClusterAccess props.apiKeys must be a list of ApiKeyOptions objects; got a string (not shown: it may be an API key)']);
   });
 
   test.each([
