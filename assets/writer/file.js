@@ -411,8 +411,9 @@ async function updateFile(file, transform, options) {
 /** Puts the sidecar back as it was before this run (its text, or no file); a failure only warns. */
 async function restoreSidecar(side, before, config, warn) {
   try {
+    const now = before ? null : lstatOrNull(side);
     if (before) await replaceFile(side, before.text, config, warn);
-    else if (lstatOrNull(side)) await removeFile(side, lstatOrNull(side), config.lock, config.label, warn);
+    else if (now) await removeFile(side, now, config.lock, config.label, warn);
   } catch (err) {
     warn(`warning: could not put ${side} back as it was (${err.code || err.message}); it may record names that ${config.label} does not hold`);
   }
