@@ -9,18 +9,26 @@
  *   read c         GET  /collections/c/exists                      200 {exists:true}, false = missing, 403 = no access
  *   write c        POST /collections/c/points/delete {"points":[]} 400 "Empty update request" = may write,
  *                                                                  403 = may not, 404 = missing
+ *   reach          GET  /collections                               the collections the key may access
+ *                                                                  (a scoped key sees only its own)
  *
  * Declared access (--access) and what each requires:
  *   any            nothing global; listed collections readable / writable
  *   read-only      not manage; cluster-wide read; listed collections readable
  *   manage         manage; listed collections exist
- *   collections    not manage; not cluster-wide; read list readable and NOT writable; write list writable
+ *   collections    not manage; not cluster-wide; read list readable and NOT writable; write list
+ *                  writable; no other collection: neither one the server lists for the key, nor
+ *                  one a JWT's access names (which may not exist yet, so no probe could find it)
  * More access than declared fails as "excess" unless allowExcessAccess, which makes it a warning.
  * Node built-ins only.
  */
 const crypto = require('node:crypto');
+const { redact, quote } = require('../runtime/text.js');
 const { failure } = require('./failures.js');
 const { answer, times } = require('./http.js');
+
+/** How many undeclared collections a message names; the rest are counted. */
+const MAX_NAMES = 5;
 
 const ALIASES = { method: 'POST', path: '/collections/aliases', body: { actions: [] } };
 
@@ -50,6 +58,23 @@ function mayWrite(res) {
   return res.status === 400 && /Empty update request/i.test(res.body);
 }
 
+/** The names in Qdrant's collection list, or undefined for any other answer. */
+function listedNames(res) {
+  if (res.status !== 200) return undefined;
+  try {
+    const list = JSON.parse(res.body).result.collections;
+    return Array.isArray(list) && list.every((c) => c && typeof c.name === 'string') ? list.map((c) => c.name) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Collection names from a server or a token, for a message: redacted, then quoted and clipped; five at most. */
+function shownNames(names, secrets) {
+  const shown = names.slice(0, MAX_NAMES).map((n) => quote(redact(n, secrets), 40)).join(', ');
+  return names.length > MAX_NAMES ? `${shown} and ${names.length - MAX_NAMES} more` : shown;
+}
+
 /**
  * The probes for a declared access. Each has `judge(o, ctx)` → { failure } | { excess } | {}, where
  * `o` is the probe's outcome with an answer ({res, attempts}). `excess` is a failure that becomes a
@@ -57,6 +82,8 @@ function mayWrite(res) {
  */
 function planProbes(access, read = [], write = []) {
   const probes = [];
+  // Set by the global-read probe's judge, which runs before the reach probe's (judged in order).
+  let clusterWide = false;
   const unexpected = (probe, o, ctx) =>
     failure('unexpected-answer', ` to ${probe.method} ${probe.path}: ${answer(o.res, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`);
 
@@ -81,6 +108,7 @@ function planProbes(access, read = [], write = []) {
     p.judge = (o, ctx) => {
       const { res } = o;
       if (res.status === 200) {
+        clusterWide = true;
         return access === 'read-only' ? {} : { excess: failure('excess-global', ` but is declared for ${plural(read.length + write.length, 'collection')} only; ` +
           'create a key limited to them') };
       }
@@ -137,6 +165,22 @@ function planProbes(access, read = [], write = []) {
           : { failure: failure('collection-no-write', ` ${name} (${answer(res, ctx.secrets)}); create a key with read-write access to it`) };
       }
       return { failure: unexpected(p, o, ctx) };
+    };
+    probes.push(p);
+  }
+  if (access === 'collections') {
+    const declared = new Set([...read, ...write]);
+    const p = { method: 'GET', path: '/collections', name: 'reach' };
+    p.judge = (o, ctx) => {
+      const listed = listedNames(o.res);
+      if (listed === undefined) return { failure: unexpected(p, o, ctx) };
+      // A cluster-wide key reaches every collection: excess-global says so, once.
+      if (clusterWide) return {};
+      const named = (ctx.keyInfo && ctx.keyInfo.collections) || [];
+      const extra = [...new Set([...listed, ...named])].filter((n) => !declared.has(n)).sort();
+      if (extra.length === 0) return {};
+      return { excess: failure('excess-collections', `: ${shownNames(extra, ctx.secrets)}; create a key limited to the declared collections, ` +
+        'declare them too, or set healthCheck.allowExcessAccess (--allow-excess-access)') };
     };
     probes.push(p);
   }

@@ -7,7 +7,7 @@
  *   enforced  GET /collections without a key -> 401/403 = keys enforced, 200 = open cluster
  *   access    the side-effect-free probes of access.js, when access is declared
  *   grpc      Qdrant/HealthCheck, then Collections/List with and without the key (grpc-check.js)
- *   expiry    a JWT's `exp` against --min-validity-days (no request)
+ *   expiry    a JWT's `exp`: past it fails (Qdrant still takes a key 30 s past it), else against --min-validity-days (no request)
  * Self-hosted Qdrant never checks the key on GET / (it is on the auth whitelist with /healthz,
  * /readyz and /livez), so a root probe passes with a wrong key: the key step is what proves it.
  *
@@ -356,6 +356,15 @@ function stepExpiry(ctx, report) {
   if (!expiresAt) return undefined;
   const days = daysUntil(expiresAt, ctx.now);
   const described = describeExpiry(expiresAt, ctx.now);
+  if (expiresAt.getTime() <= ctx.now.getTime()) {
+    // The server took the key: it still does for 30 s past `exp`, and this clock may be ahead.
+    // Either way the key is done, whatever minValidityDays says.
+    const when = expiresAt.toISOString().replace(/^(.{10})T(.{8}).*$/, '$1 at $2 UTC');
+    return {
+      o: { attempts: 0 },
+      failure: failure('key-expired', ` on ${when} (by this machine's clock; Qdrant accepts a key for 30 s past its expiry); create a new key and rotate to it`),
+    };
+  }
   if (ctx.minValidityDays > 0 && days < ctx.minValidityDays) {
     return {
       o: { attempts: 0 },

@@ -4,7 +4,7 @@ export type FailureId =
   | 'not-qdrant' | 'redirect' | 'unexpected-answer'
   | 'key-rejected' | 'key-expired' | 'key-expires-soon' | 'key-whitespace' | 'key-bad-characters' | 'cluster-open'
   | 'cannot-manage' | 'excess-manage' | 'no-global-read' | 'excess-global'
-  | 'collection-missing' | 'collection-no-access' | 'collection-no-write' | 'excess-write'
+  | 'collection-missing' | 'collection-no-access' | 'collection-no-write' | 'excess-write' | 'excess-collections'
   | 'grpc-not-qdrant' | 'grpc-rejected' | 'grpc-open' | 'grpc-unexpected'
   | 'tls-untrusted' | 'tls-name' | 'tls-expired' | 'tls-handshake'
   | 'timeout' | 'deadline' | 'refused' | 'dns' | 'network' | 'invalid-http';

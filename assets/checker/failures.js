@@ -27,7 +27,7 @@ const FAILURES = Object.freeze([
     cause: 'A wrong or deleted key, a key for other clusters, or a damaged copy (401 from Qdrant, or 403 `{"error":"forbidden"}` from the Qdrant Cloud edge).',
     fix: 'Check the key\'s clusters in the console (section 2), set the variable again (section 3), or create a new key.' },
   { id: 'key-expired', phrase: 'key expired',
-    cause: 'The key (a JWT) is past its expiry date (403 ExpiredSignature).',
+    cause: 'The key (a JWT) is past its expiry date: the server refuses it (403 ExpiredSignature), or still accepts it (Qdrant allows 30 s past the date) and the check fails it by the date.',
     fix: 'Create a new key and rotate to it (section 6).' },
   { id: 'key-expires-soon', phrase: 'key expires too soon',
     cause: 'The key expires sooner than `healthCheck.minValidityDays` (`--min-validity-days`) allows.',
@@ -66,6 +66,9 @@ const FAILURES = Object.freeze([
   { id: 'excess-write', phrase: 'key can write collection',
     cause: 'The key may write a collection that is declared read-only: more access than the app needs.',
     fix: 'Create a key with read access to that collection, or set `healthCheck.allowExcessAccess`.' },
+  { id: 'excess-collections', phrase: 'key has access to undeclared collections',
+    cause: 'The key is limited to some collections, but to more than the declared ones: the server lists them for the key, or the key\'s access names them (also collections not created yet). More access than the app needs.',
+    fix: 'Create a key limited to the declared collections (the console\'s Collections tab), declare the others too (`KeyAccess.collections(...)`), or set `healthCheck.allowExcessAccess`.' },
   // gRPC
   { id: 'grpc-not-qdrant', phrase: 'not a Qdrant gRPC endpoint',
     cause: 'The gRPC address does not answer Qdrant\'s gRPC health check: a wrong port (REST is 6333, gRPC 6334), or a proxy that does not pass gRPC.',

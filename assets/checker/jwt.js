@@ -1,9 +1,11 @@
 'use strict';
 /**
  * What a key says about itself, when it is a JWT (Qdrant Cloud's keys with granular access start
- * with `eyJhb`): its expiry (`exp`, Unix seconds) and its access in words. The payload is decoded
- * WITHOUT verifying the signature: the server has verified the key by then, and nothing here
- * decides access. Nothing from the token is ever returned except the date and the access in words.
+ * with `eyJhb`): its expiry (`exp`, Unix seconds), its access in words, and the collections its
+ * access names. The payload is decoded WITHOUT verifying the signature: the server has verified
+ * the key by then, and the collection names can only add to what the server's answers show (the
+ * access step fails a key whose access names undeclared collections, which may not exist yet).
+ * Nothing from the token is ever returned except the date, the access in words and those names.
  * Node built-ins only.
  */
 
@@ -21,8 +23,9 @@ function decodePart(part) {
 }
 
 /**
- * @returns {{ jwt: boolean, expiresAt: Date | null, access?: string }} jwt false for a plain key;
- *   expiresAt null when the key carries no valid `exp`.
+ * @returns {{ jwt: boolean, expiresAt: Date | null, access?: string, collections?: string[] }} jwt
+ *   false for a plain key; expiresAt null when the key carries no valid `exp`; collections: the
+ *   names an access list gives (raw: whoever shows them cleans them), absent for global access.
  */
 function keyInfo(key) {
   const parts = typeof key === 'string' ? key.split('.') : [];
@@ -34,7 +37,11 @@ function keyInfo(key) {
   // invalid (401), so it carries no expiry here either (as in the construct's Terraform output).
   // Beyond year 5000 is as good as never.
   const expiresAt = Number.isSafeInteger(exp) && exp >= 0 && exp < MAX_EXP ? new Date(exp * 1000) : null;
-  return { jwt: true, expiresAt, access: accessInWords(payload.access) };
+  const info = { jwt: true, expiresAt, access: accessInWords(payload.access) };
+  if (Array.isArray(payload.access)) {
+    info.collections = [...new Set(payload.access.filter((a) => a && typeof a.collection === 'string').map((a) => a.collection))];
+  }
+  return info;
 }
 
 const WORDS = { r: 'read-only', m: 'manage', rw: 'read-write', prw: 'points read-write' };

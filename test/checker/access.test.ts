@@ -3,7 +3,9 @@
  * wrong on one probe: a 5xx that is retried, a redirect, a probe that never answers (timeout and
  * deadline), an answer no Qdrant gives. The faults are put on single probes by a small HTTPS proxy
  * in front of the stand-in (the stand-in's own modes act on every request, and GET / would fail
- * first). Then the CLI: --allow-excess-access turns excess into a warning line, contradictory
+ * first). A key scoped to collections beyond the declared ones, as the server lists them (the
+ * proxy answers the keyed `GET /collections`) or as its token names them. Then the CLI:
+ * --allow-excess-access turns excess into a warning line, contradictory
  * declarations are usage errors, and NODE_TLS_REJECT_UNAUTHORIZED=0 does not make it trust a
  * certificate, over REST or gRPC. The verdicts themselves are in test/real-qdrant/verdicts.test.ts.
  */
@@ -32,7 +34,8 @@ type Fault = 'forward' | 'hang' | { status: number; headers?: Record<string, str
 
 /**
  * An HTTPS proxy (the test CA's certificate) in front of the stand-in. `rules` maps
- * `METHOD /path` to the faults for its 1st, 2nd, … request (then `forward`). Records what it got.
+ * `METHOD /path` to the faults for its 1st, 2nd, … request (then `forward`); a rule for
+ * `METHOD /path +key` acts only on the requests that carry a key. Records what it got.
  */
 class FaultProxy {
   static async start(upstream: StandInQdrant): Promise<FaultProxy> {
@@ -64,10 +67,12 @@ class FaultProxy {
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const route = `${req.method} ${(req.url ?? '/').split('?')[0]}`;
-    this.seen.push({ route, apiKey: req.headers['api-key'] !== undefined || req.headers.authorization !== undefined });
-    const n = (this.counts.get(route) ?? 0) + 1;
-    this.counts.set(route, n);
-    const fault = this.rules[route]?.[n - 1] ?? 'forward';
+    const apiKey = req.headers['api-key'] !== undefined || req.headers.authorization !== undefined;
+    this.seen.push({ route, apiKey });
+    const rule = apiKey && this.rules[`${route} +key`] ? `${route} +key` : route;
+    const n = (this.counts.get(rule) ?? 0) + 1;
+    this.counts.set(rule, n);
+    const fault = this.rules[rule]?.[n - 1] ?? 'forward';
     const chunks: Buffer[] = [];
     req.on('data', (d: Buffer) => chunks.push(d));
     req.on('end', () => {
@@ -114,9 +119,11 @@ describe('what the access step sends', () => {
   test('collections access: the probes of access.js, each with the key, and no write', async () => {
     const r = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'] });
     expect(r).toMatchObject({ ok: true, access: { declared: 'collections', readCollections: [], writeCollections: ['products'], excess: [] } });
-    expect(stepOf(r, 'access')).toMatchObject({ ok: true, attempts: 3, message: 'access to 1 collection as declared' });
-    const probes = s.requests.filter((q) => !['/', '/collections'].includes(q.path));
+    expect(stepOf(r, 'access')).toMatchObject({ ok: true, attempts: 4, message: 'access to 1 collection as declared' });
+    const probes = s.requests.filter((q) => q.path !== '/' && (q.path !== '/collections' || carriesKey(q)));
     expect(probes.map((q) => `${q.method} ${q.path.replace(/probe-[0-9a-f]+/, 'probe-<random>')}`).sort()).toEqual([
+      'GET /collections', // the key step's
+      'GET /collections', // the access step's: which collections the key reaches
       'GET /collections/qdrant-cluster-access-probe-<random>/exists',
       ALIASES,
       DELETE_PRODUCTS,
@@ -205,6 +212,43 @@ describe('faults on one probe', () => {
     proxy.reset({ [ALIASES]: [{ status: 418, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: { error: `odd key ${KEY}` } }) }] });
     const r = await check({ access: 'manage' });
     expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'unexpected-answer', reason: 'unexpected answer to POST /collections/aliases: 418 odd key [redacted]' });
+  });
+});
+
+describe('collections access: a key that reaches undeclared collections', () => {
+  const FIX = '; create a key limited to the declared collections, declare them too, or set healthCheck.allowExcessAccess (--allow-excess-access)';
+  /** Qdrant's answer to the keyed `GET /collections`, listing `names`. */
+  const listing = (names: string[]): Fault => ({
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ result: { collections: names.map((name) => ({ name })) }, status: 'ok', time: 0.00001 }),
+  });
+
+  test('one the server lists: excess; with allowExcessAccess a warning line', async () => {
+    proxy.reset({ 'GET /collections +key': [listing(['products', 'orders']), listing(['products', 'orders'])] });
+    const r = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'] });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'excess-collections', reason: `key has access to undeclared collections: "orders"${FIX}` });
+
+    proxy.reset({ 'GET /collections +key': [listing(['products', 'orders']), listing(['products', 'orders'])] });
+    const allowed = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'], allowExcessAccess: true });
+    expect(allowed).toMatchObject({ ok: true, access: { excess: [`key has access to undeclared collections: "orders"${FIX}`] } });
+    expect(formatWarnings(allowed)[0]).toBe(`warn app → prod  key has access to undeclared collections: "orders"${FIX} (allowed: allowExcessAccess)`);
+  });
+
+  test('the server\'s names are shown sorted, one line, clipped, five at most, never with the key', async () => {
+    const names = ['products', 'n3', 'm'.repeat(300), 'n1', `col-${SCOPED}`, 'a\u202eb\nc', 'n2'];
+    proxy.reset({ 'GET /collections +key': [listing(names), listing(names)] });
+    const r = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'] });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'excess-collections' });
+    expect(r.reason).toBe(`key has access to undeclared collections: "a b c", "col-[redacted]", "${'m'.repeat(38)}…, "n1", "n2" and 1 more${FIX}`);
+  });
+
+  test('one its token names that does not exist (yet): excess', async () => {
+    const token = collectionJwt(KEY, [{ collection: 'products', access: 'rw' }, { collection: 'not-created-yet', access: 'r' }]);
+    const r = await check({ apiKey: token, access: 'collections', writeCollections: ['products'] });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'excess-collections', reason: `key has access to undeclared collections: "not-created-yet"${FIX}` });
+    expect(r.collectionCount).toBe(1);
+    expect(JSON.stringify(r)).not.toContain(token);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
- * What the checker reads from a key that is a JWT (assets/checker/jwt.js): its expiry and its
- * access in words, and nothing else. Then the expiry step of a check (warn and fail thresholds)
- * against the stand-in, with a fixed "now". The real-server side is test/real-qdrant/expiry.test.ts.
+ * What the checker reads from a key that is a JWT (assets/checker/jwt.js): its expiry, its access
+ * in words and the collections its access names, and nothing else. Then the expiry step of a check
+ * (an expired key, warn and fail thresholds) against the stand-in, with a fixed "now". The
+ * real-server side is test/real-qdrant/expiry.test.ts.
  */
 import type * as Checker from '../../assets/checker';
 import { base64url, signJwt } from '../../tools/testing/jwt';
@@ -10,7 +11,7 @@ import { canaryKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 // jwt.js and check.js are plain CommonJS; their types are declared here and in index.d.ts.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const jwt = require('../../assets/checker/jwt.js') as {
-  keyInfo(key: unknown): { jwt: boolean; expiresAt: Date | null; access?: string };
+  keyInfo(key: unknown): { jwt: boolean; expiresAt: Date | null; access?: string; collections?: string[] };
   accessInWords(access: unknown): string;
   daysUntil(date: Date, now: Date): number;
   describeExpiry(date: Date, now: Date): string;
@@ -38,6 +39,13 @@ describe('keyInfo: what a key says about itself', () => {
     expect(jwt.keyInfo(signJwt(SECRET, { exp: EXP, access: 'r' }))).toEqual({ jwt: true, expiresAt: new Date(EXP * 1000), access: 'read-only' });
     expect(jwt.keyInfo(signJwt(SECRET, { exp: 0, access: 'm' }))).toEqual({ jwt: true, expiresAt: new Date(0), access: 'manage' });
     expect(jwt.keyInfo(signJwt(SECRET, {}))).toEqual({ jwt: true, expiresAt: null, access: 'manage (no access claim)' });
+  });
+
+  test('a JWT scoped to collections: the names its access gives, once each (the access step compares them)', () => {
+    const access = [{ collection: 'products', access: 'r' }, { collection: 'a b', access: 'rw' }, { collection: 'products', access: 'rw' }, null, { access: 'r' }, { collection: 7 }];
+    expect(jwt.keyInfo(signJwt(SECRET, { exp: EXP, access })).collections).toEqual(['products', 'a b']);
+    expect(jwt.keyInfo(signJwt(SECRET, { access: [] })).collections).toEqual([]);
+    expect(jwt.keyInfo(signJwt(SECRET, { access: 'r' }))).not.toHaveProperty('collections');
   });
 
   test.each([
@@ -154,6 +162,18 @@ describe('the expiry step of a check (stand-in, a fixed now)', () => {
     expect(await check(inDays(30), { minValidityDays: 30 })).toMatchObject({ ok: true, warnings: [] });
     expect(await check(inDays(29), { minValidityDays: 30 })).toMatchObject({ ok: false, failedStep: 'expiry', failureId: 'key-expires-soon' });
     expect(await check(inDays(0), { minValidityDays: 0 })).toMatchObject({ ok: true, warnings: [expect.stringMatching(/in less than a day/)] });
+  });
+
+  test('a key past its exp fails whatever minValidityDays: Qdrant accepts it for 30 s more, or this clock is ahead', async () => {
+    const at = new Date(); // the stand-in's clock: the token is 10 s past its exp, inside the leeway
+    const exp = Math.floor(at.getTime() / 1000) - 10;
+    const when = new Date(exp * 1000).toISOString().replace(/^(.{10})T(.{8}).*$/, '$1 at $2 UTC');
+    for (const minValidityDays of [0, 30]) {
+      const r = await check(exp, { now: at, minValidityDays });
+      expect(r).toMatchObject({ ok: false, failedStep: 'expiry', failureId: 'key-expired', keyStatus: 'accepted', warnings: [] });
+      expect(r.reason).toBe(`key expired on ${when} (by this machine's clock; Qdrant accepts a key for 30 s past its expiry); create a new key and rotate to it`);
+      expect(r.steps.filter((x) => !x.ok).map((x) => x.name)).toEqual(['expiry']);
+    }
   });
 
   test('the expiry step runs only when every other step passed', async () => {

@@ -110,6 +110,23 @@ describeRealQdrant('key expiry against real Qdrant 1.18.3 (jwt_rbac on)', () => 
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, failureId: 'key-expired', expiresAt: iso(DAYS_AGO_5) });
   });
 
+  test('expired 10 s ago: the server still accepts it (30 s leeway), the check fails in step expiry', async () => {
+    // Minted here, just before use: the leeway must not run out before the server sees it.
+    const exp = expIn(-10);
+    const token = signJwt(KEY, { access: 'r', exp });
+    const when = new Date(exp * 1000).toISOString().replace(/^(.{10})T(.{8}).*$/, '$1 at $2 UTC');
+    const reason = `key expired on ${when} (by this machine's clock; Qdrant accepts a key for 30 s past its expiry); create a new key and rotate to it`;
+    const r = await check(token);
+    expect(JSON.stringify(r)).not.toContain(token);
+    expect(r).toMatchObject({ ok: false, failedStep: 'expiry', failureId: 'key-expired', keyStatus: 'accepted', expiresAt: iso(exp), reason });
+    // The server took the key on every path: only the date says it is expired.
+    expect(r.steps.filter((s) => !s.ok).map((s) => s.name)).toEqual(['expiry']);
+
+    const run = await cli(signJwt(KEY, { access: 'r', exp: expIn(-10) }), '--access', 'read-only');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^FAIL search-api → prod-eu {2}step expiry: key expired on \d{4}-\d\d-\d\d at \d\d:\d\d:\d\d UTC \(by this machine's clock; [^\n]*; create a new key and rotate to it {2}\d+ ms\n$/);
+  });
+
   test('no exp: passes, expiresAt null, no expiry step and no warning', async () => {
     const r = await check(TOKENS.noExp, { minValidityDays: 365 });
     expect(r).toMatchObject({ ok: true, expiresAt: null, keyAccess: 'read-only', warnings: [] });

@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as tls from 'node:tls';
 import { base64url, signJwt } from '../../tools/testing/jwt';
-import type { ProbeCredential, RestProbe } from '../../tools/testing/real-qdrant';
+import type { MatrixRow, ProbeCredential, ProbeTarget, RestProbe, RestProbeAnswer } from '../../tools/testing/real-qdrant';
 import {
   describeRealQdrant,
   onOpenServer,
@@ -76,6 +76,21 @@ function moreProbes(): RestProbe[] {
   ];
 }
 
+/**
+ * runRestMatrix (same rows, same order) with the credentials minted afresh for each probe. Some
+ * tokens depend on the clock: "JWT r expired 10 s ago (leeway)" must reach each server inside
+ * Qdrant's 30 s leeway, and a whole matrix is hundreds of sequential TLS requests, run once per
+ * server; minted once, the token could age out of the leeway on a busy machine. Per probe, it is
+ * at most one probe's round of requests older than minted.
+ */
+async function restMatrix(
+  target: ProbeTarget, credentials: () => ProbeCredential[], probes: readonly RestProbe[],
+): Promise<MatrixRow<RestProbeAnswer>[]> {
+  const rows: MatrixRow<RestProbeAnswer>[] = [];
+  for (const probe of probes) rows.push(...await runRestMatrix(target, credentials(), [probe]));
+  return rows;
+}
+
 /** The protocol a TLS server picks from `ALPNProtocols` (false: none). */
 function alpnOf(url: string, caFile: string, ALPNProtocols: string[] | undefined): Promise<string | false> {
   const u = new URL(url);
@@ -104,21 +119,21 @@ describeRealQdrant('parity: stand-in vs real Qdrant 1.18.3', () => {
   });
 
   test('REST: the §9.2 probes with every credential', async () => {
-    const credentials = probeCredentials(KEY, READ_ONLY_KEY, C);
+    const credentials = () => probeCredentials(KEY, READ_ONLY_KEY, C);
     const probes = restProbes(C, OTHER);
-    expect(await runRestMatrix(standIn, credentials, probes)).toEqual(await runRestMatrix(real, credentials, probes));
+    expect(await restMatrix(standIn, credentials, probes)).toEqual(await restMatrix(real, credentials, probes));
   });
 
   test('REST: the same probes about the other collection (scoped tokens out of reach)', async () => {
-    const credentials = probeCredentials(KEY, READ_ONLY_KEY, C);
+    const credentials = () => probeCredentials(KEY, READ_ONLY_KEY, C);
     const probes = restProbes(OTHER, C);
-    expect(await runRestMatrix(standIn, credentials, probes)).toEqual(await runRestMatrix(real, credentials, probes));
+    expect(await restMatrix(standIn, credentials, probes)).toEqual(await restMatrix(real, credentials, probes));
   });
 
   test('REST: edge credentials and more probes', async () => {
-    const credentials = [...edgeCredentials(), ...probeCredentials(KEY, READ_ONLY_KEY, C)];
+    const credentials = () => [...edgeCredentials(), ...probeCredentials(KEY, READ_ONLY_KEY, C)];
     const probes = [...restProbes(C, OTHER), ...moreProbes()];
-    expect(await runRestMatrix(standIn, credentials, probes)).toEqual(await runRestMatrix(real, credentials, probes));
+    expect(await restMatrix(standIn, credentials, probes)).toEqual(await restMatrix(real, credentials, probes));
   });
 
   test('REST: the same protocols by ALPN (HTTP/2 and HTTP/1.1; the checker sends a check over one HTTP/2 connection)', async () => {
@@ -134,8 +149,9 @@ describeRealQdrant('parity: stand-in vs real Qdrant 1.18.3', () => {
   });
 
   test('gRPC: HealthCheck and Collections/List with every credential', async () => {
-    const credentials = [...probeCredentials(KEY, READ_ONLY_KEY, C), ...edgeCredentials()];
-    expect(await runGrpcMatrix(standIn, credentials)).toEqual(await runGrpcMatrix(real, credentials));
+    // Minted per server, as restMatrix does per probe: a run is a few dozen calls on one connection.
+    const credentials = () => [...probeCredentials(KEY, READ_ONLY_KEY, C), ...edgeCredentials()];
+    expect(await runGrpcMatrix(standIn, credentials())).toEqual(await runGrpcMatrix(real, credentials()));
   });
 });
 

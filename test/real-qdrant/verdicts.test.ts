@@ -57,6 +57,9 @@ const KEYS: Record<string, KeyCase> = {
   'JWT m': { apiKey: manageJwt(KEY), server: 'keyed' },
   'JWT products r': { apiKey: collectionJwt(KEY, [{ collection: P, access: 'r' }]), server: 'keyed' },
   'JWT products rw': { apiKey: collectionJwt(KEY, [{ collection: P, access: 'rw' }]), server: 'keyed' },
+  'JWT products r, orders rw': { apiKey: collectionJwt(KEY, [{ collection: P, access: 'r' }, { collection: O, access: 'rw' }]), server: 'keyed' },
+  // Collections that do not exist (yet): the server lists only products, the token names all three.
+  'JWT products r, undeclared rw': { apiKey: collectionJwt(KEY, [{ collection: P, access: 'r' }, { collection: 'a b', access: 'rw' }, { collection: 'ü', access: 'rw' }]), server: 'keyed' },
   'JWT expired 1 h ago': { apiKey: readJwt(KEY, -3600), server: 'keyed' },
   'JWT bad signature': { apiKey: signJwt(`not-${KEY}`, makeClaims({ access: 'r', expiresIn: 3600 })), server: 'keyed' },
   'wrong key': { apiKey: WRONG_KEY, server: 'keyed' },
@@ -72,18 +75,20 @@ const SECRETS = [KEY, READ_ONLY_KEY, WRONG_KEY, OPEN_KEY, ...Object.values(KEYS)
  * check is then the same as over REST alone (every REST step comes before it).
  */
 const TABLE = `
-                          | any          | read-only      | manage         | read P         | rw P                | read P, rw O         | rw missing           | read-only, read missing | manage, rw missing  | any, read P, rw O    | gRPC step
-manage key                | ok           | excess-manage  | ok             | excess-manage  | excess-manage       | excess-manage        | collection-missing   | collection-missing      | collection-missing  | ok                   | ok
-read-only key             | ok           | ok             | cannot-manage  | excess-global  | collection-no-write | collection-no-write  | collection-missing   | collection-missing      | cannot-manage       | collection-no-write  | ok
-JWT r                     | ok           | ok             | cannot-manage  | excess-global  | collection-no-write | collection-no-write  | collection-missing   | collection-missing      | cannot-manage       | collection-no-write  | ok
-JWT m                     | ok           | excess-manage  | ok             | excess-manage  | excess-manage       | excess-manage        | collection-missing   | collection-missing      | collection-missing  | ok                   | ok
-JWT products r            | ok           | no-global-read | cannot-manage  | ok             | collection-no-write | collection-no-access | collection-no-access | no-global-read          | cannot-manage       | collection-no-access | ok
-JWT products rw           | ok           | no-global-read | cannot-manage  | excess-write   | ok                  | collection-no-access | collection-no-access | no-global-read          | cannot-manage       | collection-no-access | ok
-JWT expired 1 h ago       | key-expired  | key-expired    | key-expired    | key-expired    | key-expired         | key-expired          | key-expired          | key-expired             | key-expired         | key-expired          | key-expired
-JWT bad signature         | key-rejected | key-rejected   | key-rejected   | key-rejected   | key-rejected        | key-rejected         | key-rejected         | key-rejected            | key-rejected        | key-rejected         | grpc-rejected
-wrong key                 | key-rejected | key-rejected   | key-rejected   | key-rejected   | key-rejected        | key-rejected         | key-rejected         | key-rejected            | key-rejected        | key-rejected         | grpc-rejected
-open cluster              | cluster-open | cluster-open   | cluster-open   | cluster-open   | cluster-open        | cluster-open         | cluster-open         | cluster-open            | cluster-open        | cluster-open         | grpc-open
-open cluster, allow-open  | ok           | ok             | ok             | ok             | ok                  | ok                   | collection-missing   | collection-missing      | collection-missing  | ok                   | ok
+                              | any          | read-only      | manage        | read P             | rw P                | read P, rw O         | rw missing           | read-only, read missing | manage, rw missing | any, read P, rw O    | gRPC step
+manage key                    | ok           | excess-manage  | ok            | excess-manage      | excess-manage       | excess-manage        | collection-missing   | collection-missing      | collection-missing | ok                   | ok
+read-only key                 | ok           | ok             | cannot-manage | excess-global      | collection-no-write | collection-no-write  | collection-missing   | collection-missing      | cannot-manage      | collection-no-write  | ok
+JWT r                         | ok           | ok             | cannot-manage | excess-global      | collection-no-write | collection-no-write  | collection-missing   | collection-missing      | cannot-manage      | collection-no-write  | ok
+JWT m                         | ok           | excess-manage  | ok            | excess-manage      | excess-manage       | excess-manage        | collection-missing   | collection-missing      | collection-missing | ok                   | ok
+JWT products r                | ok           | no-global-read | cannot-manage | ok                 | collection-no-write | collection-no-access | collection-no-access | no-global-read          | cannot-manage      | collection-no-access | ok
+JWT products rw               | ok           | no-global-read | cannot-manage | excess-write       | ok                  | collection-no-access | collection-no-access | no-global-read          | cannot-manage      | collection-no-access | ok
+JWT products r, orders rw     | ok           | no-global-read | cannot-manage | excess-collections | collection-no-write | ok                   | collection-no-access | no-global-read          | cannot-manage      | ok                   | ok
+JWT products r, undeclared rw | ok           | no-global-read | cannot-manage | excess-collections | collection-no-write | collection-no-access | collection-no-access | no-global-read          | cannot-manage      | collection-no-access | ok
+JWT expired 1 h ago           | key-expired  | key-expired    | key-expired   | key-expired        | key-expired         | key-expired          | key-expired          | key-expired             | key-expired        | key-expired          | key-expired
+JWT bad signature             | key-rejected | key-rejected   | key-rejected  | key-rejected       | key-rejected        | key-rejected         | key-rejected         | key-rejected            | key-rejected       | key-rejected         | grpc-rejected
+wrong key                     | key-rejected | key-rejected   | key-rejected  | key-rejected       | key-rejected        | key-rejected         | key-rejected         | key-rejected            | key-rejected       | key-rejected         | grpc-rejected
+open cluster                  | cluster-open | cluster-open   | cluster-open  | cluster-open       | cluster-open        | cluster-open         | cluster-open         | cluster-open            | cluster-open       | cluster-open         | grpc-open
+open cluster, allow-open      | ok           | ok             | ok            | ok                 | ok                  | ok                   | collection-missing   | collection-missing      | collection-missing | ok                   | ok
 `;
 
 const GRPC_COLUMN = 'gRPC step';
@@ -96,6 +101,7 @@ const STEP_OF: Record<string, Checker.StepName> = {
   'excess-manage': 'access',
   'excess-global': 'access',
   'excess-write': 'access',
+  'excess-collections': 'access',
   'cannot-manage': 'access',
   'no-global-read': 'access',
   'collection-missing': 'access',
@@ -303,6 +309,11 @@ describeRealQdrant('checker verdicts against real Qdrant 1.18.3: every key × ev
     expect(reason('JWT products r', 'rw P')).toBe(
       'key has no write access to collection products (403 Forbidden: Write access to collection products is required); create a key with read-write access to it');
     expect(reason('JWT products rw', 'read P')).toBe('key can write collection products, which is declared read-only; create a key with read access to it');
+    // A key scoped to more collections than declared: those the server lists, and those its token names that do not exist yet.
+    const undeclared = '; create a key limited to the declared collections, declare them too, or set healthCheck.allowExcessAccess (--allow-excess-access)';
+    expect(reason('JWT products r, orders rw', 'read P')).toBe(`key has access to undeclared collections: "orders"${undeclared}`);
+    expect(reason('JWT products r, undeclared rw', 'read P')).toBe(`key has access to undeclared collections: "a b", "ü"${undeclared}`);
+    expect(report('JWT products r, orders rw', 'read P, rw O', false).steps.find((s) => s.name === 'access')?.message).toBe('access to 2 collections as declared');
     expect(reason('JWT products rw', 'rw missing')).toBe(`key has no access to collection ${MISSING} (403 Forbidden: Access to collection ${MISSING} is required)`);
     expect(reason('manage key', 'rw missing')).toBe(`collection does not exist: ${MISSING}`);
     expect(reason('JWT expired 1 h ago', 'any')).toMatch(/^key expired on \d{4}-\d\d-\d\d \(403 ExpiredSignature\); create a new key and rotate to it$/);
