@@ -11,6 +11,8 @@ export declare class RunError extends Error {
   readonly name: 'RunError';
 }
 
+/** A value quoted for a message; undefined when it may be a key (over 20 characters, or a JWT). */
+export declare function showable(raw: unknown): string | undefined;
 /** Checks one raw value against its spec; returns the typed value or throws UsageError. */
 export declare function coerce(spec: OptionSpec, raw: string): unknown;
 
@@ -19,7 +21,7 @@ export interface ParsedArgs {
   readonly values: Record<string, unknown>;
   readonly positionals: string[];
 }
-/** Parses `--flag value` / `--flag=value` against the specs. Throws UsageError. */
+/** Parses `--flag value` / `--flag=value` (`--` ends the options) against the specs. Throws UsageError. */
 export declare function parseArgs(options: Record<string, OptionSpec>, argv: readonly string[], secretHint?: string): ParsedArgs;
 /** The values given plus the defaults of the options not given. */
 export declare function withDefaults(options: Record<string, OptionSpec>, values: Record<string, unknown>): Record<string, unknown>;

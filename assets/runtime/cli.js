@@ -5,8 +5,13 @@
  * to exit codes and redacts every secret from everything printed. Node built-ins only.
  *
  * Exit codes: 0 done, 1 failed (the check failed, the file could not be written), 2 usage error.
+ *
+ * A key pasted in the wrong place must not come back in a message: an unknown option, the value
+ * of an enum or number option, or a name in a list, is shown only when it is short (<= 20
+ * characters) and not a JWT (eyJ...); values of string options never. "-flag=value" is split like
+ * "--flag=value", so the value part of an unknown option is never shown either.
  */
-const { clip, quote, redact, safeLine } = require('./text.js');
+const { quote, redact, safeLine } = require('./text.js');
 const { isEnvName } = require('./names.js');
 
 /** A bad command line or bad input the user can fix. Exit code 2. */
@@ -28,31 +33,74 @@ class RunError extends Error {
 
 const FLAG_LOOKS_SECRET = /(^-k$)|key(?!-env)|token|secret|passw/i;
 
+/** Longer values are not shown in messages: they may be keys (hand-picked ones included). */
+const SHOWN_MAX = 20;
+const NOT_SHOWN = '(not shown: it may be a key)';
+
+/** A value for a message, quoted; undefined when it may be a key (long, or a JWT). */
+function showable(raw) {
+  const s = String(raw);
+  return s.length > SHOWN_MAX || /^-*eyJ/.test(s) ? undefined : quote(s);
+}
+
+/** `"value"`, or `a value (not shown: it may be a key)`. */
+function shownValue(raw) {
+  return showable(raw) ?? `a value ${NOT_SHOWN}`;
+}
+
+const NUMBER_RE = /^[0-9]+(\.[0-9]+)?$/;
+const INTEGER_RE = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * A list option's names, split at commas. Empty items (a,,b or a trailing comma) are skipped;
+ * names are not trimmed (Qdrant allows spaces in collection names; the constructs refuse
+ * surrounding whitespace), so a name with surrounding whitespace is refused, not repaired.
+ */
+function splitList(spec, raw) {
+  const items = String(raw).split(',');
+  if (items.every((s) => s.trim() === '')) {
+    throw new UsageError(`${spec.flag} is an empty list; give one or more names separated by commas (${spec.valueName || 'A,B'}), or leave the option out`);
+  }
+  for (const item of items) {
+    if (item !== '' && item.trim() !== item) {
+      const shown = showable(item);
+      throw new UsageError(`${spec.flag}: ${shown ? `name ${shown}` : `a name ${NOT_SHOWN}`} starts or ends with whitespace; ` +
+        'names are not trimmed (Qdrant allows spaces in them): write A,B, not A, B');
+    }
+  }
+  return items.filter((s) => s !== '');
+}
+
 function range(spec) {
   return `${spec.min}-${spec.max}`;
 }
 
 /**
  * Checks one value against its option spec. Returns the typed value, or throws UsageError.
- * Values of type string and list are never echoed (they may be secrets pasted in the wrong place).
+ * Values of type string are never echoed (they may be secrets pasted in the wrong place); enum,
+ * number and list values only when showable. Numbers are plain decimals (no 0x10, 1e1, " 5" or 01).
  */
 function coerce(spec, raw) {
-  const shown = quote(clip(String(raw), 40));
+  const shown = shownValue(raw);
   switch (spec.type) {
     case 'enum':
       if (!spec.values.includes(raw)) throw new UsageError(`${spec.flag} must be one of ${spec.values.join(', ')}; got ${shown}`);
       return raw;
     case 'number': {
+      const plain = NUMBER_RE.test(String(raw));
       const n = Number(raw);
-      if (String(raw).trim() === '' || !Number.isFinite(n) || n < spec.min || n > spec.max) {
-        throw new UsageError(`${spec.flag} needs a number${spec.unit ? ` of ${spec.unit}` : ''} in ${range(spec)}; got ${shown}`);
+      if (!plain || n < spec.min || n > spec.max) {
+        throw new UsageError(`${spec.flag} needs a number${spec.unit ? ` of ${spec.unit}` : ''} in ${range(spec)}; got ${shown}` +
+          `${plain ? '' : '; write plain decimal digits, e.g. 10 or 2.5'}`);
       }
       return n;
     }
     case 'integer': {
+      const plain = INTEGER_RE.test(String(raw));
       const n = Number(raw);
-      if (!/^[0-9]+$/.test(String(raw)) || n < spec.min || n > spec.max) {
-        throw new UsageError(`${spec.flag} needs a whole number${spec.unit ? ` of ${spec.unit}` : ''} in ${range(spec)}; got ${shown}`);
+      if (!plain || n < spec.min || n > spec.max) {
+        throw new UsageError(`${spec.flag} needs a whole number${spec.unit ? ` of ${spec.unit}` : ''} in ${range(spec)}; got ${shown}` +
+          `${plain ? '' : '; write plain decimal digits without leading zeros, e.g. 3'}`);
       }
       return n;
     }
@@ -63,7 +111,7 @@ function coerce(spec, raw) {
       }
       return raw;
     case 'list':
-      return String(raw).split(',').map((s) => s.trim()).filter((s) => s !== '');
+      return splitList(spec, raw);
     case 'boolean':
       return true;
     default:
@@ -72,8 +120,10 @@ function coerce(spec, raw) {
 }
 
 /**
- * Parses `argv` (after the command) against `options` ({ name: spec }). Accepts `--flag value` and
- * `--flag=value`. Returns { values, positionals }; values holds only the options given.
+ * Parses `argv` (after the command) against `options` ({ name: spec }). Accepts `--flag value`,
+ * `--flag=value` (and `-f=value`); `--` ends the options (what follows is positional). A value
+ * taken from the next argument may not be one of the options (`--label --json` is refused).
+ * Returns { values, positionals }; values holds only the options given.
  * `secretHint` is the message tail for an unknown flag that looks like it carries a key.
  */
 function parseArgs(options, argv, secretHint) {
@@ -86,16 +136,22 @@ function parseArgs(options, argv, secretHint) {
   const positionals = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
     if (!arg.startsWith('-') || arg === '-') {
       positionals.push(arg);
       continue;
     }
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const eq = arg.indexOf('=');
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
     const found = byFlag.get(flag);
     if (!found) {
-      if (FLAG_LOOKS_SECRET.test(flag) && secretHint) throw new UsageError(`unknown option ${clip(flag, 40)}: ${secretHint}`);
-      throw new UsageError(`unknown option ${quote(clip(flag, 40))} (see --help)`);
+      const shown = showable(flag);
+      if (!shown) throw new UsageError(`unknown option ${NOT_SHOWN}; see --help for the options${secretHint ? `; ${secretHint}` : ''}`);
+      if (FLAG_LOOKS_SECRET.test(flag) && secretHint) throw new UsageError(`unknown option ${shown}: ${secretHint}`);
+      throw new UsageError(`unknown option ${shown} (see --help)`);
     }
     const [name, spec] = found;
     if (name in values) throw new UsageError(`option ${spec.flag} given twice`);
@@ -106,9 +162,27 @@ function parseArgs(options, argv, secretHint) {
     }
     const raw = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (raw === undefined) throw new UsageError(`option ${spec.flag} needs a value (see --help)`);
+    if (eq < 0 && (raw === '--' || byFlag.has(raw))) {
+      throw new UsageError(`option ${spec.flag} needs a value; the next argument is the option ${raw} (see --help)`);
+    }
     values[name] = coerce(spec, raw);
   }
+  refuseInTwoLists(options, values);
   return { values, positionals };
+}
+
+/** A name given in two list options (read and write collections) contradicts itself: refused. */
+function refuseInTwoLists(options, values) {
+  const lists = Object.entries(options).filter(([name, spec]) => spec.type === 'list' && Array.isArray(values[name]));
+  for (let a = 0; a < lists.length; a++) {
+    for (let b = a + 1; b < lists.length; b++) {
+      const both = values[lists[a][0]].find((n) => values[lists[b][0]].includes(n));
+      if (both === undefined) continue;
+      const [first, second] = [lists[a][1].flag, lists[b][1].flag];
+      throw new UsageError(`${showable(both) ?? `a name ${NOT_SHOWN}`} is in both ${first} and ${second}; ` +
+        `give it in one of them only (${second} if the apps write it)`);
+    }
+  }
 }
 
 /** The values given plus the defaults of the options not given. */
@@ -179,4 +253,4 @@ function processIo() {
   };
 }
 
-module.exports = { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli, coerce };
+module.exports = { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli, coerce, showable };

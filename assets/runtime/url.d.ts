@@ -5,7 +5,7 @@ export declare const DEFAULT_REST_PORT: 6333;
 /** Qdrant's gRPC port. */
 export declare const DEFAULT_GRPC_PORT: 6334;
 
-/** The address quoted for a message, with `user:password@` and the query masked. */
+/** The address quoted for a message, with everything up to the last `@` (credentials) and the query masked. */
 export declare function showUrl(raw: string): string;
 /** 127.0.0.0/8, ::1 or localhost. */
 export declare function isLoopbackHost(host: string): boolean;

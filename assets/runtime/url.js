@@ -9,22 +9,54 @@
  *   port  1-65535, digits only, no leading zero
  * So a value can never hold credentials, a path, a query, a fragment, whitespace, quotes,
  * backslashes, shell metacharacters or Terraform's "${" / "%{". Forms that other parsers repair
- * silently (https:host:7443, https:/host, https://host\path) are refused, not guessed at.
+ * silently (https:host:7443, https:/host, https://host\path) are refused, not guessed at, and so
+ * is a host that the URL parser would read as another one (percent-escapes, invisible or
+ * look-alike characters): a host is only ever lower-cased, and an IDN written as punycode.
+ * Credentials end at the LAST "@" (a password may hold "/", "?" or "#"), and are never shown.
  * http:// is accepted for loopback hosts only (127.0.0.0/8, ::1, localhost): the key would
  * otherwise travel in clear.
  */
 const net = require('node:net');
-const { domainToASCII } = require('node:url');
+const { domainToASCII, domainToUnicode } = require('node:url');
 const { clip, stripControl } = require('./text.js');
 
 const DEFAULT_REST_PORT = 6333;
 const DEFAULT_GRPC_PORT = 6334;
 const EXPECTED = 'expected https://<host> or https://<host>:<port>';
 
-/** The URL for a message: user:password@ and the query masked (either may hold a key), quoted, one line. */
+/**
+ * The URL for a message: everything after http[s]:// (or from the start) up to the last "@" masked
+ * (user:password, which may hold "/", "?" or "#"), and the query masked (either may hold a key);
+ * quoted, one line.
+ */
 function showUrl(raw) {
-  const masked = String(raw).replace(/\/\/[^/?#]*@/, '//***@').replace(/\?[^#]*/, '?***');
+  let masked = String(raw);
+  const start = /^https?:\/*/i.exec(masked)?.[0].length ?? 0; // anything else may be a user name
+  const at = masked.lastIndexOf('@');
+  if (at >= start) masked = `${masked.slice(0, start)}***${masked.slice(at)}`;
+  masked = masked.replace(/\?[^#]*/, '?***');
   return JSON.stringify(clip(stripControl(masked), 200));
+}
+
+/** A host for a message: quoted, invisible and control characters as \u escapes, clipped. */
+function showHost(host) {
+  const code = (c) => c.codePointAt(0).toString(16).padStart(4, '0');
+  return JSON.stringify(clip(host, 80)).replace(/[\p{C}\p{Z}]/gu, (c) => (c.length > 1 ? `\\u{${code(c)}}` : `\\u${code(c)}`));
+}
+
+/**
+ * True when every label of `ascii` (what the URL parser made of `host`) is the label written,
+ * lower-cased, or its punycode: anything else (an ignored soft hyphen or zero-width space, a
+ * full-width letter, an ideographic full stop, a decomposed accent) would connect to a host the
+ * user did not write.
+ */
+function onlyLowercasedOrPunycode(host, ascii) {
+  const written = host.split('.');
+  const read = ascii.split('.');
+  return written.length === read.length && written.every((label, i) => {
+    const lower = label.toLowerCase();
+    return read[i] === lower || (read[i].startsWith('xn--') && domainToUnicode(read[i]) === lower);
+  });
 }
 
 function isLoopbackHost(host) {
@@ -40,19 +72,27 @@ function checkHost(host) {
   if (host === '') return { problem: `has no host; ${EXPECTED}` };
   if (host.startsWith('[')) {
     const inner = host.slice(1, -1);
-    if (!host.endsWith(']') || inner.includes('%') || !net.isIPv6(inner)) return { problem: `has host ${JSON.stringify(clip(host, 80))}, which is not an IPv6 address` };
+    if (!host.endsWith(']') || inner.includes('%') || !net.isIPv6(inner)) return { problem: `has host ${showHost(host)}, which is not an IPv6 address` };
     return { ascii: inner.toLowerCase(), forUrl: `[${inner.toLowerCase()}]` };
   }
   if (/^[0-9.]+$/.test(host)) {
     if (!net.isIPv4(host)) return { problem: `has host ${JSON.stringify(host)}, which is not a valid IPv4 address` };
     return { ascii: host, forUrl: host };
   }
+  if (host.includes('%')) {
+    return { problem: `has host ${showHost(host)}, which holds "%" (percent-encoding); write the host itself, without %-escapes` };
+  }
   const ascii = domainToASCII(host);
+  if (ascii !== '' && !onlyLowercasedOrPunycode(host, ascii)) {
+    return {
+      problem: `has host ${showHost(host)}, which the URL parser would read as ${showHost(ascii)}; write the host as ${showHost(ascii)} if that is the one you mean`,
+    };
+  }
   const labels = ascii.split('.');
   const valid = ascii !== '' && ascii.length <= 253 && labels.every((l) => LABEL_RE.test(l)) && !/^[0-9]+$/.test(labels[labels.length - 1]);
   if (!valid) {
     return {
-      problem: `has host ${JSON.stringify(clip(host, 80))}, which is not a DNS name (letters, digits and "-" in dot-separated labels) or an IP address`,
+      problem: `has host ${showHost(host)}, which is not a DNS name (letters, digits and "-" in dot-separated labels) or an IP address`,
     };
   }
   return { ascii, forUrl: ascii };
@@ -76,21 +116,26 @@ function parseClusterUrl(raw) {
   const m = /^([A-Za-z][A-Za-z0-9+.-]*):(.*)$/.exec(raw);
   if (!m) return { problems: [`has no scheme; ${EXPECTED}`] };
   const protocol = `${m[1].toLowerCase()}:`;
-  if (protocol !== 'https:' && protocol !== 'http:') return { problems: [`has scheme ${JSON.stringify(m[1])}; ${EXPECTED}`] };
+  if (protocol !== 'https:' && protocol !== 'http:') {
+    // A long "scheme", or one with no "//" before an "@", is more likely the start of a key or a
+    // user:password than a scheme.
+    const shown = m[1].length <= 12 && (m[2].startsWith('//') || !raw.includes('@'));
+    return { problems: [`has scheme ${shown ? JSON.stringify(m[1]) : '(not shown: it may be a key)'}; ${EXPECTED}`] };
+  }
   if (!m[2].startsWith('//') || m[2].startsWith('///')) {
     return { problems: [`is not written as ${protocol}//<host>[:<port>] (the "//" after the scheme is missing or doubled)`] };
   }
-  const afterSlashes = m[2].slice(2);
-  const end = afterSlashes.search(/[/?#]/);
-  const authority = end < 0 ? afterSlashes : afterSlashes.slice(0, end);
-  const rest = end < 0 ? '' : afterSlashes.slice(end);
-
+  // Credentials first, up to the last "@": a password may hold "/", "?" or "#", which would
+  // otherwise end the host early and put the rest of the password in a "path" message.
   const problems = [];
-  let hostPort = authority;
-  if (authority.includes('@')) {
+  let afterSlashes = m[2].slice(2);
+  if (afterSlashes.includes('@')) {
     problems.push('holds credentials (user:pass@); remove them, the API key is passed separately');
-    hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+    afterSlashes = afterSlashes.slice(afterSlashes.lastIndexOf('@') + 1);
   }
+  const end = afterSlashes.search(/[/?#]/);
+  const hostPort = end < 0 ? afterSlashes : afterSlashes.slice(0, end);
+  const rest = end < 0 ? '' : afterSlashes.slice(end);
   const fragment = rest.indexOf('#');
   const beforeFragment = fragment < 0 ? rest : rest.slice(0, fragment);
   const query = beforeFragment.indexOf('?');

@@ -31,7 +31,7 @@ const dotenv = require('./dotenv.js');
 const file = require('./file.js');
 const json = require('./json.js');
 const { FILE_OPTIONS, WRITER_ENV } = require('../runtime/protocol.js');
-const { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli } = require('../runtime/cli.js');
+const { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli, showable } = require('../runtime/cli.js');
 const { isEnvName, isOwner, OWNER_RULE } = require('../runtime/names.js');
 const { quote } = require('../runtime/text.js');
 
@@ -55,14 +55,18 @@ ${optionsHelp(FILE_OPTIONS)}
 function parseCommandLine(argv) {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h') return { help: true };
-  if (command !== 'write' && command !== 'remove') throw new UsageError(`expected the command write or remove; got ${quote(command === undefined ? '' : command, 40)}`);
+  if (command !== 'write' && command !== 'remove') {
+    throw new UsageError(`expected the command write or remove; got ${showable(command === undefined ? '' : command) ?? 'an argument (not shown: it may be a key)'}`);
+  }
   const { values, positionals } = parseArgs(FILE_OPTIONS, rest);
   if (values.help) return { help: true };
   if (positionals.length > 0) throw new UsageError('unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)');
   const o = withDefaults(FILE_OPTIONS, values);
-  if (!o.file) throw new UsageError('--file is required');
-  if (!o.owner) throw new UsageError('--owner is required');
-  if (!isOwner(o.owner)) throw new UsageError(`--owner ${quote(o.owner, 60)} is not valid: ${OWNER_RULE}`);
+  if (o.file === undefined) throw new UsageError('--file is required');
+  if (o.file === '') throw new UsageError('--file is empty; give the path of the .env or JSON file');
+  if (o.owner === undefined) throw new UsageError('--owner is required');
+  if (o.owner === '') throw new UsageError('--owner is empty; give the construct path of the ClusterAccess that owns the entries');
+  if (!isOwner(o.owner)) throw new UsageError(`--owner ${showable(o.owner) ?? '(not shown: it may be a key)'} is not valid: ${OWNER_RULE}`);
   return { command, file: o.file, format: o.format, owner: o.owner, deployCommand: o.deployCommand };
 }
 
@@ -194,13 +198,14 @@ async function apply({ command, format, file: target, owner }, entries, fileOpts
 }
 
 async function main(io) {
+  // No value may ever reach the output: register every value as a secret before anything runs
+  // (the command line included: a key pasted into it must not come back in a usage error).
+  for (const v of secretsOf(io.env)) io.addSecret(v);
   const parsed = parseCommandLine(io.argv);
   if (parsed.help) {
     io.stdout(USAGE);
     return 0;
   }
-  // No value may ever reach the output: register every value as a secret before anything runs.
-  for (const v of secretsOf(io.env)) io.addSecret(v);
   let entries;
   try {
     entries = readEntries(io.env, parsed.command, parsed.deployCommand);

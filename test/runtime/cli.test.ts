@@ -1,13 +1,40 @@
 /**
  * The CLI toolkit (assets/runtime/cli.js) and the protocol (assets/runtime/protocol.js).
  */
+import * as path from 'node:path';
 import { RunError, UsageError, parseArgs, runCli, withDefaults } from '../../assets/runtime/cli';
-import { CHECK_OPTIONS, invocation } from '../../assets/runtime/protocol';
+import { CHECK_OPTIONS, FILE_OPTIONS, invocation } from '../../assets/runtime/protocol';
+import { runNode } from '../../tools/testing/run-node';
+
+/** Canary keys: none may ever be printed (checked in afterAll, over every message and output). */
+const KEY = 'Sup3rS3cretKeyValue0123456789';
+const DASH_KEY = '-QxT7s9Kd2LmN4pR6vW8yZ1aB3cE5fG7hJ9kL';
+const JWT = 'eyJhbGciOi';
+const CANARIES = [KEY, DASH_KEY.slice(1), JWT];
+const printed: string[] = [];
+afterAll(() => {
+  expect(printed.length).toBeGreaterThan(10);
+  for (const p of printed) for (const c of CANARIES) expect(p).not.toContain(c);
+});
+
+/** The UsageError message parseArgs throws (recorded for the canary scan). */
+function usageError(options: Parameters<typeof parseArgs>[0], argv: string[], hint?: string): string {
+  try {
+    parseArgs(options, argv, hint);
+  } catch (e) {
+    expect(e).toBeInstanceOf(UsageError);
+    printed.push((e as Error).message);
+    return (e as Error).message;
+  }
+  throw new Error(`parseArgs accepted ${JSON.stringify(argv)}`);
+}
 
 describe('parseArgs', () => {
   test('typed values, --flag=value, booleans and defaults', () => {
-    const { values } = parseArgs(CHECK_OPTIONS, ['--timeout', '2.5', '--retries=0', '--allow-open', '--read-collections', 'a, b,,c']);
-    expect(values).toEqual({ timeout: 2.5, retries: 0, allowOpen: true, readCollections: ['a', 'b', 'c'] });
+    const { values } = parseArgs(CHECK_OPTIONS, [
+      '--timeout', '2.5', '--retries=0', '--deadline', '12.25', '--concurrency', '10', '--allow-open', '--read-collections', 'a,b,,c,', '--label=--json',
+    ]);
+    expect(values).toEqual({ timeout: 2.5, retries: 0, deadline: 12.25, concurrency: 10, allowOpen: true, readCollections: ['a', 'b', 'c'], label: '--json' });
     expect(withDefaults(CHECK_OPTIONS, values)).toMatchObject({ timeout: 2.5, header: 'api-key', keyEnv: 'QDRANT_API_KEY', access: 'any' });
   });
 
@@ -17,7 +44,7 @@ describe('parseArgs', () => {
     [['--json=yes'], 'option --json takes no value'],
     [['--json', '--json'], 'option --json given twice'],
     [['--timeout', '0'], '--timeout needs a number of seconds in 1-300; got "0"'],
-    [['--retries', '2.5'], '--retries needs a whole number in 0-10; got "2.5"'],
+    [['--retries', '2.5'], '--retries needs a whole number in 0-10; got "2.5"; write plain decimal digits without leading zeros, e.g. 3'],
     [['--header', '$(id)'], '--header must be one of api-key, bearer; got "$(id)"'],
   ])('%j → %s', (argv, message) => {
     expect(() => parseArgs(CHECK_OPTIONS, argv)).toThrow(new UsageError(message));
@@ -30,6 +57,92 @@ describe('parseArgs', () => {
     } catch (e) {
       expect((e as Error).message).not.toContain('sk-live-123');
     }
+  });
+});
+
+describe('a value that may be a key is never echoed: long (over 20 characters) or a JWT (eyJ...)', () => {
+  const HINT = 'keys are never taken as arguments';
+  test.each([
+    [['-api-key=' + KEY], 'unknown option "-api-key": keys are never taken as arguments'],
+    [['--api-key=' + KEY], 'unknown option "--api-key": keys are never taken as arguments'],
+    [['-x=' + KEY], 'unknown option "-x" (see --help)'],
+    [[DASH_KEY], 'unknown option (not shown: it may be a key); see --help for the options; keys are never taken as arguments'],
+    [['--' + JWT], 'unknown option (not shown: it may be a key); see --help for the options; keys are never taken as arguments'],
+    [['--access', KEY], '--access must be one of any, read-only, manage, collections; got a value (not shown: it may be a key)'],
+    [['--header', JWT], '--header must be one of api-key, bearer; got a value (not shown: it may be a key)'],
+    [['--deploy-command=' + KEY], '--deploy-command must be one of cdktf deploy, cdktn deploy, terraform apply, tofu apply; got a value (not shown: it may be a key)'],
+    [['--timeout', KEY], '--timeout needs a number of seconds in 1-300; got a value (not shown: it may be a key); write plain decimal digits, e.g. 10 or 2.5'],
+    [['--retries', KEY], '--retries needs a whole number in 0-10; got a value (not shown: it may be a key); write plain decimal digits without leading zeros, e.g. 3'],
+    [['--read-collections', ` ${KEY}`], '--read-collections: a name (not shown: it may be a key) starts or ends with whitespace; ' +
+      'names are not trimmed (Qdrant allows spaces in them): write A,B, not A, B'],
+  ])('%j', (argv, message) => {
+    expect(usageError(CHECK_OPTIONS, argv, HINT)).toBe(message);
+  });
+
+  test('the writer\'s options too (no secret hint there)', () => {
+    expect(usageError(FILE_OPTIONS, ['--format', KEY])).toBe('--format must be one of dotenv, json; got a value (not shown: it may be a key)');
+    expect(usageError(FILE_OPTIONS, [DASH_KEY])).toBe('unknown option (not shown: it may be a key); see --help for the options');
+  });
+
+  test('the checker CLI, as Terraform runs it: one line saying what is wrong, exit 2, no key', async () => {
+    const cli = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.QDRANT_API_KEY;
+    const cases: Array<[string[], string]> = [
+      [['-api-key=' + KEY], 'unknown option "-api-key": keys are never taken as arguments'],
+      [[DASH_KEY], 'unknown option (not shown: it may be a key); see --help for the options; keys are never taken as arguments'],
+      [['--access', KEY], '--access must be one of any, read-only, manage, collections; got a value (not shown: it may be a key)'],
+      [['--timeout', KEY], '--timeout needs a number of seconds in 1-300; got a value (not shown: it may be a key)'],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await runNode([cli, 'check', '--url', 'https://h.example', ...argv], { env, outputs: printed });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split('\n')).toHaveLength(2);
+      expect(r.stderr).toContain(`qdrant-cluster-access: error: ${message}`);
+    }
+  });
+});
+
+describe('numbers are plain decimals', () => {
+  test.each([
+    [['--timeout', '0x10'], '--timeout needs a number of seconds in 1-300; got "0x10"; write plain decimal digits, e.g. 10 or 2.5'],
+    [['--timeout', ' 5'], '--timeout needs a number of seconds in 1-300; got " 5"; write plain decimal digits, e.g. 10 or 2.5'],
+    [['--timeout', '1e1'], '--timeout needs a number of seconds in 1-300; got "1e1"; write plain decimal digits, e.g. 10 or 2.5'],
+    [['--deadline', '0b101'], '--deadline needs a number of seconds in 1-3600; got "0b101"; write plain decimal digits, e.g. 10 or 2.5'],
+    [['--timeout', '5.'], '--timeout needs a number of seconds in 1-300; got "5."; write plain decimal digits, e.g. 10 or 2.5'],
+    [['--retries', '01'], '--retries needs a whole number in 0-10; got "01"; write plain decimal digits without leading zeros, e.g. 3'],
+    [['--concurrency', '+4'], '--concurrency needs a whole number in 1-64; got "+4"; write plain decimal digits without leading zeros, e.g. 3'],
+  ])('%j', (argv, message) => {
+    expect(usageError(CHECK_OPTIONS, argv)).toBe(message);
+  });
+});
+
+describe('collection lists', () => {
+  test.each([
+    [['--read-collections', ' lead'], '--read-collections: name " lead" starts or ends with whitespace; names are not trimmed (Qdrant allows spaces in them): write A,B, not A, B'],
+    [['--write-collections', 'a, b'], '--write-collections: name " b" starts or ends with whitespace; names are not trimmed (Qdrant allows spaces in them): write A,B, not A, B'],
+    [['--read-collections', ' , '], '--read-collections is an empty list; give one or more names separated by commas (A,B), or leave the option out'],
+    [['--read-collections', ''], '--read-collections is an empty list; give one or more names separated by commas (A,B), or leave the option out'],
+    [['--read-collections', 'a,orders', '--write-collections', 'orders'],
+      '"orders" is in both --read-collections and --write-collections; give it in one of them only (--write-collections if the apps write it)'],
+  ])('%j', (argv, message) => {
+    expect(usageError(CHECK_OPTIONS, argv)).toBe(message);
+  });
+});
+
+describe('"--" and values that are options', () => {
+  test('"--" ends the options: what follows is a positional', () => {
+    expect(parseArgs(CHECK_OPTIONS, ['--json', '--']).positionals).toEqual([]);
+    expect(parseArgs(CHECK_OPTIONS, ['--json', '--', '--label']).positionals).toEqual(['--label']);
+  });
+
+  test.each([
+    [['--label', '--json'], 'option --label needs a value; the next argument is the option --json (see --help)'],
+    [['--url', '-h'], 'option --url needs a value; the next argument is the option -h (see --help)'],
+    [['--label', '--'], 'option --label needs a value; the next argument is the option -- (see --help)'],
+  ])('%j', (argv, message) => {
+    expect(usageError(CHECK_OPTIONS, argv)).toBe(message);
   });
 });
 

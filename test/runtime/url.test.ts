@@ -1,7 +1,9 @@
 /**
  * The cluster address rule (assets/runtime/url.js), shared by the constructs and the checker.
  */
+import * as path from 'node:path';
 import { parseClusterUrl, showUrl } from '../../assets/runtime/url';
+import { runNode } from '../../tools/testing/run-node';
 
 describe('accepted addresses', () => {
   test.each([
@@ -13,6 +15,9 @@ describe('accepted addresses', () => {
     ['http://127.0.0.1:8080', { protocol: 'http:', host: '127.0.0.1' }],
     ['http://localhost', { protocol: 'http:', host: 'localhost' }],
     ['http://[::1]:6333', { protocol: 'http:', host: '::1' }],
+    ['https://BÜCHER.Example', { host: 'xn--bcher-kva.example' }],
+    ['https://xn--bcher-kva.example', { host: 'xn--bcher-kva.example' }],
+    ['https://İstanbul.tr', { host: 'xn--istanbul-o0e.tr' }],
   ])('%s', (url, expected) => {
     const parsed = parseClusterUrl(url);
     expect(parsed.problems).toEqual([]);
@@ -69,5 +74,62 @@ describe('refused addresses: nothing a shell or Terraform would read specially, 
       'has a fragment ("#..."); remove it',
     ]);
     expect(showUrl(url)).toBe('"https://***@h.example/p?***#f"');
+  });
+});
+
+describe('a password with "/" or "#" is never shown (the "@" decides where credentials end)', () => {
+  const PASSWORD = 'Zm9v/YmFyYmF6cXV4';
+  const CREDENTIALS = 'holds credentials (user:pass@); remove them, the API key is passed separately';
+  test.each([
+    [`https://proxyuser:${PASSWORD}@qdrant.example.com:6333`, '"https://***@qdrant.example.com:6333"', 'Zm9v', CREDENTIALS],
+    ['https://admin:s3cr#tPassw0rd@host.example', '"https://***@host.example"', 's3cr', CREDENTIALS],
+    ['https://admin:pa?ss/wo#rd@host.example/p', '"https://***@host.example/p"', 'pa?ss', CREDENTIALS],
+    ['https:admin:s3cretPassw0rd@host.example', '"https:***@host.example"', 's3cret',
+      'is not written as https://<host>[:<port>] (the "//" after the scheme is missing or doubled)'],
+    ['admin:s3cretPassw0rd@host.example', '"***@host.example"', 's3cret', 'has scheme (not shown: it may be a key); expected https://<host> or https://<host>:<port>'],
+    [`ftp://proxyuser:${PASSWORD}@host.example`, '"***@host.example"', 'YmFy', 'has scheme "ftp"; expected https://<host> or https://<host>:<port>'],
+  ])('%s', (url, shown, part, first) => {
+    const problems = parseClusterUrl(url).problems;
+    expect(problems[0]).toBe(first);
+    expect(showUrl(url)).toBe(shown);
+    const text = `${showUrl(url)} ${problems.join('; ')}`;
+    expect(text).not.toContain(part);
+    expect(text).not.toContain('admin');
+    expect(text).not.toContain('proxyuser');
+  });
+
+  test('nothing after the "@" is taken for a path of the credentials', () => {
+    expect(parseClusterUrl(`https://proxyuser:${PASSWORD}@qdrant.example.com:6333`)).toMatchObject({
+      problems: ['holds credentials (user:pass@); remove them, the API key is passed separately'],
+      host: 'qdrant.example.com',
+      explicitPort: 6333,
+    });
+  });
+
+  test('the checker CLI prints one line about the credentials and none of them', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, QDRANT_API_KEY: 'unrelated-env-key-51c0de' };
+    const cli = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
+    const r = await runNode([cli, 'check', '--url', `https://proxyuser:${PASSWORD}@qdrant.example.com:6333`], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('qdrant-cluster-access: error: url "https://***@qdrant.example.com:6333" holds credentials (user:pass@); ' +
+      'remove them, the API key is passed separately\n');
+    expect(r.stdout + r.stderr).not.toContain('Zm9v');
+    expect(r.stdout + r.stderr).not.toContain('YmFy');
+  });
+});
+
+describe('a host is never rewritten silently (only lower case and punycode)', () => {
+  test.each([
+    ['https://ex%61mple.com', 'has host "ex%61mple.com", which holds "%" (percent-encoding); write the host itself, without %-escapes'],
+    ['http://loc%61lhost:6333', 'has host "loc%61lhost", which holds "%" (percent-encoding); write the host itself, without %-escapes'],
+    ['https://exa\u200bmple.com', 'has host "exa\\u200bmple.com", which the URL parser would read as "example.com"; write the host as "example.com" if that is the one you mean'],
+    ['https://exa\u00admple.com', 'has host "exa\\u00admple.com", which the URL parser would read as "example.com"; write the host as "example.com" if that is the one you mean'],
+    ['https://ｅｘａｍｐｌｅ.com', 'has host "ｅｘａｍｐｌｅ.com", which the URL parser would read as "example.com"; write the host as "example.com" if that is the one you mean'],
+    ['https://a\u3002example.com', 'has host "a\u3002example.com", which the URL parser would read as "a.example.com"; write the host as "a.example.com" if that is the one you mean'],
+    ['https://0x7f.1', 'has host "0x7f.1", which the URL parser would read as "127.0.0.1"; write the host as "127.0.0.1" if that is the one you mean'],
+  ])('%j', (url, problem) => {
+    const parsed = parseClusterUrl(url);
+    expect(parsed.problems).toEqual([problem]);
+    expect(parsed.host).toBeUndefined();
   });
 });

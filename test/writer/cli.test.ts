@@ -12,7 +12,9 @@ import { runNode } from '../../tools/testing/run-node';
 const CLI = path.join(__dirname, '..', '..', 'assets', 'writer', 'cli.js');
 const SECRET = 'canary-secret-cli-9d41e0';
 const SECRET2 = 'canary-secret-cli-second-77aa';
-const CANARIES = [SECRET, SECRET2];
+/** Short enough to be shown if it were not registered as a secret before the command line is read. */
+const SHORT_SECRET = 'sh0rt-k3y';
+const CANARIES = [SECRET, SECRET2, SHORT_SECRET];
 const outputs: string[] = [];
 
 interface Run { code: number | null; stdout: string; stderr: string }
@@ -279,6 +281,14 @@ describe('usage errors exit 2', () => {
     [['write', '--file', 'F', '--owner', 'o'], [SECRET], 'QCA_ENTRIES must be a JSON object of NAME: value'],
     [['write', '--file', 'F', '--owner', 'o'], { K: 42 }, 'QCA_ENTRIES: entry K must be a string'],
     [['write', '--file', 'F', '--owner', 'o'], { 'BAD NAME': SECRET }, 'QCA_ENTRIES: entry name "BAD NAME" is not a valid variable name'],
+    [[SECRET], ENTRIES, 'expected the command write or remove; got an argument (not shown: it may be a key)\n'],
+    [['write', '--file', 'F', '--owner', 'o', '--format', SECRET], ENTRIES, '--format must be one of dotenv, json; got a value (not shown: it may be a key)\n'],
+    [['remove', '--file', 'F', '--owner', 'o', `--format=${SECRET}`], ENTRIES, '--format must be one of dotenv, json; got a value (not shown: it may be a key)\n'],
+    [['write', '--file', 'F', '--owner', 'o', `-api-key=${SECRET}`], ENTRIES, 'unknown option "-api-key" (see --help)\n'],
+    [['write', '--file', 'F', '--owner', 'o', `-${SECRET}`], ENTRIES, 'unknown option (not shown: it may be a key); see --help for the options\n'],
+    [['write', '--file', '', '--owner', 'o'], ENTRIES, '--file is empty; give the path of the .env or JSON file\n'],
+    [['write', '--file', 'F', '--owner', ''], ENTRIES, '--owner is empty; give the construct path of the ClusterAccess that owns the entries\n'],
+    [['write', '--file', 'F', '--owner', '--format', 'json'], ENTRIES, 'option --owner needs a value; the next argument is the option --format (see --help)\n'],
   ])('%j', async (args, entries, message) => {
     const r = await cli((args as string[]).map((a) => (a === 'F' ? f() : a)), entries);
     expect(r.code).toBe(2);
@@ -286,6 +296,18 @@ describe('usage errors exit 2', () => {
     expect(r.stderr).toContain(`qdrant-cluster-access-writer: error: ${message}`);
     expect(r.stderr).not.toContain(SECRET);
     expect(fs.existsSync(f())).toBe(false);
+  });
+});
+
+describe('entry values are secrets before the command line is read', () => {
+  test.each([
+    [[SHORT_SECRET], 'expected the command write or remove; got "[redacted]"'],
+    [['write', '--file', 'F', '--owner', 'o', '--format', SHORT_SECRET], '--format must be one of dotenv, json; got "[redacted]"'],
+  ])('%j', async (args, message) => {
+    const f = path.join(dir, '.env');
+    const r = await cli(args.map((a) => (a === 'F' ? f : a)), { QDRANT_URL: 'https://h:6333', QDRANT_API_KEY: SHORT_SECRET });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: `qdrant-cluster-access-writer: error: ${message}\n` });
+    expect(fs.existsSync(f)).toBe(false);
   });
 });
 
