@@ -4,6 +4,7 @@
  * and the checker's own parser, so that the two sides of the protocol cannot disagree.
  */
 import { execFileSync } from 'child_process';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -34,6 +35,8 @@ function checkOf(json: any, key: string) {
   if (!res) throw new Error(`no check for ${key}`);
   return { res, exec: res.provisioner[0]['local-exec'] };
 }
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** What the checker's own parser makes of a command and its environment, run through a real sh. */
 function parsedByChecker(exec: { command: string; environment: Record<string, string> }, extraEnv: Record<string, string> = {}) {
@@ -68,7 +71,8 @@ describe('the health check of a key', () => {
 
   test('the command holds no value: every value is in the environment, quoted', () => {
     const { exec, res } = checkOf(synthJson(stackWith()), 'search-api');
-    expect(exec.command).toBe('node "$QCA_CLI" check --grants-env "$QCA_GRANTS_ENV" --key-env "$QCA_KEY_ENV" --header "$QCA_HEADER" ' +
+    expect(exec.command).toBe('node "$QCA_CLI" check --grants-env "$QCA_GRANTS_ENV" --key-env "$QCA_KEY_ENV" --key-sha256-env "$QCA_KEY_SHA256_ENV" ' +
+      '--header "$QCA_HEADER" ' +
       '--timeout "$QCA_TIMEOUT" --retries "$QCA_RETRIES" --access "$QCA_ACCESS" --read-collections "$QCA_READ_COLLECTIONS" ' +
       '--write-collections "$QCA_WRITE_COLLECTIONS" --label "$QCA_LABEL"');
     expect(exec.environment).toEqual({
@@ -79,6 +83,9 @@ describe('the health check of a key', () => {
         { label: 'search-api → prod-us', url: `${URL_US}:6333`, grpcUrl: `${URL_US}:7334` },
       ]),
       QCA_KEY_ENV: 'TF_VAR_qdrant_api_key_search_api',
+      // The hash of the value Terraform uses (-var or a .tfvars file may differ from TF_VAR_...).
+      QCA_KEY_SHA256_ENV: 'QCA_KEY_SHA256',
+      QCA_KEY_SHA256: '${nonsensitive(sha256((var.qdrant_api_key_search_api == null) ? "" : var.qdrant_api_key_search_api))}',
       QCA_HEADER: 'api-key',
       QCA_TIMEOUT: '10',
       QCA_RETRIES: '3',
@@ -87,13 +94,15 @@ describe('the health check of a key', () => {
       QCA_WRITE_COLLECTIONS: 'orders',
       QCA_LABEL: 'search-api',
     });
-    // Nothing derived from the key in the provisioner (it would hide the check's output).
-    expect(JSON.stringify(res.provisioner)).not.toContain('var.');
+    // Nothing derived from the key in the provisioner but that nonsensitive hash (the key, or
+    // anything sensitive, would hide the check's output).
+    const hash = JSON.stringify(exec.environment.QCA_KEY_SHA256).slice(1, -1);
+    expect(JSON.stringify(res.provisioner).split(hash).join('')).not.toContain('var.');
   });
 
   test('protocol: what the constructs emit is what the checker parses, with the same defaults', () => {
     const emitted = checkOf(synthJson(stackWith({ header: ApiKeyHeader.BEARER, timeoutSeconds: 45, retries: 0, requireAuth: false, minValidityDays: 7, allowExcessAccess: true })), 'search-api').exec;
-    const parsed = parsedByChecker(emitted, { TF_VAR_qdrant_api_key_search_api: 'test-key-value' });
+    const parsed = parsedByChecker(emitted, { TF_VAR_qdrant_api_key_search_api: 'test-key-value', QCA_KEY_SHA256: sha256('test-key-value') });
     expect(parsed.options).toMatchObject({
       header: 'bearer',
       timeoutSeconds: 45,
@@ -110,7 +119,7 @@ describe('the health check of a key', () => {
     });
     expect(parsed.grants.map((g: any) => g.label)).toEqual(['search-api → prod-eu', 'search-api → prod-us']);
     // Defaults: what the construct leaves out, the checker fills in with the same values.
-    const plain = parsedByChecker(checkOf(synthJson(stackWith()), 'ingest').exec, { TF_VAR_qdrant_api_key_ingest: 'test-key-value' });
+    const plain = parsedByChecker(checkOf(synthJson(stackWith()), 'ingest').exec, { TF_VAR_qdrant_api_key_ingest: 'test-key-value', QCA_KEY_SHA256: sha256('test-key-value') });
     expect(plain.options).toMatchObject({ header: 'api-key', timeoutSeconds: 10, retries: 3, requireAuth: true, access: 'manage', minValidityDays: 0 });
   });
 

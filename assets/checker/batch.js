@@ -6,7 +6,7 @@
  * Node built-ins only.
  */
 const { UsageError } = require('../runtime/cli.js');
-const { quote, redact } = require('../runtime/text.js');
+const { quote, redact, safeLine } = require('../runtime/text.js');
 const { prepare, checkGrant, parseBaseUrl, withoutSecrets } = require('./check.js');
 const { DEFAULT_REST_PORT, DEFAULT_GRPC_PORT } = require('../runtime/url.js');
 
@@ -71,13 +71,16 @@ async function checkMany(options, grants, { concurrency = 8, onReport } = {}) {
   };
 }
 
-/** "FAIL 2 of 10 grants of key search-api failed: search-api → prod-us (step key), …", or undefined. */
+/**
+ * "FAIL 2 of 10 grants of key search-api failed: search-api → prod-us (step key), …", or undefined.
+ * The labels are user text (--label, the grants): made one line without control characters.
+ */
 function formatSummary(result, keyLabel) {
   const failed = result.grants.filter((r) => !r.ok);
   if (failed.length === 0) return undefined;
-  const of = keyLabel ? ` of key ${keyLabel}` : '';
+  const of = keyLabel ? ` of key ${safeLine(keyLabel, [], 120)}` : '';
   return `FAIL ${failed.length} of ${result.grants.length} grant${result.grants.length === 1 ? '' : 's'}${of} failed: ` +
-    failed.map((r) => `${r.label} (step ${r.failedStep})`).join(', ');
+    failed.map((r) => `${safeLine(r.label, [], 120)} (step ${r.failedStep})`).join(', ');
 }
 
 module.exports = { checkMany, checkGrantList, formatSummary };

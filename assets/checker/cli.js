@@ -4,7 +4,16 @@
  * qdrant-cluster-access CLI: `check` one cluster (--url) or every cluster of one key
  * (--grants-env). Run by Terraform's local-exec (one process per key) and as the package's bin.
  * The options are those of runtime/protocol.js; exit codes 0 passed, 1 check failed, 2 usage error.
+ *
+ * What this file adds to the redaction of runtime/cli.js (which redacts the keys it is told of):
+ * - the values of the variables named by --key-env and --key-sha256-env are registered as secrets
+ *   before the arguments are parsed, so that no parse error can echo them;
+ * - a JSON Web Token (a Qdrant key can be one) anywhere in what is printed, the arguments
+ *   included, becomes [redacted] (see JWT_RE);
+ * - the name of a variable that is not set is shown only when it reads like a name (see
+ *   describeVariable): `--key-env <the key>` is an easy mistake.
  */
+const crypto = require('node:crypto');
 const { CHECK_OPTIONS } = require('../runtime/protocol.js');
 const { UsageError, parseArgs, withDefaults, optionsHelp, runCli } = require('../runtime/cli.js');
 const { checkClusterAccess, formatReport, formatWarnings } = require('./check.js');
@@ -38,11 +47,75 @@ Output, one line per cluster (and a warning line when the key expires soon):
   FAIL search-api → prod-eu  step key: key rejected (401 Invalid API key or JWT)  52 ms
 
 Exit codes: 0 all steps passed; 1 the check failed; 2 usage error (bad option, URL or
-number; key variable missing or empty).
+number; key variable missing or empty, or not the key --key-sha256-env names).
 `;
 
 const SECRET_FLAG_HINT = 'keys are never taken as arguments (they would show in the process list and shell history); ' +
   'put the key in the environment variable QDRANT_API_KEY, or name another variable with --key-env NAME';
+
+/**
+ * A JSON Web Token, or what is left of one cut short: "eyJ" (`{"` in base64url), more base64url,
+ * then up to two more dot-separated parts. Ordinary text seldom holds "eyJ" and 6 more such characters.
+ */
+const JWT_RE = /eyJ[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
+
+function withoutJwts(text) {
+  return String(text).replace(JWT_RE, '[redacted]');
+}
+
+/**
+ * How a message names the environment variable `name`, given with `flag` (undefined for --key-env,
+ * whose messages name no flag). The name is shown only when it reads like a variable name: it starts
+ * with TF_VAR_ (the constructs make those), or it is at most 40 characters, all upper case or with
+ * an "_", and no part between "_" is longer than 16 characters. Anything else, a long run of
+ * mixed-case letters and digits for one, may be a key given where the name belongs.
+ */
+function describeVariable(name, flag) {
+  const readsLikeName = name.startsWith('TF_VAR_') || (name.length <= 40 &&
+    (name.includes('_') || name === name.toUpperCase()) && name.split('_').every((part) => part.length <= 16));
+  if (!readsLikeName) return `environment variable named by ${flag || CHECK_OPTIONS.keyEnv.flag} (not shown: it may be a key)`;
+  return flag ? `environment variable ${name} (${flag})` : `environment variable ${name}`;
+}
+
+/**
+ * The secrets to register before parsing: the values of the variables named by --key-env and
+ * --key-sha256-env (as `--flag NAME` or `--flag=NAME`), and every JWT in the arguments.
+ */
+function secretsInArgs(argv, env) {
+  const secrets = [];
+  argv.forEach((arg, i) => {
+    for (const flag of [CHECK_OPTIONS.keyEnv.flag, CHECK_OPTIONS.keySha256Env.flag]) {
+      const name = arg === flag ? argv[i + 1] : arg.startsWith(`${flag}=`) ? arg.slice(flag.length + 1) : undefined;
+      if (name !== undefined && Object.prototype.hasOwnProperty.call(env, name)) secrets.push(env[name]);
+    }
+    secrets.push(...(String(arg).match(JWT_RE) || []));
+  });
+  return secrets;
+}
+
+/**
+ * With --key-sha256-env: the key must be the one whose sha256 that variable holds. Terraform gives
+ * it for a key from a variable, whose TF_VAR_ value (what the check reads) loses to -var and .tfvars
+ * (what the targets get). Neither the key nor a hash is ever shown.
+ */
+function checkKeyHash(o, env, apiKey) {
+  const expected = env[o.keySha256Env];
+  const variable = describeVariable(o.keySha256Env, CHECK_OPTIONS.keySha256Env.flag);
+  if (expected === undefined || expected === '') {
+    throw new UsageError(`${variable} ${expected === undefined ? 'is not set' : 'is empty'}: set it to the sha256 (hex) of the key, or leave out ${CHECK_OPTIONS.keySha256Env.flag}`);
+  }
+  if (!/^[0-9a-fA-F]{64}$/.test(expected)) {
+    throw new UsageError(`${variable} does not hold a sha256 of 64 hex digits (value not shown); set it to the sha256 (hex) of the key`);
+  }
+  const actual = crypto.createHash('sha256').update(apiKey, 'utf8').digest();
+  if (crypto.timingSafeEqual(actual, Buffer.from(expected, 'hex'))) return;
+  if (o.keyEnv.startsWith('TF_VAR_')) {
+    const name = o.keyEnv.slice('TF_VAR_'.length);
+    throw new UsageError(`${o.keyEnv} in the environment is not the value Terraform uses for variable ${name} ` +
+      `(it is also set by -var, a .tfvars or *.auto.tfvars file, or -var-file): give the key one way only, by exporting ${o.keyEnv}`);
+  }
+  throw new UsageError(`the key in ${describeVariable(o.keyEnv)} is not the one whose sha256 is in ${variable}; give the key that hash was made from`);
+}
 
 /** Turns argv and the environment into what to run, or { help: true }. Throws UsageError. */
 function parseCommandLine(argv, env) {
@@ -67,19 +140,24 @@ function parseCommandLine(argv, env) {
   const apiKey = env[o.keyEnv];
   if (apiKey === undefined || apiKey === '') {
     const state = apiKey === undefined ? 'is not set' : 'is empty';
-    const hint = o.keyEnv.startsWith('TF_VAR_')
-      ? `: export ${o.keyEnv}='<the key>' before ${o.deployCommand} (a value given with -var or a .tfvars file does not reach the check)`
-      : values.keyEnv ? `: put the API key in ${o.keyEnv}` : `: put the API key in ${o.keyEnv} (or name another variable with --key-env NAME)`;
-    throw new UsageError(`environment variable ${o.keyEnv} ${state}${hint}`);
+    const variable = describeVariable(o.keyEnv);
+    // A name that is not shown is not repeated in the hint either.
+    const hint = variable.includes('(not shown') ? ': --key-env takes the NAME of the variable that holds the key, not the key'
+      : o.keyEnv.startsWith('TF_VAR_')
+        ? `: export ${o.keyEnv}='<the key>' before ${o.deployCommand} (a value given with -var or a .tfvars file does not reach the check)`
+        : values.keyEnv ? `: put the API key in ${o.keyEnv}` : `: put the API key in ${o.keyEnv} (or name another variable with --key-env NAME)`;
+    throw new UsageError(`${variable} ${state}${hint}`);
   }
+  if (o.keySha256Env !== undefined) checkKeyHash(o, env, apiKey);
   let grants;
   if (o.grantsEnv !== undefined) {
     const raw = env[o.grantsEnv];
-    if (raw === undefined || raw === '') throw new UsageError(`environment variable ${o.grantsEnv} (--grants-env) is not set or empty`);
+    const variable = describeVariable(o.grantsEnv, CHECK_OPTIONS.grantsEnv.flag);
+    if (raw === undefined || raw === '') throw new UsageError(`${variable} is not set or empty`);
     try {
       grants = JSON.parse(raw);
     } catch {
-      throw new UsageError(`environment variable ${o.grantsEnv} is not valid JSON; expected a list of {"label","url","grpcUrl"}`);
+      throw new UsageError(`${variable} is not valid JSON; expected a list of {"label","url","grpcUrl"}`);
     }
   }
   const options = {
@@ -107,6 +185,16 @@ function parseCommandLine(argv, env) {
 async function main(io) {
   // The default key variable is redacted even before it is known to be the one in use.
   io.addSecret(io.env.QDRANT_API_KEY);
+  for (const secret of secretsInArgs(io.argv, io.env)) io.addSecret(secret);
+  try {
+    return await run({ ...io, stdout: (text) => io.stdout(withoutJwts(text)) });
+  } catch (err) {
+    if (err instanceof Error) err.message = withoutJwts(err.message);
+    throw err;
+  }
+}
+
+async function run(io) {
   const parsed = parseCommandLine(io.argv, io.env);
   if (parsed.help) {
     io.stdout(USAGE);

@@ -21,6 +21,7 @@ export declare const CHECK_OPTIONS: {
   readonly grpcUrl: OptionSpec;
   readonly grantsEnv: OptionSpec;
   readonly keyEnv: OptionSpec & { readonly default: string };
+  readonly keySha256Env: OptionSpec;
   readonly header: OptionSpec & { readonly values: readonly ['api-key', 'bearer']; readonly default: 'api-key' };
   readonly ca: OptionSpec;
   readonly timeout: OptionSpec & { readonly min: number; readonly max: number; readonly default: number };

@@ -19,6 +19,11 @@ const CHECK_OPTIONS = {
     describe: 'Check several clusters with one key: NAME holds a JSON list of {"label","url","grpcUrl"} (instead of --url)',
   },
   keyEnv: { flag: '--key-env', type: 'env-name', valueName: 'NAME', default: 'QDRANT_API_KEY', describe: 'Environment variable holding the key; keys are never arguments' },
+  keySha256Env: {
+    flag: '--key-sha256-env', type: 'env-name', valueName: 'NAME',
+    // Set by the constructs for a key from a Terraform variable: -var or a .tfvars file wins over its TF_VAR_.
+    describe: 'Environment variable holding the sha256 (hex) of the key meant to be checked: a key in --key-env that differs is refused (exit 2)',
+  },
   header: { flag: '--header', type: 'enum', values: ['api-key', 'bearer'], default: 'api-key', describe: 'Send "api-key: KEY" or "Authorization: Bearer KEY"' },
   ca: { flag: '--ca', type: 'string', valueName: 'FILE', describe: 'PEM CA certificate(s) to trust in addition to the system roots' },
   timeout: { flag: '--timeout', type: 'number', min: 1, max: 300, default: 10, unit: 'seconds', valueName: 'SECONDS', describe: 'Timeout of each request' },

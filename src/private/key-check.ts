@@ -7,6 +7,11 @@
  *   checker reads the `TF_VAR_...` that Terraform itself inherits, so the check's lines stay
  *   visible. A key from another resource is handed over in `environment` (marked sensitive), which
  *   makes Terraform hide this key's output on success, and only this key's.
+ * - A variable can also be set by -var or a .tfvars file, which win over `TF_VAR_...`: the targets
+ *   would then get a key that was never checked. So the checker also gets the sha256 of the value
+ *   Terraform uses, marked nonsensitive (a hash of a high-entropy key; Terraform never prints a
+ *   provisioner's environment, and a sensitive value there would hide the check's lines), and
+ *   refuses a `TF_VAR_...` that differs (--key-sha256-env).
  * - Every value reaches the shell quoted, through the environment (runtime/protocol.js).
  * - Triggers: the grants, a hash of the key, the runtime's hash and the options. Rotating one key
  *   re-runs that key's check only.
@@ -37,6 +42,8 @@ export interface CheckSettings {
 const GRANTS_ENV = 'QCA_GRANTS';
 /** The environment variable that holds a key handed over by Terraform (fromToken sources). */
 const HANDED_KEY_ENV = 'QDRANT_API_KEY';
+/** The environment variable that holds the sha256 of a variable's value (the checker's --key-sha256-env). */
+const KEY_SHA256_ENV = 'QCA_KEY_SHA256';
 
 export class KeyCheck extends Construct {
   /** The `null_resource`: secret targets of the key depend on it. */
@@ -49,10 +56,12 @@ export class KeyCheck extends Construct {
     const source = apiKey._sourceConfig();
     const keyEnv = source.inheritedEnvironmentVariable ?? HANDED_KEY_ENV;
     const access = apiKey.access;
+    const keySha256 = Fn.sha256(keyOrEmpty(source.expression, source.variable !== undefined));
 
     const values = {
       grantsEnv: GRANTS_ENV,
       keyEnv,
+      keySha256Env: source.inheritedEnvironmentVariable ? KEY_SHA256_ENV : undefined,
       header: settings.header,
       timeout: settings.timeoutSeconds,
       retries: settings.retries,
@@ -76,9 +85,15 @@ export class KeyCheck extends Construct {
       },
     });
     const environment: Record<string, string> = { ...invocation.environment, [GRANTS_ENV]: grants };
-    // From another resource: Terraform must hand the key over, which hides this check's output on
-    // success (a failure is still printed in full, and never holds the key).
-    if (!source.inheritedEnvironmentVariable) environment[HANDED_KEY_ENV] = source.expression;
+    if (source.inheritedEnvironmentVariable) {
+      // From a variable: the hash of the value Terraform hands to the targets, which the checker
+      // compares with the TF_VAR_... it reads (they differ when -var or a .tfvars file sets it too).
+      environment[KEY_SHA256_ENV] = Token.asString(Fn.nonsensitive(keySha256));
+    } else {
+      // From another resource: Terraform must hand the key over, which hides this check's output on
+      // success (a failure is still printed in full, and never holds the key).
+      environment[HANDED_KEY_ENV] = source.expression;
+    }
 
     const optionsHash = createHash('sha256')
       .update(JSON.stringify({ values, ca: settings.caFile?.assetHash ?? null }))
@@ -86,7 +101,7 @@ export class KeyCheck extends Construct {
       .slice(0, 16);
     const triggers: Record<string, string> = {
       grants: grantsHash,
-      key_sha256: Fn.sha256(keyOrEmpty(source.expression, source.variable !== undefined)),
+      key_sha256: keySha256,
       runtime: support.runtime.assetHash,
       options: optionsHash,
     };

@@ -153,11 +153,8 @@ describe('checkMany', () => {
     expect(Object.values(standIns).map((x) => x.requests.length)).toEqual(before);
   });
 
-  // BUG (assets/checker/batch.js, not this suite's to fix): checkGrantList checks the shape of each
-  // grant, but its URLs are parsed only when checkGrant reaches it, so the grants before a bad URL
-  // are checked (keys sent) before the UsageError, and with concurrency > 1 the others keep running
-  // after checkMany has rejected. Fix: parse every url and grpcUrl (check.js parseBaseUrl) in
-  // checkGrantList. `test.failing` passes while the bug is there; remove `.failing` with the fix.
+  // checkGrantList parses every url and grpcUrl first: otherwise the grants before a bad URL would
+  // be checked (keys sent) before the UsageError, and others would keep running after it.
   test('a grant with a bad URL is a usage error before anything is sent', async () => {
     const before = standIns.ro.requests.length;
     await expect(checkMany({ apiKey: KEY, caFile, ...FAST }, [grants[1], { url: 'ftp://x' }], { concurrency: 1 })).rejects.toMatchObject({ name: 'UsageError' });
@@ -220,6 +217,19 @@ describe('CLI --grants-env', () => {
     expect(result).toMatchObject({ ok: false, expiresAt: null, failed: FAILED });
     expect(result.grants.map((g) => g.label)).toEqual(grants.map((g) => g.label));
     expect(inFlight.max).toBeLessThanOrEqual(3);
+  });
+
+  test('a --label with control characters: the summary is one line of plain text', async () => {
+    const label = 'k\u001b[2K\rok   all fine\nx';
+    const r = await runCli(['check', '--grants-env', 'QCA_GRANTS', '--label', label, '--ca', caFile, '--retries', '1'],
+      { QDRANT_API_KEY: KEY, QCA_GRANTS: JSON.stringify([grants[2]]) });
+    expect(r.code).toBe(1);
+    // eslint-disable-next-line no-control-regex
+    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^FAIL search-api → us-1 {2}step key: /);
+    expect(lines[1]).toBe('FAIL 1 of 1 grant of key k [2K ok all fine x failed: search-api → us-1 (step key)');
   });
 
   test.each([
