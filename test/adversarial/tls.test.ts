@@ -5,6 +5,8 @@
  * (The gRPC client on its own is tested the same way in test/checker/grpc.test.ts.)
  */
 import * as fs from 'fs';
+import * as http2 from 'http2';
+import type { AddressInfo } from 'net';
 import * as path from 'path';
 import * as tls from 'tls';
 import { runNode } from '../../tools/testing/run-node';
@@ -13,8 +15,11 @@ import { StandInQdrant, canaryKey, carriesKey, createTestCa } from '../../tools/
 const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
 const KEY = canaryKey('canary-tls');
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return runNode([CLI, 'check', ...args], { env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: KEY, ...env } });
+async function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const r = await runNode([CLI, 'check', ...args], { env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: KEY, ...env } });
+  // Whatever happened, the key was not printed.
+  expect(r.stdout + r.stderr).not.toContain(KEY);
+  return r;
 }
 
 let s: StandInQdrant;
@@ -37,10 +42,29 @@ test('gRPC: the same, on the gRPC endpoint', async () => {
   // REST trusted (its CA given), gRPC served with the same certificate: both verified with the CA...
   const ok = await cli(['--url', s.url, '--grpc-url', s.grpcUrl, '--ca', s.caFile, '--retries', '0'], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
   expect(ok.code).toBe(0);
-  // ...and without the CA both fail, whatever the environment says: the first failure is REST's.
-  const bad = await cli(['--url', s.url, '--grpc-url', s.grpcUrl, '--retries', '0'], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
-  expect(bad.code).toBe(1);
-  expect(bad.stdout).toMatch(/step root: TLS certificate not trusted/);
+  // ...while a gRPC port whose certificate comes from another CA fails, whatever the environment
+  // says, with REST still trusted: the failure is gRPC's own, and no gRPC call (no key) was sent.
+  const other = createTestCa();
+  const calls: http2.IncomingHttpHeaders[] = [];
+  const grpc = http2.createSecureServer({ cert: other.serverCert, key: other.serverKey });
+  grpc.on('stream', (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => {
+    calls.push(headers);
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '14' }, { endStream: true });
+  });
+  grpc.on('session', (session) => session.on('error', () => undefined));
+  await new Promise<void>((resolve) => grpc.listen(0, '127.0.0.1', () => resolve()));
+  try {
+    const grpcUrl = `https://127.0.0.1:${(grpc.address() as AddressInfo).port}`;
+    const bad = await cli(['--url', s.url, '--grpc-url', grpcUrl, '--ca', s.caFile, '--retries', '0', '--json'], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
+    expect(bad.code).toBe(1);
+    const report = JSON.parse(bad.stdout);
+    expect(report).toMatchObject({ ok: false, failedStep: 'grpc', failureId: 'tls-untrusted' });
+    expect(report.steps.filter((x: { ok: boolean }) => !x.ok).map((x: { name: string }) => x.name)).toEqual(['grpc']);
+    expect(calls).toEqual([]);
+  } finally {
+    await new Promise<void>((resolve) => grpc.close(() => resolve()));
+    fs.rmSync(other.dir, { recursive: true, force: true });
+  }
 });
 
 test('--ca adds to the trusted roots: a CA from NODE_EXTRA_CA_CERTS is still trusted with --ca of another CA', async () => {

@@ -18,7 +18,8 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CliRun, leftovers, runCli, tempDir } from '../writer/run-cli';
+import { runNode } from '../../tools/testing/run-node';
+import { CLI, CliRun, leftovers, runCli, tempDir } from '../writer/run-cli';
 
 // The writer is plain CommonJS with .d.ts files next to it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -220,10 +221,35 @@ describe('the lock, through the CLI', () => {
     expect(leftovers(tmp.path)).toEqual([]);
   });
 
+  /**
+   * Resolves when the writer tries to take the lock: the temp file it links to `<file>.lock`
+   * appears next to it (tryCreateLock in assets/writer/lock.js). By then its signal handlers are set
+   * and, with the lock held, it is waiting.
+   */
+  function lockAttempt(): { seen: Promise<void>; close(): void } {
+    const prefix = `.${path.basename(f)}.lock.qca-`;
+    let watcher: fs.FSWatcher | undefined;
+    const seen = new Promise<void>((resolve) => {
+      watcher = fs.watch(tmp.path, (_event, name) => {
+        if (name?.startsWith(prefix)) resolve();
+      });
+    });
+    return { seen, close: () => watcher?.close() };
+  }
+
   test.each([['SIGTERM', 143], ['SIGINT', 130]] as const)('%s while waiting for a live holder: exits %d, takes nothing, leaves the holder\'s lock', async (signal, code) => {
     const held = `qdrant-cluster-access-writer pid=${process.pid} host=${HOST} started=${Date.now()} token=00112233445566778899aabb\n`;
     fs.writeFileSync(`${f}.lock`, held);
-    const r = await runCli(args(), VALUES[0], { env: { QCA_LOCK_TIMEOUT_MS: '60000' }, killAfterMs: 1500, signal }, outputs);
+    // As runCli, but the signal goes out once the writer is waiting for the lock, not after a guessed delay.
+    const env: NodeJS.ProcessEnv = { ...process.env, QCA_LOCK_TIMEOUT_MS: '60000', QCA_ENTRIES: JSON.stringify(VALUES[0]) };
+    delete env.QCA_ENTRIES_FROM_ENV;
+    const attempt = lockAttempt();
+    let r: CliRun;
+    try {
+      r = await runNode([CLI, ...args()], { env, signalWhen: attempt.seen, signal, outputs });
+    } finally {
+      attempt.close();
+    }
     expect(r).toMatchObject({
       code,
       stdout: '',

@@ -39,8 +39,16 @@ afterAll(() => {
   for (const o of outputs) {
     expect(o).not.toContain(SECRET);
     expect(o).not.toContain(SECRET2);
-    // Every message is one line (plus its newline).
-    expect(o.split('\n').filter((l) => l.startsWith('error:')).length).toBeLessThanOrEqual(1);
+  }
+  // Every message is one line (plus its newline): `outputs` holds each run's stdout, then its
+  // stderr. A stderr is nothing, or exactly one line; an error is the writer's one-line error
+  // (its prefix, lower case, no trailing period).
+  expect(outputs.length % 2).toBe(0);
+  for (let i = 0; i < outputs.length; i += 2) {
+    const [stdout, stderr] = [outputs[i], outputs[i + 1]];
+    expect({ stdout, oneLine: /^([^\n]+\n)?$/.test(stdout) }).toEqual({ stdout, oneLine: true });
+    expect({ stderr, oneLine: /^([^\n]+\n)?$/.test(stderr) }).toEqual({ stderr, oneLine: true });
+    if (stderr.includes('error:')) expect(stderr).toMatch(/^qdrant-cluster-access-writer: error: [a-z][^\n]*[^.\n]\n$/);
   }
 });
 

@@ -5,11 +5,13 @@
  * dead writer's lock at once (no wait for the stale bound), deletes the dead writer's temp file,
  * writes the new key and keeps every line of the app.
  *
- * The kill is real: while the rotation's apply runs, the test reads the writer's pid from its
- * lock file (`<file>.lock`, written by assets/writer/lock.js) and sends SIGKILL to it. The app's
+ * The kill is real: while the rotation's apply runs, the test polls the writer's lock file
+ * (`<file>.lock`, written by assets/writer/lock.js), reads the writer's pid from it, makes sure
+ * that process descends from the terraform it started, and sends SIGKILL to it. The app's
  * `.env` is large (about 3 MB of its own lines) so that the writer holds the lock for a while;
  * a kill that comes too late (the lock already gone) is retried with the next key.
  */
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { TerraformStack } from 'cdktf';
@@ -33,18 +35,45 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls for the writer's lock, reads its pid and kills it; resolves with the pid, or null when `done` came first. */
-async function killWriterOnLock(lockFile: string, done: () => boolean): Promise<number | null> {
-  while (!done()) {
-    let text = '';
+/** The parent of `pid` (from /proc where there is one, else ps), or undefined when it is gone. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); // "pid (comm) state ppid ...", comm may hold spaces
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    if (fs.existsSync('/proc/self/stat')) return undefined; // /proc is there: the process is gone
+  }
+  try {
+    return Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `pid` is a descendant of `ancestor` (the writer runs under terraform's shell). */
+function descendsFrom(pid: number, ancestor: number): boolean {
+  for (let p: number | undefined = parentOf(pid), hops = 0; p !== undefined && p > 1 && hops < 16; p = parentOf(p), hops++) {
+    if (p === ancestor) return true;
+  }
+  return false;
+}
+
+/**
+ * Polls for the writer's lock, reads its pid and, once that pid is a process under `terraformPid()`,
+ * kills it; resolves with the pid, or null when `done` came first. Each poll awaits, so the run's
+ * pipes keep flowing; a lock not (yet) fully written or not of our run is polled again.
+ */
+async function killWriterOnLock(lockFile: string, done: () => boolean, terraformPid: () => number | undefined): Promise<number | null> {
+  for (; !done(); await sleep(2)) {
+    let text: string;
     try {
       text = fs.readFileSync(lockFile, 'utf8');
     } catch {
-      await new Promise((r) => setImmediate(r));
       continue;
     }
     const pid = Number(/^qdrant-cluster-access-writer pid=(\d+) /.exec(text)?.[1]);
-    if (!pid) continue;
+    const tf = terraformPid();
+    if (!pid || tf === undefined || !descendsFrom(pid, tf)) continue;
     try {
       process.kill(pid, 'SIGKILL');
       return pid;
@@ -86,9 +115,11 @@ test('a writer killed during apply leaves the old or the new .env; the next appl
     for (; k < KEYS.length && killed === null; k++) {
       const before = fs.readFileSync(envFile, 'utf8');
       let finished = false;
-      const apply = terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_qdrant_api_key_app: KEYS[k] })
+      let tfPid: number | undefined;
+      const apply = terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_qdrant_api_key_app: KEYS[k] }, undefined,
+        { onSpawn: (pid) => { tfPid = pid; } })
         .finally(() => { finished = true; });
-      killed = await killWriterOnLock(`${envFile}.lock`, () => finished);
+      killed = await killWriterOnLock(`${envFile}.lock`, () => finished, () => tfPid);
       const run = await apply;
       runs.push(run.stdout, run.stderr);
       const after = fs.readFileSync(envFile, 'utf8');

@@ -53,8 +53,16 @@ describe('examples/basic deployed with real terraform', () => {
     dir = synthStack(out, 'basic', (app, id) => new BasicStack(app, id, { url: cluster.url, caFile: cluster.caFile, grpcPort: Number(new URL(cluster.grpcUrl).port) }));
   });
   afterAll(async () => {
-    await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_qdrant_api_key_search_api: rotated });
-    await cluster?.stop();
+    try {
+      // Only when synth made the stack directory: never a destroy in the current directory.
+      if (dir) {
+        const destroy = await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_qdrant_api_key_search_api: rotated });
+        expect(destroy.exitCode).toBe(0);
+        expectNoCanary([key, rotated, wrong], [destroy.stdout, destroy.stderr], dir);
+      }
+    } finally {
+      await cluster?.stop();
+    }
   });
 
   test('apply runs the check and shows its pass line', async () => {
@@ -171,8 +179,9 @@ describe('a key from another resource (fromToken)', () => {
       const bad = await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_vault_secret: wrong });
       expect(bad.exitCode).not.toBe(0);
       expect(bad.stderr.replace(/\s+/g, ' ')).toMatch(/ingest → prod-eu .*step key: key rejected \(401 Invalid API key or JWT\)/);
-      expectNoCanary([good, wrong], [ok.stdout, ok.stderr, bad.stdout, bad.stderr], dir);
-      await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_vault_secret: good });
+      const destroy = await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_vault_secret: good });
+      expect(destroy.exitCode).toBe(0);
+      expectNoCanary([good, wrong], [ok.stdout, ok.stderr, bad.stdout, bad.stderr, destroy.stdout, destroy.stderr], dir);
     } finally {
       await cluster.stop();
     }

@@ -14,6 +14,7 @@ import { ClusterAccess, SecretTarget } from '../../src';
 import { runNode } from '../../tools/testing/run-node';
 import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
 import { TerraformRun, initAndApply, synthStack, terraform } from '../../tools/testing/terraform';
+import { expectNoCanary } from '../ecosystem/support';
 
 jest.setTimeout(240_000);
 
@@ -90,7 +91,8 @@ describe('examples/multi-cluster writes the app .env with real terraform', () =>
     const appDir = path.join(out, 'app');
     fs.mkdirSync(appDir);
     envFile = path.join(appDir, '.env');
-    fs.writeFileSync(envFile, FOREIGN, { mode: 0o640 });
+    fs.writeFileSync(envFile, FOREIGN);
+    fs.chmodSync(envFile, 0o640); // whatever the umask: the mode checked below is this one
     dir = synthStack(out, 'multi', (app, id) => new MultiClusterStack(app, id, { urls, grpcPorts, caFile: clusters.staging.caFile, envFile }));
     env = { TF_VAR_qdrant_api_key_search_api: search, TF_VAR_ingest_key: ingest };
   });
@@ -254,6 +256,16 @@ describe('file targets under real terraform: parallel writers and a file we must
     for (const o of outs) fs.rmSync(o, { recursive: true, force: true });
   });
 
+  /**
+   * No key after a run: not in what terraform printed, the stack, the state, nor any file next to
+   * the targets but the targets themselves (the JSON sidecar, a lock or temp file left behind).
+   */
+  function expectNoKeyAfter(run: TerraformRun, out: string, stackDir: string, targets: string[]): void {
+    const beside = fs.readdirSync(out).map((n) => path.join(out, n)).filter((f) => !targets.includes(f) && fs.statSync(f).isFile());
+    const stackFiles = ['cdk.tf.json', 'terraform.tfstate', 'terraform.tfstate.backup'].map((f) => path.join(stackDir, f));
+    expectNoCanary([key], [run.stdout, run.stderr], [...stackFiles, ...beside]);
+  }
+
   test('two writers on one .env and one JSON file lose no update; destroy restores both files', async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-e2e-files-'));
     outs.push(out);
@@ -275,12 +287,16 @@ describe('file targets under real terraform: parallel writers and a file we must
     expect(fs.readFileSync(envFile, 'utf8').startsWith(FOREIGN)).toBe(true);
     const obj = JSON.parse(fs.readFileSync(jsonFile, 'utf8'));
     expect(obj).toMatchObject({ feature_flags: { beta: true }, region: 'eu', SEARCH_QDRANT_API_KEY: key, INGEST_QDRANT_GRPC_URL: cluster.grpcUrl });
-    expect(run.stdout.includes(key)).toBe(false);
+    // The scan below reads the JSON file's ownership record (names only) and the state.
+    expect(fs.existsSync(path.join(out, '.secrets.json.qdrant-cluster-access'))).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'terraform.tfstate'), 'utf8')).toContain('values_sha256');
+    expectNoKeyAfter(run, out, dir, [envFile, jsonFile]);
 
     // Renamed entries: the next deploy removes the old names and writes the new ones.
     synth(out, envFile, jsonFile, (team) => `${team.toUpperCase()}_V2_`);
     const renamed = await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], vars);
     expect(renamed.exitCode).toBe(0);
+    expectNoKeyAfter(renamed, out, dir, [envFile, jsonFile]);
     const names = Object.keys(dotenv.parse(fs.readFileSync(envFile, 'utf8'))).filter((n) => n.includes('QDRANT'));
     expect(names.sort()).toEqual(['INGEST_V2_QDRANT_API_KEY', 'INGEST_V2_QDRANT_GRPC_URL', 'INGEST_V2_QDRANT_URL',
       'SEARCH_V2_QDRANT_API_KEY', 'SEARCH_V2_QDRANT_GRPC_URL', 'SEARCH_V2_QDRANT_URL']);
@@ -288,6 +304,7 @@ describe('file targets under real terraform: parallel writers and a file we must
 
     const destroy = await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], vars);
     expect(destroy.exitCode).toBe(0);
+    expectNoKeyAfter(destroy, out, dir, [envFile, jsonFile]);
     expect(fs.readFileSync(envFile, 'utf8')).toBe(FOREIGN);
     expect(fs.readFileSync(jsonFile, 'utf8')).toBe(json);
   });
@@ -298,7 +315,8 @@ describe('file targets under real terraform: parallel writers and a file we must
     const envFile = path.join(out, '.env');
     const bad = 'GOOD=1\nnot an assignment\n';
     fs.writeFileSync(envFile, bad, { mode: 0o600 });
-    const dir = synth(out, envFile, path.join(out, 'secrets.json'));
+    const jsonFile = path.join(out, 'secrets.json');
+    const dir = synth(out, envFile, jsonFile);
     const before = cluster.requests.length;
     const vars = { TF_VAR_qdrant_api_key_search_app: key, TF_VAR_qdrant_api_key_ingest_app: key };
     const run = await initAndApply(dir, vars);
@@ -308,7 +326,10 @@ describe('file targets under real terraform: parallel writers and a file we must
     // The checks ran first (the writers wait for them), and passed.
     expect(cluster.requests.length).toBeGreaterThan(before);
     expect(run.stdout).toMatch(/ok +search-app → search-eu/);
-    expect(`${run.stdout}${run.stderr}`.includes(key)).toBe(false);
-    await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], vars);
+    expectNoKeyAfter(run, out, dir, [envFile, jsonFile]);
+    const destroy = await terraform(dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], vars);
+    expect(destroy.exitCode).toBe(0);
+    expectNoKeyAfter(destroy, out, dir, [envFile, jsonFile]);
+    expect(fs.readFileSync(envFile, 'utf8')).toBe(bad);
   });
 });

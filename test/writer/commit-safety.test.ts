@@ -24,13 +24,11 @@ const UID = 47311;
 const PRIMARY = 47311;
 const SECRETS = 47312;
 
-// The test user must reach the directory: the run's own temp root (TMPDIR) is private to root.
-const TMP = process.env.QCA_JEST_TEMP_ROOT ? path.dirname(process.env.QCA_JEST_TEMP_ROOT) : os.tmpdir();
-
+// Under the run's own temp root (TMPDIR, see tools/testing/jest-temp-root.ts), like every test.
 let dir: string;
 const outputs: string[] = [];
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(TMP, 'qca-commit-'));
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-commit-'));
 });
 afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -73,6 +71,19 @@ const groupOf = (f: string) => fs.statSync(f).gid;
 const modeOf = (f: string) => fs.statSync(f).mode % 0o1000;
 
 (isRoot ? describe : describe.skip)('an existing file\'s group, as a user who is not root', () => {
+  // The test user must reach the directory, and the run's temp root is private to root: open it
+  // to search (o+x: no listing) while these tests run, then give it its mode back.
+  const root = process.env.QCA_JEST_TEMP_ROOT;
+  let rootMode: number | undefined;
+  beforeAll(() => {
+    if (!root) return;
+    rootMode = fs.statSync(root).mode % 0o10000;
+    fs.chmodSync(root, rootMode % 2 === 1 ? rootMode : rootMode + 0o001); // + o+x
+  });
+  afterAll(() => {
+    if (root && rootMode !== undefined) fs.chmodSync(root, rootMode);
+  });
+
   test('a member of the file\'s group keeps it: 0640 uid:secrets stays 0640 uid:secrets', () => {
     const file = userFile(SECRETS, 0o640);
     const r = writeAs([PRIMARY, SECRETS], file);

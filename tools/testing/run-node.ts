@@ -1,8 +1,13 @@
 /**
  * Runs Node (`process.execPath`) as a child process and collects what it printed. Asynchronous on
  * purpose: a test's servers (stand-ins, proxies) live in the test process and must keep answering.
+ *
+ * A child never outlives its test file: it is killed (SIGKILL) after `deadlineMs` (default 10
+ * minutes) and, inside jest, at the end of the test file that started it (a root-level afterAll
+ * registered when the file imports this module), so a run left behind by a jest timeout does not
+ * go on into later files.
  */
-import { spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 
 export interface NodeRun {
   readonly code: number | null;
@@ -17,26 +22,66 @@ export interface NodeRunOptions {
   readonly cwd?: string;
   /** Send `signal` (default SIGKILL) this many ms after the spawn. */
   readonly killAfterMs?: number;
+  /** Send `signal` (default SIGKILL) when this promise resolves, if the child still runs. */
+  readonly signalWhen?: Promise<unknown>;
   readonly signal?: NodeJS.Signals;
+  /**
+   * A bound, not a measurement: SIGKILL this many ms after the spawn (default 10 minutes), so a
+   * hung child cannot outlive its test. A run ended so shows `signal: 'SIGKILL'`.
+   */
+  readonly deadlineMs?: number;
   /** When given, the run's stdout and stderr are pushed here (to check later that no secret was printed). */
   readonly outputs?: string[];
+}
+
+/** The default of {@link NodeRunOptions.deadlineMs}. */
+const DEFAULT_DEADLINE_MS = 10 * 60_000;
+
+const running = new Set<ChildProcess>();
+function killRunning(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
+// As tempDir in ./terraform.ts: a root-level afterAll of the test file that loads this module;
+// outside jest (or loaded from inside a test), at process exit.
+if (typeof afterAll === 'function') {
+  try {
+    afterAll(killRunning);
+  } catch {
+    process.once('exit', killRunning);
+  }
+} else {
+  process.once('exit', killRunning);
 }
 
 /** `node ...args` with stdin ignored; resolves on 'close', rejects if the spawn fails. */
 export function runNode(args: readonly string[], options: NodeRunOptions = {}): Promise<NodeRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
     let stdout = '';
     let stderr = '';
-    const timer = options.killAfterMs === undefined ? undefined : setTimeout(() => child.kill(options.signal ?? 'SIGKILL'), options.killAfterMs);
+    let closed = false;
+    const send = () => {
+      if (!closed) child.kill(options.signal ?? 'SIGKILL');
+    };
+    const timer = options.killAfterMs === undefined ? undefined : setTimeout(send, options.killAfterMs);
+    const deadline = setTimeout(() => child.kill('SIGKILL'), options.deadlineMs ?? DEFAULT_DEADLINE_MS);
+    options.signalWhen?.then(send, () => undefined);
+    const done = () => {
+      closed = true;
+      running.delete(child);
+      if (timer) clearTimeout(timer);
+      clearTimeout(deadline);
+    };
     child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
     child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
     child.on('error', (e) => {
-      if (timer) clearTimeout(timer);
+      done();
       reject(e);
     });
     child.on('close', (code, signal) => {
-      if (timer) clearTimeout(timer);
+      done();
       options.outputs?.push(stdout, stderr);
       resolve({ code, signal, stdout, stderr });
     });

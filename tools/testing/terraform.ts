@@ -7,8 +7,13 @@
  * `TERRAFORM_BINARY_NAME`, else `terraform` when it is on PATH, else the `tofu` that
  * scripts/offline-terraform.sh builds when terraform is missing (scripts/terraform-binary.sh
  * makes the same choice for shell scripts).
+ *
+ * A run sees the developer's environment minus what would change Terraform's behaviour or
+ * output under the tests (TF_LOG*, TF_CLI_ARGS*, TF_VAR_*, TF_INPUT, TF_WORKSPACE, TF_DATA_DIR):
+ * only what a test passes reaches it. A run never outlives its test file: it is killed after
+ * its deadline and, inside jest, when the test file that started it ends.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -84,30 +89,76 @@ export function terraformBinary(which?: TerraformBinary): string {
 
 export interface TerraformRun {
   readonly exitCode: number;
+  /** The signal that ended the run (e.g. SIGKILL at its deadline), else null. */
+  readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
   /** Wall-clock time of the run. */
   readonly ms: number;
 }
 
+export interface TerraformOptions {
+  /**
+   * The run's stdin: `ignore` (default, as in CI) or `pipe`, a pipe that is never written to (a
+   * terminal no one types into).
+   */
+  readonly stdin?: 'ignore' | 'pipe';
+  /**
+   * A bound, not a measurement: SIGKILL this many ms after the spawn (default 10 minutes), so a
+   * hung run cannot outlive its test. A run ended so has `signal: 'SIGKILL'`.
+   */
+  readonly deadlineMs?: number;
+  /** Called with the process id of terraform (or tofu) once it is spawned. */
+  readonly onSpawn?: (pid: number) => void;
+}
+
+/** The default of {@link TerraformOptions.deadlineMs}. */
+const DEFAULT_DEADLINE_MS = 10 * 60_000;
+
+/** Inherited variables that change Terraform's behaviour or output: a run gets them only from its `env`. */
+const INHERITED_NOT_PASSED = /^(TF_LOG|TF_CLI_ARGS|TF_VAR_)|^(TF_INPUT|TF_WORKSPACE|TF_DATA_DIR)$/;
+
+const running = new Set<ChildProcess>();
+function killRunning(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
+
 /**
  * Run terraform (or tofu, see {@link terraformBinary}) in a stack directory, without blocking the
  * event loop (the stand-in cluster lives in the same process). `env` adds to the current
- * environment; keys set to undefined are removed (e.g. a TF_VAR_ left over from a previous step).
+ * environment, from which TF_LOG*, TF_CLI_ARGS*, TF_VAR_*, TF_INPUT, TF_WORKSPACE and TF_DATA_DIR
+ * are removed first; keys set to undefined are removed (e.g. a TF_VAR_ left over from a previous step).
  */
-export function terraform(cwd: string, args: string[], env: Record<string, string | undefined> = {}, binary?: TerraformBinary): Promise<TerraformRun> {
-  const merged: Record<string, string | undefined> = { ...process.env, ...offlineTerraformEnv(), ...env };
+export function terraform(
+  cwd: string, args: string[], env: Record<string, string | undefined> = {}, binary?: TerraformBinary, options: TerraformOptions = {},
+): Promise<TerraformRun> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !INHERITED_NOT_PASSED.test(k)));
+  const merged: Record<string, string | undefined> = { ...inherited, ...offlineTerraformEnv(), ...env };
   for (const [k, v] of Object.entries(merged)) if (v === undefined) delete merged[k];
   const bin = terraformBinary(binary);
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd, env: merged as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, args, { cwd, env: merged as NodeJS.ProcessEnv, stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    const deadline = setTimeout(() => child.kill('SIGKILL'), options.deadlineMs ?? DEFAULT_DEADLINE_MS);
+    const done = () => {
+      running.delete(child);
+      clearTimeout(deadline);
+    };
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ exitCode: code ?? -1, stdout, stderr, ms: Date.now() - started }));
+    child.stdout?.on('data', (d) => { stdout += d; });
+    child.stderr?.on('data', (d) => { stderr += d; });
+    child.on('error', (e) => {
+      done();
+      reject(new Error(`cannot run ${bin} ${args.join(' ')} in ${cwd}: ${e.message}`));
+    });
+    child.on('close', (code, signal) => {
+      done();
+      resolve({ exitCode: code ?? -1, signal, stdout, stderr, ms: Date.now() - started });
+    });
   });
 }
 
@@ -119,19 +170,21 @@ export async function initAndApply(cwd: string, env: Record<string, string | und
 }
 
 const tempDirs: string[] = [];
-function removeTempDirs(): void {
+/** Kills the runs still going (a test that timed out), then removes the temp dirs. */
+function atFileEnd(): void {
+  killRunning();
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 // Registered when a test file loads this module (jest gives each test file its own module
 // registry), so the hook is a root-level afterAll of that file; outside jest, at process exit.
 if (typeof afterAll === 'function') {
   try {
-    afterAll(removeTempDirs);
+    afterAll(atFileEnd);
   } catch {
-    process.once('exit', removeTempDirs); // loaded from inside a test or hook
+    process.once('exit', atFileEnd); // loaded from inside a test or hook
   }
 } else {
-  process.once('exit', removeTempDirs);
+  process.once('exit', atFileEnd);
 }
 
 /**
