@@ -73,6 +73,23 @@ function tableRows(md: string, first: string): string[][] {
   return rows;
 }
 
+/**
+ * The guide as a GFM renderer shows it (micromark with GFM tables and autolinks, raw HTML passed
+ * through as before a sanitizer): what a reader of the guide would see and click.
+ */
+function toHtml(md: string): string {
+  const script = [
+    // Both ship with markdownlint-cli2 (a devDependency), which parses Markdown with them.
+    `import { micromark } from ${JSON.stringify(require.resolve('micromark'))};`,
+    `import { gfmTable, gfmTableHtml } from ${JSON.stringify(require.resolve('micromark-extension-gfm-table'))};`,
+    `import { gfmAutolinkLiteral, gfmAutolinkLiteralHtml } from ${JSON.stringify(require.resolve('micromark-extension-gfm-autolink-literal'))};`,
+    'let md = "";',
+    'process.stdin.on("data", (d) => { md += d; });',
+    'process.stdin.on("end", () => process.stdout.write(micromark(md, { allowDangerousHtml: true, extensions: [gfmTable(), gfmAutolinkLiteral()], htmlExtensions: [gfmTableHtml(), gfmAutolinkLiteralHtml()] })));',
+  ].join('\n');
+  return execFileSync('node', ['--input-type=module', '-e', script], { input: md, encoding: 'utf8' });
+}
+
 function warnings(access: ClusterAccess): string[] {
   return access.apiKeys.flatMap((k) => k.node.metadata.filter((m) => m.type === '@cdktf/warn').map((m) => String(m.data)));
 }
@@ -124,6 +141,7 @@ describe('golden file: examples/multi-cluster', () => {
           apiKeys: [
             { name: 'app', clusters: ['books'], access: KeyAccess.collections({ read: ['products'], readWrite: ['orders'] }) },
             { name: 'admin', clusters: ['books', 'prod-eu'], access: KeyAccess.manage(), secretTargets: [SecretTarget.dotenv({ path: 'app/.env' })] },
+            { name: 'reader', clusters: ['books', 'prod-eu'], access: KeyAccess.readOnly(), secretTargets: [SecretTarget.json({ path: 'a/<b>|`c`/.json' })] },
           ],
         }),
       };
@@ -260,7 +278,9 @@ describe('2. console procedure', () => {
       ],
     });
     expect(keyPart(md, 'reader')).toContain('3. Access: choose **Read-only** for the whole cluster (the key is declared `KeyAccess.readOnly()`');
-    expect(keyPart(md, 'admin')).toContain('4. Access: choose **Manage** (cluster-wide; the key is declared `KeyAccess.manage()`).');
+    // The multi-cluster flow has no access options: its keys can manage, as this one is declared.
+    expect(keyPart(md, 'admin')).toContain('4. Access: this flow has no access options; its keys can manage every cluster they cover, ' +
+      'as this key is declared (`KeyAccess.manage()`).');
     expect(keyPart(md, 'app')).toContain('3. Access: open the **Collections** tab and add exactly `products` read-only, `orders` read-write, `carts` read-write');
     expect(keyPart(md, 'any')).toContain('the stack declares none for this key (`access` not set), so any valid key passes the check');
     // Section 3 says what the check proves for each of them.
@@ -289,6 +309,31 @@ describe('2. console procedure', () => {
     const step = section(md, 3).split('\n').find((l) => l.startsWith('4. Access ('))!;
     expect(step).toContain('``a`b``');
     expect(step).toContain('`__init__`');
+  });
+
+  // The console's multi-cluster flow (Access Management) creates keys without granular access
+  // (../shared/reference/qdrant-auth.md §5.1): such a key can manage, and the check of a key
+  // declared read-only or for collections fails with "key has manage access".
+  test('a key of several clusters that declares read-only or collection access: not the multi-cluster flow, one key per cluster', () => {
+    const md = render({
+      clusters: TWO.clusters,
+      apiKeys: [
+        { name: 'reader', clusters: ['prod-eu', 'prod-us'], access: KeyAccess.readOnly() },
+        { name: 'app', clusters: ['prod-eu', 'prod-us'], access: KeyAccess.collections({ read: ['products'] }) },
+      ],
+    });
+    for (const key of ['reader', 'app']) {
+      const part = keyPart(md, key);
+      expect(part).not.toContain('Go to **Access Management**');
+      expect(part).not.toContain('In the cluster dropdown');
+      expect(part).toContain('which the multi-cluster flow (**Access Management**) cannot create');
+      expect(part).toContain('`key has manage access');
+      expect(part).toContain(`- \`${key}-prod-eu\` with \`clusters: ['prod-eu']\`: in the cluster \`prod-eu\` (\`abc-123.eu-central-1-0.aws.cloud.qdrant.io\`)`);
+      expect(part).toContain(`- \`${key}-prod-us\` with \`clusters: ['prod-us']\`: in the cluster \`prod-us\` (\`def-456.us-east-1-0.aws.cloud.qdrant.io\`)`);
+      expect(part).toContain('2. Go to its **API Keys** tab and click **Create**.');
+    }
+    expect(keyPart(md, 'reader')).toContain('3. Access: choose **Read-only** for the whole cluster');
+    expect(keyPart(md, 'app')).toContain('3. Access: open the **Collections** tab and add exactly `products` read-only');
   });
 });
 
@@ -379,6 +424,64 @@ describe('3. handing the key to the deploy', () => {
       }
     }
   });
+
+  test('a variable whose name is not an environment name gets no shell line, even with validation skipped', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-varname-'));
+    try {
+      const app = new App({ outdir: path.join(dir, 'out'), skipValidation: true, stackTraces: false });
+      const stack = new TerraformStack(app, 'test');
+      const v = new TerraformVariable(stack, 'k', { type: 'string', sensitive: true });
+      v.overrideLogicalId('k;touch pwned;x');
+      const access = new ClusterAccess(stack, 'Qdrant', {
+        clusters: [{ name: 'prod-eu', url: EU }],
+        apiKeys: [{ name: 'k', clusters: ['prod-eu'], source: ApiKeySource.fromVariable(v) }],
+      });
+      app.synth();
+      const written = fs.readFileSync(path.join(dir, 'out', 'stacks', 'test', 'qdrant-setup.md'), 'utf8');
+      expect(written).toBe(SetupGuide.render(access));
+      const bash = blocks(section(written, 3), 'bash')[0];
+      expect(bash).not.toContain('touch');
+      expect(bash).toContain('# key k: ');
+      // The block, run as pasted (with a stand-in cdktf, nothing to read) in an empty directory, creates nothing.
+      const run = path.join(dir, 'run');
+      fs.mkdirSync(run);
+      spawnSync('bash', ['--norc', '--noprofile', '-c', `cdktf() { :; }\n${bash}`], {
+        cwd: run, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      expect(fs.readdirSync(run)).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('when a check runs: on a change by default, on every deploy only with runOnEveryDeploy (as the check\'s triggers say)', () => {
+    for (const every of [false, true]) {
+      const stack = new TerraformStack(Testing.app(), 'test');
+      const md = SetupGuide.render(new ClusterAccess(stack, 'Qdrant', { ...ONE, healthCheck: { runOnEveryDeploy: every } }));
+      const check = Object.values<any>(JSON.parse(Testing.synth(stack, true)).resource.null_resource)[0];
+      // A trigger that changes on every deploy (timestamp()) is what runs the check again.
+      expect(JSON.stringify(check.triggers).includes('timestamp()')).toBe(every);
+      const s3 = section(md, 3);
+      if (every) {
+        expect(s3).toContain('Every deploy runs every check (`healthCheck.runOnEveryDeploy: true`), also when nothing changed.');
+      } else {
+        expect(s3).toContain('A key\'s check runs at the first deploy, and again only when the key, its clusters, its declared access, ' +
+          'the checker or the `healthCheck` options change: a deploy that changes none of them runs no check');
+        expect(s3).toContain('Set `healthCheck.runOnEveryDeploy: true` to run every check on every deploy.');
+      }
+      // What every deploy does refresh is the expiry output.
+      for (const n of [2, 3, 6]) expect([n, section(md, n)]).not.toEqual([n, expect.stringMatching(/every deploy reads|the deploy reads the real date/)]);
+      expect(section(md, 6)).toContain('Every deploy publishes the date as a non-secret output');
+    }
+  });
+
+  test('gRPC without a key: refused, unless requireAuth is false (then an open endpoint is accepted)', () => {
+    const step = (md: string) => section(md, 3).split('\n').find((l) => l.startsWith('5. gRPC'))!;
+    expect(step(render(ONE))).toContain('without it (refused)');
+    const open = step(render({ ...ONE, healthCheck: { requireAuth: false } }));
+    expect(open).not.toContain('(refused)');
+    expect(open).toContain('an open endpoint is accepted too, because `healthCheck.requireAuth` is `false`');
+  });
 });
 
 describe('4. where the key lands', () => {
@@ -409,10 +512,10 @@ describe('4. where the key lands', () => {
     }), 4);
     expect(md).toContain('The deploy writes the entries into each secret target after the key\'s health check has passed');
     expect(tableRows(md, 'Key')).toEqual([
-      ['`search-api`', '`prod-eu`', '`QDRANT_PROD_EU_URL`', '`QDRANT_PROD_EU_GRPC_URL`', '`QDRANT_PROD_EU_API_KEY`', '.env file "app/.env"'],
-      ['`search-api`', '`prod-us`', '`QDRANT_PROD_US_URL`', '`QDRANT_PROD_US_GRPC_URL`', '`QDRANT_PROD_US_API_KEY`', '.env file "app/.env"'],
+      ['`search-api`', '`prod-eu`', '`QDRANT_PROD_EU_URL`', '`QDRANT_PROD_EU_GRPC_URL`', '`QDRANT_PROD_EU_API_KEY`', '`.env file "app/.env"`'],
+      ['`search-api`', '`prod-us`', '`QDRANT_PROD_US_URL`', '`QDRANT_PROD_US_GRPC_URL`', '`QDRANT_PROD_US_API_KEY`', '`.env file "app/.env"`'],
       // The outputs receive one cluster: plain names.
-      ['`ingest`', '`prod-us`', '`QDRANT_URL`', '`QDRANT_GRPC_URL`', '`QDRANT_API_KEY`', 'Terraform outputs'],
+      ['`ingest`', '`prod-us`', '`QDRANT_URL`', '`QDRANT_GRPC_URL`', '`QDRANT_API_KEY`', '`Terraform outputs`'],
     ]);
   });
 
@@ -427,6 +530,34 @@ describe('4. where the key lands', () => {
     const rows = tableRows(section(SetupGuide.render(access), 4), 'Key');
     const outputs = Object.keys(JSON.parse(Testing.synth(stack, true)).output).filter((n) => !n.startsWith('qdrant_'));
     expect(rows.flatMap((r) => r.slice(2, 5)).map((c) => c.replace(/`/g, '')).sort()).toEqual(outputs.sort());
+  });
+
+  test('a target\'s description is shown as text: no HTML, no link, no extra cell, whatever it holds', () => {
+    const hostile = SecretTarget.dotenv({ path: 'a/<img src=x onerror=alert(1)>[click](https://evil.example)/.env' });
+    // A target of the user's own: its description is any string.
+    const own = { description: 'Vault kv "a\\|b" <script>alert(1)</script> <https://evil.example> www.evil.example', bind: () => ({}) };
+    const md = section(render({
+      clusters: [{ name: 'prod-eu', url: EU }],
+      apiKeys: [
+        { name: 'a', clusters: ['prod-eu'], secretTargets: [hostile] },
+        { name: 'b', clusters: ['prod-eu'], secretTargets: [own] },
+      ],
+    }), 4);
+    const html = toHtml(md);
+    expect(html).not.toMatch(/<img|<script|<a /);
+    const rows = [...html.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => [...m[1].matchAll(/<td>([\s\S]*?)<\/td>/g)].map((c) => c[1]));
+    expect(rows.slice(1).map((r) => r.length)).toEqual([6, 6]);
+    expect(rows[1][5]).toBe('<code>.env file &quot;a/&lt;img src=x onerror=alert(1)&gt;[click](https://evil.example)/.env&quot;</code>');
+    expect(rows[2][5]).toMatch(/^<code>Vault kv &quot;a\\+\|b&quot; &lt;script&gt;alert\(1\)&lt;\/script&gt; &lt;https:\/\/evil.example&gt; www.evil.example<\/code>$/);
+  });
+
+  test('file targets: a .env keeps ours in a marked block, a JSON file records ours in its sidecar', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { sidecarPath } = require('../assets/writer/json.js') as { sidecarPath(file: string): string };
+    const sidecar = path.basename(sidecarPath(path.join(os.tmpdir(), 'NAME'))).replace('NAME', '<name>');
+    const md = section(render({ ...ONE, apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.json({ path: 'app.json' })] }] }), 4);
+    expect(md).toContain(`A JSON file keeps every member that is not ours, and records which are ours in a sidecar file next to it (\`${sidecar}\`, names only)`);
+    expect(md).not.toContain('A `.env` or JSON file keeps every line that is not ours; ours live in a block marked as managed');
   });
 });
 
@@ -641,18 +772,35 @@ describe('6. rotation', () => {
       .toEqual(['`search-api`', 'output `qdrant_api_key_search_api_expires_at`', '`2024-02-01`', '29 days', '2024-03-01']);
   });
 
-  test('one `terraform output -raw` line per key, naming the expiry output the stack really declares', () => {
-    const stack = new TerraformStack(Testing.app(), 'test');
-    const access = new ClusterAccess(stack, 'Qdrant', props('2026-01-01'));
-    const md = section(SetupGuide.render(access), 6);
-    const lines = blocks(md, 'bash')[0].trim().split('\n');
-    expect(lines).toEqual([
-      'terraform output -raw qdrant_api_key_search_api_expires_at   # search-api: the expiry from the last deploy, empty if none',
-      'terraform output -raw qdrant_api_key_other_expires_at   # other: the expiry from the last deploy, empty if none',
-    ]);
-    const outputs = JSON.parse(Testing.synth(stack, true)).output;
-    for (const line of lines) expect(outputs[line.split(/\s+/)[3]]).toBeDefined();
-    execFileSync('bash', ['-n'], { input: blocks(md, 'bash')[0], stdio: ['pipe', 'pipe', 'pipe'] });
+  test('one `terraform output -raw` line per key, run in the stack\'s directory, naming the expiry output the stack really declares', () => {
+    // A project directory, synthesized as `cdktf synth` does it (into ./cdktf.out).
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-outputs-'));
+    try {
+      const app = new App({ outdir: path.join(project, 'cdktf.out'), stackTraces: false });
+      const stack = new TerraformStack(app, 'test');
+      const access = new ClusterAccess(stack, 'Qdrant', props('2026-01-01'));
+      app.synth();
+      const md = section(SetupGuide.render(access), 6);
+      const lines = blocks(md, 'bash')[0].trim().split('\n');
+      expect(lines).toEqual([
+        'terraform -chdir=cdktf.out/stacks/test output -raw qdrant_api_key_search_api_expires_at   # search-api: the expiry from the last deploy, empty if none',
+        'terraform -chdir=cdktf.out/stacks/test output -raw qdrant_api_key_other_expires_at   # other: the expiry from the last deploy, empty if none',
+      ]);
+      expect(md).toContain('Read it from the project directory: these lines run Terraform in the stack\'s directory');
+      // The state is in the stack's directory: cdktf runs terraform there, and so do these lines.
+      const stackDir = path.join(project, 'cdktf.out', 'stacks', 'test');
+      const outputs = JSON.parse(fs.readFileSync(path.join(stackDir, 'cdk.tf.json'), 'utf8')).output;
+      for (const line of lines) {
+        const args = execFileSync('bash', ['--norc', '--noprofile', '-c', `terraform() { printf '%s\\n' "$@"; }\n${line}`], {
+          cwd: project, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        }).trim().split('\n');
+        expect(path.resolve(project, args[0].replace(/^-chdir=/, ''))).toBe(stackDir);
+        expect(args.slice(1, 3)).toEqual(['output', '-raw']);
+        expect(outputs[args[3]]).toBeDefined();
+      }
+    } finally {
+      fs.rmSync(project, { recursive: true, force: true });
+    }
   });
 
   test('ApiKey exposes createdOn and rotateAfterDays', () => {
@@ -822,6 +970,16 @@ describe('7. troubleshooting', () => {
     }
   });
 
+  test('the writer\'s refusal is listed as what happens after the checks passed, not before any check', () => {
+    const s7 = section(render(ONE), 7);
+    expect(s7).not.toContain('Before any check runs');
+    const rows = tableRows(s7, 'Message');
+    expect(rows.map((r) => r.length)).toEqual([3, 3, 3]);
+    expect(rows[2][0]).toContain('refusing to change');
+    expect(rows[2][1]).toBe('after the checks passed, while writing a file target; the file is left as it was');
+    expect(rows[0][1]).toBe('before any check (the plan)');
+  });
+
   test('the timeout range comes from the checker\'s own option spec', () => {
     expect(section(render(ONE), 7)).toContain('Timeouts: `healthCheck.timeoutSeconds` is 1-300 (default 10)');
   });
@@ -833,8 +991,11 @@ describe('the key never appears', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-canary-'));
     const saved = process.env.TF_VAR_qdrant_api_key_search_api;
     process.env.TF_VAR_qdrant_api_key_search_api = canary;
+    const cwd = process.cwd();
     try {
+      // Where Terraform would read it: terraform.tfvars in the working directory of the synth.
       fs.writeFileSync(path.join(dir, 'terraform.tfvars'), `qdrant_api_key_search_api = "${canary}"\n`);
+      process.chdir(dir);
       const copy = path.join(dir, 'copy', 'qdrant-setup.md');
       const access = newAccess({ ...TWO, setupGuide: { outputPath: copy } });
       expect(SetupGuide.render(access)).not.toContain(canary);
@@ -842,6 +1003,7 @@ describe('the key never appears', () => {
       expect(fs.readFileSync(path.join(outdir, 'stacks', 'test', 'qdrant-setup.md'), 'utf8')).not.toContain(canary);
       expect(fs.readFileSync(copy, 'utf8')).not.toContain(canary);
     } finally {
+      process.chdir(cwd);
       if (saved === undefined) delete process.env.TF_VAR_qdrant_api_key_search_api;
       else process.env.TF_VAR_qdrant_api_key_search_api = saved;
       fs.rmSync(dir, { recursive: true, force: true });
@@ -902,6 +1064,81 @@ describe('writing the guide at synth', () => {
       process.chdir(cwd);
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  describe('outputPath is checked at synth', () => {
+    let dir: string;
+    const cwd = process.cwd();
+    beforeEach(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-outpath-'));
+      process.chdir(dir);
+      fs.mkdirSync('docs');
+    });
+    afterEach(() => {
+      process.chdir(cwd);
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+    /** One access per call, with key and cluster names of its own (two accesses of a stack may not share them). */
+    const props = (key: string, outputPath: string): ClusterAccessProps =>
+      ({ clusters: [{ name: `c-${key}`, url: EU }], apiKeys: [{ name: key, clusters: [`c-${key}`] }], setupGuide: { outputPath } });
+    const synthError = (app: App): string => {
+      try {
+        app.synth();
+        return '';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    /** Every file under docs/, relative. */
+    const docs = () => fs.readdirSync('docs', { recursive: true }).map(String).sort();
+
+    test('a token, a "${", a directory: one error each, at once, with the construct path; nothing is written', () => {
+      const app = new App({ outdir: path.join(dir, 'out'), stackTraces: false });
+      const stack = new TerraformStack(app, 'a');
+      const v = new TerraformVariable(stack, 'p', { type: 'string' });
+      new ClusterAccess(stack, 'Token', props('k1', `docs/${v.stringValue}.md`));
+      new ClusterAccess(stack, 'Literal', props('k2', 'docs/${var.p}.md'));
+      new ClusterAccess(stack, 'Dir', props('k3', 'docs'));
+      new ClusterAccess(stack, 'Slash', props('k4', 'docs/new/'));
+      const lines = synthError(app).split('\n').map((l) => l.trim()).filter((l) => l.startsWith('['));
+      expect(lines).toEqual([
+        expect.stringMatching(/^\[a\/Token\] setupGuide\.outputPath "docs\/\$\{TfToken\[TOKEN\.\d+\]\}\.md" is a token or holds "\$\{": the guide is written at synth, when nothing has a value yet; pass a plain path such as "docs\/qdrant-setup\.md"$/),
+        '[a/Literal] setupGuide.outputPath "docs/${var.p}.md" is a token or holds "${": the guide is written at synth, when nothing has a value yet; pass a plain path such as "docs/qdrant-setup.md"',
+        '[a/Dir] setupGuide.outputPath "docs" is a directory; pass the path of a file, such as "docs/qdrant-setup.md"',
+        '[a/Slash] setupGuide.outputPath "docs/new/" names a directory; pass the path of a file, such as "docs/new/qdrant-setup.md"',
+      ]);
+      expect(docs()).toEqual([]);
+      expect(fs.existsSync(path.join(dir, 'out', 'stacks', 'a', 'cdk.tf.json'))).toBe(false);
+    });
+
+    test('with validation skipped, such a path is still not written (no file named after a token, no EISDIR)', () => {
+      const app = new App({ outdir: path.join(dir, 'out'), stackTraces: false, skipValidation: true });
+      const stack = new TerraformStack(app, 'a');
+      const v = new TerraformVariable(stack, 'p', { type: 'string' });
+      new ClusterAccess(stack, 'Token', props('k1', `docs/${v.stringValue}.md`));
+      new ClusterAccess(stack, 'Dir', props('k2', 'docs'));
+      expect(synthError(app)).toBe('');
+      expect(docs()).toEqual([]);
+      expect(fs.existsSync(path.join(dir, 'out', 'stacks', 'a', 'qdrant-setup.md'))).toBe(true);
+    });
+
+    test('one file claimed by two stacks of the app (in any spelling), or two accesses of one stack: an error naming the first', () => {
+      const app = new App({ outdir: path.join(dir, 'out'), stackTraces: false });
+      new ClusterAccess(new TerraformStack(app, 'a'), 'One', props('k1', 'docs/qdrant-setup.md'));
+      const b = new TerraformStack(app, 'b');
+      new ClusterAccess(b, 'Two', props('k2', `${dir}/docs/../docs/qdrant-setup.md`));
+      new ClusterAccess(b, 'Three', props('k3', './docs/qdrant-setup.md'));
+      new ClusterAccess(b, 'Own', props('k4', 'docs/b.md'));
+      const lines = synthError(app).split('\n').map((l) => l.trim()).filter((l) => l.startsWith('['));
+      const fix = 'each guide needs a file of its own; give one of them another outputPath';
+      expect(lines).toEqual([
+        `[b/Two] setupGuide.outputPath ${JSON.stringify(`${dir}/docs/../docs/qdrant-setup.md`)} is also the outputPath of a/One: ${fix}`,
+        `[b/Three] setupGuide.outputPath "./docs/qdrant-setup.md" is also the outputPath of a/One: ${fix}`,
+      ]);
+      // Stack a was valid and written before b was checked; b wrote nothing.
+      expect(docs()).toEqual(['qdrant-setup.md']);
+      expect(fs.readFileSync('docs/qdrant-setup.md', 'utf8')).toContain('stack `a`');
+    });
   });
 
   test('no guide when synth fails validation, and none when disabled', () => {

@@ -1,5 +1,5 @@
 // examples/custom-targets: secret targets written in your own project. `search-api` goes into a
-// Kubernetes Secret, `ingest` into Vault; the health checks run once the entries are written.
+// Kubernetes Secret, `ingest` into Vault; the entries are written only once the health checks passed.
 // In your app, import from 'cdktf-qdrant-cluster-access' instead of '../../src'.
 import * as kubernetes from '@cdktf/provider-kubernetes';
 import * as vault from '@cdktf/provider-vault';

@@ -42,11 +42,14 @@ class JsonFileTarget:
     after the key checks passed and deleted on destroy."""
 
     def __init__(self, path: str) -> None:
+        # Terraform runs in the stack's directory, so the write needs the absolute path. The
+        # description goes into the setup guide: it keeps the path as given, the same everywhere.
+        self.given = path
         self.path = os.path.abspath(path)
 
     @property
     def description(self) -> str:
-        return f'JSON file "{self.path}"'
+        return f'JSON file "{self.given}"'
 
     def bind(self, scope: Construct, options: SecretTargetBindOptions) -> SecretTargetConfig:
         names = [entry.name for entry in options.entries]
@@ -69,7 +72,13 @@ class JsonFileTarget:
                     command=WRITE_JSON,
                     environment={"QCA_PATH": self.path, "QCA_NAMES": json.dumps(names), **values},
                 ),
-                LocalExecProvisioner(type="local-exec", when="destroy", command='rm -f "${self.triggers.path}"'),
+                # The path reaches the shell through the environment, quoted, never as part of the command.
+                LocalExecProvisioner(
+                    type="local-exec",
+                    when="destroy",
+                    command='rm -f -- "$QCA_PATH"',
+                    environment={"QCA_PATH": "${self.triggers.path}"},
+                ),
             ],
         )
         return SecretTargetConfig(dependables=[store])

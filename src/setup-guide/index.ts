@@ -16,7 +16,9 @@ export interface SetupGuideOptions {
   /**
    * Also write a copy of this access's guide to this path, for example `docs/qdrant-setup.md` in
    * your repository, so that it can be reviewed and committed. A relative path is resolved from
-   * the working directory of the synth. The guide holds no key values.
+   * the working directory of the synth. The guide holds no key values. It must be the path of a
+   * file, known at synth (not a token), and no other guide's `outputPath` in the app: synth
+   * reports such a path as an error.
    * @default - no copy
    */
   readonly outputPath?: string;

@@ -32,9 +32,13 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** A table; `|` in cells is escaped, line breaks become spaces. */
+/**
+ * A table; `|` in cells is escaped, line breaks become spaces. The backslashes right before a `|`
+ * are doubled first: GFM reads `\\|` as an escaped backslash and a cell border.
+ */
 export function table(header: string[], rows: string[][]): string[] {
-  const line = (cells: string[]) => `| ${cells.map((c) => c.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ')).join(' | ')} |`;
+  const cell = (c: string) => c.replace(/(\\*)\|/g, (_, bs: string) => `${bs}${bs}\\|`).replace(/[\r\n]+/g, ' ');
+  const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
   return ['', line(header), `| ${header.map(() => '---').join(' | ')} |`, ...rows.map(line), ''];
 }
 

@@ -7,6 +7,7 @@ import { IConstruct } from 'constructs';
 import type { ApiKey } from '../api-key';
 import type { Cluster } from '../cluster';
 import type { ClusterAccess } from '../cluster-access';
+import { code } from './markdown';
 import { rotationDueOn } from '../private/rotation';
 import { names } from '../private/runtime';
 import { SecretTargetPlan, defaultEntryNames, planSecretTargets } from '../private/secret-plan';
@@ -98,7 +99,7 @@ export function buildModel(access: ClusterAccess): GuideModel {
       envVar,
       source: envVar === undefined
         ? 'a value from another resource (`ApiKeySource.fromToken`)'
-        : `${key.variable ? 'sensitive variable' : 'your sensitive variable'} \`${variable}\`${key.variable ? ', declared by this library' : ''}`,
+        : `${key.variable ? 'sensitive variable' : 'your sensitive variable'} ${code(variable!)}${key.variable ? ', declared by this library' : ''}`,
       access: a ? { words: a.description, read: a.readCollections, readWrite: a.readWriteCollections, mode: a._checkerAccess() } : undefined,
       expiresAtOutput: key.expiresAtOutputName,
       dueOn: rotationDueOn(key.createdOn, key.rotateAfterDays),

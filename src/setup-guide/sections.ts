@@ -3,12 +3,14 @@
  * snippets) is in snippets.ts. Not exported.
  */
 import { Heading, code, fence, list, plural, shellWord, table } from './markdown';
-import { GuideModel, KeyView, entryNamesIn } from './model';
+import { ClusterView, GuideModel, KeyView, entryNamesIn } from './model';
 import { DEPLOY_COMMAND, DESTROY_COMMAND } from '../private/framework';
-import { FAILURES, protocol } from '../private/runtime';
+import { FAILURES, names, protocol } from '../private/runtime';
 import { defaultEntryNames } from '../private/secret-plan';
 
 const CONSOLE = '<https://cloud.qdrant.io>';
+/** Where `cdktf synth` puts each stack's directory (its `cdk.tf.json` and state) by default. */
+const STACKS_DIR = 'cdktf.out/stacks';
 /** Qdrant Cloud's default expiry for a new database API key. */
 const CONSOLE_DEFAULT_EXPIRY_DAYS = 90;
 
@@ -46,7 +48,7 @@ export function clustersSection(m: GuideModel, h: Heading): string[] {
 function accessStep(k: KeyView): string {
   if (!k.access) {
     return 'Access: the stack declares none for this key (`access` not set), so any valid key passes the check. Give it no more access than its apps need, ' +
-      'and declare that access (`access: KeyAccess.readOnly()`, `manage()` or `collections({...})`) to have every deploy prove it.';
+      'and declare that access (`access: KeyAccess.readOnly()`, `manage()` or `collections({...})`) to have its check prove it.';
   }
   switch (k.access.mode) {
     case 'read-only': return 'Access: choose **Read-only** for the whole cluster (the key is declared `KeyAccess.readOnly()`; a key that can manage fails the deploy).';
@@ -59,6 +61,27 @@ function accessStep(k: KeyView): string {
   }
 }
 
+/** The multi-cluster flow creates keys without granular access (they can manage): fine for these. */
+function multiClusterFlowFits(k: KeyView): boolean {
+  return !k.access || k.access.mode === 'manage';
+}
+
+/** How a key of several clusters, as modelled, would be split: one key per cluster. */
+function perClusterKey(k: KeyView, c: ClusterView): string {
+  return `${code(`${k.name}-${c.name}`)} with ${code(`clusters: ['${c.name}']`)}`;
+}
+
+/** Steps 2-5 in one cluster's **API Keys** tab (the flow with granular access and an expiry). */
+function clusterTabSteps(k: KeyView, output = `the output ${code(k.expiresAtOutput)}`): string[] {
+  return [
+    '2. Go to its **API Keys** tab and click **Create**.',
+    `3. ${accessStep(k)}`,
+    `4. Expiration: set one. Qdrant's default is ${CONSOLE_DEFAULT_EXPIRY_DAYS} days; the key's check (section 3) reads the real date from the key ` +
+      `and warns when it is less than 14 days away, and every deploy publishes it as ${output}.`,
+    '5. Click **Create**, and copy the key now: it is shown only once. Paste it straight into the shell of section 3, not into a file or a chat.',
+  ];
+}
+
 export function consoleSection(m: GuideModel, h: Heading): string[] {
   const out = h(1, '2. Create the keys in the Qdrant Cloud console');
   if (m.keys.length === 0) return [...out, 'No keys yet: add them with `apiKeys: [...]` or `addApiKey()`.'];
@@ -67,20 +90,35 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
       'The console shows a new key **only once**, so have the shell of section 3 ready before you create it.',
   );
   for (const k of m.keys) {
-    const pick = k.clusters.map((c) => `${code(c.name)} (${c.known ? code(c.host) : 'address set at deploy'})`);
+    const where = (c: ClusterView) => `${code(c.name)} (${c.known ? code(c.host) : 'address set at deploy'})`;
+    const pick = k.clusters.map(where);
     out.push(...h(2, `Key ${code(k.name)}`));
     out.push(`Covers ${plural(k.clusters.length, 'cluster')}: ${list(k.clusters.map((c) => code(c.name)), 'none yet')}.`);
     if (k.clusters.length <= 1) {
       out.push(
         '',
         `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and open the cluster ${list(pick, 'of this key')}.`,
-        '2. Go to its **API Keys** tab and click **Create**.',
-        `3. ${accessStep(k)}`,
-        `4. Expiration: set one. Qdrant's default is ${CONSOLE_DEFAULT_EXPIRY_DAYS} days; the deploy reads the real date from the key, ` +
-          `warns 14 days before it, and publishes it as the output ${code(k.expiresAtOutput)}.`,
-        '5. Click **Create**, and copy the key now: it is shown only once. Paste it straight into the shell of section 3, not into a file or a chat.',
+        ...clusterTabSteps(k),
         '',
-        'Such keys are JWTs (they start with `eyJhb`). Older clusters may still offer the **Access Management** flow, which creates a key without granular access or expiry; it works too.',
+        'Such keys are JWTs (they start with `eyJhb`). Older clusters may still offer the **Access Management** flow, which creates a key without granular access or expiry; ' +
+          (multiClusterFlowFits(k) ? 'it works too.' : 'such a key can manage, so it fails the check of this key\'s declared access.'),
+      );
+    } else if (!multiClusterFlowFits(k)) {
+      // The only flow that makes one key for several clusters has no access options: its keys can
+      // manage, and the check of a key declared for less fails ("key has manage access ...").
+      out.push(
+        '',
+        `This key is declared ${code(k.access!.mode === 'read-only' ? 'KeyAccess.readOnly()' : 'KeyAccess.collections(...)')}, which the multi-cluster flow (**Access Management**) cannot create: ` +
+          'that flow creates keys without granular access, which can manage every cluster they cover, so the check of such a key fails with `key has manage access …`. ' +
+          `Create one key per cluster instead, each in its cluster's **API Keys** tab, and model them in the stack as ${k.clusters.length} keys of one cluster each, ` +
+          'in place of this one:',
+        '',
+        ...k.clusters.map((c) => `- ${perClusterKey(k, c)}: in the cluster ${where(c)}`),
+        '',
+        'For each of them:',
+        '',
+        `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and open its cluster.`,
+        ...clusterTabSteps(k, 'the output `qdrant_api_key_<name>_expires_at` of each key'),
       );
     } else {
       out.push(
@@ -88,13 +126,14 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
         `1. Open the Qdrant Cloud dashboard at ${CONSOLE}.`,
         '2. Go to **Access Management**: the list of API keys, and click **Create**.',
         `3. In the cluster dropdown, select exactly these clusters: ${list(pick)}. The console may show other names for them: match them by host.`,
-        `4. ${accessStep(k)}`,
+        '4. Access: this flow has no access options; its keys can manage every cluster they cover' + (k.access
+          ? ', as this key is declared (`KeyAccess.manage()`).'
+          : '. The stack declares no `access` for this key, so its check accepts that; if its apps need less, declare that access and create one key per cluster instead (below).'),
         '5. Click **OK**, and copy the key now: it is shown only once. Paste it straight into the shell of section 3, not into a file or a chat.',
         '',
         `Newer consoles create keys per cluster, from each cluster's **API Keys** tab, with granular access and an expiry (default ${CONSOLE_DEFAULT_EXPIRY_DAYS} days): ` +
           `such a key covers one cluster only, and this key covers ${k.clusters.length}. Use the multi-cluster flow above if your console offers it. ` +
-          `Otherwise create one key per cluster and model one key per cluster in the stack, for example ${code(`${k.name}-${k.clusters[0].name}`)} ` +
-          `with ${code(`clusters: ['${k.clusters[0].name}']`)}.`,
+          `Otherwise create one key per cluster and model one key per cluster in the stack, for example ${perClusterKey(k, k.clusters[0])}.`,
       );
     }
   }
@@ -113,9 +152,13 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
       k.source,
     ])));
   }
-  const exports = [...new Set(m.keys.map((k) => k.envVar).filter((v): v is string => v !== undefined))];
+  const exports = [...new Map(m.keys.filter((k) => k.envVar !== undefined).map((k) => [k.envVar!, k])).values()];
   out.push(...fence('bash', [
-    ...exports.map((v) => `read -rs ${v} && export ${v}   # paste the key, then Enter (nothing is shown)`),
+    // Only a plain name reaches the shell line: synth refuses any other, but SetupGuide.render()
+    // and skipValidation do not stop, and the name is the user's (a variable's logical id).
+    ...exports.map((k) => names.isEnvName(k.envVar)
+      ? `read -rs ${k.envVar} && export ${k.envVar}   # paste the key, then Enter (nothing is shown)`
+      : `# key ${k.name}: its variable's name is not a valid environment variable name (letters, digits and _, not starting with a digit); rename the variable`),
     `${DEPLOY_COMMAND}${m.stack ? ` ${shellWord(m.stack)}` : ''}`,
   ]));
   if (exports.length > 0) {
@@ -153,9 +196,16 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
         (o.allowExcessAccess ? ' (more access is a warning: `healthCheck.allowExcessAccess`).' : '.'),
     o.grpc === false
       ? '5. gRPC: not checked (`healthCheck.grpc: false`).'
-      : '5. gRPC (port 6334 unless set): `Qdrant/HealthCheck`, then `Collections/List` with the key (accepted) and without it (refused).',
+      : '5. gRPC (port 6334 unless set): `Qdrant/HealthCheck`, then `Collections/List` with the key (accepted) and without it ' +
+        (o.requireAuth === false ? '(refused; an open endpoint is accepted too, because `healthCheck.requireAuth` is `false`).' : '(refused).'),
     '6. Expiry: a key that is a JWT carries its expiry date; the check line shows it, warns when it is less than 14 days away' +
       (o.minValidityDays ? `, and fails when it is less than ${o.minValidityDays} days away (\`healthCheck.minValidityDays\`).` : '.'),
+    '',
+    o.runOnEveryDeploy
+      ? 'Every deploy runs every check (`healthCheck.runOnEveryDeploy: true`), also when nothing changed.'
+      : 'A key\'s check runs at the first deploy, and again only when the key, its clusters, its declared access, the checker or the `healthCheck` options change: ' +
+        'a deploy that changes none of them runs no check, so it neither shows the expiry nor warns (section 6 has the output that every deploy refreshes). ' +
+        'Set `healthCheck.runOnEveryDeploy: true` to run every check on every deploy.',
     '',
     'The checker reads the key from the environment, never prints it, always verifies TLS, and does not follow redirects (so the key is never sent elsewhere). ' +
       'A key\'s secret targets (section 4) are written only after its check has passed, so a failed deploy leaves them as they were.',
@@ -174,7 +224,9 @@ export function deliverySection(m: GuideModel, h: Heading): string[] {
   );
   if (m.plans.length > 0) {
     out.push('', `The deploy writes the entries into each secret target after the key's health check has passed, and \`${DESTROY_COMMAND}\` removes them. ` +
-      'A `.env` or JSON file keeps every line that is not ours; ours live in a block marked as managed, and a name the file already defines elsewhere is refused, not overwritten. ' +
+      'A `.env` file keeps every line that is not ours; ours live in a block marked as managed. ' +
+      'A JSON file keeps every member that is not ours, and records which are ours in a sidecar file next to it (`.<name>.qdrant-cluster-access`, names only). ' +
+      'A name the file already defines, and not as ours, is refused, not overwritten. ' +
       'A rotated key (section 6) is rewritten in place by the next deploy.');
   }
   const rows: string[][] = [];
@@ -188,7 +240,8 @@ export function deliverySection(m: GuideModel, h: Heading): string[] {
       }
       for (const plan of own) {
         const n = entryNamesIn(plan, k, c);
-        rows.push([code(k.name), code(c.name), n.url ? code(n.url) : '-', n.grpcUrl ? code(n.grpcUrl) : '-', n.apiKey ? code(n.apiKey) : '-', plan.target.description]);
+        // A description is any text (a user's target, a file path): shown as code, never read as Markdown or HTML.
+        rows.push([code(k.name), code(c.name), n.url ? code(n.url) : '-', n.grpcUrl ? code(n.grpcUrl) : '-', n.apiKey ? code(n.apiKey) : '-', code(plan.target.description)]);
       }
     }
   }
@@ -202,11 +255,17 @@ export function deliverySection(m: GuideModel, h: Heading): string[] {
 export function rotationSection(m: GuideModel, h: Heading): string[] {
   const out = h(1, '6. Rotation');
   if (m.keys.length > 0) {
+    const o = m.access.healthCheckOptions;
     out.push(
-      'Rotate a key before it expires. A key that is a JWT carries its expiry date: every deploy reads it, shows it in the check line, ' +
-        'warns 14 days before it, and publishes it as a non-secret output, so monitoring can watch it:',
+      'Rotate a key before it expires. A key that is a JWT carries its expiry date: its check (section 3) reads it, shows it in the check line ' +
+        'and warns when it is less than 14 days away' +
+        (o.enabled === false ? ' (the checks are disabled here). ' : o.runOnEveryDeploy ? '. ' : ', but the check runs only when the key or the options change. ') +
+        'Every deploy publishes the date as a non-secret output, so monitoring can watch it. ' +
+        `Read it from the project directory: these lines run Terraform in the stack's directory, where its state is (under ${code(STACKS_DIR)} ` +
+        'unless `cdktf.json` sets another `output`):',
     );
-    out.push(...fence('bash', m.keys.map((k) => `terraform output -raw ${k.expiresAtOutput}   # ${k.name}: the expiry from the last deploy, empty if none`)));
+    const chdir = m.stack ? `-chdir=${shellWord(`${STACKS_DIR}/${m.stack}`)} ` : '';
+    out.push(...fence('bash', m.keys.map((k) => `terraform ${chdir}output -raw ${k.expiresAtOutput}   # ${k.name}: the expiry from the last deploy, empty if none`)));
     out.push(
       'For a key without an expiry (an older admin key, or no expiration set), `createdOn` and `rotateAfterDays` give the due date, ' +
         'and synth warns once it has passed.',
@@ -249,13 +308,15 @@ export function troubleshootingSection(h: Heading): string[] {
     'The reason starts with one of these:');
   out.push(...table(['The check says', 'Likely cause', 'Fix'], FAILURES.map((f) => [code(f.phrase), f.cause, f.fix])));
   out.push(
-    'Before any check runs, a deploy can also stop with:',
+    'A deploy can also stop with one of these messages, which come from no check:',
     '',
-    ...table(['Message', 'Fix'], [
-      ['`Qdrant API key "<name>" has no value: export TF_VAR_…`', 'Export the key in the shell that runs the deploy (section 3), then deploy again.'],
-      ['`environment variable TF_VAR_… is not set` (from the check or the writer)',
+    ...table(['Message', 'When', 'Fix'], [
+      ['`Qdrant API key "<name>" has no value: export TF_VAR_…`', 'before any check (the plan)',
+        'Export the key in the shell that runs the deploy (section 3), then deploy again.'],
+      ['`environment variable TF_VAR_… is not set` (from the check or the writer)', 'when a check starts, or while writing a file target',
         'The key was given with `-var` or a `.tfvars` file, which the checks cannot read: export `TF_VAR_…` instead.'],
       ['`refusing to change <file>: line N: QDRANT_… is already defined outside the managed block`',
+        'after the checks passed, while writing a file target; the file is left as it was',
         'The app\'s file already defines one of our names outside the managed block: remove that line, or rename our entry (`secretNaming`).'],
     ]),
   );
