@@ -153,13 +153,17 @@ export class ApiKey extends Construct {
    * grant() refused): "no clusters" would only repeat it.
    */
   private _clustersReported = false;
+  /** The name as given (any type): errors describe a list or an object by its shape only. */
+  private readonly _nameGiven: unknown;
 
   constructor(scope: Construct, id: string, props: ApiKeyProps) {
     super(scope, id);
     Object.defineProperty(this, API_KEY_SYMBOL, { value: true });
     const p = props ?? ({} as ApiKeyProps);
-    this._propProblems = checkStruct(props, API_KEY_PROPS, `key ${JSON.stringify(p.name ?? id)} props`);
+    // A name that is not text is reported by its type alone (a list or object may hold the key).
+    this._propProblems = checkStruct(props, API_KEY_PROPS, `key ${JSON.stringify(typeof p.name === 'string' ? p.name : id)} props`);
     this.keyName = typeof p.name === 'string' ? p.name : String(p.name);
+    this._nameGiven = p.name;
     this.createdOn = p.createdOn;
     this.rotateAfterDays = p.rotateAfterDays ?? DEFAULT_ROTATE_AFTER_DAYS;
     this.access = KeyAccess.isKeyAccess(p.access) ? p.access : undefined;
@@ -335,7 +339,7 @@ export class ApiKey extends Construct {
   private validateKey(): string[] {
     const problems: string[] = [];
     if (!this._optionsReported) {
-      if (!names.isValidName(this.keyName)) problems.push(errors.invalidName('key', this.keyName));
+      if (!names.isValidName(this.keyName)) problems.push(errors.invalidName('key', this._nameGiven));
       problems.push(...this._propProblems);
     }
     problems.push(...this._errors);

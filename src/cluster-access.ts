@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { AssetType, Aspects, ITerraformDependable, TerraformAsset, TerraformResource, TerraformStack, Token, dependable } from 'cdktf';
-import { Construct, IConstruct } from 'constructs';
+import { AssetType, Aspects, TerraformAsset, TerraformDataSource, TerraformModule, TerraformResource, TerraformStack, Token, dependable } from 'cdktf';
+import { Construct } from 'constructs';
 import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
 import { ApiKeyHeader, HealthCheckOptions } from './health-check';
@@ -225,12 +225,27 @@ export class ClusterAccess extends Construct {
         if (check) checks.push(check.resource);
       }
       const bindScope = new Construct(scope, uniqueId(scope, plan.target.description));
-      const config = plan.target.bind(bindScope, { entries: plan.entries, owner: this.node.path, dependsOn: checks });
-      // Whatever the target did: the resources it created here, and those it returned, wait for the checks.
-      if (checks.length > 0) {
-        const created = bindScope.node.findAll().filter((c) => c instanceof TerraformResource);
-        for (const node of [...created, ...(config?.dependables ?? [])]) waitFor(node, checks);
+      const config: unknown = plan.target.bind(bindScope, { entries: plan.entries, owner: this.node.path, dependsOn: checks });
+      // Whatever the target did: the resources, data sources and modules it created here, and
+      // those it returned, wait for the checks. The result is checked by value (any language).
+      const waiting: Waiting[] = bindScope.node.findAll().filter(canWait);
+      const returned = isObject(config) ? config.dependables : undefined;
+      const description = plan.target.description;
+      if (returned !== undefined && returned !== null && !Array.isArray(returned)) {
+        this.problems.push(errors.dependablesNotList(description, returned));
       }
+      const stack = TerraformStack.of(this);
+      for (const d of Array.isArray(returned) ? returned as unknown[] : []) {
+        if (!canWait(d)) {
+          this.problems.push(errors.dependableCannotWait(description, d));
+        } else if (TerraformStack.of(d) !== stack) {
+          // Silently dropped when that stack was synthesized already, else a depends_on to nothing it declares.
+          if (checks.length > 0) this.problems.push(errors.dependableOtherStack(description, d, TerraformStack.of(d).node.path, stack.node.path));
+        } else {
+          waiting.push(d);
+        }
+      }
+      if (checks.length > 0) for (const node of waiting) waitFor(node, checks);
     }
   }
 
@@ -268,9 +283,16 @@ function isObject(x: unknown): x is Record<string, any> {
   return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
-/** Makes a resource depend on the checks (an output cannot wait: Terraform writes it even when a dependency failed). */
-function waitFor(node: IConstruct | ITerraformDependable, checks: TerraformResource[]): void {
-  if (!(node instanceof TerraformResource)) return;
+/** What can wait for the checks: a resource, a data source (read at apply, after them) or a module. */
+type Waiting = TerraformResource | TerraformDataSource | TerraformModule;
+
+/** An output cannot wait: Terraform writes it even when a dependency failed. */
+function canWait(x: unknown): x is Waiting {
+  return TerraformResource.isTerraformResource(x) || TerraformDataSource.isTerraformDataSource(x) || x instanceof TerraformModule;
+}
+
+/** Makes a resource, data source or module depend on the checks. */
+function waitFor(node: Waiting, checks: TerraformResource[]): void {
   const stack = TerraformStack.of(node);
   const present = new Set((node.dependsOn ?? []).map((d) => resolveIn(stack, d)));
   const missing = checks.map((c) => dependable(c)).filter((d) => !present.has(resolveIn(stack, d)));

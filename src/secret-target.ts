@@ -68,10 +68,10 @@ export interface SecretTargetBindOptions {
   /**
    * The health checks of the target's keys. Make every resource that stores the entries depend
    * on them (`dependsOn: options.dependsOn`), so that nothing is written before the keys are
-   * proven: a failed check then leaves the store as it was. Resources created under `scope`, and
-   * the `dependables` returned, are made to depend on them in any case. (A Terraform output
-   * cannot wait: Terraform writes outputs even when a dependency failed. Pass values through a
-   * resource, such as `terraform_data`, that depends on these.)
+   * proven: a failed check then leaves the store as it was. Resources, data sources and modules
+   * created under `scope`, and the `dependables` returned, are made to depend on them in any case.
+   * (A Terraform output cannot wait: Terraform writes outputs even when a dependency failed. Pass
+   * values through a resource, such as `terraform_data`, that depends on these.)
    */
   readonly dependsOn: ITerraformDependable[];
 }
@@ -82,8 +82,10 @@ export interface SecretTargetBindOptions {
 export interface SecretTargetConfig {
   /**
    * The resources that store the entries. They are made to wait for the health checks of the
-   * target's keys (as every resource created under the bind scope is), so that a key is written
-   * only once it is proven. Return resources created outside the bind scope here.
+   * target's keys (as every resource, data source and module created under the bind scope is), so
+   * that a key is written only once it is proven. Return resources created outside the bind scope
+   * here. A list of resources, data sources or modules of the stack of the `ClusterAccess`;
+   * anything else (an output, another stack's resource) is a validation error.
    * @default - none
    */
   readonly dependables?: ITerraformDependable[];
@@ -141,6 +143,12 @@ export interface FileSecretTargetOptions {
    * The file. A relative path is resolved against the directory where synth runs (the project
    * directory of `cdktf deploy`). Its directory must exist at deploy time; the file is created
    * (mode 0600) when missing.
+   *
+   * The file is written on the machine that runs the deploy, and its absolute path is part of
+   * the target's identity in the Terraform state. With state shared between machines or
+   * checkouts, a deploy from elsewhere moves the entries: it removes them from the file at the
+   * previous path when that file exists on the deploying machine (nothing to remove otherwise),
+   * and writes them to the file at the new path.
    */
   readonly path: string;
 }

@@ -11,7 +11,9 @@ export class SecretTarget {
    * passed, and remove them on destroy. Our entries live in a block marked as managed; every
    * other line stays byte for byte, and a name the file already defines outside that block is
    * refused, not overwritten. Values are quoted so that both the `dotenv` npm parser and
-   * python-dotenv read them back exactly.
+   * python-dotenv read them back exactly. The file is written on the machine that deploys, and
+   * its absolute path is part of its identity: a deploy from another checkout or machine with the
+   * same state moves the entries (see `FileSecretTargetOptions.path`).
    */
   public static dotenv(options: FileSecretTargetOptions): ISecretTarget {
     return new FileTarget('dotenv', options);
@@ -21,6 +23,9 @@ export class SecretTarget {
    * Merge the entries into the top-level object of a JSON file at deploy time, once the keys'
    * health checks have passed, and remove them on destroy. Other members and the file's
    * formatting are kept; a member of the same name that this library did not write is refused.
+   * The file is written on the machine that deploys, and its absolute path is part of its
+   * identity: a deploy from another checkout or machine with the same state moves the entries
+   * (see `FileSecretTargetOptions.path`).
    */
   public static json(options: FileSecretTargetOptions): ISecretTarget {
     return new FileTarget('json', options);

@@ -1,8 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as kubernetes from '@cdktf/provider-kubernetes';
+import { dataNullDataSource } from '@cdktf/provider-null';
 import * as vault from '@cdktf/provider-vault';
-import { TerraformOutput, TerraformResource, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
+import { DataResource, ITerraformDependable, TerraformHclModule, TerraformOutput, TerraformResource, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { KubernetesSecretTarget } from '../examples/custom-targets/kubernetes-secret-target';
 import { CustomTargetsStack } from '../examples/custom-targets/main';
@@ -292,5 +293,94 @@ describe('a user target written in the test', () => {
         expect(e.inheritedEnvironmentVariable).toBeUndefined();
       }
     }
+  });
+});
+
+describe('what a user target creates under its scope or returns waits for the checks, or is an error', () => {
+  /** A target whose bind runs `make` (scope, options) and returns what it gives. */
+  class Made implements ISecretTarget {
+    constructor(public readonly description: string, private readonly make: (scope: Construct, options: SecretTargetBindOptions) => unknown) {}
+    public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
+      return this.make(scope, options) as SecretTargetConfig;
+    }
+  }
+
+  function accessWith(stack: TerraformStack, target: ISecretTarget): ClusterAccess {
+    return new ClusterAccess(stack, 'Qdrant', {
+      setupGuide: { enabled: false },
+      clusters: [{ name: 'prod-eu', url: URL_EU }],
+      apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [target] }],
+    });
+  }
+
+  function synthErrorLines(stack: TerraformStack): string[] {
+    try {
+      Testing.synth(stack, true);
+      return [];
+    } catch (e) {
+      return (e as Error).message.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('['));
+    }
+  }
+
+  test('modules and data sources, under the bind scope or returned, depend on the check', () => {
+    const stack = new TerraformStack(Testing.app(), 'stores');
+    const access = accessWith(stack, new Made('module store', (scope, o) => {
+      new TerraformHclModule(scope, 'Inside', { source: 'app.terraform.io/acme/k8s-secret/kubernetes', variables: { names: o.entries.map((e) => e.name) } });
+      new dataNullDataSource.DataNullDataSource(scope, 'Lookup', {});
+      const returnedModule = new TerraformHclModule(stack, 'Returned', { source: 'app.terraform.io/acme/vault-kv/vault' });
+      const returnedData = new dataNullDataSource.DataNullDataSource(stack, 'ReturnedLookup', {});
+      return { dependables: [returnedModule, returnedData] };
+    }));
+    const json = JSON.parse(Testing.synth(stack, true));
+    const check = `null_resource.${checkId(access, 'search-api')}`;
+    expect(Object.keys(json.module)).toHaveLength(2);
+    for (const m of Object.values<any>(json.module)) expect(m.depends_on).toEqual([check]);
+    expect(Object.keys(json.data.null_data_source)).toHaveLength(2);
+    for (const d of Object.values<any>(json.data.null_data_source)) expect(d.depends_on).toEqual([check]);
+  });
+
+  test('a returned dependable that cannot depend on anything is an error naming the target and what it returned', () => {
+    const stack = new TerraformStack(Testing.app(), 'stores');
+    accessWith(stack, new Made('output store', (scope) => {
+      const output = new TerraformOutput(scope, 'Out', { value: 'x' });
+      return { dependables: [output, { fqn: 'null_resource.elsewhere' } as ITerraformDependable] };
+    }));
+    expect(synthErrorLines(stack)).toEqual([
+      '[stores/Qdrant] bind() of secret target output store returned (TerraformOutput at stores/Qdrant/SecretTargets/output-store/Out) in dependables, ' +
+        'which cannot wait for the health checks (only resources, data sources and modules can); return only those, ' +
+        'and pass the values on through a resource that depends on options.dependsOn (e.g. terraform_data)',
+      '[stores/Qdrant] bind() of secret target output store returned {"fqn":"null_resource.elsewhere"} in dependables, ' +
+        'which cannot wait for the health checks (only resources, data sources and modules can); return only those, ' +
+        'and pass the values on through a resource that depends on options.dependsOn (e.g. terraform_data)',
+    ]);
+  });
+
+  test('dependables that are not a list are an error, not a crash', () => {
+    const stack = new TerraformStack(Testing.app(), 'stores');
+    accessWith(stack, new Made('single store', (scope) => ({ dependables: new DataResource(scope, 'Store', { input: { n: 1 } }) })));
+    expect(synthErrorLines(stack)).toEqual([
+      '[stores/Qdrant] bind() of secret target single store returned dependables that is not a list ' +
+        '(got (DataResource at stores/Qdrant/SecretTargets/single-store/Store)); return { dependables: [resource, ...] }',
+    ]);
+  });
+
+  test.each([['after', false], ['before', true]])('a dependable in another stack (declared %s the stack of the checks) is an error naming both stacks', (_, otherFirst) => {
+    const app = Testing.app();
+    const other = otherFirst ? new TerraformStack(app, 'secrets') : undefined;
+    const main = new TerraformStack(app, 'main');
+    const secrets = other ?? new TerraformStack(app, 'secrets');
+    accessWith(main, new Made('store in another stack', (_scope, o) =>
+      ({ dependables: [new DataResource(secrets, 'Store', { input: o.entries.map((e) => e.name) })] })));
+    let message = '';
+    try {
+      app.synth();
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message.split('\n').map((l) => l.trim())).toContain(
+      '[main/Qdrant] bind() of secret target store in another stack returned (DataResource at secrets/Store), which is in stack "secrets"; ' +
+        'the health checks it must wait for are in stack "main", and Terraform cannot make a resource depend on one in another stack; ' +
+        'create it in stack "main" (under the bind scope)',
+    );
   });
 });

@@ -47,7 +47,8 @@ describe('ClusterAccess.addApiKey() checks its options like the constructor', ()
 
   test('secretTargets that is not a list', () => {
     expect(addErrors({ name: 'k', clusters: ['c'], secretTargets: SecretTarget.terraformOutputs() })).toEqual([
-      '[test/Q] addApiKey(options) for key "k" secretTargets must be a list; got {"description":"Terraform outputs"}',
+      // A key's options: a value of the wrong type is shown by its shape (it may hold the key).
+      '[test/Q] addApiKey(options) for key "k" secretTargets must be a list; got an OutputsTarget object with key "description" (values not shown: they may hold an API key)',
     ]);
   });
 

@@ -22,7 +22,7 @@ export declare const HOST: string;
 export declare const HOST_TAG: string;
 
 export interface UpdateOptions {
-  /** Where warnings go (one line each). @default - stderr */
+  /** Where warnings and notes go (one line each; e.g. nothing to remove: the directory is missing). @default - stderr */
   readonly warn?: (message: string) => void;
   /** @default 15000 */
   readonly lockTimeoutMs?: number;

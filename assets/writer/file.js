@@ -8,6 +8,12 @@
  *   - refuses symbolic links, directories, non-regular files (FIFOs, devices), read-only files,
  *     files over opts.maxBytes (default 4 MiB) and a missing parent directory, with a one-line
  *     message (what, the path, how to fix);
+ *   - without its parent directory (missing, or not a directory) the file cannot exist: a
+ *     transform that leaves it missing (null or DELETE, and the same for a sidecar in that
+ *     directory) has nothing to do, so updateFile returns { existed: false, changed: false }
+ *     with a one-line note to opts.warn, and takes no lock (its file would need the directory).
+ *     This is the destroy step run for a file on another machine or checkout (a deploy from
+ *     elsewhere with shared state). A transform that would write still gets the error above;
  *   - takes the lock (lock.js), then removes temp files that a dead writer left for this target
  *     and its sidecar (lock.js), then checks the target again;
  *   - reads the target through one descriptor: open(O_RDONLY|O_NOFOLLOW|O_NONBLOCK), fstat,
@@ -97,16 +103,28 @@ function size(bytes) {
 }
 
 
-/** Checks the target path; returns its lstat (or null when it does not exist yet). */
-function checkTarget(file) {
+/** Why the directory of `file` cannot hold it (a FileError), or null when it can. */
+function directoryProblem(file) {
   const dir = path.dirname(path.resolve(file));
-  const dst = lstatOrNull(dir);
+  let dst;
+  try {
+    dst = lstatOrNull(dir);
+  } catch (err) {
+    if (err.code !== 'ENOTDIR') throw err; // a file where a directory of the path should be
+  }
   if (!dst) {
-    throw new FileError(`cannot write ${file}: directory ${dir} does not exist; create it first or fix the path`, 'ENODIR');
+    return new FileError(`cannot write ${file}: directory ${dir} does not exist; create it first or fix the path`, 'ENODIR');
   }
   if (!fs.statSync(dir).isDirectory()) {
-    throw new FileError(`cannot write ${file}: ${dir} is not a directory; fix the path`, 'ENODIR');
+    return new FileError(`cannot write ${file}: ${dir} is not a directory; fix the path`, 'ENODIR');
   }
+  return null;
+}
+
+/** Checks the target path; returns its lstat (or null when it does not exist yet). */
+function checkTarget(file) {
+  const problem = directoryProblem(file);
+  if (problem) throw problem;
   const st = lstatOrNull(file);
   if (!st) return null;
   checkKind(file, st);
@@ -341,6 +359,8 @@ async function updateFile(file, transform, options) {
   const opts = { ...DEFAULTS, ...(options || {}) };
   const warn = opts.warn || ((msg) => process.stderr.write(msg + '\n'));
   const side = opts.sidecar || null;
+  const noDirectory = directoryProblem(file);
+  if (noDirectory) return withoutDirectory(file, transform, side, noDirectory, warn);
   checkTarget(file);
   const lock = await acquireLock(file, opts, warn);
   try {
@@ -406,6 +426,26 @@ async function updateFile(file, transform, options) {
   } finally {
     releaseLock(lock);
   }
+}
+
+/**
+ * The file's directory is missing (see the module header): the file and a sidecar next to it
+ * cannot exist. Nothing to do when the transform leaves them missing; else `problem` is thrown.
+ */
+function withoutDirectory(file, transform, side, problem, warn) {
+  const dir = path.dirname(path.resolve(file));
+  // A sidecar elsewhere may exist: not judged here.
+  if (side && path.dirname(path.resolve(side)) !== dir) throw problem;
+  let plan;
+  try {
+    plan = side ? transform(null, null) : { text: transform(null) };
+  } catch (err) {
+    throw new FileError(`refusing to change ${file}: ${err.message}; the file was not changed`, 'EINVALID', err);
+  }
+  const none = (x) => x == null || x === DELETE;
+  if (!none(plan.text) || (side && (!none(plan.sidecar) || typeof plan.sidecarAfter === 'string'))) throw problem;
+  warn(`nothing to remove from ${file}: its directory ${dir} does not exist`);
+  return { existed: false, changed: false, deleted: false };
 }
 
 /** Puts the sidecar back as it was before this run (its text, or no file); a failure only warns. */

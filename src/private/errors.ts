@@ -19,10 +19,30 @@ export function q(value: unknown): string {
 
 /**
  * A value received where the key itself is easily given by mistake (as `source`, as an item of
- * `apiKeys`, to fromVariable): a string is not shown, it may be the key.
+ * `apiKeys`, to fromVariable): a string is not shown, it may be the key. Nor is anything that
+ * may hold one (a Python list or dict, a function's source): only its shape is described.
  */
 function qMaybeKey(value: unknown): string {
-  return typeof value === 'string' ? 'a string (not shown: it may be an API key)' : q(value);
+  if (typeof value === 'string') return 'a string (not shown: it may be an API key)';
+  if (value === null || value === undefined || ['number', 'boolean', 'bigint'].includes(typeof value)) return q(value);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return value.length === 1 ? 'a list of 1 item (not shown: it may hold an API key)' : `a list of ${value.length} items (not shown: they may hold an API key)`;
+  }
+  if (typeof value !== 'object') return `a ${typeof value} (not shown: it may hold an API key)`;
+  // A construct is shown as its class and path (no values).
+  if (typeof (value as { node?: { path?: unknown } }).node?.path === 'string') return q(value);
+  const keys = Object.keys(value);
+  if (keys.length === 0) return '{}';
+  const cls = Object.getPrototypeOf(value)?.constructor?.name;
+  const what = typeof cls === 'string' && cls !== '' && cls !== 'Object' ? `${/^[AEIOU]/.test(cls) ? 'an' : 'a'} ${cls} object` : 'an object';
+  const shown = text.clip(`${what} with ${keys.length === 1 ? 'key' : 'keys'} ${keys.map((k) => q(k)).join(', ')}`, 160);
+  return `${shown} (values not shown: they may hold an API key)`;
+}
+
+/** A value of a key's options that should be text or a number: a list or an object is shown by its shape. */
+function qKeyOption(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? q(value) : qMaybeKey(value);
 }
 
 const list = (items: readonly string[]) => items.map((i) => q(i)).join(', ');
@@ -41,7 +61,7 @@ export const errors = {
 
   // ---- names ----------------------------------------------------------------------------------
   invalidName: (kind: 'cluster' | 'key', name: unknown) =>
-    `${kind} name ${q(name)} is invalid: ${names.NAME_RULE}; use a name like ${kind === 'cluster' ? '"prod-eu"' : '"search-api"'}`,
+    `${kind} name ${qKeyOption(name)} is invalid: ${names.NAME_RULE}; use a name like ${kind === 'cluster' ? '"prod-eu"' : '"search-api"'}`,
   duplicateName: (kind: 'cluster' | 'key', name: string) =>
     `duplicate ${kind} name ${q(name)}: each ${kind} needs a unique name within one ClusterAccess; rename or remove one`,
   collidingNames: (kind: 'cluster' | 'key', first: string, second: string) =>
@@ -84,9 +104,9 @@ export const errors = {
   targetTwice: (key: string, target: string) => `key ${q(key)} is given secret target ${target} twice; add each target once`,
   keySource: (key: string, problem: string) => `key ${q(key)}: ${problem}`,
   createdOn: (key: string, value: unknown) =>
-    `key ${q(key)} createdOn ${q(value)} is not a date; expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"`,
+    `key ${q(key)} createdOn ${qKeyOption(value)} is not a date; expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"`,
   rotateAfterDays: (key: string, value: unknown, fallback: number) =>
-    `key ${q(key)} rotateAfterDays ${q(value)} is not a whole number of days in 1-3650; use e.g. ${fallback}`,
+    `key ${q(key)} rotateAfterDays ${qKeyOption(value)} is not a whole number of days in 1-3650; use e.g. ${fallback}`,
   rotationToken: (key: string, prop: 'createdOn' | 'rotateAfterDays') =>
     `key ${q(key)} ${prop} is a token; the due date is computed at synth (setup guide, warnings), so give ` +
     (prop === 'createdOn' ? 'the date as text, e.g. "2026-01-31"' : 'a number of days, e.g. 90'),
@@ -167,6 +187,16 @@ export const errors = {
     `${q(resolved)} is a symbolic link, which the writer refuses (it would replace the link with a file); give the path of the real file`,
   fileFormatClash: (file: string, format: string, otherFormat: string, otherPath: string) =>
     `file ${q(file)} is written as ${format} here and as ${otherFormat} by ${otherPath}; one file has one format: use another file for one of them`,
+  dependablesNotList: (target: string, value: unknown) =>
+    `bind() of secret target ${target} returned dependables that is not a list (got ${q(value)}); return { dependables: [resource, ...] }`,
+  dependableCannotWait: (target: string, value: unknown) =>
+    `bind() of secret target ${target} returned ${q(value)} in dependables, which cannot wait for the health checks ` +
+    '(only resources, data sources and modules can); return only those, and pass the values on through a resource ' +
+    'that depends on options.dependsOn (e.g. terraform_data)',
+  dependableOtherStack: (target: string, value: unknown, otherStack: string, checksStack: string) =>
+    `bind() of secret target ${target} returned ${q(value)}, which is in stack ${q(otherStack)}; the health checks it must wait for ` +
+    `are in stack ${q(checksStack)}, and Terraform cannot make a resource depend on one in another stack; ` +
+    `create it in stack ${q(checksStack)} (under the bind scope)`,
   entryClash: (name: string, key: string, store: string, other: string) =>
     `entry ${q(name)} (key ${q(key)}) is already written to ${store} by ${other}; ` +
     'attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })',

@@ -13,6 +13,11 @@
  *   replaces it. Its destroy step removes everything the owner wrote to the file. A deploy that
  *   failed before writing leaves no registration, so its destroy touches nothing.
  *
+ * The file in the triggers is absolute: a deploy from another checkout or machine with the same
+ * state replaces both, and the destroy step runs for the previous path on this machine. Where
+ * that directory does not exist the writer has nothing to remove (file.js), so the deploy goes on
+ * and writes the new path. (Relative triggers would replace every deployed registration.)
+ *
  * Invariant: Registration's triggers are a subset of Write's (same keys, same values), so
  * Registration is never replaced (its destroy removing the entries) without Write being replaced
  * too, and Write always runs after that removal and writes the entries again. Registrations of

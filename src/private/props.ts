@@ -28,7 +28,10 @@ export interface StructSchema {
   readonly fields: Readonly<Record<string, PropType>>;
   /** Fields that must be present. */
   readonly required?: readonly string[];
-  /** A key's options: the key itself is easily given in their place; a string is not shown. */
+  /**
+   * A key's options: the key itself is easily given in their place; a string is not shown. Nor
+   * is what a list or an object of the wrong type holds, in any of their fields.
+   */
   readonly mayBeKey?: boolean;
 }
 
@@ -124,7 +127,9 @@ export function checkStruct(value: unknown, schema: StructSchema, where: string)
     // A token of the right primitive type (a string or a number) is accepted where one is expected.
     const path = where.endsWith('"') ? `${where} ${key}` : `${where}.${key}`;
     if (!matches(type, v)) {
-      const hide = typeof type === 'object' && 'mayHoldKey' in type && type.mayHoldKey === true;
+      // In a key's options, a list or an object where it does not belong may hold the key too.
+      const hide = (typeof type === 'object' && 'mayHoldKey' in type && type.mayHoldKey === true)
+        || (schema.mayBeKey === true && ((typeof v === 'object' && v !== null) || typeof v === 'function'));
       problems.push(errors.wrongType(path, typeName(type), v, hide));
       continue;
     }

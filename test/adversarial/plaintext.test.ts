@@ -136,3 +136,64 @@ describe('skipValidation does not let a plaintext key into cdk.tf.json', () => {
     }
   });
 });
+
+describe('a key wrapped in a list or an object (as Python passes plain lists and dicts) is never shown', () => {
+  const KEY = 'qdr_canary-wrapped-5d0e2a91c7f3';
+  const base = { setupGuide: { enabled: false }, clusters: [{ name: 'prod-eu', url: URL_EU }] };
+  const LIST = 'a list of 2 items (not shown: they may hold an API key)';
+  const SOURCE = 'must be an ApiKeySource (from ApiKeySource.fromVariable or fromToken); got';
+
+  test.each([
+    ['source: { value: key }', { name: 'a', clusters: ['prod-eu'], source: { value: KEY } },
+      `[t/Qdrant/ApiKeys/a] key "a" props.source ${SOURCE} an object with key "value" (values not shown: they may hold an API key)`],
+    ['source: [key]', { name: 'a', clusters: ['prod-eu'], source: [KEY] },
+      `[t/Qdrant/ApiKeys/a] key "a" props.source ${SOURCE} a list of 1 item (not shown: it may hold an API key)`],
+    ['an item of apiKeys that is a list', ['a', KEY],
+      `[t/Qdrant] ClusterAccess props.apiKeys[0] must be an object (ApiKeyOptions); got ${LIST}`],
+    // Any other option of a key given a list or a dict: the key may be inside.
+    ['createdOn: [key]', { name: 'a', clusters: ['prod-eu'], createdOn: [KEY] },
+      '[t/Qdrant/ApiKeys/a] key "a" createdOn a list of 1 item (not shown: it may hold an API key) is not a date; ' +
+        'expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"'],
+    ['access: { key }', { name: 'a', clusters: ['prod-eu'], access: { key: KEY } },
+      '[t/Qdrant/ApiKeys/a] key "a" props.access must be a KeyAccess (from KeyAccess.readOnly, manage or collections); ' +
+        'got an object with key "key" (values not shown: they may hold an API key)'],
+    ['secretTargets: { k: key }', { name: 'a', clusters: ['prod-eu'], secretTargets: { k: KEY } },
+      '[t/Qdrant] ClusterAccess props.apiKeys[0].secretTargets must be a list; got an object with key "k" (values not shown: they may hold an API key)'],
+    // The name given as a list: neither the props' prefix nor the invalid-name error shows it.
+    ['name: [name, key]', { name: ['a', KEY], clusters: ['prod-eu'] },
+      `[t/Qdrant/ApiKeys/key.1] key name ${LIST} is invalid: names start with a letter and hold only letters, digits, "-" and "_" ` +
+        '(at most 63 characters); use a name like "search-api"'],
+    ['secretNaming: [key]', { name: 'a', clusters: ['prod-eu'], secretNaming: [KEY] },
+      '[t/Qdrant] ClusterAccess props.apiKeys[0].secretNaming must be a SecretNaming object; got a list of 1 item (not shown: it may hold an API key)'],
+  ])('%s', (_, key, expected) => {
+    const stack = new TerraformStack(Testing.app(), 't');
+    new ClusterAccess(stack, 'Qdrant', { ...base, apiKeys: [key as any] });
+    const message = synthMessage(stack);
+    expect(message).not.toContain(KEY);
+    expect(message.split('\n').map((l) => l.trim())).toContain(expected);
+  });
+
+  test('addApiKey of a list', () => {
+    const stack = new TerraformStack(Testing.app(), 't');
+    new ClusterAccess(stack, 'Qdrant', base).addApiKey(['a', KEY] as any);
+    const message = synthMessage(stack);
+    expect(message).not.toContain(KEY);
+    expect(message.split('\n').map((l) => l.trim())).toContain(`[t/Qdrant] addApiKey(options) must be an object (ApiKeyOptions); got ${LIST}`);
+  });
+
+  test.each([
+    ['a dict', { default: KEY }, 'an object with key "default" (values not shown: they may hold an API key)'],
+    ['a list', [KEY], 'a list of 1 item (not shown: it may hold an API key)'],
+    ['a dict of a list', { a: 1, b: [KEY] }, 'an object with keys "a", "b" (values not shown: they may hold an API key)'],
+    ['a function', () => KEY, 'a function (not shown: it may hold an API key)'],
+  ])('ApiKeySource.fromVariable(%s)', (_, bad, shown) => {
+    let message = '';
+    try {
+      ApiKeySource.fromVariable(bad as any);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toBe(`ApiKeySource.fromVariable needs a TerraformVariable (declared with sensitive: true); got ${shown}`);
+    expect(message).not.toContain(KEY);
+  });
+});

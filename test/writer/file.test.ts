@@ -160,9 +160,13 @@ test.each([
   const side = path.join(dir, '.keys.json.side');
   fs.writeFileSync(f, '{}\n');
   if (before !== null) fs.writeFileSync(side, before, { mode: 0o600 });
-  const testHooks = { beforeRename: () => { throw Object.assign(new Error('disk full'), { code: 'ENOSPC' }); } };
+  const renames: string[] = [];
+  const testHooks = { beforeRename: (tmp: string) => { renames.push(tmp); throw Object.assign(new Error('disk full'), { code: 'ENOSPC' }); } };
   await expect(updateFile(f, () => ({ text: '{"A": "1"}\n', sidecar: 'records A', sidecarFirst: true }), { ...opts(), sidecar: side, testHooks }))
-    .rejects.toThrow();
+    .rejects.toThrow(`cannot write ${f}: ENOSPC; check the directory's permissions and free space`);
+  // The hook ran once, for the target (the sidecar passes no hooks), after the sidecar was written.
+  expect(renames).toHaveLength(1);
+  expect(path.basename(renames[0])).toMatch(/^\.keys\.json\.qca-/);
   expect(fs.readFileSync(f, 'utf8')).toBe('{}\n');
   expect(fs.existsSync(side) ? fs.readFileSync(side, 'utf8') : null).toBe(before);
   expect(listing().filter((n) => n.includes('lock') || n.endsWith('.tmp'))).toEqual([]);
@@ -197,6 +201,43 @@ test('refuses a file larger than the bound', async () => {
 test('refuses a missing parent directory', async () => {
   const f = path.join(dir, 'nope', '.env');
   await expectRefused(f, `cannot write ${f}: directory ${path.join(dir, 'nope')} does not exist; create it first or fix the path`);
+});
+
+describe('a file whose directory does not exist (a destroy for a path on another machine or checkout)', () => {
+  const missing = () => path.join(dir, 'gone', 'deeper');
+  const sidecarWrites = [
+    () => ({ text: null, sidecar: 'records A', sidecarFirst: true }),
+    () => ({ text: null, sidecar: null, sidecarAfter: 'records', sidecarFirst: false }),
+  ];
+  test.each([
+    ['returning null', () => null, false],
+    ['returning DELETE', () => DELETE, false],
+    ['with a sidecar, leaving both missing', () => ({ text: null, sidecar: null, sidecarFirst: false }), true],
+    ['with a sidecar, deleting both', () => ({ text: DELETE, sidecar: DELETE, sidecarFirst: true }), true],
+  ])('a transform %s has nothing to do: a note, no error, no lock, no directory created; one that writes still fails', async (_, result, withSidecar) => {
+    const f = path.join(missing(), 'keys');
+    const calls: unknown[][] = [];
+    const sidecar = withSidecar ? { sidecar: path.join(missing(), '.keys.side') } : {};
+    const r = await updateFile(f, (...args: unknown[]) => { calls.push(args); return result(); }, { ...opts(), ...sidecar });
+    expect(r).toEqual({ existed: false, changed: false, deleted: false });
+    expect(calls).toEqual([withSidecar ? [null, null] : [null]]);
+    expect(warnings).toEqual([`nothing to remove from ${f}: its directory ${missing()} does not exist`]);
+    expect(listing()).toEqual([]);
+    // Writing the file, or only its sidecar, needs the directory: the error names it.
+    const message = `cannot write ${f}: directory ${missing()} does not exist; create it first or fix the path`;
+    for (const write of withSidecar ? sidecarWrites : [mergeT]) await expectRefused(f, message, write as any, sidecar);
+    expect(listing()).toEqual([]);
+  });
+
+  test('a path through a regular file is the same: the file cannot exist there', async () => {
+    fs.writeFileSync(path.join(dir, 'plain'), 'x');
+    const f = path.join(dir, 'plain', 'sub', '.env');
+    expect(await updateFile(f, () => DELETE, opts())).toEqual({ existed: false, changed: false, deleted: false });
+    expect(warnings).toEqual([`nothing to remove from ${f}: its directory ${path.join(dir, 'plain', 'sub')} does not exist`]);
+    await expect(updateFile(f, mergeT, opts())).rejects.toThrow(
+      `cannot write ${f}: directory ${path.join(dir, 'plain', 'sub')} does not exist; create it first or fix the path`);
+    expect(listing()).toEqual(['plain']);
+  });
 });
 
 test('refuses a directory', async () => {
