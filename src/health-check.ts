@@ -70,7 +70,8 @@ export interface HealthCheckOptions {
 
   /**
    * When a key has more access than its declared `access` (manage where read-only was declared,
-   * write where only read was), warn instead of failing the deploy.
+   * write where only read was, collections other than the declared ones), warn instead of failing
+   * the deploy.
    * @default false
    */
   readonly allowExcessAccess?: boolean;
@@ -78,7 +79,8 @@ export interface HealthCheckOptions {
   /**
    * Fail the check of a key that expires in fewer days than this (0-3650). Keys with granular
    * access are JWTs that carry their expiry; a plain key has none and is never failed by this.
-   * A key that expires within 14 days always gets a warning line.
+   * A key that expires within 14 days always gets a warning line, and a key past its expiry
+   * always fails (Qdrant still accepts one for 30 seconds).
    * @default 0
    */
   readonly minValidityDays?: number;

@@ -40,7 +40,7 @@ export interface SharedCheckOptions {
   writeCollections?: string[];
   /** More access than declared is a warning instead of a failure. Default false. */
   allowExcessAccess?: boolean;
-  /** Fail when the key (a JWT) expires in fewer days (0-3650). Default 0: never. */
+  /** Fail when the key (a JWT) expires in fewer days (0-3650). Default 0: only once it has expired. */
   minValidityDays?: number;
   /** Warn when the key (a JWT) expires in fewer days (0-3650). Default 14. */
   warnValidityDays?: number;
