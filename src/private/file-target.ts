@@ -35,7 +35,7 @@ import { checkStruct } from './props';
 import { CLI, names, protocol } from './runtime';
 import { FILE_SECRET_TARGET_OPTIONS } from './schemas';
 import { terraformLiteralProblem } from './stack-strings';
-import { AppSupport, StackSupport } from './stack-support';
+import { AppSupport, StackSupport, fileIdentity } from './stack-support';
 import type { FileSecretTargetOptions, ISecretTarget, SecretTargetBindOptions, SecretTargetConfig } from '../secret-target';
 
 /** The trigger in which registrations of the earlier layout kept the ordered list of names. */
@@ -148,17 +148,6 @@ export class FileTarget implements ISecretTarget {
     if (stat.isSymbolicLink()) return [errors.pathIsSymlink(resolved)];
     return [];
   }
-}
-
-/** One file however it is spelled: the real path of its directory (symlinks resolved) and its name. */
-function fileIdentity(file: string): string {
-  let dir = path.dirname(file);
-  try {
-    dir = fs.realpathSync(dir);
-  } catch {
-    // a directory created later: its spelling is all there is
-  }
-  return path.join(dir, path.basename(file));
 }
 
 /** JSON text of a map whose values may be tokens (then Terraform encodes it at apply time). */

@@ -3,6 +3,7 @@
  * hooks around the stack's synthesis, and the names that must be unique across every
  * `ClusterAccess` (outputs, variables, files). Not exported.
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import { Aspects, IStackSynthesizer, ISynthesisSession, TerraformAsset, TerraformElement, TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
@@ -168,3 +169,16 @@ function claim(map: Map<string, string>, name: string, ownerPath: string): strin
   return first === ownerPath ? undefined : first;
 }
 
+/**
+ * One file however it is spelled (an absolute path in): the real path of its directory, symlinks
+ * resolved, and its name. A directory that does not exist yet (made at deploy) keeps its spelling.
+ */
+export function fileIdentity(file: string): string {
+  let dir = path.dirname(file);
+  try {
+    dir = fs.realpathSync(dir);
+  } catch {
+    // a directory created later: its spelling is all there is
+  }
+  return path.join(dir, path.basename(file));
+}

@@ -18,7 +18,7 @@ import type { ClusterAccess } from '../cluster-access';
 import { GUIDE_FILE_NAME } from './markdown';
 import { renderAccessGuide, renderStackGuide } from './render';
 import { q } from '../private/errors';
-import { StackSupport } from '../private/stack-support';
+import { StackSupport, fileIdentity } from '../private/stack-support';
 
 /** Registers the guide of an access's stack (once per stack; the accesses are found at synth). */
 export function registerSetupGuide(access: ClusterAccess): void {
@@ -62,26 +62,14 @@ function outputPathProblems(access: ClusterAccess): string[] {
     return [`${shown} is a token or holds "\${": the guide is written at synth, when nothing has a value yet; pass a plain path such as ${example('docs')}`];
   }
   if (p === '' || /[\\/]$/.test(p)) return [`${shown} names a directory; pass the path of a file, such as ${example(p || 'docs')}`];
-  const mine = fileIdentity(p);
+  const mine = fileIdentity(path.resolve(p));
   if (isDirectory(mine)) return [`${shown} is a directory; pass the path of a file, such as ${example(p)}`];
   const first = guidesIn(access.node.root).find((a) => typeof a.setupGuideOptions.outputPath === 'string'
-    && !Token.isUnresolved(a.setupGuideOptions.outputPath) && fileIdentity(a.setupGuideOptions.outputPath) === mine);
+    && !Token.isUnresolved(a.setupGuideOptions.outputPath) && fileIdentity(path.resolve(a.setupGuideOptions.outputPath)) === mine);
   if (first !== undefined && first !== access) {
     return [`${shown} is also the outputPath of ${first.node.path}: each guide needs a file of its own; give one of them another outputPath`];
   }
   return [];
-}
-
-/** One file, whatever its spelling: the real path of its directory (when it exists) and its name. */
-function fileIdentity(file: string): string {
-  const resolved = path.resolve(file);
-  let dir = path.dirname(resolved);
-  try {
-    dir = fs.realpathSync(dir);
-  } catch {
-    // a directory created by the write: its spelling is all there is
-  }
-  return path.join(dir, path.basename(resolved));
 }
 
 function isDirectory(file: string): boolean {
