@@ -22,6 +22,8 @@
 const http2 = require('node:http2');
 const net = require('node:net');
 const { clip } = require('../runtime/text.js');
+// Masks user:password@ (up to the last "@": a password may hold "/" or "#") and the query; quoted.
+const { showUrl } = require('../runtime/url.js');
 
 const DEFAULT_PORT = 6334;
 const MAX_RESPONSE_BYTES = 1024 * 1024; // Qdrant's answers to the checker are a few hundred bytes
@@ -61,11 +63,6 @@ function isLoopback(hostname) {
   return net.isIPv4(host) && host.startsWith('127.');
 }
 
-/** Shows a URL in an error with any user:password@ part and the query masked (either may hold a key). */
-function showUrl(raw) {
-  return clip(String(raw).replace(/\/\/[^/?#]*@/, '//***@').replace(/\?[^#]*/, '?***'), 200);
-}
-
 /**
  * Validates a gRPC base URL: `https://host[:port]` (port 6334 when absent), or `http://` for a
  * loopback host. Throws an Error with code 'ERR_GRPC_USAGE'.
@@ -76,19 +73,19 @@ function parseGrpcUrl(input) {
   try {
     u = new URL(String(input));
   } catch {
-    throw codedError(`invalid gRPC URL '${shown}': expected https://host:port`, 'ERR_GRPC_USAGE');
+    throw codedError(`invalid gRPC URL ${shown}: expected https://host:port`, 'ERR_GRPC_USAGE');
   }
   if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopback(u.hostname))) {
-    throw codedError(`gRPC URL '${shown}' must start with https:// (http:// only for loopback hosts)`, 'ERR_GRPC_USAGE');
+    throw codedError(`gRPC URL ${shown} must start with https:// (http:// only for loopback hosts)`, 'ERR_GRPC_USAGE');
   }
   if (u.username || u.password || u.pathname !== '/' || u.search || u.hash) {
-    throw codedError(`gRPC URL '${shown}' must be https://host:port without user, path, query or fragment`, 'ERR_GRPC_USAGE');
+    throw codedError(`gRPC URL ${shown} must be https://host:port without user, path, query or fragment`, 'ERR_GRPC_USAGE');
   }
   // WHATWG URL hides an explicit default port (https://h:443 has port ''), so read it from the text.
   const explicit = /^[a-z][a-z0-9+.-]*:\/\/(?:\[[^\]]*\]|[^/?#:]*)(?::(\d+))?/i.exec(String(input));
   const port = explicit && explicit[1] ? Number(explicit[1]) : DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw codedError(`gRPC URL '${shown}' has an invalid port`, 'ERR_GRPC_USAGE');
+    throw codedError(`gRPC URL ${shown} has an invalid port`, 'ERR_GRPC_USAGE');
   }
   const hostname = u.hostname.replace(/^\[|\]$/g, '');
   const hostForUrl = net.isIPv6(hostname) ? `[${hostname}]` : hostname;

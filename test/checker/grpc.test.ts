@@ -306,6 +306,12 @@ describe('arguments', () => {
     expect(() => openGrpc(url, { timeoutMs: 1000 })).toThrow(expect.objectContaining({ code: 'ERR_GRPC_USAGE' }));
   });
 
+  test.each(['https://user:pa/ss-w0rd-part@127.0.0.1:6334', 'https://user:pa#ss-w0rd-part@127.0.0.1:6334'])(
+    'a password holding "/" or "#" is masked whole: %s', (url) => {
+      expect(() => openGrpc(url, { timeoutMs: 1000 })).toThrow(/gRPC URL "https:\/\/\*\*\*@127\.0\.0\.1:6334"/);
+      expect(() => openGrpc(url, { timeoutMs: 1000 })).not.toThrow(/w0rd/);
+    });
+
   test('https without a port means 6334; http is allowed for loopback', () => {
     expect(parseGrpcUrl('https://xyz.cloud.qdrant.io')).toMatchObject({ port: 6334, origin: 'https://xyz.cloud.qdrant.io:6334' });
     expect(parseGrpcUrl('https://h:443').port).toBe(443);
