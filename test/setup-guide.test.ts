@@ -1,4 +1,5 @@
 import { execFile, execFileSync, spawnSync } from 'child_process';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -948,11 +949,7 @@ describe('7. troubleshooting', () => {
     }
   });
 
-  // BUG (src/setup-guide/sections.ts:251): this row is text copied by hand from the writer, and it
-  // drifted: the writer says "refusing to change <file>: line N: QDRANT_URL is already defined
-  // outside the managed block of owner …", not "line N defines QDRANT_…". A user searching the
-  // guide for the message finds nothing. Generate the row from the writer's own wording (as the
-  // failure table is generated from failures.js), or quote it exactly.
+  // The rows are written by hand: each is matched here against what the runtime really prints.
   test('"before any check": the name-clash message is the one the writer prints', () => {
     const rows = beforeCheckRows();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-writer-'));
@@ -970,11 +967,23 @@ describe('7. troubleshooting', () => {
     }
   });
 
+  test('"before any check": a key set both by TF_VAR_ and by a .tfvars file: the message is the one the checker prints', () => {
+    const rows = beforeCheckRows();
+    const checker = spawnSync('node', [path.join(REPO, 'assets', 'checker', 'cli.js'), 'check', '--url', 'https://127.0.0.1:1',
+      '--key-env', 'TF_VAR_qdrant_api_key_app', '--key-sha256-env', 'QCA_KEY_SHA256'], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TF_VAR_qdrant_api_key_app: 'exported-key-value', QCA_KEY_SHA256: createHash('sha256').update('tfvars-key-value').digest('hex') },
+      encoding: 'utf8',
+    });
+    expect(checker.status).toBe(2);
+    expect(checker.stderr).toMatch(rows[3][0]);
+    expect(rows[3][1]).toBe('when a check starts, before any request');
+  });
+
   test('the writer\'s refusal is listed as what happens after the checks passed, not before any check', () => {
     const s7 = section(render(ONE), 7);
     expect(s7).not.toContain('Before any check runs');
     const rows = tableRows(s7, 'Message');
-    expect(rows.map((r) => r.length)).toEqual([3, 3, 3]);
+    expect(rows.map((r) => r.length)).toEqual([3, 3, 3, 3]);
     expect(rows[2][0]).toContain('refusing to change');
     expect(rows[2][1]).toBe('after the checks passed, while writing a file target; the file is left as it was');
     expect(rows[0][1]).toBe('before any check (the plan)');

@@ -163,7 +163,7 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
   ]));
   if (exports.length > 0) {
     out.push(`A deploy without the key stops at once with \`Qdrant API key "<name>" has no value: export TF_VAR_…\`; \`${DESTROY_COMMAND}\` needs no key. ` +
-      'A key given with `-var` or a `.tfvars` file does not reach the checks: export it.');
+      'A key given with `-var` or a `.tfvars` file does not reach the checks: export it, and only export it (a check refuses a key that a `.tfvars` file sets too).');
   }
   if (m.keys.some((k) => k.envVar === undefined)) {
     out.push('', 'A key from `ApiKeySource.fromToken` is read from the referenced resource (for example a secret store) at deploy: ' +
@@ -318,6 +318,8 @@ export function troubleshootingSection(h: Heading): string[] {
       ['`refusing to change <file>: line N: QDRANT_… is already defined outside the managed block`',
         'after the checks passed, while writing a file target; the file is left as it was',
         'The app\'s file already defines one of our names outside the managed block: remove that line, or rename our entry (`secretNaming`).'],
+      ['`TF_VAR_… in the environment is not the value Terraform uses for variable …`', 'when a check starts, before any request',
+        'The key is set twice: exported, and by `-var`, a `.tfvars` or `*.auto.tfvars` file, which wins in Terraform. Give it one way only: export it, and remove the other.'],
     ]),
   );
   // The option ranges, from the checker's own specs.
