@@ -1,6 +1,7 @@
 import { Token } from 'cdktf';
 import { errors } from './private/errors';
 import { checkStruct } from './private/props';
+import { names as nameRules } from './private/runtime';
 import { KEY_ACCESS_COLLECTIONS, KEY_ACCESS_SYMBOL } from './private/schemas';
 
 /**
@@ -109,8 +110,7 @@ class FixedAccess extends KeyAccess {
  * Qdrant's rule for collection names, plus what the stack cannot carry (a comma, "${", a token),
  * and no surrounding whitespace (the checker trims the names it receives).
  */
+/** The runtime's rule (runtime/names.js), plus no token or "${" / "%{": the names reach Terraform strings. */
 function isCollectionName(name: unknown): name is string {
-  return typeof name === 'string' && !Token.isUnresolved(name) && name.length >= 1 && name.length <= 255 && name.trim() === name &&
-    // eslint-disable-next-line no-control-regex
-    !/[\u0000-\u001f\u007f/\\:*?"<>|,]/.test(name) && !/[$%]\{/.test(name);
+  return nameRules.isCollectionName(name) && !Token.isUnresolved(name) && !/[$%]\{/.test(name);
 }

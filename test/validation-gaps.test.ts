@@ -6,6 +6,8 @@
 import { TerraformStack, TerraformVariable } from 'cdktf';
 import { ApiKey, ApiKeySource, Cluster, ClusterAccess, KeyAccess, SecretTarget } from '../src';
 import { newStack, synthErrors, synthJson, synthMessage } from './support/synth';
+import * as checker from '../assets/checker';
+import * as names from '../assets/runtime/names';
 
 const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
 
@@ -213,6 +215,20 @@ describe('number tokens where literals are needed', () => {
 describe('collection names with surrounding whitespace', () => {
   test.each([' orders ', '  ', 'orders\u00a0'])('%j is refused', (name) => {
     expect(() => KeyAccess.collections({ read: [name] })).toThrow(/is not a collection name .*no leading or trailing whitespace/);
+  });
+});
+
+describe('collection names: one rule for the constructs and the checker (runtime/names.js)', () => {
+  // A name that would show as something else: C1 controls, bidi controls, line separators.
+  const hidden = ['a\u0085b', 'a\u009bb', 'abc\u202eevil', 'a\u2066b', 'a\u200fb', 'a\u2028b', 'a\u2029b', 'a\u007fb'];
+  test.each(hidden)('%j is refused by KeyAccess.collections and by the checker', (name) => {
+    expect(() => KeyAccess.collections({ read: [name] })).toThrow(/is not a collection name \(1-255 characters, none of/);
+    return expect(checker.checkClusterAccess({ url: 'https://127.0.0.1:1', apiKey: 'k', access: 'collections', readCollections: [name] }))
+      .rejects.toThrow(/is not a collection name \(1-255 characters, none of/);
+  });
+  test.each(['products', 'a b', 'ü', '日本', 'a.b-c_d', 'x'.repeat(255)])('%j is accepted by both', (name) => {
+    expect(KeyAccess.collections({ read: [name] }).readCollections).toEqual([name]);
+    expect(names.isCollectionName(name)).toBe(true);
   });
 });
 

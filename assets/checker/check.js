@@ -25,6 +25,7 @@ const { CHECK_OPTIONS, defaultDeadlineSeconds } = require('../runtime/protocol.j
 const { UsageError } = require('../runtime/cli.js');
 const { safeLine, redact, redactDeep, clip, quote } = require('../runtime/text.js');
 const { DEFAULT_REST_PORT, DEFAULT_GRPC_PORT, parseClusterUrl, showUrl } = require('../runtime/url.js');
+const { COLLECTION_RULE, isCollectionName } = require('../runtime/names.js');
 const { planProbes, accessWords } = require('./access.js');
 const { failure } = require('./failures.js');
 const { createRestClient, attempt, answer, commonFailure, unexpected } = require('./http.js');
@@ -102,10 +103,7 @@ function checkCollections(list, name, options) {
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw new UsageError(`${name} must be a list of collection names`);
   for (const c of list) {
-    // eslint-disable-next-line no-control-regex
-    if (typeof c !== 'string' || c === '' || c.length > 255 || /[\u0000-\u001f/\\:*?"<>|,]/.test(c)) {
-      throw new UsageError(`${name}: ${shownValue(c, options, 60)} is not a collection name (1-255 characters, none of / \\ : * ? " < > | , or control characters)`);
-    }
+    if (!isCollectionName(c)) throw new UsageError(`${name}: ${shownValue(c, options, 60)} is not a collection name (${COLLECTION_RULE})`);
   }
   return [...list];
 }

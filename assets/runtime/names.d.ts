@@ -3,9 +3,13 @@
 export declare const NAME_RULE: string;
 export declare const ENV_NAME_RULE: string;
 export declare const OWNER_RULE: string;
+/** What a collection name may be (for messages). */
+export declare const COLLECTION_RULE: string;
 
 /** A cluster or key name: letters, digits, `-` and `_`, starting with a letter, at most 63. */
 export declare function isValidName(name: unknown): name is string;
+/** A collection name a key's access may list: see COLLECTION_RULE. */
+export declare function isCollectionName(name: unknown): name is string;
 /** An environment-variable name a shell can export. */
 export declare function isEnvName(name: unknown): name is string;
 /** A writer owner (a construct path) that needs no quoting anywhere. */

@@ -8,6 +8,7 @@
  *   identifier     prod_eu                  Terraform outputs and variables (qdrant_prod_eu_rest_endpoint)
  *   env fragment   PROD_EU                  environment variables (QDRANT_PROD_EU_URL)
  *   owner          multi/Qdrant             the construct path that owns entries in a shared file
+ *   collection     products, "a b", ü       a Qdrant collection a key's access names (COLLECTION_RULE)
  */
 
 const NAME_RE = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
@@ -19,6 +20,17 @@ const ENV_NAME_RULE = 'environment-variable names hold only letters, digits and 
 // A construct path: ids joined by "/". Nothing a shell or Terraform would read specially.
 const OWNER_RE = /^[A-Za-z0-9_][A-Za-z0-9_.:@/+-]{0,127}$/;
 const OWNER_RULE = 'owners are 1-128 characters from A-Z a-z 0-9 _ . : @ / + - (starting with a letter, digit or _)';
+
+// Qdrant's own rule (no / \ : * ? " < > | ,, at most 255) plus what this library refuses so that
+// a name shows as what it is: surrounding whitespace, control characters (C0, DEL, C1), bidi
+// controls and line or paragraph separators.
+// eslint-disable-next-line no-control-regex
+const COLLECTION_BAD_RE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029/\\:*?"<>|,]/;
+const COLLECTION_RULE = '1-255 characters, none of / \\ : * ? " < > | , or control, bidi or line-separator characters, no leading or trailing whitespace';
+
+function isCollectionName(name) {
+  return typeof name === 'string' && name.length >= 1 && name.length <= 255 && name.trim() === name && !COLLECTION_BAD_RE.test(name);
+}
 
 function isValidName(name) {
   return typeof name === 'string' && NAME_RE.test(name);
@@ -81,7 +93,9 @@ module.exports = {
   NAME_RULE,
   ENV_NAME_RULE,
   OWNER_RULE,
+  COLLECTION_RULE,
   isValidName,
+  isCollectionName,
   isEnvName,
   isOwner,
   collisionKey,

@@ -163,7 +163,7 @@ export const errors = {
 
   // ---- access ---------------------------------------------------------------------------------
   collectionName: (where: string, name: unknown) =>
-    `${where}: ${q(name)} is not a collection name (1-255 characters, none of / \\ : * ? " < > | , or control characters, no leading or trailing whitespace, no "\${" or "%{")`,
+    `${where}: ${q(name)} is not a collection name (${names.COLLECTION_RULE}, no "\${" or "%{")`,
   collectionsEmpty: () => 'KeyAccess.collections needs at least one collection in read or readWrite',
   collectionTwice: (name: string) => `KeyAccess.collections lists ${q(name)} in both read and readWrite; list it once (readWrite includes read)`,
 
