@@ -73,6 +73,8 @@ function moreProbes(): RestProbe[] {
     { name: 'GET /aliases', method: 'GET', path: '/aliases', kind: 'list' },
     { name: 'GET /nope (unknown path)', method: 'GET', path: '/nope', kind: 'list' },
     { name: 'GET /healthz', method: 'GET', path: '/healthz', kind: 'list' },
+    // The checker's root step: Qdrant's version JSON with any key or none (GET / is not checked).
+    { name: 'GET / (the root step)', method: 'GET', path: '/', kind: 'list' },
   ];
 }
 

@@ -687,6 +687,8 @@ export function normalizeRest(a: HttpAnswer): RestProbeAnswer {
   if (a.contentType?.startsWith('application/json')) {
     const parsed = JSON.parse(a.body) as Record<string, unknown>;
     delete parsed.time;
+    // GET /: a release build also names its git commit; one built from source (as here) has none.
+    if (typeof parsed.title === 'string' && typeof parsed.version === 'string') delete parsed.commit;
     const result = parsed.result as { collections?: { name: string }[] } | undefined;
     if (result && Array.isArray(result.collections)) {
       result.collections = [...result.collections].sort((x, y) => x.name.localeCompare(y.name));
