@@ -1,4 +1,4 @@
-import { Fn, Lazy, Op, TerraformOutput, TerraformVariable, Token } from 'cdktf';
+import { Annotations, Fn, Lazy, Op, TerraformOutput, TerraformVariable, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
@@ -153,6 +153,8 @@ export class ApiKey extends Construct {
    * grant() refused): "no clusters" would only repeat it.
    */
   private _clustersReported = false;
+  /** Whether the multi-cluster access warning was added (validations may run more than once). */
+  private _consoleWarned = false;
   /** The name as given (any type): errors describe a list or an object by its shape only. */
   private readonly _nameGiven: unknown;
 
@@ -350,7 +352,21 @@ export class ApiKey extends Construct {
     } else if (this._clusters.length === 0 && this._unknownClusters.length === 0 && !this._clustersReported) {
       problems.push(errors.noClusters(this.keyName));
     }
+    this.warnIfNoConsoleMakesIt();
     return problems;
+  }
+
+  /**
+   * A key on several clusters with read-only or per-collection access is not one Qdrant Cloud's
+   * console makes: its keys with granular access are per cluster, and its multi-cluster flow makes
+   * keys that can manage. A warning, not an error: self-hosted clusters may accept the same JWT.
+   * Added while the validations run (the clusters are all granted by then), once.
+   */
+  private warnIfNoConsoleMakesIt(): void {
+    const mode = this.access?._checkerAccess();
+    if (this._consoleWarned || this._clusters.length < 2 || (mode !== 'read-only' && mode !== 'collections')) return;
+    this._consoleWarned = true;
+    Annotations.of(this).addWarning(errors.multiClusterGranularKey(this.keyName, this._clusters.length, mode));
   }
 
   private targetProblems(target: ISecretTarget): string[] {

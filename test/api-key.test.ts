@@ -1,5 +1,5 @@
 import { TerraformVariable } from 'cdktf';
-import { ApiKeySource, ClusterAccess } from '../src';
+import { ApiKeySource, ClusterAccess, KeyAccess } from '../src';
 import { newStack, synthJson } from './support/synth';
 
 const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
@@ -92,5 +92,40 @@ describe('ApiKey', () => {
     expect(exec.environment.QDRANT_API_KEY).toBe('${sensitive(var.vault_path)}');
     expect(exec.environment.QCA_KEY_ENV).toBe('QDRANT_API_KEY');
     expect(exec.command).not.toContain('var.vault_path');
+  });
+});
+
+describe('a key on several clusters with granular access (not what Qdrant Cloud\'s console makes)', () => {
+  const warnings = (access: Record<string, unknown>, grantLater = false) => {
+    const stack = newStack();
+    const qa = new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: URL_EU }, { name: 'prod-us', url: URL_US }],
+      apiKeys: [{ name: 'search-api', clusters: grantLater ? ['prod-eu'] : ['prod-eu', 'prod-us'], ...access }],
+    });
+    // Granted after the key was made: the warning waits for every grant.
+    const key = qa.apiKeys.find((k) => k.keyName === 'search-api')!;
+    if (grantLater) key.grant(qa.findCluster('prod-us')!);
+    synthJson(stack);
+    synthJson(stack); // validations run again: still one warning
+    return key.node.metadata.filter((m) => m.type === '@cdktf/warn').map((m) => String(m.data));
+  };
+
+  test.each([
+    ['read-only', { access: KeyAccess.readOnly() }, false],
+    ['per-collection', { access: KeyAccess.collections({ read: ['products'] }) }, false],
+    ['read-only', { access: KeyAccess.readOnly() }, true],
+  ])('%s access: one warning that says what to do', (mode, access, grantLater) => {
+    expect(warnings(access, grantLater)).toEqual([
+      `key "search-api" covers 2 clusters with ${mode} access, which Qdrant Cloud's console does not make (keys with granular access cover one cluster; ` +
+      'its multi-cluster flow makes keys that can manage, which fail this check): declare one key per cluster (see the setup guide), ' +
+      'unless your clusters are self-hosted and accept the same JWT',
+    ]);
+  });
+
+  test.each([
+    ['manage access', { access: KeyAccess.manage() }],
+    ['no declared access', {}],
+  ])('%s: no warning', (_, access) => {
+    expect(warnings(access)).toEqual([]);
   });
 });

@@ -164,6 +164,10 @@ export const errors = {
   // ---- access ---------------------------------------------------------------------------------
   collectionName: (where: string, name: unknown) =>
     `${where}: ${q(name)} is not a collection name (${names.COLLECTION_RULE}, no "\${" or "%{")`,
+  multiClusterGranularKey: (key: string, clusters: number, mode: string) =>
+    `key ${q(key)} covers ${clusters} clusters with ${mode === 'read-only' ? 'read-only' : 'per-collection'} access, which Qdrant Cloud's console ` +
+    'does not make (keys with granular access cover one cluster; its multi-cluster flow makes keys that can manage, which fail this check): ' +
+    'declare one key per cluster (see the setup guide), unless your clusters are self-hosted and accept the same JWT',
   collectionsEmpty: () => 'KeyAccess.collections needs at least one collection in read or readWrite',
   collectionTwice: (name: string) => `KeyAccess.collections lists ${q(name)} in both read and readWrite; list it once (readWrite includes read)`,
 
