@@ -180,7 +180,7 @@ function planProbes(access, read = [], write = []) {
       const extra = [...new Set([...listed, ...named])].filter((n) => !declared.has(n)).sort();
       if (extra.length === 0) return {};
       return { excess: failure('excess-collections', `: ${shownNames(extra, ctx.secrets)}; create a key limited to the declared collections, ` +
-        'declare them too, or set healthCheck.allowExcessAccess (--allow-excess-access)') };
+        'or declare them too') };
     };
     probes.push(p);
   }

@@ -54,10 +54,10 @@ const SECRET_FLAG_HINT = 'keys are never taken as arguments (they would show in 
   'put the key in the environment variable QDRANT_API_KEY, or name another variable with --key-env NAME';
 
 /**
- * A JSON Web Token, or what is left of one cut short: "eyJ" (`{"` in base64url), more base64url,
- * then up to two more dot-separated parts. Ordinary text seldom holds "eyJ" and 6 more such characters.
+ * A JSON Web Token, or what is left of one cut short: "eyJ" (`{"` in base64url) at the start of a
+ * word, more base64url, then up to two more dot-separated parts (a name like honeyJar-search is not one).
  */
-const JWT_RE = /eyJ[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
+const JWT_RE = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
 
 function withoutJwts(text) {
   return String(text).replace(JWT_RE, '[redacted]');

@@ -33,7 +33,12 @@ function showUrl(raw) {
   let masked = String(raw);
   const start = /^https?:\/*/i.exec(masked)?.[0].length ?? 0; // anything else may be a user name
   const at = masked.lastIndexOf('@');
-  if (at >= start) masked = `${masked.slice(0, start)}***${masked.slice(at)}`;
+  if (at >= start) {
+    // An "@" after a "/", "?" or "#" may end a password or sit in a path or query: either way,
+    // what follows it may be the rest of a secret, so nothing after the scheme is shown.
+    const ambiguous = /[/?#]/.test(masked.slice(start, at));
+    masked = ambiguous ? `${masked.slice(0, start)}***` : `${masked.slice(0, start)}***${masked.slice(at)}`;
+  }
   masked = masked.replace(/\?[^#]*/, '?***');
   return JSON.stringify(clip(stripControl(masked), 200));
 }
@@ -55,7 +60,9 @@ function onlyLowercasedOrPunycode(host, ascii) {
   const read = ascii.split('.');
   return written.length === read.length && written.every((label, i) => {
     const lower = label.toLowerCase();
-    return read[i] === lower || (read[i].startsWith('xn--') && domainToUnicode(read[i]) === lower);
+    // JavaScript lower-cases a final capital sigma to "ς", the URL parser (UTS-46) to "σ".
+    const sigma = (t) => t.replace(/ς/g, 'σ');
+    return read[i] === lower || (read[i].startsWith('xn--') && sigma(domainToUnicode(read[i])) === sigma(lower));
   });
 }
 
@@ -130,8 +137,17 @@ function parseClusterUrl(raw) {
   const problems = [];
   let afterSlashes = m[2].slice(2);
   if (afterSlashes.includes('@')) {
+    const at = afterSlashes.lastIndexOf('@');
+    if (/[/?#]/.test(afterSlashes.slice(0, at))) {
+      // user:pa/ss@host, or host/?k=a@b: which one cannot be told, and either may hold a secret.
+      return {
+        problems: ['holds an "@" after a "/", "?" or "#": credentials (user:pass@) or a path or query (not shown: it may hold a key); ' +
+          `remove them, the API key is passed separately; ${EXPECTED}`],
+        protocol,
+      };
+    }
     problems.push('holds credentials (user:pass@); remove them, the API key is passed separately');
-    afterSlashes = afterSlashes.slice(afterSlashes.lastIndexOf('@') + 1);
+    afterSlashes = afterSlashes.slice(at + 1);
   }
   const end = afterSlashes.search(/[/?#]/);
   const hostPort = end < 0 ? afterSlashes : afterSlashes.slice(0, end);

@@ -162,8 +162,10 @@ function jsonTransform(command, entries, owner, sidecarName, out) {
 }
 
 /** Does the work; returns the summary line. Throws FileError or LockError (one line) on failure. */
-async function apply({ command, format, file: target, owner }, entries, fileOpts) {
+async function apply({ command, format, file: target, owner }, entries, options) {
   const out = { plan: null };
+  // Removing from a file whose directory is gone (another machine's path) is nothing to do.
+  const fileOpts = { ...options, removing: command === 'remove' };
   let res;
   let sidecarName;
   if (format === 'json') {

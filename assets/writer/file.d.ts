@@ -30,6 +30,11 @@ export interface UpdateOptions {
   readonly staleLockMs?: number;
   /** @default 4 MiB */
   readonly maxBytes?: number;
+  /**
+   * A removal (the destroy step): a missing directory means there is nothing to remove, and is
+   * not an error. @default false
+   */
+  readonly removing?: boolean;
   /** A sidecar path: the transform then gets (text, sidecarText) and returns a SidecarPlan. */
   readonly sidecar?: string;
   /** For tests only. */

@@ -8,10 +8,11 @@
  *   - refuses symbolic links, directories, non-regular files (FIFOs, devices), read-only files,
  *     files over opts.maxBytes (default 4 MiB) and a missing parent directory, with a one-line
  *     message (what, the path, how to fix);
- *   - without its parent directory (missing, or not a directory) the file cannot exist: a
- *     transform that leaves it missing (null or DELETE, and the same for a sidecar in that
- *     directory) has nothing to do, so updateFile returns { existed: false, changed: false }
- *     with a one-line note to opts.warn, and takes no lock (its file would need the directory).
+ *   - when removing (opts.removing), without its parent directory (missing, a dangling link, or
+ *     not a directory) the file cannot exist: a transform that leaves it missing (null or DELETE,
+ *     and the same for a sidecar in that directory) has nothing to do, so updateFile returns
+ *     { existed: false, changed: false } with a one-line note to opts.warn, and takes no lock
+ *     (its file would need the directory). A write (even of nothing) still gets the error.
  *     This is the destroy step run for a file on another machine or checkout (a deploy from
  *     elsewhere with shared state). A transform that would write still gets the error above;
  *   - takes the lock (lock.js), then removes temp files that a dead writer left for this target
@@ -112,10 +113,17 @@ function directoryProblem(file) {
   } catch (err) {
     if (err.code !== 'ENOTDIR') throw err; // a file where a directory of the path should be
   }
-  if (!dst) {
-    return new FileError(`cannot write ${file}: directory ${dir} does not exist; create it first or fix the path`, 'ENODIR');
+  const missing = () => new FileError(`cannot write ${file}: directory ${dir} does not exist; create it first or fix the path`, 'ENODIR');
+  if (!dst) return missing();
+  let st;
+  try {
+    st = fs.statSync(dir);
+  } catch (err) {
+    // A symbolic link to nothing (or a loop): no directory is there.
+    if (err.code === 'ENOENT' || err.code === 'ELOOP' || err.code === 'ENOTDIR') return missing();
+    throw err;
   }
-  if (!fs.statSync(dir).isDirectory()) {
+  if (!st.isDirectory()) {
     return new FileError(`cannot write ${file}: ${dir} is not a directory; fix the path`, 'ENODIR');
   }
   return null;
@@ -360,7 +368,7 @@ async function updateFile(file, transform, options) {
   const warn = opts.warn || ((msg) => process.stderr.write(msg + '\n'));
   const side = opts.sidecar || null;
   const noDirectory = directoryProblem(file);
-  if (noDirectory) return withoutDirectory(file, transform, side, noDirectory, warn);
+  if (noDirectory && opts.removing) return withoutDirectory(file, transform, side, noDirectory, warn);
   checkTarget(file);
   const lock = await acquireLock(file, opts, warn);
   try {

@@ -54,6 +54,11 @@ describe('the writer: remove for a file whose directory does not exist', () => {
     runs.push(written);
     expect(written.code).toBe(1);
     expect(written.stderr).toContain(`cannot write ${file}: directory ${gone} does not exist; create it first or fix the path`);
+    // A write of no entries too: only a removal finds nothing to do there.
+    const empty = await writer.run(['write', ...args], { QCA_ENTRIES: '{}' });
+    runs.push(empty);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain(`cannot write ${file}: directory ${gone} does not exist; create it first or fix the path`);
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 });

@@ -216,7 +216,7 @@ describe('faults on one probe', () => {
 });
 
 describe('collections access: a key that reaches undeclared collections', () => {
-  const FIX = '; create a key limited to the declared collections, declare them too, or set healthCheck.allowExcessAccess (--allow-excess-access)';
+  const FIX = '; create a key limited to the declared collections, or declare them too';
   /** Qdrant's answer to the keyed `GET /collections`, listing `names`. */
   const listing = (names: string[]): Fault => ({
     status: 200,

@@ -67,6 +67,12 @@ describe('verdicts and exit codes', () => {
     expect(r.stdout).toMatch(/^ok {3}search-api → prod-eu {2}qdrant 1\.16\.2 {2}key accepted, keys enforced {2}\d+ ms\n$/);
   });
 
+  test('a name with "eyJ" inside a word is not taken for a JWT (honeyJar-search is shown whole)', async () => {
+    const r = await run(checkArgs('--label', 'honeyJar-search → surveyJournals'), { QDRANT_API_KEY: KEY });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ok {3}honeyJar-search → surveyJournals {2}qdrant/);
+  });
+
   test('a checker that only GETs / would pass here: / answers 200 to a wrong key, the CLI exits 1', async () => {
     // What a root-only health check sees: 200 and the version, whatever the key.
     const root = await new Promise<{ status?: number; body: string }>((resolve, reject) => {

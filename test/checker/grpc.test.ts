@@ -308,7 +308,7 @@ describe('arguments', () => {
 
   test.each(['https://user:pa/ss-w0rd-part@127.0.0.1:6334', 'https://user:pa#ss-w0rd-part@127.0.0.1:6334'])(
     'a password holding "/" or "#" is masked whole: %s', (url) => {
-      expect(() => openGrpc(url, { timeoutMs: 1000 })).toThrow(/gRPC URL "https:\/\/\*\*\*@127\.0\.0\.1:6334"/);
+      expect(() => openGrpc(url, { timeoutMs: 1000 })).toThrow(/gRPC URL "https:\/\/\*\*\*"/);
       expect(() => openGrpc(url, { timeoutMs: 1000 })).not.toThrow(/w0rd/);
     });
 

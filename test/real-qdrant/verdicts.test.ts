@@ -310,7 +310,7 @@ describeRealQdrant('checker verdicts against real Qdrant 1.18.3: every key × ev
       'key has no write access to collection products (403 Forbidden: Write access to collection products is required); create a key with read-write access to it');
     expect(reason('JWT products rw', 'read P')).toBe('key can write collection products, which is declared read-only; create a key with read access to it');
     // A key scoped to more collections than declared: those the server lists, and those its token names that do not exist yet.
-    const undeclared = '; create a key limited to the declared collections, declare them too, or set healthCheck.allowExcessAccess (--allow-excess-access)';
+    const undeclared = '; create a key limited to the declared collections, or declare them too';
     expect(reason('JWT products r, orders rw', 'read P')).toBe(`key has access to undeclared collections: "orders"${undeclared}`);
     expect(reason('JWT products r, undeclared rw', 'read P')).toBe(`key has access to undeclared collections: "a b", "ü"${undeclared}`);
     expect(report('JWT products r, orders rw', 'read P, rw O', false).steps.find((s) => s.name === 'access')?.message).toBe('access to 2 collections as declared');

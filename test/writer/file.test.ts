@@ -218,7 +218,7 @@ describe('a file whose directory does not exist (a destroy for a path on another
     const f = path.join(missing(), 'keys');
     const calls: unknown[][] = [];
     const sidecar = withSidecar ? { sidecar: path.join(missing(), '.keys.side') } : {};
-    const r = await updateFile(f, (...args: unknown[]) => { calls.push(args); return result(); }, { ...opts(), ...sidecar });
+    const r = await updateFile(f, (...args: unknown[]) => { calls.push(args); return result(); }, { ...opts(), ...sidecar, removing: true });
     expect(r).toEqual({ existed: false, changed: false, deleted: false });
     expect(calls).toEqual([withSidecar ? [null, null] : [null]]);
     expect(warnings).toEqual([`nothing to remove from ${f}: its directory ${missing()} does not exist`]);
@@ -232,11 +232,28 @@ describe('a file whose directory does not exist (a destroy for a path on another
   test('a path through a regular file is the same: the file cannot exist there', async () => {
     fs.writeFileSync(path.join(dir, 'plain'), 'x');
     const f = path.join(dir, 'plain', 'sub', '.env');
-    expect(await updateFile(f, () => DELETE, opts())).toEqual({ existed: false, changed: false, deleted: false });
+    expect(await updateFile(f, () => DELETE, { ...opts(), removing: true })).toEqual({ existed: false, changed: false, deleted: false });
     expect(warnings).toEqual([`nothing to remove from ${f}: its directory ${path.join(dir, 'plain', 'sub')} does not exist`]);
     await expect(updateFile(f, mergeT, opts())).rejects.toThrow(
       `cannot write ${f}: directory ${path.join(dir, 'plain', 'sub')} does not exist; create it first or fix the path`);
     expect(listing()).toEqual(['plain']);
+  });
+
+  test('a directory that is a link to nothing is the same', async () => {
+    fs.symlinkSync(path.join(dir, 'nowhere'), path.join(dir, 'secrets'));
+    const f = path.join(dir, 'secrets', '.env');
+    expect(await updateFile(f, () => DELETE, { ...opts(), removing: true })).toEqual({ existed: false, changed: false, deleted: false });
+    expect(warnings).toEqual([`nothing to remove from ${f}: its directory ${path.join(dir, 'secrets')} does not exist`]);
+    await expect(updateFile(f, mergeT, opts())).rejects.toThrow(
+      `cannot write ${f}: directory ${path.join(dir, 'secrets')} does not exist; create it first or fix the path`);
+    expect(listing()).toEqual(['secrets']);
+  });
+
+  test('only a removal: a write that leaves the file missing still fails on the missing directory', async () => {
+    const f = path.join(missing(), 'keys');
+    await expect(updateFile(f, () => null, opts())).rejects.toThrow(
+      `cannot write ${f}: directory ${missing()} does not exist; create it first or fix the path`);
+    expect(warnings).toEqual([]);
   });
 });
 
