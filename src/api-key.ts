@@ -164,7 +164,9 @@ export class ApiKey extends Construct {
     const p = props ?? ({} as ApiKeyProps);
     // A name that is not text is reported by its type alone (a list or object may hold the key).
     this._propProblems = checkStruct(props, API_KEY_PROPS, `key ${JSON.stringify(typeof p.name === 'string' ? p.name : id)} props`);
-    this.keyName = typeof p.name === 'string' ? p.name : String(p.name);
+    // A name that is not text (a list or dict from Python) may hold the key: its construct id stands
+    // in (invalid as a name, so every derived name is a placeholder), and errors describe its shape.
+    this.keyName = typeof p.name === 'string' ? p.name : id;
     this._nameGiven = p.name;
     this.createdOn = p.createdOn;
     this.rotateAfterDays = p.rotateAfterDays ?? DEFAULT_ROTATE_AFTER_DAYS;

@@ -237,7 +237,8 @@ export class ClusterAccess extends Construct {
       const stack = TerraformStack.of(this);
       for (const d of Array.isArray(returned) ? returned as unknown[] : []) {
         if (!canWait(d)) {
-          this.problems.push(errors.dependableCannotWait(description, d));
+          // Nothing to wait for without checks (healthCheck.enabled false): accepted, as before.
+          if (checks.length > 0) this.problems.push(errors.dependableCannotWait(description, d));
         } else if (TerraformStack.of(d) !== stack) {
           // Silently dropped when that stack was synthesized already, else a depends_on to nothing it declares.
           if (checks.length > 0) this.problems.push(errors.dependableOtherStack(description, d, TerraformStack.of(d).node.path, stack.node.path));
@@ -288,7 +289,15 @@ type Waiting = TerraformResource | TerraformDataSource | TerraformModule;
 
 /** An output cannot wait: Terraform writes it even when a dependency failed. */
 function canWait(x: unknown): x is Waiting {
-  return TerraformResource.isTerraformResource(x) || TerraformDataSource.isTerraformDataSource(x) || x instanceof TerraformModule;
+  return TerraformResource.isTerraformResource(x) || TerraformDataSource.isTerraformDataSource(x) || isModule(x);
+}
+
+/** A TerraformModule, possibly from another copy of cdktf (so by shape, not instanceof; resources and data sources carry a symbol). */
+function isModule(x: unknown): x is TerraformModule {
+  if (x instanceof TerraformModule) return true;
+  const m = x as { source?: unknown; interpolationForOutput?: unknown; addProvider?: unknown; friendlyUniqueId?: unknown } | null;
+  return m !== null && typeof m === 'object' && typeof m.source === 'string' && typeof m.interpolationForOutput === 'function' &&
+    typeof m.addProvider === 'function' && typeof m.friendlyUniqueId === 'string';
 }
 
 /** Makes a resource, data source or module depend on the checks. */

@@ -339,6 +339,34 @@ describe('what a user target creates under its scope or returns waits for the ch
     for (const d of Object.values<any>(json.data.null_data_source)) expect(d.depends_on).toEqual([check]);
   });
 
+  test('a module of another copy of cdktf (not instanceof ours) waits too, under the bind scope or returned', () => {
+    let other: typeof import('cdktf') | undefined;
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a second copy of cdktf, as another package would bring
+      other = require('cdktf');
+    });
+    expect(other!.TerraformHclModule).not.toBe(TerraformHclModule);
+    const stack = new TerraformStack(Testing.app(), 'stores');
+    const access = accessWith(stack, new Made('module store', (scope) => {
+      new other!.TerraformHclModule(scope, 'Inside', { source: 'app.terraform.io/acme/k8s-secret/kubernetes' });
+      return { dependables: [new other!.TerraformHclModule(stack, 'Returned', { source: 'app.terraform.io/acme/vault-kv/vault' })] };
+    }));
+    const json = JSON.parse(Testing.synth(stack, true));
+    expect(Object.keys(json.module)).toHaveLength(2);
+    for (const m of Object.values<any>(json.module)) expect(m.depends_on).toEqual([`null_resource.${checkId(access, 'search-api')}`]);
+  });
+
+  test('with health checks disabled, a returned output is accepted as before (there is nothing to wait for)', () => {
+    const stack = new TerraformStack(Testing.app(), 'stores');
+    new ClusterAccess(stack, 'Qdrant', {
+      setupGuide: { enabled: false },
+      healthCheck: { enabled: false },
+      clusters: [{ name: 'prod-eu', url: URL_EU }],
+      apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [new Made('output store', (scope) => ({ dependables: [new TerraformOutput(scope, 'Out', { value: 'x' })] }))] }],
+    });
+    expect(synthErrorLines(stack)).toEqual([]);
+  });
+
   test('a returned dependable that cannot depend on anything is an error naming the target and what it returned', () => {
     const stack = new TerraformStack(Testing.app(), 'stores');
     accessWith(stack, new Made('output store', (scope) => {

@@ -788,7 +788,7 @@ describe('6. rotation', () => {
         'terraform -chdir=cdktf.out/stacks/test output -raw qdrant_api_key_other_expires_at   # other: the expiry from the last deploy, empty if none',
       ]);
       expect(md).toContain('Read it from the project directory: these lines run Terraform in the stack\'s directory');
-      // The state is in the stack's directory: cdktf runs terraform there, and so do these lines.
+      // cdktf runs terraform in the stack's directory (its backend finds the state), and so do these lines.
       const stackDir = path.join(project, 'cdktf.out', 'stacks', 'test');
       const outputs = JSON.parse(fs.readFileSync(path.join(stackDir, 'cdk.tf.json'), 'utf8')).output;
       for (const line of lines) {
@@ -1147,6 +1147,20 @@ describe('writing the guide at synth', () => {
       // Stack a was valid and written before b was checked; b wrote nothing.
       expect(docs()).toEqual(['qdrant-setup.md']);
       expect(fs.readFileSync('docs/qdrant-setup.md', 'utf8')).toContain('stack `a`');
+    });
+
+    test('the file of a secret target (the app\'s .env) is refused: the guide would overwrite it', () => {
+      fs.writeFileSync('.env', 'DATABASE_URL=keepme\n');
+      const app = new App({ outdir: path.join(dir, 'out'), stackTraces: false });
+      new ClusterAccess(new TerraformStack(app, 'a'), 'Qdrant', {
+        ...props('k1', './.env'),
+        apiKeys: [{ name: 'k1', clusters: ['c-k1'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }],
+      });
+      const lines = synthError(app).split('\n').map((l) => l.trim()).filter((l) => l.startsWith('['));
+      expect(lines).toEqual([
+        '[a/Qdrant] setupGuide.outputPath "./.env" is also a file secret target of a/Qdrant/SecretTargets/.env-file-.env: the guide would overwrite it at synth; give the guide another outputPath',
+      ]);
+      expect(fs.readFileSync('.env', 'utf8')).toBe('DATABASE_URL=keepme\n');
     });
   });
 

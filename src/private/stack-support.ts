@@ -133,6 +133,11 @@ export class AppSupport extends Construct {
     super(scope as Construct, id);
   }
 
+  /** The construct path of the first secret target bound to this file, if any. */
+  public secretFileOwner(identity: string): string | undefined {
+    return this.files.get(identity)?.path;
+  }
+
   /**
    * Claims entry names in a file (whatever the stack): returns the problems, or [] when the
    * binding may write them.

@@ -261,8 +261,8 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
         'and warns when it is less than 14 days away' +
         (o.enabled === false ? ' (the checks are disabled here). ' : o.runOnEveryDeploy ? '. ' : ', but the check runs only when the key or the options change. ') +
         'Every deploy publishes the date as a non-secret output, so monitoring can watch it. ' +
-        `Read it from the project directory: these lines run Terraform in the stack's directory, where its state is (under ${code(STACKS_DIR)} ` +
-        'unless `cdktf.json` sets another `output`):',
+        `Read it from the project directory: these lines run Terraform in the stack's directory (under ${code(STACKS_DIR)} ` +
+        'unless `cdktf.json` sets another `output`), whose backend configuration finds the state (cdktf\'s default: `terraform.<stack>.tfstate` in the project directory):',
     );
     const chdir = m.stack ? `-chdir=${shellWord(`${STACKS_DIR}/${m.stack}`)} ` : '';
     out.push(...fence('bash', m.keys.map((k) => `terraform ${chdir}output -raw ${k.expiresAtOutput}   # ${k.name}: the expiry from the last deploy, empty if none`)));

@@ -18,7 +18,7 @@ import type { ClusterAccess } from '../cluster-access';
 import { GUIDE_FILE_NAME } from './markdown';
 import { renderAccessGuide, renderStackGuide } from './render';
 import { q } from '../private/errors';
-import { StackSupport, fileIdentity } from '../private/stack-support';
+import { AppSupport, StackSupport, fileIdentity } from '../private/stack-support';
 
 /** Registers the guide of an access's stack (once per stack; the accesses are found at synth). */
 export function registerSetupGuide(access: ClusterAccess): void {
@@ -68,6 +68,11 @@ function outputPathProblems(access: ClusterAccess): string[] {
     && !Token.isUnresolved(a.setupGuideOptions.outputPath) && fileIdentity(path.resolve(a.setupGuideOptions.outputPath)) === mine);
   if (first !== undefined && first !== access) {
     return [`${shown} is also the outputPath of ${first.node.path}: each guide needs a file of its own; give one of them another outputPath`];
+  }
+  // The guide would overwrite the app's file (and the library's entries in it) at every synth.
+  const target = AppSupport.of(access).secretFileOwner(mine);
+  if (target !== undefined) {
+    return [`${shown} is also a file secret target of ${target}: the guide would overwrite it at synth; give the guide another outputPath`];
   }
   return [];
 }

@@ -173,6 +173,20 @@ describe('a key wrapped in a list or an object (as Python passes plain lists and
     expect(message.split('\n').map((l) => l.trim())).toContain(expected);
   });
 
+  test('a name given as a list, with other mistakes: no error shows the key (nor does the stack, validation skipped)', () => {
+    const props = { ...base, apiKeys: [{ name: [KEY], clusters: ['nosuch'], createdOn: 'bad', secretTargets: ['nope'] }] };
+    const stack = new TerraformStack(Testing.app(), 't');
+    new ClusterAccess(stack, 'Qdrant', props as any);
+    const message = synthMessage(stack);
+    expect(message).not.toContain(KEY);
+    expect(message.split('\n').map((l) => l.trim())).toContain(
+      '[t/Qdrant/ApiKeys/key.1] key "key.1" props.name must be a string; got a list of 1 item (not shown: it may hold an API key)');
+    expect(message).toContain('names unknown cluster "nosuch"');
+    const skipped = new TerraformStack(Testing.app({ context: { skipValidation: true } } as any), 't');
+    new ClusterAccess(skipped, 'Qdrant', { ...props, apiKeys: [{ name: [KEY], clusters: ['prod-eu'] }] } as any);
+    expect(Testing.synth(skipped)).not.toContain(KEY);
+  });
+
   test('addApiKey of a list', () => {
     const stack = new TerraformStack(Testing.app(), 't');
     new ClusterAccess(stack, 'Qdrant', base).addApiKey(['a', KEY] as any);
