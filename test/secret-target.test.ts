@@ -8,6 +8,7 @@
  * (aspects, then validations) or `app.synth()`.
  */
 import { execFileSync } from 'child_process';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -626,6 +627,9 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
             // Only the URLs are literal; the key is read from the variable Terraform inherits.
             QCA_ENTRIES: JSON.stringify({ QDRANT_URL: `${URL_EU}:6333`, QDRANT_GRPC_URL: `${URL_EU}:6334` }),
             QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'TF_VAR_qdrant_api_key_search_api' }),
+            // The hash of Terraform's value: the writer refuses a TF_VAR_ that differs (-var, .tfvars).
+            QCA_ENTRIES_SHA256: '${jsonencode({"TF_VAR_qdrant_api_key_search_api" = ' +
+              'nonsensitive(sha256((var.qdrant_api_key_search_api == null) ? "" : var.qdrant_api_key_search_api))})}',
           },
         },
       }],
@@ -676,8 +680,16 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
         if (name === 'values_sha256') expect(value).toMatch(/^\$\{sha256\(jsonencode\(\{.*\}\)\)\}$/);
         else expect(`${id}.${name}=${value}`).not.toMatch(/var\.|TF_VAR_|\$\{(?!self\.)/);
       }
-      // The writer's provisioner holds nothing derived from the key (that would hide its output).
-      expect(JSON.stringify(exec)).not.toContain('var.');
+      // The writer's provisioner holds nothing derived from the key (that would hide its output)
+      // but the nonsensitive hash it compares with the TF_VAR_... it reads.
+      const { QCA_ENTRIES_SHA256: hashes, ...environment } = exec.environment;
+      if (id.includes('_Write_')) {
+        expect(hashes).toBe('${jsonencode({"TF_VAR_qdrant_api_key_search_api" = ' +
+          'nonsensitive(sha256((var.qdrant_api_key_search_api == null) ? "" : var.qdrant_api_key_search_api))})}');
+      } else {
+        expect(hashes).toBeUndefined();
+      }
+      expect(JSON.stringify({ ...exec, environment })).not.toContain('var.');
     }
   });
 
@@ -803,6 +815,10 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
         const environment = Object.fromEntries(Object.entries(exec.environment)
           .map(([k, v]) => [k, v.replace(/^\$\{self\.triggers\.(\w+)\}$/, (_, t) => self[t])
             .replace(/^\$\{lookup\(self\.triggers, "(\w+)", "(.*)"\)\}$/, (_, t, d) => self[t] ?? d)]));
+        // Terraform's value of the hashes' expression: that of the same key as TF_VAR_.
+        if (environment.QCA_ENTRIES_SHA256 !== undefined) {
+          environment.QCA_ENTRIES_SHA256 = JSON.stringify({ TF_VAR_qdrant_api_key_search_api: createHash('sha256').update('canary-write-7d1f').digest('hex') });
+        }
         return execFileSync('sh', ['-c', exec.command], {
           cwd: stackDir,
           env: { PATH: process.env.PATH ?? '', TF_VAR_qdrant_api_key_search_api: 'canary-write-7d1f', ...environment },

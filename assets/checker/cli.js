@@ -13,9 +13,8 @@
  * - the name of a variable that is not set is shown only when it reads like a name (see
  *   describeVariable): `--key-env <the key>` is an easy mistake.
  */
-const crypto = require('node:crypto');
 const { CHECK_OPTIONS } = require('../runtime/protocol.js');
-const { UsageError, parseArgs, withDefaults, optionsHelp, runCli } = require('../runtime/cli.js');
+const { UsageError, parseArgs, withDefaults, optionsHelp, runCli, sameSha256, variableSetTwice } = require('../runtime/cli.js');
 const { checkClusterAccess, formatReport, formatWarnings } = require('./check.js');
 const { checkMany, formatSummary } = require('./batch.js');
 
@@ -107,13 +106,8 @@ function checkKeyHash(o, env, apiKey) {
   if (!/^[0-9a-fA-F]{64}$/.test(expected)) {
     throw new UsageError(`${variable} does not hold a sha256 of 64 hex digits (value not shown); set it to the sha256 (hex) of the key`);
   }
-  const actual = crypto.createHash('sha256').update(apiKey, 'utf8').digest();
-  if (crypto.timingSafeEqual(actual, Buffer.from(expected, 'hex'))) return;
-  if (o.keyEnv.startsWith('TF_VAR_')) {
-    const name = o.keyEnv.slice('TF_VAR_'.length);
-    throw new UsageError(`${o.keyEnv} in the environment is not the value Terraform uses for variable ${name} ` +
-      `(it is also set by -var, a .tfvars or *.auto.tfvars file, or -var-file): give the key one way only, by exporting ${o.keyEnv}`);
-  }
+  if (sameSha256(apiKey, expected)) return;
+  if (o.keyEnv.startsWith('TF_VAR_')) throw new UsageError(variableSetTwice(o.keyEnv));
   throw new UsageError(`the key in ${describeVariable(o.keyEnv)} is not the one whose sha256 is in ${variable}; give the key that hash was made from`);
 }
 

@@ -41,3 +41,7 @@ export interface RunIo extends CliIo {
 }
 /** Runs `main`, mapping UsageError to exit 2 and other errors to 1, redacting registered secrets. */
 export declare function runCli(prog: string, main: (io: RunIo) => number | Promise<number>, io?: CliIo): Promise<number>;
+/** Whether `value` is the text whose sha256 is `hex` (64 hex digits). */
+export declare function sameSha256(value: string, hex: unknown): boolean;
+/** The message when TF_VAR_<name> is not the value Terraform uses for variable <name>. */
+export declare function variableSetTwice(variable: string): string;

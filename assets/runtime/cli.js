@@ -11,6 +11,7 @@
  * characters) and not a JWT (eyJ...); values of string options never. "-flag=value" is split like
  * "--flag=value", so the value part of an unknown option is never shown either.
  */
+const crypto = require('node:crypto');
 const { quote, redact, safeLine } = require('./text.js');
 const { isEnvName } = require('./names.js');
 
@@ -69,6 +70,22 @@ function splitList(spec, raw) {
     }
   }
   return items.filter((s) => s !== '');
+}
+
+/**
+ * Whether `value` is the text whose sha256 is `hex` (64 hex digits; anything else is not).
+ * The constructs hand over the hash of Terraform's value of a key variable next to the name of
+ * its TF_VAR_..., which the checker and the writer read: -var and .tfvars files win over it.
+ */
+function sameSha256(value, hex) {
+  if (typeof hex !== 'string' || !/^[0-9a-fA-F]{64}$/.test(hex)) return false;
+  return crypto.timingSafeEqual(crypto.createHash('sha256').update(String(value), 'utf8').digest(), Buffer.from(hex, 'hex'));
+}
+
+/** The message when TF_VAR_<name> is not the value Terraform uses for variable <name>: never a value or a hash. */
+function variableSetTwice(variable) {
+  return `${variable} in the environment is not the value Terraform uses for variable ${variable.slice('TF_VAR_'.length)} ` +
+    `(it is also set by -var, a .tfvars or *.auto.tfvars file, or -var-file): give the key one way only, by exporting ${variable}`;
 }
 
 function range(spec) {
@@ -253,4 +270,4 @@ function processIo() {
   };
 }
 
-module.exports = { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli, coerce, showable };
+module.exports = { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli, coerce, showable, sameSha256, variableSetTwice };

@@ -58,7 +58,7 @@ export declare const COMMANDS: {
 export type CommandName = keyof typeof COMMANDS;
 
 /** The writer's environment variables. */
-export declare const WRITER_ENV: { readonly entries: 'QCA_ENTRIES'; readonly entriesFromEnv: 'QCA_ENTRIES_FROM_ENV' };
+export declare const WRITER_ENV: { readonly entries: 'QCA_ENTRIES'; readonly entriesFromEnv: 'QCA_ENTRIES_FROM_ENV'; readonly entriesSha256: 'QCA_ENTRIES_SHA256' };
 /** The environment variable holding the CLI's path in a command. */
 export declare const CLI_ENV: 'QCA_CLI';
 /** `timeout` → `QCA_TIMEOUT`. */

@@ -81,6 +81,11 @@ const WRITER_ENV = {
   entries: 'QCA_ENTRIES',
   /** JSON object NAME: ENV_VAR, the environment variable that holds the value (a key). */
   entriesFromEnv: 'QCA_ENTRIES_FROM_ENV',
+  /**
+   * JSON object ENV_VAR: sha256 (hex) of the value Terraform uses, for the TF_VAR_... of key
+   * variables: -var and .tfvars files win over TF_VAR_, and the file must get the checked key.
+   */
+  entriesSha256: 'QCA_ENTRIES_SHA256',
 };
 
 /** Environment variable holding the path of the CLI in a local-exec command. */

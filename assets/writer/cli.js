@@ -31,7 +31,7 @@ const dotenv = require('./dotenv.js');
 const file = require('./file.js');
 const json = require('./json.js');
 const { FILE_OPTIONS, WRITER_ENV } = require('../runtime/protocol.js');
-const { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli, showable } = require('../runtime/cli.js');
+const { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli, showable, sameSha256, variableSetTwice } = require('../runtime/cli.js');
 const { isEnvName, isOwner, OWNER_RULE } = require('../runtime/names.js');
 const { quote } = require('../runtime/text.js');
 
@@ -110,6 +110,7 @@ function entriesFromEnv(env, deployCommand) {
   if (refs === null || typeof refs !== 'object' || Array.isArray(refs)) {
     throw new UsageError('QCA_ENTRIES_FROM_ENV must be a JSON object of NAME: ENV_VAR');
   }
+  const hashes = entryHashes(env);
   const out = {};
   for (const [name, variable] of Object.entries(refs)) {
     if (!isEnvName(variable)) {
@@ -122,9 +123,29 @@ function entriesFromEnv(env, deployCommand) {
         : 'set it in the provisioner\'s environment';
       throw new RunError(`entry ${name.slice(0, 64)}: environment variable ${variable} is not set or empty; ${hint}`);
     }
+    // The check of this key read the same TF_VAR_, compared with the same hash: a file gets the checked key only.
+    if (Object.prototype.hasOwnProperty.call(hashes, variable) && !sameSha256(value, hashes[variable])) {
+      throw new RunError(`entry ${name.slice(0, 64)}: ${variable.startsWith('TF_VAR_') ? variableSetTwice(variable) : `environment variable ${variable} is not the value Terraform uses`}`);
+    }
     out[name] = value;
   }
   return out;
+}
+
+/** QCA_ENTRIES_SHA256: ENV_VAR → sha256 of Terraform's value of the key variable (see protocol.js). */
+function entryHashes(env) {
+  const raw = env[WRITER_ENV.entriesSha256];
+  if (raw === undefined || raw === '') return {};
+  let hashes;
+  try {
+    hashes = JSON.parse(raw);
+  } catch {
+    throw new UsageError(`${WRITER_ENV.entriesSha256} is not valid JSON (expected an object of ENV_VAR: sha256 hex)`);
+  }
+  if (hashes === null || typeof hashes !== 'object' || Array.isArray(hashes)) {
+    throw new UsageError(`${WRITER_ENV.entriesSha256} must be a JSON object of ENV_VAR: sha256 hex`);
+  }
+  return hashes;
 }
 
 // ---------- the work ----------

@@ -30,6 +30,7 @@ import { Fn, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { errors, q } from './errors';
 import { DEPLOY_COMMAND } from './framework';
+import { variableSha256 } from './key-check';
 import { NullResource } from './null-resource';
 import { checkStruct } from './props';
 import { CLI, names, protocol } from './runtime';
@@ -74,9 +75,12 @@ export class FileTarget implements ISecretTarget {
     const plain: Record<string, string> = {};
     const fromEnv: Record<string, string> = {};
     const secrets: Record<string, string> = {};
+    // For each TF_VAR_... read: the hash of Terraform's value, which the writer compares (as the check does).
+    const hashes: Record<string, string> = {};
     for (const entry of options.entries) {
       if (entry.inheritedEnvironmentVariable) {
         fromEnv[entry.name] = entry.inheritedEnvironmentVariable;
+        hashes[entry.inheritedEnvironmentVariable] = variableSha256(entry.value);
       } else if (entry.sensitive) {
         const variable = `QCA_SECRET_${Object.keys(secrets).length + 1}`;
         secrets[variable] = entry.value;
@@ -107,6 +111,7 @@ export class FileTarget implements ISecretTarget {
           ...secrets,
           [protocol.WRITER_ENV.entries]: jsonText(plain),
           [protocol.WRITER_ENV.entriesFromEnv]: JSON.stringify(fromEnv),
+          ...(Object.keys(hashes).length > 0 ? { [protocol.WRITER_ENV.entriesSha256]: jsonText(hashes) } : {}),
         },
       }],
     });

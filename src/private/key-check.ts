@@ -88,7 +88,7 @@ export class KeyCheck extends Construct {
     if (source.inheritedEnvironmentVariable) {
       // From a variable: the hash of the value Terraform hands to the targets, which the checker
       // compares with the TF_VAR_... it reads (they differ when -var or a .tfvars file sets it too).
-      environment[KEY_SHA256_ENV] = Token.asString(Fn.nonsensitive(keySha256));
+      environment[KEY_SHA256_ENV] = variableSha256(source.expression);
     } else {
       // From another resource: Terraform must hand the key over, which hides this check's output on
       // success (a failure is still printed in full, and never holds the key).
@@ -114,6 +114,16 @@ export class KeyCheck extends Construct {
       lifecycle: preconditions.length > 0 ? { precondition: preconditions } : undefined,
     });
   }
+}
+
+/**
+ * The sha256 of a key variable's value as Terraform uses it (null as ""), marked nonsensitive: it is
+ * handed to the checker and the writer, which compare it with the TF_VAR_... they read (-var and
+ * .tfvars files win over it). A hash of a high-entropy key; Terraform never prints a provisioner's
+ * environment, and a sensitive value there would hide the step's lines.
+ */
+export function variableSha256(expression: string): string {
+  return Token.asString(Fn.nonsensitive(Fn.sha256(keyOrEmpty(expression, true))));
 }
 
 /** A variable may be null (not set): its precondition reports that, so the hash must not fail first. */

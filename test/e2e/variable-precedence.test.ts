@@ -98,4 +98,18 @@ describe('a key variable set by TF_VAR_ and also by a .tfvars file or -var', () 
     expect((await outputs()).QDRANT_API_KEY.value).toBe(checked);
     expect(fs.readFileSync(envFile, 'utf8')).toContain(checked);
   });
+
+  test('a writer that runs without the check (-replace, the key unchanged for Terraform) refuses a TF_VAR_ that differs', async () => {
+    const write = Object.keys(JSON.parse(fs.readFileSync(path.join(dir, 'cdk.tf.json'), 'utf8')).resource.null_resource).find((id) => id.includes('_Write_'));
+    // Terraform's value is the checked key (-var), so the check does not run again; TF_VAR_ holds another.
+    const run = await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color', '-var', `${VARIABLE}=${checked}`, `-replace=null_resource.${write}`],
+      { [`TF_VAR_${VARIABLE}`]: other });
+    expectNoSecret(run);
+    expect(run.exitCode).not.toBe(0);
+    expect(run.stdout).not.toMatch(/ok +app → prod-eu/);
+    expect(run.stderr.replace(/\s+/g, ' ')).toContain(`qdrant-cluster-access-writer: error: entry QDRANT_API_KEY: ${MISMATCH}`);
+    // The file keeps the key that was checked.
+    expect(fs.readFileSync(envFile, 'utf8')).toContain(checked);
+    expect(fs.readFileSync(envFile, 'utf8')).not.toContain(other);
+  });
 });

@@ -3,6 +3,7 @@
  * usage and failure paths, and parallel writers on one file. Every run's stdout/stderr is
  * scanned for the canary secrets: none may ever be printed.
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -23,6 +24,7 @@ async function cli(args: string[], entries?: unknown, extraEnv: Record<string, s
   const env: Record<string, string | undefined> = { ...process.env };
   delete env.QCA_ENTRIES;
   delete env.QCA_ENTRIES_FROM_ENV;
+  delete env.QCA_ENTRIES_SHA256;
   Object.assign(env, extraEnv);
   if (entries !== undefined) env.QCA_ENTRIES = typeof entries === 'string' ? entries : JSON.stringify(entries);
   const { code, stdout, stderr } = await runNode([CLI, ...args], { env, outputs });
@@ -263,6 +265,38 @@ describe('json format', () => {
     const r = await cli(['write', '--file', f, '--format', 'json', '--owner', 'o'], ENTRIES);
     expect(r).toEqual({ code: 1, stdout: '', stderr: `qdrant-cluster-access-writer: error: refusing to change ${f}: ${reason}; the file was not changed\n` });
     expect(fs.readFileSync(f, 'utf8')).toBe(content);
+  });
+});
+
+describe('a key from TF_VAR_ that is not the value Terraform uses (QCA_ENTRIES_SHA256)', () => {
+  const hash = (t: string) => createHash('sha256').update(t).digest('hex');
+  const fromEnv = { QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'TF_VAR_qdrant_api_key_app' }) };
+  const run = (tfVar: string, hashes: string) => cli(['write', '--file', path.join(dir, '.env'), '--owner', 'o'], {},
+    { ...fromEnv, TF_VAR_qdrant_api_key_app: tfVar, QCA_ENTRIES_SHA256: hashes });
+
+  test('the same key: written', async () => {
+    const r = await run(SECRET, JSON.stringify({ TF_VAR_qdrant_api_key_app: hash(SECRET) }));
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(path.join(dir, '.env'), 'utf8')).toContain(SECRET);
+  });
+
+  test('another key: refused in one line, nothing written, no value or hash shown', async () => {
+    const r = await run(SECRET, JSON.stringify({ TF_VAR_qdrant_api_key_app: hash('the-value-terraform-uses') }));
+    expect(r).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'qdrant-cluster-access-writer: error: entry QDRANT_API_KEY: TF_VAR_qdrant_api_key_app in the environment ' +
+      'is not the value Terraform uses for variable qdrant_api_key_app (it is also set by -var, a .tfvars or *.auto.tfvars file, or -var-file): ' +
+      `give the key one way only, by exporting TF_VAR_qdrant_api_key_app; ${path.join(dir, '.env')} was not changed\n`,
+    });
+    expect(r.stderr).not.toContain(hash(SECRET));
+    expect(fs.existsSync(path.join(dir, '.env'))).toBe(false);
+  });
+
+  test('not a JSON object: a usage error', async () => {
+    const r = await run(SECRET, '[1]');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('qdrant-cluster-access-writer: error: QCA_ENTRIES_SHA256 must be a JSON object of ENV_VAR: sha256 hex\n');
   });
 });
 
