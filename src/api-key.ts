@@ -343,7 +343,8 @@ export class ApiKey extends Construct {
   private validateKey(): string[] {
     const problems: string[] = [];
     if (!this._optionsReported) {
-      if (!names.isValidName(this.keyName)) problems.push(errors.invalidName('key', this._nameGiven));
+      // A name that is not text is reported by the props' type check alone.
+      if (typeof this._nameGiven === 'string' && !names.isValidName(this.keyName)) problems.push(errors.invalidName('key', this._nameGiven));
       problems.push(...this._propProblems);
     }
     problems.push(...this._errors);

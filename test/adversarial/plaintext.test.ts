@@ -159,10 +159,9 @@ describe('a key wrapped in a list or an object (as Python passes plain lists and
         'got an object with key "key" (values not shown: they may hold an API key)'],
     ['secretTargets: { k: key }', { name: 'a', clusters: ['prod-eu'], secretTargets: { k: KEY } },
       '[t/Qdrant] ClusterAccess props.apiKeys[0].secretTargets must be a list; got an object with key "k" (values not shown: they may hold an API key)'],
-    // The name given as a list: neither the props' prefix nor the invalid-name error shows it.
+    // The name given as a list: the props' type error describes it (and names the key by its id).
     ['name: [name, key]', { name: ['a', KEY], clusters: ['prod-eu'] },
-      `[t/Qdrant/ApiKeys/key.1] key name ${LIST} is invalid: names start with a letter and hold only letters, digits, "-" and "_" ` +
-        '(at most 63 characters); use a name like "search-api"'],
+      `[t/Qdrant/ApiKeys/key.1] key "key.1" props.name must be a string; got ${LIST}`],
     ['secretNaming: [key]', { name: 'a', clusters: ['prod-eu'], secretNaming: [KEY] },
       '[t/Qdrant] ClusterAccess props.apiKeys[0].secretNaming must be a SecretNaming object; got a list of 1 item (not shown: it may hold an API key)'],
   ])('%s', (_, key, expected) => {
