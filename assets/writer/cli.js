@@ -99,18 +99,9 @@ function readEntries(env, command, deployCommand) {
 
 /** Values named by QCA_ENTRIES_FROM_ENV: { NAME: process.env[ENV_VAR] }. */
 function entriesFromEnv(env, deployCommand) {
-  const raw = env[WRITER_ENV.entriesFromEnv];
-  if (raw === undefined || raw === '') return {};
-  let refs;
-  try {
-    refs = JSON.parse(raw);
-  } catch {
-    throw new UsageError('QCA_ENTRIES_FROM_ENV is not valid JSON (expected an object of NAME: ENV_VAR)');
-  }
-  if (refs === null || typeof refs !== 'object' || Array.isArray(refs)) {
-    throw new UsageError('QCA_ENTRIES_FROM_ENV must be a JSON object of NAME: ENV_VAR');
-  }
-  const hashes = entryHashes(env);
+  const refs = jsonObjectIn(env, WRITER_ENV.entriesFromEnv, 'NAME: ENV_VAR');
+  // ENV_VAR → sha256 of Terraform's value of the key variable (see protocol.js).
+  const hashes = jsonObjectIn(env, WRITER_ENV.entriesSha256, 'ENV_VAR: sha256 hex');
   const out = {};
   for (const [name, variable] of Object.entries(refs)) {
     if (!isEnvName(variable)) {
@@ -132,20 +123,18 @@ function entriesFromEnv(env, deployCommand) {
   return out;
 }
 
-/** QCA_ENTRIES_SHA256: ENV_VAR → sha256 of Terraform's value of the key variable (see protocol.js). */
-function entryHashes(env) {
-  const raw = env[WRITER_ENV.entriesSha256];
+/** The JSON object in environment variable `name` ({} when it is not set or empty); `shape` is what it maps, for messages. */
+function jsonObjectIn(env, name, shape) {
+  const raw = env[name];
   if (raw === undefined || raw === '') return {};
-  let hashes;
+  let value;
   try {
-    hashes = JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch {
-    throw new UsageError(`${WRITER_ENV.entriesSha256} is not valid JSON (expected an object of ENV_VAR: sha256 hex)`);
+    throw new UsageError(`${name} is not valid JSON (expected an object of ${shape})`);
   }
-  if (hashes === null || typeof hashes !== 'object' || Array.isArray(hashes)) {
-    throw new UsageError(`${WRITER_ENV.entriesSha256} must be a JSON object of ENV_VAR: sha256 hex`);
-  }
-  return hashes;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${name} must be a JSON object of ${shape}`);
+  return value;
 }
 
 // ---------- the work ----------
