@@ -2,7 +2,7 @@
  * Jest global setup and teardown (wired in .projenrc.ts): every test run gets its own temp root,
  * made the OS temp dir of the whole run (TMPDIR, inherited by the workers and every process the
  * tests start), and removed at the end. Tests still remove what they create (see `tempDir` in
- * ./terraform.ts and `atTestFileEnd` in ./stand-in-qdrant.ts); this is the safety net for what
+ * ./terraform.ts and `atTestFileEnd` in ./file-end.ts); this is the safety net for what
  * they miss, such as cdktf's `Testing.app()`, which makes a `cdktf.outdir.*` per call and never
  * removes it. What was left behind is listed, so that a leak stays visible.
  */

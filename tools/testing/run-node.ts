@@ -7,7 +7,8 @@
  * registered when the file imports this module), so a run left behind by a jest timeout does not
  * go on into later files.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { killAtDeadline } from './file-end';
 
 export interface NodeRun {
   readonly code: number | null;
@@ -37,28 +38,11 @@ export interface NodeRunOptions {
 /** The default of {@link NodeRunOptions.deadlineMs}. */
 const DEFAULT_DEADLINE_MS = 10 * 60_000;
 
-const running = new Set<ChildProcess>();
-function killRunning(): void {
-  for (const child of running) child.kill('SIGKILL');
-  running.clear();
-}
-// As tempDir in ./terraform.ts: a root-level afterAll of the test file that loads this module;
-// outside jest (or loaded from inside a test), at process exit.
-if (typeof afterAll === 'function') {
-  try {
-    afterAll(killRunning);
-  } catch {
-    process.once('exit', killRunning);
-  }
-} else {
-  process.once('exit', killRunning);
-}
-
 /** `node ...args` with stdin ignored; resolves on 'close', rejects if the spawn fails. */
 export function runNode(args: readonly string[], options: NodeRunOptions = {}): Promise<NodeRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    running.add(child);
+    const ended = killAtDeadline(child, options.deadlineMs ?? DEFAULT_DEADLINE_MS);
     let stdout = '';
     let stderr = '';
     let closed = false;
@@ -66,13 +50,11 @@ export function runNode(args: readonly string[], options: NodeRunOptions = {}): 
       if (!closed) child.kill(options.signal ?? 'SIGKILL');
     };
     const timer = options.killAfterMs === undefined ? undefined : setTimeout(send, options.killAfterMs);
-    const deadline = setTimeout(() => child.kill('SIGKILL'), options.deadlineMs ?? DEFAULT_DEADLINE_MS);
     options.signalWhen?.then(send, () => undefined);
     const done = () => {
       closed = true;
-      running.delete(child);
+      ended();
       if (timer) clearTimeout(timer);
-      clearTimeout(deadline);
     };
     child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
     child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });

@@ -33,6 +33,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { atTestFileEnd } from './file-end';
 import type { Grant } from './jwt';
 import { verifyJwt } from './jwt';
 
@@ -126,35 +127,8 @@ export function carriesKey(r: RecordedRequest): boolean {
   return r.headers['api-key'] !== undefined || r.headers.authorization !== undefined;
 }
 
-const cleanups: (() => void)[] = [];
-function runCleanups(): void {
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    try {
-      cleanup();
-    } catch {
-      // one failed cleanup must not keep the others from running
-    }
-  }
-}
-// process 'exit' listeners do not run for a jest test file, so inside jest the cleanups run in a
-// root-level afterAll of the test file that loads this module (registered at import time).
-if (typeof afterAll === 'function') {
-  try {
-    afterAll(runCleanups);
-  } catch {
-    process.once('exit', runCleanups); // loaded from inside a test or hook: no hook can be added there
-  }
-} else {
-  process.once('exit', runCleanups);
-}
-
-/**
- * Runs `cleanup` when the current jest test file ends (after its tests, in a root-level afterAll)
- * or, outside jest, when the process exits. A safety net: suites still stop what they start.
- */
-export function atTestFileEnd(cleanup: () => void): void {
-  cleanups.push(cleanup);
-}
+// What must not outlive a test file (re-exported: suites import it from here).
+export { atTestFileEnd };
 
 let testCa: TestCa | undefined;
 

@@ -13,11 +13,12 @@
  * only what a test passes reaches it. A run never outlives its test file: it is killed after
  * its deadline and, inside jest, when the test file that started it ends.
  */
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
+import { atTestFileEnd, killAtDeadline } from './file-end';
 
 const REPO = path.join(__dirname, '..', '..');
 const ENV_FILE = path.join(REPO, '.offline-tf', 'env');
@@ -118,12 +119,6 @@ const DEFAULT_DEADLINE_MS = 10 * 60_000;
 /** Inherited variables that change Terraform's behaviour or output: a run gets them only from its `env`. */
 const INHERITED_NOT_PASSED = /^(TF_LOG|TF_CLI_ARGS|TF_VAR_)|^(TF_INPUT|TF_WORKSPACE|TF_DATA_DIR)$/;
 
-const running = new Set<ChildProcess>();
-function killRunning(): void {
-  for (const child of running) child.kill('SIGKILL');
-  running.clear();
-}
-
 /**
  * Run terraform (or tofu, see {@link terraformBinary}) in a stack directory, without blocking the
  * event loop (the stand-in cluster lives in the same process). `env` adds to the current
@@ -140,12 +135,7 @@ export function terraform(
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { cwd, env: merged as NodeJS.ProcessEnv, stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'] });
-    running.add(child);
-    const deadline = setTimeout(() => child.kill('SIGKILL'), options.deadlineMs ?? DEFAULT_DEADLINE_MS);
-    const done = () => {
-      running.delete(child);
-      clearTimeout(deadline);
-    };
+    const done = killAtDeadline(child, options.deadlineMs ?? DEFAULT_DEADLINE_MS);
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
     let stdout = '';
     let stderr = '';
@@ -170,22 +160,9 @@ export async function initAndApply(cwd: string, env: Record<string, string | und
 }
 
 const tempDirs: string[] = [];
-/** Kills the runs still going (a test that timed out), then removes the temp dirs. */
-function atFileEnd(): void {
-  killRunning();
+atTestFileEnd(() => {
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-}
-// Registered when a test file loads this module (jest gives each test file its own module
-// registry), so the hook is a root-level afterAll of that file; outside jest, at process exit.
-if (typeof afterAll === 'function') {
-  try {
-    afterAll(atFileEnd);
-  } catch {
-    process.once('exit', atFileEnd); // loaded from inside a test or hook
-  }
-} else {
-  process.once('exit', atFileEnd);
-}
+});
 
 /**
  * A new directory under the OS temp dir, removed when the current jest test file ends or, outside
