@@ -18,6 +18,7 @@ import * as dotenv from 'dotenv';
 import { ClusterAccess, SecretTarget } from '../../src';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
 import { TerraformRun, initAndApply, synthStack, tempDir, terraform } from '../../tools/testing/terraform';
+import { appFiles } from '../support/app-files';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const writer = require('../../assets/writer/cli.js');
@@ -68,15 +69,7 @@ describe('real Terraform: a deploy from another checkout with the same state', (
   const USER_JSON = '{\n  "region": "eu"\n}\n';
   const VARS = { TF_VAR_qdrant_api_key_app: KEY };
 
-  function checkout(out: string, name: string): { base: string; envFile: string; jsonFile: string } {
-    const base = path.join(out, name);
-    fs.mkdirSync(base);
-    const envFile = path.join(base, '.env');
-    const jsonFile = path.join(base, 'app.json');
-    fs.writeFileSync(envFile, USER_ENV, { mode: 0o600 });
-    fs.writeFileSync(jsonFile, USER_JSON, { mode: 0o600 });
-    return { base, envFile, jsonFile };
-  }
+  const checkout = (out: string, name: string) => appFiles(out, name, USER_ENV, USER_JSON);
 
   /**
    * The stack as `cdktf synth` makes it in one checkout: the same relative paths (so the same

@@ -13,6 +13,7 @@ import { TerraformStack, TerraformVariable } from 'cdktf';
 import { ClusterAccess, SecretTarget } from '../../src';
 import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
 import { TerraformRun, initAndApply, synthStack, terraform } from '../../tools/testing/terraform';
+import { appFiles } from '../support/app-files';
 
 jest.setTimeout(180_000);
 
@@ -35,12 +36,7 @@ afterAll(async () => {
 
 /** A stack writing one key to a .env, a JSON file and the outputs; `url` may be a token. */
 function deploy(name: string, url?: (stack: TerraformStack) => string) {
-  const base = path.join(out, name);
-  fs.mkdirSync(base);
-  const envFile = path.join(base, '.env');
-  const jsonFile = path.join(base, 'app.json');
-  fs.writeFileSync(envFile, ENV_BEFORE, { mode: 0o600 });
-  fs.writeFileSync(jsonFile, JSON_BEFORE, { mode: 0o600 });
+  const { base, envFile, jsonFile } = appFiles(out, name, ENV_BEFORE, JSON_BEFORE);
   const dir = synthStack(base, 'verify', (app, id) => {
     const stack = new TerraformStack(app, id);
     new ClusterAccess(stack, 'Qdrant', {

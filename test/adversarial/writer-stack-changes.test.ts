@@ -18,6 +18,7 @@ import * as dotenv from 'dotenv';
 import { ClusterAccess, SecretTarget } from '../../src';
 import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
 import { TerraformRun, initAndApply, synthStack, terraform } from '../../tools/testing/terraform';
+import { appFiles } from '../support/app-files';
 
 jest.setTimeout(300_000);
 
@@ -79,15 +80,7 @@ async function tf(dir: string, args: string[], env: Record<string, string>): Pro
 const apply = (dir: string, env: Record<string, string>) => tf(dir, ['apply', '-auto-approve'], env);
 
 /** A fresh app directory holding the user's .env and JSON file. */
-function appDir(name: string): { base: string; envFile: string; jsonFile: string } {
-  const base = path.join(out, name);
-  fs.mkdirSync(base);
-  const envFile = path.join(base, '.env');
-  const jsonFile = path.join(base, 'app.json');
-  fs.writeFileSync(envFile, USER_ENV, { mode: 0o600 });
-  fs.writeFileSync(jsonFile, USER_JSON, { mode: 0o600 });
-  return { base, envFile, jsonFile };
-}
+const appDir = (name: string) => appFiles(out, name, USER_ENV, USER_JSON);
 
 const OURS = /QDRANT/;
 function ourEnv(envFile: string): Record<string, string> {
