@@ -1,6 +1,7 @@
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { AssetType, Aspects, TerraformAsset, TerraformDataSource, TerraformModule, TerraformResource, TerraformStack, Token, dependable } from 'cdktf';
+import { Annotations, AssetType, Aspects, TerraformAsset, TerraformDataSource, TerraformModule, TerraformResource, TerraformStack, Token, dependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
@@ -218,13 +219,14 @@ export class ClusterAccess extends Construct {
     this.boundTargets = targetSignature(plans);
     if (plans.length === 0) return;
     const scope = new Construct(this, 'SecretTargets');
-    for (const plan of plans) {
+    const ids = targetIds(plans);
+    plans.forEach((plan, i) => {
       const checks: TerraformResource[] = [];
       for (const k of plan.keys) {
         const check = this.checks.get(k);
         if (check) checks.push(check.resource);
       }
-      const bindScope = new Construct(scope, uniqueId(scope, plan.target.description));
+      const bindScope = new Construct(scope, ids[i]);
       const config: unknown = plan.target.bind(bindScope, { entries: plan.entries, owner: this.node.path, dependsOn: checks });
       // Whatever the target did: the resources, data sources and modules it created here, and
       // those it returned, wait for the checks. The result is checked by value (any language).
@@ -247,7 +249,8 @@ export class ClusterAccess extends Construct {
         }
       }
       if (checks.length > 0) for (const node of waiting) waitFor(node, checks);
-    }
+    });
+    for (const description of indistinctTargets(plans)) Annotations.of(scope).addWarning(errors.targetsIndistinct(description));
   }
 
   private caAsset(): TerraformAsset | undefined {
@@ -313,12 +316,43 @@ function targetSignature(plans: SecretTargetPlan[]): string {
   return JSON.stringify(plans.map((p) => [p.target.description, p.entries.map((e) => e.name)]));
 }
 
-/** A construct id from a description: readable, stable across runs, unique within scope. */
-function uniqueId(scope: Construct, description: string): string {
-  const base = String(description).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'target';
-  let id = base;
-  for (let n = 2; scope.node.tryFindChild(id); n++) id = `${base}-${n}`;
-  return id;
+/** A readable construct id from a target's description. */
+function baseId(description: string): string {
+  return String(description).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'target';
+}
+
+/** What tells a target apart from another with the same description: its keys and entry names, in no order. */
+function targetContent(plan: SecretTargetPlan): string {
+  return JSON.stringify([String(plan.target.description), plan.keys.map((k) => k.keyName).sort(), plan.entries.map((e) => e.name).sort()]);
+}
+
+/**
+ * The construct ids of the bound targets, and so their resources' Terraform addresses. A target
+ * whose id base (its description, cleaned and cut to 60 characters) is its own gets that base.
+ * Targets that share a base get it plus a hash of the full description and of the names of their
+ * keys and entries: reordering the keys or the targets must not swap their addresses, which
+ * would replace both stores. Only targets alike in all of that are numbered in order (and warned
+ * about: see {@link indistinctTargets}).
+ */
+function targetIds(plans: SecretTargetPlan[]): string[] {
+  const shared = new Map<string, number>();
+  for (const p of plans) shared.set(baseId(p.target.description), (shared.get(baseId(p.target.description)) ?? 0) + 1);
+  const taken = new Set<string>();
+  return plans.map((p) => {
+    const base = baseId(p.target.description);
+    const first = shared.get(base) === 1 ? base : `${base}-${createHash('sha256').update(targetContent(p)).digest('hex').slice(0, 8)}`;
+    let id = first;
+    for (let n = 2; taken.has(id); n++) id = `${first}-${n}`;
+    taken.add(id);
+    return id;
+  });
+}
+
+/** Descriptions of targets that nothing but their order tells apart. */
+function indistinctTargets(plans: SecretTargetPlan[]): string[] {
+  const seen = new Map<string, number>();
+  for (const p of plans) seen.set(targetContent(p), (seen.get(targetContent(p)) ?? 0) + 1);
+  return [...new Set(plans.filter((p) => seen.get(targetContent(p))! > 1).map((p) => String(p.target.description)))];
 }
 
 /** The health-check options with every default filled in. */

@@ -103,6 +103,11 @@ export interface ISecretTarget {
   /**
    * One line naming the store, for error messages and the setup guide, e.g. `.env file ".env"`.
    * Never a secret.
+   *
+   * It also names the bind scope, and so the Terraform addresses of the target's resources: keep
+   * it stable. Targets whose descriptions agree in their first 60 characters are told apart by a
+   * hash of the full description and of their keys' and entries' names, never by their order;
+   * targets alike in all of that get a synth warning.
    */
   readonly description: string;
 

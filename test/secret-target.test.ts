@@ -17,6 +17,7 @@ import { TerraformAsset, TerraformOutput, TerraformResource, TerraformStack, Ter
 import { Construct } from 'constructs';
 import * as dotenv from 'dotenv';
 import {
+  ApiKeyOptions,
   ApiKeySource,
   ClusterAccess,
   ClusterAccessProps,
@@ -486,7 +487,7 @@ describe('collisions on one file, wherever the bindings are', () => {
     });
     const file = path.resolve('.env');
     expect(synthErrors(stack)).toEqual(['QDRANT_URL', 'QDRANT_GRPC_URL', 'QDRANT_API_KEY'].map((n) =>
-      `[test/Qdrant/SecretTargets/.env-file-.env-2] secret target .env file ".env": ${clash(n, 'b', file, 'a', 'test/Qdrant/SecretTargets/.env-file-.env')}`));
+      `[test/Qdrant/SecretTargets/.env-file-.env-f18feaaf] secret target .env file ".env": ${clash(n, 'b', file, 'a', 'test/Qdrant/SecretTargets/.env-file-.env-443d9371')}`));
   });
 
   test('across two accesses of one stack', () => {
@@ -968,9 +969,9 @@ describe('SecretTarget.terraformOutputs(): a gate, then one sensitive output per
     });
     const tail = 'attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })';
     expect(synthErrors(stack)).toEqual([
-      `[test/Qdrant/SecretTargets/Terraform-outputs-2] secret target Terraform outputs: entry "QDRANT_URL" (key "b") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs; ${tail}`,
-      `[test/Qdrant/SecretTargets/Terraform-outputs-2] secret target Terraform outputs: entry "QDRANT_API_KEY" (key "b") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs; ${tail}`,
-      `[test/Other/SecretTargets/Terraform-outputs] secret target Terraform outputs: entry "QDRANT_URL" (key "c") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs; ${tail}`,
+      `[test/Qdrant/SecretTargets/Terraform-outputs-40c1e255] secret target Terraform outputs: entry "QDRANT_URL" (key "b") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs-7a4436bb; ${tail}`,
+      `[test/Qdrant/SecretTargets/Terraform-outputs-40c1e255] secret target Terraform outputs: entry "QDRANT_API_KEY" (key "b") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs-7a4436bb; ${tail}`,
+      `[test/Other/SecretTargets/Terraform-outputs] secret target Terraform outputs: entry "QDRANT_URL" (key "c") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs-7a4436bb; ${tail}`,
     ]);
   });
 
@@ -982,7 +983,7 @@ describe('SecretTarget.terraformOutputs(): a gate, then one sensitive output per
     const stack = newStack();
     accessIn(stack, { apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs(), SecretTarget.terraformOutputs()] }] });
     expect(synthErrors(stack)).toEqual([
-      expect.stringMatching(/^\[test\/Qdrant\/SecretTargets\/Terraform-outputs-2\] secret target Terraform outputs: entry "QDRANT_URL" \(key "a"\) is already written to the outputs/),
+      expect.stringMatching(/^\[test\/Qdrant\/SecretTargets\/Terraform-outputs-[0-9a-f]{8}-2\] secret target Terraform outputs: entry "QDRANT_URL" \(key "a"\) is already written to the outputs/),
       expect.stringContaining('entry "QDRANT_GRPC_URL"'),
       expect.stringContaining('entry "QDRANT_API_KEY"'),
     ]);
@@ -1133,6 +1134,59 @@ describe('a target of one\'s own receives the checks in dependsOn', () => {
     const out = synthJson(stack);
     expect(store.binds[0].dependsOn).toEqual([]);
     for (const r of Object.values(store.made)) expect(out.resource.null_resource[r.friendlyUniqueId].depends_on).toBeUndefined();
+  });
+});
+
+describe('Terraform addresses of targets that share a description do not follow the order of the keys', () => {
+  /** A store of one's own that records, in its resource, which entries it holds. */
+  const store = (description: string): ISecretTarget => ({
+    description,
+    bind: (scope, options) => {
+      new resource.Resource(scope, 'Store', { triggers: { names: options.entries.map((e) => e.name).join(',') } });
+      return {};
+    },
+  });
+  /** The address of each store resource, by the entries it holds. */
+  const addresses = (keys: ApiKeyOptions[]): Record<string, string> => {
+    const stack = newStack();
+    accessIn(stack, { apiKeys: keys });
+    const out = synthJson(stack);
+    return Object.fromEntries(Object.entries<any>(out.resource.null_resource)
+      .filter(([, r]) => r.triggers?.names !== undefined)
+      .map(([address, r]) => [r.triggers.names, address]));
+  };
+  const warnings = (keys: ApiKeyOptions[]): string[] => {
+    const stack = newStack();
+    const access = accessIn(stack, { apiKeys: keys });
+    synthJson(stack);
+    return access.node.findAll().flatMap((c) => c.node.metadata).filter((m) => m.type === '@cdktf/warn').map((m) => String(m.data));
+  };
+
+  test.each([
+    ['the same description', 'Kubernetes Secret', 'Kubernetes Secret'],
+    ['descriptions alike in their first 60 characters', `Kubernetes Secret "${'search-'.repeat(7)}eu"`, `Kubernetes Secret "${'search-'.repeat(7)}us"`],
+  ])('%s: reordering the keys keeps each store at its address', (_, eu, us) => {
+    const a = { name: 'eu-app', clusters: ['prod-eu'], secretTargets: [store(eu)], secretNaming: { prefix: 'EU_' } };
+    const b = { name: 'us-app', clusters: ['prod-us'], secretTargets: [store(us)], secretNaming: { prefix: 'US_' } };
+    const before = addresses([a, b]);
+    expect(Object.keys(before)).toHaveLength(2);
+    expect(new Set(Object.values(before)).size).toBe(2);
+    expect(addresses([b, a])).toEqual(before);
+    expect(warnings([a, b])).toEqual([]);
+  });
+
+  test('a description of its own keeps the address it had', () => {
+    const one = addresses([{ name: 'k', clusters: ['prod-eu'], secretTargets: [store('Vault KV secret "kv/search"')] }]);
+    expect(Object.values(one)).toEqual([expect.stringMatching(/^Qdrant_SecretTargets_Vault-KV-secret-kv-search_Store_[0-9A-F]{8}$/)]);
+  });
+
+  test('targets that nothing but their order tells apart: one warning that says what to do', () => {
+    const keys = [{ name: 'k', clusters: ['prod-eu'], secretTargets: [store('my store'), store('my store')] }];
+    expect(Object.keys(addresses(keys))).toHaveLength(1); // same entries: the map keeps one
+    expect(warnings(keys)).toEqual([
+      'several secret targets are described as "my store" and receive the same keys and entries, so only their order tells them apart: ' +
+      'reordering them would swap their Terraform addresses and replace their resources; give each target a description that names its store',
+    ]);
   });
 });
 

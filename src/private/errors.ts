@@ -173,6 +173,9 @@ export const errors = {
 
   // ---- secret targets -------------------------------------------------------------------------
   target: (description: string, problem: string) => `secret target ${description}: ${problem}`,
+  targetsIndistinct: (description: string) =>
+    `several secret targets are described as ${q(description)} and receive the same keys and entries, so only their order tells them apart: ` +
+    'reordering them would swap their Terraform addresses and replace their resources; give each target a description that names its store',
   prefixInvalid: (key: string, prefix: unknown) =>
     `key ${q(key)} has prefix ${q(prefix)}, which is not a variable name; use letters, digits and "_", such as "APP_"`,
   renameUnknown: (key: string, from: string, known: readonly string[]) =>
