@@ -58,7 +58,7 @@ export class FileTarget implements ISecretTarget {
     if (!names.isOwner(options.owner)) problems.push(errors.ownerInvalid(options.owner));
     const file = path.resolve(this.options.path);
     if (problems.length === 0) {
-      problems.push(...AppSupport.of(scope).claimFile(fileIdentity(file), file, this.format, scope.node.path,
+      problems.push(...AppSupport.of(scope).claimFile(fileIdentity(file), file, this.format, scope.node.path, options.owner,
         options.entries.map((e) => ({ name: e.name, keyName: e.keyName }))));
     }
     if (problems.length > 0) {

@@ -126,8 +126,8 @@ export class AppSupport extends Construct {
     return singleton(scope.node.root, 'QdrantClusterAccess', (root, id) => new AppSupport(root, id));
   }
 
-  /** File identity → its format and the owner path of its first binding. */
-  private readonly files = new Map<string, { format: string; path: string; entries: Map<string, string> }>();
+  /** File identity → its format, the path and owner (ClusterAccess path) of its first binding, and the names claimed. */
+  private readonly files = new Map<string, { format: string; path: string; owner: string; entries: Map<string, string> }>();
 
   private constructor(scope: IConstruct, id: string) {
     super(scope as Construct, id);
@@ -142,13 +142,17 @@ export class AppSupport extends Construct {
    * Claims entry names in a file (whatever the stack): returns the problems, or [] when the
    * binding may write them.
    */
-  public claimFile(identity: string, shownFile: string, format: string, bindingPath: string, entries: { name: string; keyName: string }[]): string[] {
+  public claimFile(
+    identity: string, shownFile: string, format: string, bindingPath: string, owner: string, entries: { name: string; keyName: string }[],
+  ): string[] {
     const file = this.files.get(identity);
     if (!file) {
-      this.files.set(identity, { format, path: bindingPath, entries: new Map(entries.map((e) => [e.name, `key "${e.keyName}" of ${bindingPath}`])) });
+      this.files.set(identity, { format, path: bindingPath, owner, entries: new Map(entries.map((e) => [e.name, `key "${e.keyName}" of ${bindingPath}`])) });
       return [];
     }
     if (file.format !== format) return [errors.fileFormatClash(shownFile, format, file.format, file.path)];
+    // One owner has one block (or sidecar record) per file: a second binding would replace the first's entries.
+    if (file.owner === owner) return [errors.fileTwiceInAccess(shownFile, format, file.path)];
     const problems: string[] = [];
     for (const e of entries) {
       const other = file.entries.get(e.name);
