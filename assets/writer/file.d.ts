@@ -37,7 +37,10 @@ export interface UpdateOptions {
   readonly removing?: boolean;
   /** A sidecar path: the transform then gets (text, sidecarText) and returns a SidecarPlan. */
   readonly sidecar?: string;
-  /** For tests only. */
+  /**
+   * For tests only. beforeRename runs for the target's temp file (written, not yet renamed), on
+   * each read of the target when another program changed it meanwhile.
+   */
   readonly testHooks?: { readonly beforeRename?: (tempPath: string) => void };
 }
 
@@ -57,8 +60,20 @@ export interface UpdateResult {
 export declare function updateFile(file: string, transform: (text: string | null) => Next, options?: UpdateOptions): Promise<UpdateResult>;
 export declare function updateFile(file: string, transform: (text: string | null, sidecarText: string | null) => SidecarPlan, options: UpdateOptions & { readonly sidecar: string }): Promise<UpdateResult>;
 
-/** Reads `file` without following a link or blocking, checking it is the file `expected` described. */
-export declare function readVerified(file: string, expected: Stats | null, maxBytes?: number): { buf: Buffer; stat: Stats };
+/** What identifies the contents read: compared with the file just before a commit (see file.js). */
+export interface Snapshot {
+  readonly dev: bigint;
+  readonly ino: bigint;
+  readonly size: bigint;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+}
+
+/**
+ * Reads `file` without following a link or blocking, checking it is the file `expected` described.
+ * `snap` is taken before the read.
+ */
+export declare function readVerified(file: string, expected: Stats | null, maxBytes?: number): { buf: Buffer; stat: Stats; snap: Snapshot };
 
 /** For a signal handler: deletes our temp files, releases our locks. */
 export declare function cleanupForExit(): void;

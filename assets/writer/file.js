@@ -37,6 +37,15 @@
  *     (fchmod). The directory is fsynced. Readers and crashes see the old or the new file.
  *     Once the rename is done the file is committed: a later error (fchmod, the directory's
  *     fsync) is a warning, never a failure.
+ *   - a program that does not take the lock (an editor, `echo >> .env`) may write the target
+ *     between its read and the commit: just before the rename (or the unlink), after the lock
+ *     is verified, a bigint lstat of the target is compared with the fstat made when it was read
+ *     (dev, ino, size, mtimeNs, ctimeNs; or "did not exist"). On any difference the temp file is
+ *     dropped and the work starts over from reading the target (a sidecar already committed is
+ *     put back first), up to CHANGE_ATTEMPTS reads in all; then the write fails with "refusing to
+ *     change <file>: it kept changing while being written ...; the file was not changed". (The
+ *     check and the rename are not one step: a write in the microseconds between them, or one
+ *     that changes neither the size nor the timestamps, is still not seen.)
  *   - new files get mode 0600; existing files keep their mode and (when running as root) their
  *     owner; a world-readable existing file gets a warning. The sidecar is always 0600 and, as
  *     root, gets the target's owner.
@@ -71,6 +80,8 @@ const C = fs.constants;
 const O_NOFOLLOW = C.O_NOFOLLOW || 0;
 const O_NONBLOCK = C.O_NONBLOCK || 0;
 const DELETE = Symbol.for('cdktf-qdrant-cluster-access.writer.delete');
+/** How many times the target is read and planned when another program keeps changing it. */
+const CHANGE_ATTEMPTS = 4;
 
 class FileError extends Error {
   constructor(message, code, cause) {
@@ -84,9 +95,9 @@ class FileError extends Error {
 /** Yields to the event loop (not just the microtask queue), so signal handlers can run. */
 const checkpoint = () => new Promise((resolve) => setImmediate(resolve));
 
-function lstatOrNull(p) {
+function lstatOrNull(p, bigint = false) {
   try {
-    return fs.lstatSync(p);
+    return fs.lstatSync(p, { bigint });
   } catch (err) {
     if (err.code === 'ENOENT') return null;
     throw err;
@@ -162,11 +173,37 @@ function checkKind(file, st) {
   }
 }
 
+/** What says a file is still the one that was read: a bigint stat cut down, or null (no file). */
+function snapshot(st) {
+  return st ? { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs } : null;
+}
+
+function sameSnapshot(a, b) {
+  if (!a || !b) return a === b;
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+}
+
+/**
+ * Just before a commit over `file` (a rename or an unlink): throws FileError ECHANGED when the
+ * file is no longer the one read (`read`: its snapshot, or null when it did not exist).
+ */
+function checkUnchanged(file, read) {
+  if (!sameSnapshot(snapshot(lstatOrNull(file, true)), read)) {
+    throw new FileError(changedMessage(file, 1), 'ECHANGED');
+  }
+}
+
+function changedMessage(file, times, removing) {
+  const how = times > 1 ? `it was read ${times} times and another program wrote it each time` : 'another program wrote it after it was read';
+  return `refusing to change ${file}: it kept changing while being written (${how}); the file was not changed; run the ${removing ? 'destroy' : 'deploy'} again once nothing else is writing it`;
+}
+
 /**
  * Reads `file` through one descriptor that cannot follow a symbolic link or block on a FIFO,
  * and checks that it is the file `expected` (an lstat made before) described. Returns
- * { buf, stat }. Throws FileError (one line) on a symbolic link, another file swapped in, a
- * file that is not regular, or one larger than maxBytes.
+ * { buf, stat, snap } (snap: dev, ino, size, mtimeNs, ctimeNs as bigints, taken before the
+ * read, for checkUnchanged). Throws FileError (one line) on a symbolic link, another file
+ * swapped in, a file that is not regular, or one larger than maxBytes.
  */
 function readVerified(file, expected, maxBytes = DEFAULTS.maxBytes) {
   let fd;
@@ -182,6 +219,7 @@ function readVerified(file, expected, maxBytes = DEFAULTS.maxBytes) {
     throw new FileError(`cannot read ${file}: ${err.code}; check its permissions`, err.code, err);
   }
   try {
+    const snap = snapshot(fs.fstatSync(fd, { bigint: true }));
     const st = fs.fstatSync(fd);
     checkKind(file, st);
     if (expected && (st.dev !== expected.dev || st.ino !== expected.ino)) {
@@ -202,7 +240,7 @@ function readVerified(file, expected, maxBytes = DEFAULTS.maxBytes) {
       }
       chunks.push(Buffer.from(chunk.subarray(0, n)));
     }
-    return { buf: Buffer.concat(chunks, total), stat: st };
+    return { buf: Buffer.concat(chunks, total), stat: st, snap };
   } catch (err) {
     if (err instanceof FileError) throw err;
     throw new FileError(`cannot read ${file}: ${err.code || err.message}; check its permissions`, err.code, err);
@@ -214,9 +252,9 @@ function readVerified(file, expected, maxBytes = DEFAULTS.maxBytes) {
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function readText(file, expected, maxBytes) {
-  const { buf, stat } = readVerified(file, expected, maxBytes);
+  const { buf, stat, snap } = readVerified(file, expected, maxBytes);
   try {
-    return { text: UTF8.decode(buf), stat };
+    return { text: UTF8.decode(buf), stat, snap };
   } catch {
     throw new FileError(`refusing to change ${file}: it is not valid UTF-8 text; the file was not changed`, 'EENCODING');
   }
@@ -285,8 +323,9 @@ function keepGroup(file, fd, gid, mode, warn) {
 
 /**
  * Replaces `file` with `text` atomically. c: { mode, chown: { uid, gid } | null, group: gid |
- * undefined (keep this group, not running as root), lock, label, hooks }. The temp file is 0600
- * from its creation and gets `mode` only after the rename.
+ * undefined (keep this group, not running as root), lock, label, hooks, read }. The temp file is
+ * 0600 from its creation and gets `mode` only after the rename. c.read (the snapshot of what was
+ * read, null: no file; undefined: not checked) is compared with the file just before the rename.
  */
 async function replaceFile(file, text, c, warn) {
   const tmp = tempPath(file);
@@ -302,6 +341,7 @@ async function replaceFile(file, text, c, warn) {
     if (c.hooks && c.hooks.beforeRename) c.hooks.beforeRename(tmp);
     await checkpoint();
     verifyLock(c.lock, c.label);
+    if (c.read !== undefined) checkUnchanged(file, c.read);
     fs.renameSync(tmp, file);
     renamed = true;
     live.temps.delete(tmp);
@@ -323,11 +363,16 @@ async function replaceFile(file, text, c, warn) {
   await checkpoint();
 }
 
-async function removeFile(file, expected, lock, label, warn) {
+/**
+ * Deletes `file`, the file `expected` (an lstat) describes. `read` (optional): the snapshot of
+ * what was read, compared with the file just before the unlink (see checkUnchanged).
+ */
+async function removeFile(file, expected, lock, label, warn, read) {
   await checkpoint();
   verifyLock(lock, label);
   const now = lstatOrNull(file);
   if (!now) return;
+  if (read !== undefined) checkUnchanged(file, read);
   if (now.dev !== expected.dev || now.ino !== expected.ino) {
     throw new FileError(`refusing to delete ${file}: it was replaced by another file meanwhile; run again, and check what else writes it`, 'ESWAPPED');
   }
@@ -365,7 +410,7 @@ function checkSidecar(file) {
  */
 async function updateFile(file, transform, options) {
   const opts = { ...DEFAULTS, ...(options || {}) };
-  const warn = opts.warn || ((msg) => process.stderr.write(msg + '\n'));
+  const warn = onceEach(opts.warn || ((msg) => process.stderr.write(msg + '\n')));
   const side = opts.sidecar || null;
   const noDirectory = directoryProblem(file);
   if (noDirectory && opts.removing) return withoutDirectory(file, transform, side, noDirectory, warn);
@@ -374,66 +419,99 @@ async function updateFile(file, transform, options) {
   try {
     cleanDeadTemps(side ? [file, side] : [file], warn);
     await checkpoint();
-    const st = checkTarget(file); // again, under the lock
-    const cur = st ? readText(file, st, opts.maxBytes) : null;
-    const text = cur ? cur.text : null;
-    let sideCur = null;
-    if (side) {
-      const sst = checkSidecar(side);
-      sideCur = sst ? readText(side, sst, opts.maxBytes) : null;
-    }
-    let plan;
-    try {
-      plan = side ? transform(text, sideCur ? sideCur.text : null) : { text: transform(text) };
-    } catch (err) {
-      throw new FileError(`refusing to change ${file}: ${err.message}; the file was not changed`, 'EINVALID', err);
-    }
-    const step = (p, cur0, next, config) => {
-      if (next == null) return null;
-      if (next === DELETE) return cur0 ? () => removeFile(p, cur0.stat, lock, file, warn) : null;
-      if (cur0 && next === cur0.text) return null;
-      return () => replaceFile(p, next, { ...config(), lock, label: file }, warn);
-    };
-    const targetStep = step(file, cur, plan.text, () => ({
-      mode: cur ? cur.stat.mode & 0o7777 : 0o600,
-      ...ownerChange(file, cur && cur.stat, warn),
-      hooks: opts.testHooks,
-    }));
-    // The sidecar belongs with the target: 0600 always, and (as root) the target's owner.
-    const sideConfig = () => ({
-      mode: 0o600,
-      chown: isRoot() && cur && (cur.stat.uid !== 0 || cur.stat.gid !== 0) ? { uid: cur.stat.uid, gid: cur.stat.gid } : null,
-    });
-    const sideStep = side ? step(side, sideCur, plan.sidecar, sideConfig) : null;
-    // A second sidecar text, committed last (a write that drops names: see json.js).
-    const sideBefore = plan.sidecar == null ? (sideCur ? sideCur.text : null) : plan.sidecar;
-    const afterStep = side && typeof plan.sidecarAfter === 'string' && plan.sidecarAfter !== sideBefore
-      ? () => replaceFile(side, plan.sidecarAfter, { ...sideConfig(), lock, label: file }, warn)
-      : null;
-    if (targetStep && plan.text !== DELETE && cur && (cur.stat.mode & 0o004)) {
-      warn(`warning: ${file} is readable by all users (mode ${modeString(cur.stat.mode)}) and holds API keys; consider chmod 600 ${file}`);
-    }
-    if (plan.sidecarFirst && sideStep && targetStep) {
-      await sideStep();
+    // Another program changed the target between its read and the commit: read and plan again.
+    for (let attempt = 1; ; attempt++) {
       try {
-        await targetStep();
+        return await updateOnce(file, transform, opts, side, lock, warn);
       } catch (err) {
-        // The target was not replaced (replaceFile fails only before its rename): put the sidecar
-        // back, so that it records no name the target does not hold (a member the user added
-        // later under such a name would count as ours). Not after a lost lock: the sidecar may
-        // be another writer's by now.
-        if (!(err instanceof LockError)) await restoreSidecar(side, sideCur, { ...sideConfig(), lock, label: file }, warn);
-        throw err;
+        if (!(err instanceof FileError) || err.code !== 'ECHANGED') throw err;
+        if (err.final || attempt >= CHANGE_ATTEMPTS) throw new FileError(changedMessage(file, attempt, opts.removing), 'ECHANGED', err);
+        await new Promise((resolve) => setTimeout(resolve, 10 * attempt));
       }
-      if (afterStep) await afterStep();
-    } else {
-      const steps = plan.sidecarFirst ? [sideStep, targetStep, afterStep] : [targetStep, sideStep, afterStep];
-      for (const s of steps) if (s) await s();
     }
-    return { existed: Boolean(st), changed: Boolean(targetStep), deleted: Boolean(targetStep) && plan.text === DELETE };
   } finally {
     releaseLock(lock);
   }
+}
+
+/** `warn`, called at most once with each message (a re-read must not repeat its warnings). */
+function onceEach(warn) {
+  const said = new Set();
+  return (msg) => {
+    if (said.has(msg)) return;
+    said.add(msg);
+    warn(msg);
+  };
+}
+
+/**
+ * One read, plan and commit of updateFile, under its lock. Throws FileError ECHANGED, with the
+ * target as it was before, when another program changed the target after the read (err.final:
+ * a sidecar committed before could not be put back, so no new plan may be made on it).
+ */
+async function updateOnce(file, transform, opts, side, lock, warn) {
+  const st = checkTarget(file); // again, under the lock
+  const cur = st ? readText(file, st, opts.maxBytes) : null;
+  const text = cur ? cur.text : null;
+  let sideCur = null;
+  if (side) {
+    const sst = checkSidecar(side);
+    sideCur = sst ? readText(side, sst, opts.maxBytes) : null;
+  }
+  let plan;
+  try {
+    plan = side ? transform(text, sideCur ? sideCur.text : null) : { text: transform(text) };
+  } catch (err) {
+    throw new FileError(`refusing to change ${file}: ${err.message}; the file was not changed`, 'EINVALID', err);
+  }
+  // `read`: the snapshot the target must still match at its commit (undefined: the sidecar,
+  // which only this writer writes, under the lock).
+  const step = (p, cur0, next, config, read) => {
+    if (next == null) return null;
+    if (next === DELETE) return cur0 ? () => removeFile(p, cur0.stat, lock, file, warn, read) : null;
+    if (cur0 && next === cur0.text) return null;
+    return () => replaceFile(p, next, { ...config(), lock, label: file, read }, warn);
+  };
+  const targetStep = step(file, cur, plan.text, () => ({
+    mode: cur ? cur.stat.mode & 0o7777 : 0o600,
+    ...ownerChange(file, cur && cur.stat, warn),
+    hooks: opts.testHooks,
+  }), cur ? cur.snap : null);
+  // The sidecar belongs with the target: 0600 always, and (as root) the target's owner.
+  const sideConfig = () => ({
+    mode: 0o600,
+    chown: isRoot() && cur && (cur.stat.uid !== 0 || cur.stat.gid !== 0) ? { uid: cur.stat.uid, gid: cur.stat.gid } : null,
+  });
+  const sideStep = side ? step(side, sideCur, plan.sidecar, sideConfig) : null;
+  // A second sidecar text, committed last (a write that drops names: see json.js).
+  const sideBefore = plan.sidecar == null ? (sideCur ? sideCur.text : null) : plan.sidecar;
+  const afterStep = side && typeof plan.sidecarAfter === 'string' && plan.sidecarAfter !== sideBefore
+    ? () => replaceFile(side, plan.sidecarAfter, { ...sideConfig(), lock, label: file }, warn)
+    : null;
+  if (targetStep && plan.text !== DELETE && cur && (cur.stat.mode & 0o004)) {
+    warn(`warning: ${file} is readable by all users (mode ${modeString(cur.stat.mode)}) and holds API keys; consider chmod 600 ${file}`);
+  }
+  if (plan.sidecarFirst && sideStep && targetStep) {
+    await sideStep();
+    try {
+      await targetStep();
+    } catch (err) {
+      // The target was not replaced (replaceFile fails only before its rename): put the sidecar
+      // back, so that it records no name the target does not hold (a member the user added
+      // later under such a name would count as ours). Not after a lost lock: the sidecar may
+      // be another writer's by now. A new plan needs the sidecar as it was: without it, none.
+      if (!(err instanceof LockError)) {
+        const restored = await restoreSidecar(side, sideCur, { ...sideConfig(), lock, label: file }, warn);
+        if (!restored && err instanceof FileError && err.code === 'ECHANGED') err.final = true;
+      }
+      throw err;
+    }
+    if (afterStep) await afterStep();
+  } else {
+    const steps = plan.sidecarFirst ? [sideStep, targetStep, afterStep] : [targetStep, sideStep, afterStep];
+    for (const s of steps) if (s) await s();
+  }
+  return { existed: Boolean(st), changed: Boolean(targetStep), deleted: Boolean(targetStep) && plan.text === DELETE };
 }
 
 /**
@@ -456,14 +534,19 @@ function withoutDirectory(file, transform, side, problem, warn) {
   return { existed: false, changed: false, deleted: false };
 }
 
-/** Puts the sidecar back as it was before this run (its text, or no file); a failure only warns. */
+/**
+ * Puts the sidecar back as it was before this run (its text, or no file). Returns true when it
+ * did; a failure only warns (and returns false).
+ */
 async function restoreSidecar(side, before, config, warn) {
   try {
     const now = before ? null : lstatOrNull(side);
     if (before) await replaceFile(side, before.text, config, warn);
     else if (now) await removeFile(side, now, config.lock, config.label, warn);
+    return true;
   } catch (err) {
     warn(`warning: could not put ${side} back as it was (${err.code || err.message}); it may record names that ${config.label} does not hold`);
+    return false;
   }
 }
 
