@@ -1,8 +1,9 @@
-import { Fn, TerraformVariable, Token, Tokenization } from 'cdktf';
+import { Fn, TerraformStack, TerraformVariable, Token, Tokenization } from 'cdktf';
 import { IConstruct } from 'constructs';
 import { errors } from './private/errors';
 import { plaintextProblem, variableAttribute } from './private/references';
 import { names } from './private/runtime';
+import { API_KEY_SOURCE_SYMBOL } from './private/schemas';
 
 /**
  * How the checks and the secret targets receive the key at deploy time.
@@ -57,12 +58,20 @@ export abstract class ApiKeySource {
    * plans never print it.
    */
   public static fromToken(token: string): ApiKeySource {
-    if (typeof token !== 'string' || !Token.isUnresolved(token)) throw new Error(errors.tokenLiteral());
+    // By value (any language): null, a number or list token, ... is not a string token.
+    if (typeof token !== 'string') throw new Error(errors.tokenNotString(token));
+    if (!Token.isUnresolved(token)) throw new Error(errors.tokenLiteral());
     if (Tokenization.reverseString(token).literals.length > 0) throw new Error(errors.tokenMixed());
     return new TokenSource(token);
   }
 
-  protected constructor() {}
+  /**
+   * Not for subclassing: a key's source is made by `fromVariable` or `fromToken` (a subclass is a
+   * synth error).
+   */
+  protected constructor() {
+    Object.defineProperty(this, API_KEY_SOURCE_SYMBOL, { value: true });
+  }
 
   /** @internal */
   public abstract _config(): ApiKeySourceConfig;
@@ -99,9 +108,15 @@ class VariableSource extends ApiKeySource {
     return this.config;
   }
 
-  public _problems(): { message: string; plaintext: boolean }[] {
+  public _problems(scope: IConstruct): { message: string; plaintext: boolean }[] {
     const name = this.variable.friendlyUniqueId;
     const problems: { message: string; plaintext: boolean }[] = [];
+    // cdktf would pass the value across stacks through an output, kept in the other stack's state.
+    const variableStack = TerraformStack.of(this.variable);
+    const keyStack = TerraformStack.of(scope);
+    if (variableStack !== keyStack) {
+      problems.push({ message: errors.variableOtherStack(name, variableStack.node.path, keyStack.node.path), plaintext: false });
+    }
     // As synthesized: an addOverride('default', ...) or ('sensitive', false) counts too.
     const sensitive = variableAttribute(this.variable, 'sensitive');
     if (sensitive !== true) problems.push({ message: errors.variableNotSensitive(name, sensitive), plaintext: false });

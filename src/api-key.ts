@@ -3,11 +3,11 @@ import { Construct } from 'constructs';
 import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
 import { KeyAccess } from './key-access';
-import { errors } from './private/errors';
+import { errors, nameShown } from './private/errors';
 import { checkStruct } from './private/props';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
 import { names } from './private/runtime';
-import { API_KEY_PROPS, SECRET_NAMING, SECRET_TARGET } from './private/schemas';
+import { API_KEY_PROPS, SECRET_NAMING, SECRET_TARGET, isApiKeySource, isKeyAccess, subclassOf } from './private/schemas';
 import { StackSupport, isSibling } from './private/stack-support';
 import { ISecretTarget, SecretNaming } from './secret-target';
 
@@ -17,13 +17,15 @@ import { ISecretTarget, SecretNaming } from './secret-target';
 export interface ApiKeyProps {
   /**
    * Logical name of the key, unique within one stack (for example `search-api`). It names the
-   * Terraform variable `qdrant_api_key_<name>` when no `source` is given.
+   * Terraform variable `qdrant_api_key_<name>` when no `source` is given, and the output
+   * `qdrant_api_key_<name>_expires_at`, where `<name>` is the key name in lower case with each
+   * `-` turned into `_` (`Search-API` gives `qdrant_api_key_search_api`).
    */
   readonly name: string;
 
   /**
    * Where the key's value comes from at deploy time.
-   * @default - a new sensitive Terraform variable `qdrant_api_key_<name>`, set through `TF_VAR_qdrant_api_key_<name>`
+   * @default - a new sensitive Terraform variable `qdrant_api_key_<name>` (see `name`), set through `TF_VAR_qdrant_api_key_<name>`
    */
   readonly source?: ApiKeySource;
 
@@ -92,7 +94,8 @@ export interface ApiKeyGrant {
  * One Qdrant API key, created by a person in the Qdrant Cloud console and granted to one or
  * more clusters. The stack holds only a reference to it (see `ApiKeySource`).
  *
- * It adds one non-secret output, `qdrant_api_key_<name>_expires_at`: when the key is a JWT (keys
+ * It adds one non-secret output, `qdrant_api_key_<name>_expires_at` (`<name>` in lower case, `-` as
+ * `_`; see `expiresAtOutputName`): when the key is a JWT (keys
  * with granular access are), the date in its `exp` claim (ISO 8601), decoded by Terraform at
  * deploy; empty for a key without an expiry. Monitoring can read it with `terraform output`.
  *
@@ -162,21 +165,28 @@ export class ApiKey extends Construct {
     super(scope, id);
     Object.defineProperty(this, API_KEY_SYMBOL, { value: true });
     const p = props ?? ({} as ApiKeyProps);
-    // A name that is not text is reported by its type alone (a list or object may hold the key).
-    this._propProblems = checkStruct(props, API_KEY_PROPS, `key ${JSON.stringify(typeof p.name === 'string' ? p.name : id)} props`);
+    // A name that is not text is reported by its type alone (a list or object may hold the key);
+    // one that may be a key (long, or a JWT) is not shown: the construct id stands in.
+    const where = `key ${JSON.stringify(typeof p.name === 'string' && nameShown(p.name) ? p.name : id)} props`;
+    // A subclass of KeyAccess or ApiKeySource: one clear message instead of "must be a KeyAccess".
+    const subclassed = (['access', 'source'] as const).filter((f) => isObject(props) && subclassOf(p[f]) !== undefined);
+    this._propProblems = [
+      ...checkStruct(subclassed.length > 0 ? { ...p, ...Object.fromEntries(subclassed.map((f) => [f, undefined])) } : props, API_KEY_PROPS, where),
+      ...subclassed.map((f) => errors.subclassed(`${where}.${f}`, subclassOf(p[f])!, p[f])),
+    ];
     // A name that is not text (a list or dict from Python) may hold the key: its construct id stands
     // in (invalid as a name, so every derived name is a placeholder), and errors describe its shape.
     this.keyName = typeof p.name === 'string' ? p.name : id;
     this._nameGiven = p.name;
     this.createdOn = p.createdOn;
     this.rotateAfterDays = p.rotateAfterDays ?? DEFAULT_ROTATE_AFTER_DAYS;
-    this.access = KeyAccess.isKeyAccess(p.access) ? p.access : undefined;
+    this.access = isKeyAccess(p.access) ? p.access : undefined;
     const valid = names.isValidName(this.keyName);
     const snake = valid ? names.snakeCase(this.keyName) : `invalid_${names.snakeCase(id.replace(/[^A-Za-z0-9_-]/g, '_'))}`;
 
     const support = StackSupport.of(this);
-    if (p.source && typeof (p.source as { _config?: unknown })._config === 'function') {
-      this.source = p.source;
+    if (isApiKeySource(p.source)) {
+      this.source = p.source as ApiKeySource;
     } else {
       const variableName = `qdrant_api_key_${snake}`;
       this.variable = support.declared(new TerraformVariable(this, 'Variable', {
@@ -254,7 +264,7 @@ export class ApiKey extends Construct {
   public addSecretTarget(target: ISecretTarget, naming?: SecretNaming): void {
     const problems = [
       ...this.targetProblems(target),
-      ...(naming === undefined ? [] : checkStruct(naming, SECRET_NAMING, `key ${JSON.stringify(this.keyName)} secretNaming`)),
+      ...(naming === undefined ? [] : checkStruct(naming, SECRET_NAMING, `${this.keyWhere()} secretNaming`)),
     ];
     if (problems.length > 0) {
       this._errors.push(...problems);
@@ -354,6 +364,8 @@ export class ApiKey extends Construct {
       problems.push(errors.standaloneKey(this.keyName));
     } else if (this._clusters.length === 0 && this._unknownClusters.length === 0 && !this._clustersReported) {
       problems.push(errors.noClusters(this.keyName));
+    } else {
+      problems.push(...this.foreignClusterProblems());
     }
     this.warnIfNoConsoleMakesIt();
     return problems;
@@ -372,8 +384,26 @@ export class ApiKey extends Construct {
     Annotations.of(this).addWarning(errors.multiClusterGranularKey(this.keyName, this._clusters.length, mode));
   }
 
+  /**
+   * Clusters granted with grant() that are not its ClusterAccess's (created elsewhere): the check
+   * and the outputs would cover them, the setup guide would not.
+   */
+  private foreignClusterProblems(): string[] {
+    // The owner is the ClusterAccess whose ApiKeys scope holds the key (it adopted it).
+    const owner = this.node.scope?.node.scope as unknown as { clusters?: unknown; node: { path: string } } | undefined;
+    if (owner === undefined || !(CLUSTER_ACCESS_SYMBOL in owner) || !Array.isArray(owner.clusters)) return [];
+    const own = owner.clusters as Cluster[];
+    return this._clusters.filter((c) => !own.includes(c))
+      .map((c) => errors.grantForeignCluster(this.keyName, c.clusterName, c.node.path, owner.node.path));
+  }
+
   private targetProblems(target: ISecretTarget): string[] {
-    return checkStruct({ secretTarget: target }, TARGET_ARGUMENT, `key ${JSON.stringify(this.keyName)}`);
+    return checkStruct({ secretTarget: target }, TARGET_ARGUMENT, this.keyWhere());
+  }
+
+  /** The key in a `where` of checkStruct: its name, or its construct id when the name may be a key. */
+  private keyWhere(): string {
+    return `key ${JSON.stringify(nameShown(this.keyName) ? this.keyName : this.node.id)}`;
   }
 }
 
@@ -399,3 +429,8 @@ function expiryExpression(key: string): string {
 const TARGET_ARGUMENT = { name: 'addSecretTarget argument', required: ['secretTarget'], fields: { secretTarget: SECRET_TARGET } };
 
 const API_KEY_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKey');
+const CLUSTER_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ClusterAccess');
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
+}

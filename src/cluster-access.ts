@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
 import { ApiKeyHeader, HealthCheckOptions } from './health-check';
-import { errors, q } from './private/errors';
+import { errors, nameShown, q } from './private/errors';
 import { DEPLOY_COMMAND } from './private/framework';
 import { CheckSettings, KeyCheck } from './private/key-check';
 import { checkStruct } from './private/props';
@@ -93,6 +93,10 @@ export class ClusterAccess extends Construct {
     const p: ClusterAccessProps = isObject(props) ? props : {};
     this.healthCheckOptions = withHealthCheckDefaults(isObject(p.healthCheck) ? p.healthCheck : {});
     this.setupGuideOptions = { enabled: true, ...(isObject(p.setupGuide) ? p.setupGuide : {}) };
+    // Not an error: turning the guide off for a while should not make one remove its outputPath too.
+    if (this.setupGuideOptions.enabled === false && typeof this.setupGuideOptions.outputPath === 'string') {
+      Annotations.of(this).addWarning(errors.guideDisabledOutputPath(this.setupGuideOptions.outputPath));
+    }
     this.problems.push(...healthCheckProblems(this.healthCheckOptions));
     this.clusterScope = new Construct(this, 'Clusters');
     this.keyScope = new Construct(this, 'ApiKeys');
@@ -163,7 +167,8 @@ export class ClusterAccess extends Construct {
    * must already be added.
    */
   public addApiKey(options: ApiKeyOptions): ApiKey {
-    const name = isObject(options) && typeof options.name === 'string' ? options.name : undefined;
+    // A name that may be a key pasted in the wrong place is not shown.
+    const name = isObject(options) && typeof options.name === 'string' && nameShown(options.name) ? options.name : undefined;
     return this.addKey(options, name === undefined ? 'addApiKey(options)' : `addApiKey(options) for key ${q(name)}`);
   }
 
@@ -254,8 +259,10 @@ export class ClusterAccess extends Construct {
   }
 
   private caAsset(): TerraformAsset | undefined {
-    const file = this.healthCheckOptions.caFile;
-    if (file === undefined || this.problems.some((p) => p.startsWith('healthCheck.caFile'))) return undefined;
+    const file: unknown = this.healthCheckOptions.caFile;
+    // Not a string (reported by the props check), a token (reported with the file's problems), or a
+    // file with problems: nothing to copy.
+    if (typeof file !== 'string' || Token.isUnresolved(file) || caFileProblems(file).length > 0) return undefined;
     const asset = new TerraformAsset(this, 'CaFile', { path: path.resolve(file), type: AssetType.FILE });
     if (terraformLiteralProblem(asset.path)) this.problems.push(errors.unsafePath('healthCheck.caFile, copied into the stack as', asset.path));
     return asset;

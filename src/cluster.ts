@@ -1,6 +1,6 @@
 import { Fn, Op, TerraformOutput, Token, Tokenization, conditional } from 'cdktf';
 import { Construct } from 'constructs';
-import { errors, q } from './private/errors';
+import { errors, nameShown } from './private/errors';
 import { checkStruct } from './private/props';
 import { names, urls } from './private/runtime';
 import { CLUSTER_OPTIONS } from './private/schemas';
@@ -61,7 +61,8 @@ export interface ClusterProps extends ClusterOptions {}
  * One Qdrant cluster: its address and its REST and gRPC endpoints.
  *
  * Usually created through `ClusterAccess` (`clusters: [...]` or `addCluster()`). It adds two
- * non-secret Terraform outputs: `qdrant_<name>_rest_endpoint` and `qdrant_<name>_grpc_endpoint`.
+ * non-secret Terraform outputs: `qdrant_<name>_rest_endpoint` and `qdrant_<name>_grpc_endpoint`,
+ * where `<name>` is the cluster name in lower case with each `-` turned into `_` (see `outputPrefix`).
  */
 export class Cluster extends Construct {
   /** The REST port of a Qdrant Cloud cluster. */
@@ -107,9 +108,11 @@ export class Cluster extends Construct {
   constructor(scope: Construct, id: string, props: ClusterProps) {
     super(scope, id);
     Object.defineProperty(this, CLUSTER_SYMBOL, { value: true });
-    this.problems = checkStruct(props, CLUSTER_OPTIONS, `cluster ${q(props?.name ?? id)} options`);
     const p = props ?? ({} as ClusterProps);
-    this.clusterName = typeof p.name === 'string' ? p.name : String(p.name);
+    // A name that may be a key (long, or a JWT) or is not text is not shown: the construct id stands in.
+    this.problems = checkStruct(props, CLUSTER_OPTIONS, `cluster ${JSON.stringify(typeof p.name === 'string' && nameShown(p.name) ? p.name : id)} options`);
+    // A name that is not text (a list or dict from Python) may hold a key: the id stands in, as for keys.
+    this.clusterName = typeof p.name === 'string' ? p.name : id;
     this.url = typeof p.url === 'string' ? p.url : '';
     const restPort = validPort(p.restPort);
     const grpcPort = validPort(p.grpcPort);
@@ -155,7 +158,8 @@ export class Cluster extends Construct {
     if (this.restPort === this.grpcPort) {
       this.problems.push(errors.clusterSamePorts(this.clusterName, this.restPort));
     }
-    if (!names.isValidName(this.clusterName)) this.problems.push(errors.invalidName('cluster', p.name));
+    // A name that is not text is reported by the props check alone.
+    if (typeof p.name === 'string' && !names.isValidName(p.name)) this.problems.push(errors.invalidName('cluster', p.name));
 
     this.outputPrefix = names.isValidName(this.clusterName)
       ? names.clusterOutputPrefix(this.clusterName)

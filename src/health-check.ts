@@ -14,8 +14,9 @@ export enum ApiKeyHeader {
  */
 export interface HealthCheckOptions {
   /**
-   * Run the health checks. When false, no check resource (and no null provider) is added, and
-   * nothing verifies the keys before their secret targets are written.
+   * Run the health checks. When false, no check resource is added (the null provider is still
+   * added when a `.env` or JSON file target needs it, for its writer), and nothing verifies the
+   * keys before their secret targets are written.
    * @default true
    */
   readonly enabled?: boolean;

@@ -1,9 +1,13 @@
 /**
  * Every validation message of the constructs, in one place (the AWS guide's style: lower case, no
  * trailing period; what went wrong, the value received, what is expected, how to fix it). Values
- * are quoted with q(); a key value is never a parameter here. Not exported.
+ * are quoted with q(); text where a key may have been pasted by mistake (names, prefixes, dates,
+ * addresses without a scheme) goes through qName, qShort or qUrl, which show it only when it
+ * cannot be a key. Not exported.
  */
-import { names, text, urls } from './runtime';
+import { Token } from 'cdktf';
+// showable: the runtime's rule for text that may be a key (assets/runtime/cli.js), so that synth and deploy agree.
+import { names, showable, text, urls } from './runtime';
 
 /**
  * Quote a value for a message (JSON quoting shows empty strings and whitespace; NaN and the
@@ -33,19 +37,64 @@ function qMaybeKey(value: unknown): string {
   // A construct is shown as its class and path (no values).
   if (typeof (value as { node?: { path?: unknown } }).node?.path === 'string') return q(value);
   const keys = Object.keys(value);
-  if (keys.length === 0) return '{}';
   const cls = Object.getPrototypeOf(value)?.constructor?.name;
   const what = typeof cls === 'string' && cls !== '' && cls !== 'Object' ? `${/^[AEIOU]/.test(cls) ? 'an' : 'a'} ${cls} object` : 'an object';
+  // A Date or an instance with no own properties is named by its class, not shown as "{}".
+  if (keys.length === 0) return what === 'an object' ? '{}' : what;
   const shown = text.clip(`${what} with ${keys.length === 1 ? 'key' : 'keys'} ${keys.map((k) => q(k)).join(', ')}`, 160);
   return `${shown} (values not shown: they may hold an API key)`;
 }
 
-/** A value of a key's options that should be text or a number: a list or an object is shown by its shape. */
-function qKeyOption(value: unknown): string {
-  return typeof value === 'string' || typeof value === 'number' ? q(value) : qMaybeKey(value);
+const NOT_SHOWN = '(not shown: it may be an API key)';
+
+/**
+ * Text where a key is easily pasted by mistake (a prefix, a rename, a date, a name, a grant): shown
+ * only by the runtime's rule, when it cannot be a key (at most 20 characters and not a JWT; see
+ * `showable` in assets/runtime/cli.js). A number is shown; a list or an object by its shape.
+ */
+function qShort(value: unknown): string {
+  if (typeof value === 'string') return showable(value) ?? NOT_SHOWN;
+  return typeof value === 'number' ? q(value) : qMaybeKey(value);
 }
 
-const list = (items: readonly string[]) => items.map((i) => q(i)).join(', ');
+/**
+ * Whether a cluster or key name may be shown: a valid name is (it names Terraform variables and
+ * outputs anyway), anything else only when it is short and not a JWT.
+ */
+export function nameShown(name: unknown): boolean {
+  return names.isValidName(name) || (typeof name === 'string' && showable(name) !== undefined);
+}
+
+/** A cluster or key name for a message: quoted when {@link nameShown}, else described (see qShort). */
+export function qName(name: unknown): string {
+  return nameShown(name) ? q(name) : typeof name === 'string' ? '(name not shown: it may be an API key)' : qShort(name);
+}
+
+/**
+ * A host name or IPv4 address with an optional port and "/": what a cluster address without its
+ * scheme looks like. No label of a key looks like this (a JWT starts with "eyJ").
+ */
+const HOST_LIKE = /^(?![\s\S]*eyJ)[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+(:[0-9]{1,5})?\/?$/;
+
+/**
+ * A cluster address for a message. With a scheme (as url.js reads one: at most 12 characters, then
+ * "//" or no "@"): quoted with its credentials and query masked (showUrl). Without one, it may be
+ * a key pasted in the wrong place: shown only when it looks like a host, or is short (see qShort).
+ */
+function qUrl(url: string): string {
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]{0,11}:(.*)$/s.exec(url);
+  if ((scheme && (scheme[1].startsWith('//') || !url.includes('@'))) || HOST_LIKE.test(url)) return urls.showUrl(url);
+  return qShort(url);
+}
+
+/** A value's type, in words, for a message that must not show the value. */
+function typeOf(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  const token = Token.isUnresolved(value) ? ' token' : '';
+  if (Array.isArray(value)) return `a list${token}`;
+  if (typeof value === 'number') return `a number${token}`;
+  return `${/^[aeiou]/.test(typeof value) ? 'an' : 'a'} ${typeof value}`;
+}
 
 export const errors = {
   // ---- props, by value ------------------------------------------------------------------------
@@ -61,59 +110,63 @@ export const errors = {
 
   // ---- names ----------------------------------------------------------------------------------
   invalidName: (kind: 'cluster' | 'key', name: unknown) =>
-    `${kind} name ${qKeyOption(name)} is invalid: ${names.NAME_RULE}; use a name like ${kind === 'cluster' ? '"prod-eu"' : '"search-api"'}`,
+    `${kind} name ${qName(name)} is invalid: ${names.NAME_RULE}; use a name like ${kind === 'cluster' ? '"prod-eu"' : '"search-api"'}`,
   duplicateName: (kind: 'cluster' | 'key', name: string) =>
-    `duplicate ${kind} name ${q(name)}: each ${kind} needs a unique name within one ClusterAccess; rename or remove one`,
+    `duplicate ${kind} name ${qName(name)}: each ${kind} needs a unique name within one ClusterAccess; rename or remove one`,
   collidingNames: (kind: 'cluster' | 'key', first: string, second: string) =>
     `${kind} names ${q(first)} and ${q(second)} collide: names that differ only in case or "-"/"_" ` +
     'give the same Terraform and environment-variable names; rename one of them',
   clusterOutputClash: (name: string, prefix: string, otherPath: string) =>
-    `cluster ${q(name)} would write the outputs ${prefix}_rest_endpoint and ${prefix}_grpc_endpoint, which the cluster at ${otherPath} ` +
+    `cluster ${qName(name)} would write the outputs ${prefix}_rest_endpoint and ${prefix}_grpc_endpoint, which the cluster at ${otherPath} ` +
     'writes too (one would silently overwrite the other); give one of the clusters another name',
   sharedTerraformName: (kind: 'variable' | 'output', name: string, paths: readonly string[]) =>
     `the stack has ${paths.length} Terraform ${kind}s named ${name} (${paths.join(', ')}), and Terraform would keep only one ` +
     `(${kind === 'variable' ? "a key would silently read another key's variable" : 'one would silently overwrite the other'}); ` +
     `rename yours (its construct id, or overrideLogicalId), or the cluster or key whose ${kind} it is`,
   keyNameClash: (name: string, prefix: string, otherPath: string) =>
-    `key ${q(name)} would declare ${prefix} (its variable, unless a source is given) and the output ${prefix}_expires_at, which the key at ${otherPath} ` +
+    `key ${qName(name)} would declare ${prefix} (its variable, unless a source is given) and the output ${prefix}_expires_at, which the key at ${otherPath} ` +
     'declares too (one variable would be shared silently, one output overwritten); give one of the keys another name',
 
   // ---- clusters -------------------------------------------------------------------------------
-  clusterUrl: (name: string, url: string, problem: string) => `cluster ${q(name)} url ${urls.showUrl(url)} ${problem}`,
+  clusterUrl: (name: string, url: string, problem: string) => `cluster ${qName(name)} url ${qUrl(url)} ${problem}`,
   clusterUrlMixedToken: (name: string) =>
-    `cluster ${q(name)} url mixes literal text with a token; pass the token alone (e.g. cluster.url) or a literal address, ` +
+    `cluster ${qName(name)} url mixes literal text with a token; pass the token alone (e.g. cluster.url) or a literal address, ` +
     'so that the address can be checked',
   clusterPort: (name: string, what: 'restPort' | 'grpcPort', port: unknown) =>
-    `cluster ${q(name)} ${what} ${q(port)} is not a port in 1-65535; use a TCP port such as ${what === 'restPort' ? 6333 : 6334}`,
+    `cluster ${qName(name)} ${what} ${q(port)} is not a port in 1-65535; use a TCP port such as ${what === 'restPort' ? 6333 : 6334}`,
   clusterPortToken: (name: string, what: 'restPort' | 'grpcPort') =>
-    `cluster ${q(name)} ${what} is a token; give a port known at synth, such as ${what === 'restPort' ? 6333 : 6334}`,
+    `cluster ${qName(name)} ${what} is a token; give a port known at synth, such as ${what === 'restPort' ? 6333 : 6334}`,
   clusterSamePorts: (name: string, port: number) =>
-    `cluster ${q(name)} REST and gRPC ports are both ${port}; they must differ (Qdrant Cloud uses 6333 for REST and 6334 for gRPC)`,
+    `cluster ${qName(name)} REST and gRPC ports are both ${port}; they must differ (Qdrant Cloud uses 6333 for REST and 6334 for gRPC)`,
 
   // ---- keys -----------------------------------------------------------------------------------
   unknownCluster: (key: string, cluster: string, known: readonly string[]) =>
-    `key ${q(key)} names unknown cluster ${q(cluster)} (known clusters: ${known.length > 0 ? list(known) : 'none yet'}); ` +
+    `key ${qName(key)} names unknown cluster ${qName(cluster)} (known clusters: ${known.length > 0 ? known.map((k) => qName(k)).join(', ') : 'none yet'}); ` +
     'fix the name, or add the cluster before the key',
   grantNotCluster: (key: string, value: unknown) =>
-    `key ${q(key)} grant needs a Cluster (from ClusterAccess.addCluster or clusters[]); got ${q(value)}`,
+    `key ${qName(key)} grant needs a Cluster (from ClusterAccess.addCluster or clusters[]); got ${typeof value === 'string' ? qShort(value) : q(value)}`,
+  grantForeignCluster: (key: string, cluster: string, clusterPath: string, accessPath: string) =>
+    `key ${qName(key)} is granted to cluster ${qName(cluster)} at ${clusterPath}, which is not a cluster of its ClusterAccess at ${accessPath} ` +
+    '(its check and outputs would cover it, its setup guide would not); add the cluster to that ClusterAccess ' +
+    '(clusters: [...] or addCluster()) and grant the Cluster it returns',
   standaloneKey: (key: string) =>
-    `key ${q(key)} does not belong to a ClusterAccess, so nothing checks its grants or writes its secret targets; ` +
+    `key ${qName(key)} does not belong to a ClusterAccess, so nothing checks its grants or writes its secret targets; ` +
     'add keys through ClusterAccess (apiKeys: [...] or addApiKey())',
-  grantedTwice: (key: string, cluster: string) => `key ${q(key)} is granted to cluster ${q(cluster)} twice; list each cluster once`,
-  noClusters: (key: string) => `key ${q(key)} has no clusters; pass clusters: ["<cluster name>"] or call grant(cluster)`,
-  targetTwice: (key: string, target: string) => `key ${q(key)} is given secret target ${target} twice; add each target once`,
-  keySource: (key: string, problem: string) => `key ${q(key)}: ${problem}`,
+  grantedTwice: (key: string, cluster: string) => `key ${qName(key)} is granted to cluster ${qName(cluster)} twice; list each cluster once`,
+  noClusters: (key: string) => `key ${qName(key)} has no clusters; pass clusters: ["<cluster name>"] or call grant(cluster)`,
+  targetTwice: (key: string, target: string) => `key ${qName(key)} is given secret target ${target} twice; add each target once`,
+  keySource: (key: string, problem: string) => `key ${qName(key)}: ${problem}`,
   createdOn: (key: string, value: unknown) =>
-    `key ${q(key)} createdOn ${qKeyOption(value)} is not a date; expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"`,
+    `key ${qName(key)} createdOn ${qShort(value)} is not a date; expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"`,
   rotateAfterDays: (key: string, value: unknown, fallback: number) =>
-    `key ${q(key)} rotateAfterDays ${qKeyOption(value)} is not a whole number of days in 1-3650; use e.g. ${fallback}`,
+    `key ${qName(key)} rotateAfterDays ${qShort(value)} is not a whole number of days in 1-3650; use e.g. ${fallback}`,
   rotationToken: (key: string, prop: 'createdOn' | 'rotateAfterDays') =>
-    `key ${q(key)} ${prop} is a token; the due date is computed at synth (setup guide, warnings), so give ` +
+    `key ${qName(key)} ${prop} is a token; the due date is computed at synth (setup guide, warnings), so give ` +
     (prop === 'createdOn' ? 'the date as text, e.g. "2026-01-31"' : 'a number of days, e.g. 90'),
   todayContext: (contextKey: string, value: unknown) =>
     `context ${q(contextKey)} is ${q(value)}, not a date; set it to YYYY-MM-DD or remove it to use the real date`,
   rotationDue: (key: string, createdOn: string, due: string, days: number) =>
-    `key ${q(key)} was created on ${createdOn} and was due for rotation on ${due} (rotateAfterDays: ${days}); ` +
+    `key ${qName(key)} was created on ${createdOn} and was due for rotation on ${due} (rotateAfterDays: ${days}); ` +
     'create a new key for the same clusters, deploy it, delete the old one, then update createdOn (see qdrant-setup.md, "Rotation")',
   changedAfterBinding: () =>
     'keys, grants or secret targets changed after this stack was first synthesized, so the targets were bound ' +
@@ -132,6 +185,19 @@ export const errors = {
     `key source variable "${name}" is declared nullable: false, so Terraform would stop at a prompt when TF_VAR_${name} is not set; ` +
     'remove nullable: false (the library gives it a null default and fails the deploy with a clear message instead)',
   notAVariable: (value: unknown) => `ApiKeySource.fromVariable needs a TerraformVariable (declared with sensitive: true); got ${qMaybeKey(value)}`,
+  tokenNotString: (value: unknown) =>
+    `ApiKeySource.fromToken needs a string token, a reference to another resource (e.g. secret.value, or Token.asString(reference)); got ${typeOf(value)}`,
+  variableOtherStack: (name: string, variableStack: string, keyStack: string) =>
+    `key source variable "${name}" is declared in stack ${q(variableStack)}, not in the key's stack ${q(keyStack)}: cdktf would hand the key over ` +
+    `through an output, which keeps it in the state of stack ${q(variableStack)}; declare the variable in stack ${q(keyStack)}`,
+  subclassed: (where: string, base: 'KeyAccess' | 'ApiKeySource', value: unknown) => {
+    const cls = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    const shown = typeof cls === 'string' && cls !== base && /^[A-Za-z_$][A-Za-z0-9_$]{0,60}$/.test(cls) ? ` (${cls})` : '';
+    const use = base === 'KeyAccess'
+      ? 'KeyAccess.readOnly(), KeyAccess.manage() or KeyAccess.collections({ read, readWrite })'
+      : 'ApiKeySource.fromVariable(variable) or ApiKeySource.fromToken(reference)';
+    return `${where} is a subclass of ${base}${shown}, which cannot be subclassed; use ${use}`;
+  },
   tokenLiteral: () =>
     'ApiKeySource.fromToken got a literal string (value not shown): plaintext keys are refused; ' +
     'use ApiKeySource.fromVariable with a sensitive variable, or fromToken with a reference to another resource (e.g. secret.value)',
@@ -144,9 +210,13 @@ export const errors = {
   plaintextGuard: (problems: readonly string[]) =>
     `refusing to synthesize: a Qdrant API key would be written into the stack in plain text (validation was skipped): ${problems.join('; ')}`,
   keyNotSet: (key: string, variable: string, deployCommand: string) =>
-    `Qdrant API key ${q(key)} has no value: export TF_VAR_${variable}='<the key>' before ${deployCommand} (see qdrant-setup.md, section 3)`,
+    `Qdrant API key ${qName(key)} has no value: export TF_VAR_${variable}='<the key>' before ${deployCommand} (see qdrant-setup.md, section 3)`,
 
-  // ---- health check ---------------------------------------------------------------------------
+  // ---- health check and setup guide -----------------------------------------------------------
+  guideDisabledOutputPath: (outputPath: string) =>
+    `setupGuide.outputPath ${q(outputPath)} is ignored: setupGuide.enabled is false, so no guide is written there or anywhere else; ` +
+    'remove outputPath, or remove enabled: false',
+  renderNotAccess: (value: unknown) => `SetupGuide.render needs a ClusterAccess; got ${qMaybeKey(value)}`,
   healthCheckRange: (prop: string, value: unknown, min: number, max: number, integer: boolean, example: number) =>
     `healthCheck.${prop} ${q(value)} is not a ${integer ? 'whole ' : ''}number in ${min}-${max}; use e.g. ${example}`,
   healthCheckToken: (prop: string, example: number) => `healthCheck.${prop} is a token; give a number known at synth, e.g. ${example}`,
@@ -162,10 +232,11 @@ export const errors = {
     'give the stack and the construct simpler ids',
 
   // ---- access ---------------------------------------------------------------------------------
-  collectionName: (where: string, name: unknown) =>
-    `${where}: ${q(name)} is not a collection name (${names.COLLECTION_RULE}, no "\${" or "%{")`,
+  collectionName: (where: string, name: unknown) => (Token.isUnresolved(name)
+    ? `${where}: a token is not allowed as a collection name (the health check and the setup guide need the names at synth); give the name as text`
+    : `${where}: ${q(name)} is not a collection name (${names.COLLECTION_RULE}, no "\${" or "%{")`),
   multiClusterGranularKey: (key: string, clusters: number, mode: string) =>
-    `key ${q(key)} covers ${clusters} clusters with ${mode === 'read-only' ? 'read-only' : 'per-collection'} access, which Qdrant Cloud's console ` +
+    `key ${qName(key)} covers ${clusters} clusters with ${mode === 'read-only' ? 'read-only' : 'per-collection'} access, which Qdrant Cloud's console ` +
     'does not make (keys with granular access cover one cluster; its multi-cluster flow makes keys that can manage, which fail this check): ' +
     'declare one key per cluster (see the setup guide), unless your clusters are self-hosted and accept the same JWT',
   collectionsEmpty: () => 'KeyAccess.collections needs at least one collection in read or readWrite',
@@ -177,15 +248,15 @@ export const errors = {
     `several secret targets are described as ${q(description)} and receive the same keys and entries, so only their order tells them apart: ` +
     'reordering them would swap their Terraform addresses and replace their resources; give each target a description that names its store',
   prefixInvalid: (key: string, prefix: unknown) =>
-    `key ${q(key)} has prefix ${q(prefix)}, which is not a variable name; use letters, digits and "_", such as "APP_"`,
+    `key ${qName(key)} has prefix ${qShort(prefix)}, which is not a variable name; use letters, digits and "_", such as "APP_"`,
   renameUnknown: (key: string, from: string, known: readonly string[]) =>
-    `key ${q(key)} renames ${q(from)}, which is not one of its entries (${known.join(', ') || 'none'}); ` +
+    `key ${qName(key)} renames ${names.isEnvName(from) ? q(from) : qShort(from)}, which is not one of its entries (${known.join(', ') || 'none'}); ` +
     'the keys of names are default names, without the prefix',
   renameInvalid: (key: string, from: string, to: unknown) =>
-    `key ${q(key)} renames ${q(from)} to ${q(to)}, which is not a variable name; use letters, digits and "_"`,
+    `key ${qName(key)} renames ${q(from)} to ${qShort(to)}, which is not a variable name; use letters, digits and "_"`,
   entryTwice: (name: string, first: string, second: string, key: string, defaultName: string, suggestion: string) =>
     `entry ${q(name)} would be written twice, for ${first} and for ${second}; ` +
-    `give key ${q(key)} another name with its secretNaming (or addSecretTarget(target, naming)), ` +
+    `give key ${qName(key)} another name with its secretNaming (or addSecretTarget(target, naming)), ` +
     `e.g. names: { ${defaultName}: "${suggestion}" }, or a prefix`,
   pathToken: () => 'the path is a token; give a path known at synth, such as ".env"',
   pathEmpty: () => 'the path is empty; give the path of a file, such as ".env"',
@@ -208,6 +279,6 @@ export const errors = {
     `are in stack ${q(checksStack)}, and Terraform cannot make a resource depend on one in another stack; ` +
     `create it in stack ${q(checksStack)} (under the bind scope)`,
   entryClash: (name: string, key: string, store: string, other: string) =>
-    `entry ${q(name)} (key ${q(key)}) is already written to ${store} by ${other}; ` +
+    `entry ${q(name)} (key ${qName(key)}) is already written to ${store} by ${other}; ` +
     'attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })',
 };

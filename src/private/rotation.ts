@@ -55,16 +55,19 @@ export function today(scope: IConstruct): string {
 /** Validation errors of a key's rotation settings (each in the library's error style). */
 export function rotationProblems(scope: IConstruct, keyName: string, createdOn: string | undefined, rotateAfterDays: number): string[] {
   const problems: string[] = [];
+  // Wrong types (NaN, a Date, a list) are reported by the props check, once: only values of the
+  // right type are checked here.
   // Tokens: the due date would silently not be computed.
   if (typeof createdOn === 'string' && Token.isUnresolved(createdOn)) {
     problems.push(errors.rotationToken(keyName, 'createdOn'));
-  } else if (createdOn !== undefined && (typeof createdOn !== 'string' || parseIsoDate(createdOn) === undefined)) {
+  } else if (typeof createdOn === 'string' && parseIsoDate(createdOn) === undefined) {
     problems.push(errors.createdOn(keyName, createdOn));
   }
-  if (typeof rotateAfterDays === 'number' && Token.isUnresolved(rotateAfterDays)) {
+  const days = typeof rotateAfterDays === 'number' && !Number.isNaN(rotateAfterDays) ? rotateAfterDays : undefined;
+  if (days !== undefined && Token.isUnresolved(days)) {
     problems.push(errors.rotationToken(keyName, 'rotateAfterDays'));
-  } else if (!(Number.isInteger(rotateAfterDays) && rotateAfterDays >= 1 && rotateAfterDays <= 3650)) {
-    problems.push(errors.rotateAfterDays(keyName, rotateAfterDays, DEFAULT_ROTATE_AFTER_DAYS));
+  } else if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= 3650)) {
+    problems.push(errors.rotateAfterDays(keyName, days, DEFAULT_ROTATE_AFTER_DAYS));
   }
   const fixed = scope.node.tryGetContext(TODAY_CONTEXT_KEY);
   if (fixed !== undefined && (typeof fixed !== 'string' || parseIsoDate(fixed) === undefined)) {

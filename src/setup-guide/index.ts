@@ -1,6 +1,7 @@
 import type { ClusterAccess } from '../cluster-access';
 import { GUIDE_FILE_NAME } from './markdown';
 import { renderAccessGuide } from './render';
+import { errors } from '../private/errors';
 
 /**
  * Options of the setup guide that `ClusterAccess` writes at synth.
@@ -44,8 +45,12 @@ export class SetupGuide {
    * Render the guide of one `ClusterAccess` as Markdown. Pure: writes nothing.
    */
   public static render(access: ClusterAccess): string {
+    // By value: any language can pass anything (None, a dict, a construct of another kind).
+    if (access === null || typeof access !== 'object' || !(CLUSTER_ACCESS_SYMBOL in access)) throw new Error(errors.renderNotAccess(access));
     return renderAccessGuide(access);
   }
 
   private constructor() {}
 }
+
+const CLUSTER_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ClusterAccess');
