@@ -23,7 +23,7 @@
  * Node built-ins only.
  */
 const crypto = require('node:crypto');
-const { redact, quote } = require('../runtime/text.js');
+const { holdsPart, redact, quote } = require('../runtime/text.js');
 const { failure } = require('./failures.js');
 const { answer, times } = require('./http.js');
 
@@ -69,9 +69,12 @@ function listedNames(res) {
   }
 }
 
-/** Collection names from a server or a token, for a message: redacted, then quoted and clipped; five at most. */
+/**
+ * Collection names from a server or a token, for a message: redacted, then quoted and clipped;
+ * five at most. A name that holds part of the key (holdsPart) is not shown at all.
+ */
 function shownNames(names, secrets) {
-  const shown = names.slice(0, MAX_NAMES).map((n) => quote(redact(n, secrets), 40)).join(', ');
+  const shown = names.slice(0, MAX_NAMES).map((n) => (holdsPart(String(n), secrets) ? '(a name not shown: it holds part of the API key)' : quote(redact(n, secrets), 40))).join(', ');
   return names.length > MAX_NAMES ? `${shown} and ${names.length - MAX_NAMES} more` : shown;
 }
 

@@ -18,7 +18,7 @@ const https = require('node:https');
 const net = require('node:net');
 const tls = require('node:tls');
 const { failure } = require('./failures.js');
-const { safeLine, holdsSecret, quote } = require('../runtime/text.js');
+const { PART_HIDDEN, safeLine, holdsSecret, quote } = require('../runtime/text.js');
 const { RETRYABLE_CODES, withRetries, backoff } = require('./retry.js');
 
 const MAX_BODY_BYTES = 1024 * 1024; // a larger answer fails the step: a status, a version and a count are a few KB
@@ -407,11 +407,11 @@ function commonFailure(ctx, o) {
 
 /**
  * Where a Location header points, for a message: the origin only (a path or query may hold
- * anything). Never a form of the key: neither the header as sent nor the origin the URL parser
- * made of it (lower-cased, percent-decoded) may hold one, in any case.
+ * anything). Never a form of the key nor part of one (holdsSecret): neither the header as sent nor
+ * the origin the URL parser made of it (lower-cased, percent-decoded) may hold one, in any case.
  */
 function redirectTarget(ctx, location) {
-  const hidden = 'a location that holds the API key (not shown)';
+  const hidden = PART_HIDDEN;
   if (holdsSecret(location, ctx.secrets)) return hidden;
   let u;
   try {

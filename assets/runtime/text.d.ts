@@ -2,6 +2,8 @@
 
 /** What a redacted secret becomes. */
 export declare const REDACTED: '[redacted]';
+/** What safeLine prints in place of a line that holds part of a secret (see holdsPart). */
+export declare const PART_HIDDEN: '(answer not shown: it holds part of the API key)';
 /** `text` cut to `max` characters with an ellipsis. */
 export declare function clip(text: string, max: number): string;
 /** C0/C1 controls, DEL, bidi controls and line separators become spaces. */
@@ -11,9 +13,19 @@ export declare function stripControl(text: string): string;
  * and a clipped copy of one (at least 6 characters of a form's start, ending at `…` or the text's end).
  */
 export declare function redact(text: string, secrets: string | undefined | ReadonlyArray<string | undefined>): string;
-/** Whether `text` holds a form of a secret in any letter case (for text a parser may have lower-cased). */
+/** Whether `text` holds a form of a secret in any letter case, or part of one (holdsPart): for text a parser may have changed. */
 export declare function holdsSecret(text: string, secrets: string | undefined | ReadonlyArray<string | undefined>): boolean;
-/** Redacted, controls stripped, whitespace collapsed, clipped (default 200), redacted again after the clip. */
+/**
+ * Whether `text` holds part of a secret once decoded (percent-escapes, JSON and HTML escapes),
+ * lower-cased and rid of whitespace: any 12 characters in a row of the key (of a JWT's signature,
+ * of its hex or base64), a masked copy (`start****end`), or a key shorter than 12 whole (as a word
+ * when shorter than 8; keys shorter than 3 are not looked for).
+ */
+export declare function holdsPart(text: string, secrets: string | undefined | ReadonlyArray<string | undefined>): boolean;
+/**
+ * Redacted, controls stripped, whitespace collapsed, clipped (default 200), redacted again after the
+ * clip; PART_HIDDEN instead when that line still holds part of a secret (holdsPart).
+ */
 export declare function safeLine(text: string, secrets?: string | ReadonlyArray<string | undefined>, max?: number): string;
 /** `redact` applied to every string inside a JSON-like value. */
 export declare function redactDeep<T>(value: T, secrets: string | ReadonlyArray<string | undefined>): T;

@@ -12,6 +12,9 @@
  *   A copy cut short is redacted too: a run of characters that is the start of one of those forms
  *   and ends at the clip mark "…" (at least MIN_SECRET_CHARS of them) or at the end of the text
  *   (at least MIN_CUT_CHARS_AT_END).
+ * - holdsPart / safeLine: server text that holds part of a secret in a form redact() misses
+ *   (lower-cased, percent-, JSON- or HTML-encoded, split by whitespace, masked, a 12-character
+ *   run of it, a short key whole) is not shown at all: safeLine prints PART_HIDDEN instead.
  */
 
 const REDACTED = '[redacted]';
@@ -36,6 +39,11 @@ function clip(text, max) {
 
 function stripControl(text) {
   return String(text).replace(CONTROL_RE, ' ');
+}
+
+/** The secrets given (one, or a list), without the missing and empty ones. */
+function secretList(secrets) {
+  return (Array.isArray(secrets) ? secrets : [secrets]).filter((s) => typeof s === 'string' && s.length > 0);
 }
 
 /** Base64 or base64url cores of `bytes` as they appear inside a longer encoded string. */
@@ -119,7 +127,7 @@ function redactClipped(text, form) {
  */
 function redact(text, secrets) {
   let out = String(text);
-  const list = (Array.isArray(secrets) ? secrets : [secrets]).filter((s) => typeof s === 'string' && s.length > 0);
+  const list = secretList(secrets);
   for (const secret of list) {
     for (const form of secretForms(secret)) if (out.includes(form)) out = out.split(form).join(REDACTED);
   }
@@ -129,26 +137,200 @@ function redact(text, secrets) {
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Parts of a secret in server text (safeLine, holdsSecret)
+
+/** What safeLine() prints in place of a text that holds part of a secret (see holdsPart). */
+const PART_HIDDEN = '(answer not shown: it holds part of the API key)';
+/** A run of this many characters of a secret, in any of the forms holdsPart knows, hides a text. */
+const WINDOW_CHARS = 12;
+/** A secret shorter than WINDOW_CHARS is looked for whole; one shorter than this, as a word only. */
+const WORD_CHARS_BELOW = 8;
+/** Shorter secrets are not looked for by holdsPart: they would hide ordinary words. */
+const MIN_PART_SECRET_CHARS = 3;
 /**
- * True when `text` holds a form of a secret (those redact() removes) in any case: for text that a
- * parser may have changed the case of (a URL's host is lower-cased), which redact() would miss.
+ * A masked copy (`prefix****suffix`, `start...`): a secret's start right before a mask, or its end
+ * right after one, of MASKED_PIECE_CHARS characters or more; or of MASKED_PAIR_CHARS or more on
+ * both sides of the same mask. Longer pieces hold a window anyway.
  */
-function holdsSecret(text, secrets) {
-  const lower = String(text).toLowerCase();
-  for (const secret of Array.isArray(secrets) ? secrets : [secrets]) {
-    if (typeof secret !== 'string' || secret.length === 0) continue;
-    for (const form of secretForms(secret)) if (lower.includes(form.toLowerCase())) return true;
+const MASKED_PIECE_CHARS = 6;
+const MASKED_PAIR_CHARS = 4;
+const MASK_RE = /[*•●]{2,}|…+|\.{3,}/g;
+
+/** The named HTML entities of ASCII characters (the basics; the numeric forms cover the rest). */
+const ENTITIES = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', sol: '/', bsol: '\\', equals: '=', plus: '+',
+  minus: '-', hyphen: '-', dash: '-', colon: ':', semi: ';', comma: ',', period: '.', lowbar: '_', underbar: '_',
+  verbar: '|', vert: '|', excl: '!', quest: '?', num: '#', dollar: '$', percnt: '%', lpar: '(', rpar: ')',
+  ast: '*', midast: '*', commat: '@', lsqb: '[', rsqb: ']', lbrack: '[', rbrack: ']', lcub: '{', rcub: '}',
+  lbrace: '{', rbrace: '}', grave: '`', tilde: '~', hat: '^', newline: '\n', tab: '\t',
+};
+
+/**
+ * One pass of the decodings a server may apply to an echoed secret: percent-escapes (either case),
+ * JSON / JavaScript escapes (\uXXXX, \xXX, \/ and the like), HTML numeric and named entities. One
+ * regular expression without nested repetition: linear in the text.
+ */
+const DECODE_RE = /%([0-9a-f]{2})|\\u([0-9a-f]{4})|\\x([0-9a-f]{2})|\\([\\/"'`])|&#x([0-9a-f]{1,6});?|&#([0-9]{1,7});?|&([a-z]{2,8});/gi;
+
+function codePoint(n, whole) {
+  return n <= 0x10ffff ? String.fromCodePoint(n) : whole;
+}
+
+function decodeOnce(text) {
+  return text.replace(DECODE_RE, (whole, pct, u, x, esc, hexEnt, decEnt, named) => {
+    if (pct !== undefined) return String.fromCharCode(parseInt(pct, 16)); // a byte as Latin-1, as a header carries it
+    if (u !== undefined) return String.fromCharCode(parseInt(u, 16));
+    if (x !== undefined) return String.fromCharCode(parseInt(x, 16));
+    if (esc !== undefined) return esc;
+    if (hexEnt !== undefined) return codePoint(parseInt(hexEnt, 16), whole);
+    if (decEnt !== undefined) return codePoint(parseInt(decEnt, 10), whole);
+    const c = ENTITIES[named.toLowerCase()];
+    return c === undefined ? whole : c;
+  });
+}
+
+/** Whitespace, controls and the characters a terminal shows as nothing (soft hyphen, zero-width ones). */
+// eslint-disable-next-line no-control-regex
+const INVISIBLE_RE = /[\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]+/g;
+
+/**
+ * `text` decoded (up to three rounds, for a double encoding) and lower-cased: `words` with every
+ * invisible run as one space, `compact` without them.
+ */
+function normalized(text) {
+  let s = String(text);
+  for (let round = 0; round < 3; round++) {
+    const next = decodeOnce(s);
+    if (next === s) break;
+    s = next;
+  }
+  const words = s.toLowerCase().replace(INVISIBLE_RE, ' ');
+  return { words, compact: words.replace(/ /g, '') };
+}
+
+const PARTS_CACHE = new Map();
+
+/**
+ * What holdsPart() looks for, for one secret: the windows of WINDOW_CHARS characters of the key
+ * (as is and decoded), of a JWT's signature, of its hex and of its base64 / base64url (each of
+ * the three byte alignments), all lower-cased; the starts and ends of the key and of the signature
+ * (masked copies); or, for a short key, the key whole. Undefined for a secret too short to look for.
+ */
+function secretParts(secret) {
+  const cached = PARTS_CACHE.get(secret);
+  if (cached !== undefined) return cached;
+  const parts = computeParts(String(secret));
+  if (PARTS_CACHE.size >= FORMS_CACHE_MAX) PARTS_CACHE.delete(PARTS_CACHE.keys().next().value);
+  PARTS_CACHE.set(secret, parts);
+  return parts;
+}
+
+function computeParts(secret) {
+  const key = secret.trim();
+  const plain = normalized(key).compact;
+  const lower = key.toLowerCase().replace(INVISIBLE_RE, '');
+  if (lower.length < MIN_PART_SECRET_CHARS) return null;
+  if (lower.length < WINDOW_CHARS) {
+    return { whole: [...new Set([lower, plain])].filter((w) => w.length >= MIN_PART_SECRET_CHARS), words: lower.length < WORD_CHARS_BELOW };
+  }
+  const jwt = key.split('.');
+  const signature = jwt.length === 3 && jwt[2].length >= WINDOW_CHARS ? jwt[2].toLowerCase() : undefined;
+  const bytes = Buffer.from(key, 'utf8');
+  const forms = [lower, plain, bytes.toString('hex'), ...encodedCores(bytes, 'base64'), ...encodedCores(bytes, 'base64url')];
+  if (signature) forms.push(signature);
+  const windows = new Set();
+  for (const form of forms) {
+    const f = form.toLowerCase();
+    for (let i = 0; i + WINDOW_CHARS <= f.length; i++) windows.add(f.slice(i, i + WINDOW_CHARS));
+  }
+  return { windows, masked: signature ? [lower, signature] : [lower] };
+}
+
+/** Whether `words` holds `word` with no letter or digit right before or after it. */
+function holdsWord(words, word) {
+  const isWordChar = (c) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+  for (let i = words.indexOf(word); i >= 0; i = words.indexOf(word, i + 1)) {
+    if (!isWordChar(words[i - 1]) && !isWordChar(words[i + word.length])) return true;
+  }
+  return false;
+}
+
+/** The length (MASKED_PAIR_CHARS to WINDOW_CHARS - 1) of the longest start of `form` that `text` ends with at `at`, or 0. */
+function startBefore(text, at, form) {
+  for (let k = Math.min(WINDOW_CHARS - 1, at, form.length - 1); k >= MASKED_PAIR_CHARS; k--) {
+    if (text.startsWith(form.slice(0, k), at - k)) return k;
+  }
+  return 0;
+}
+
+/** The length of the longest end of `form` that `text` holds from `at` (as startBefore), or 0. */
+function endAfter(text, at, form) {
+  for (let k = Math.min(WINDOW_CHARS - 1, text.length - at, form.length - 1); k >= MASKED_PAIR_CHARS; k--) {
+    if (text.startsWith(form.slice(form.length - k), at)) return k;
+  }
+  return 0;
+}
+
+/** A masked copy of one of `forms` in `compact`: its start before a mask run, its end after one (see MASKED_PIECE_CHARS). */
+function holdsMasked(compact, forms) {
+  MASK_RE.lastIndex = 0;
+  for (let m = MASK_RE.exec(compact); m; m = MASK_RE.exec(compact)) {
+    const end = m.index + m[0].length;
+    for (const form of forms) {
+      const before = startBefore(compact, m.index, form);
+      const after = endAfter(compact, end, form);
+      if (before >= MASKED_PIECE_CHARS || after >= MASKED_PIECE_CHARS || (before > 0 && after > 0)) return true;
+    }
   }
   return false;
 }
 
 /**
+ * True when `text` holds part of a secret in a form that redact() does not remove: any
+ * WINDOW_CHARS characters in a row of it (of its JWT signature, hex, base64) once the text is
+ * decoded (percent-escapes, JSON and HTML escapes), lower-cased and rid of whitespace; a masked
+ * copy (`start****end`); a short secret whole (as a word when very short). One pass over the text
+ * per secret, with a Set of the secret's windows.
+ */
+function holdsPart(text, secrets) {
+  const list = secretList(secrets).map(secretParts).filter(Boolean);
+  if (list.length === 0) return false;
+  const { words, compact } = normalized(text);
+  for (const p of list) {
+    if (p.whole) {
+      if (p.whole.some((w) => (p.words ? holdsWord(words, w) : compact.includes(w)))) return true;
+      continue;
+    }
+    for (let i = 0; i + WINDOW_CHARS <= compact.length; i++) if (p.windows.has(compact.slice(i, i + WINDOW_CHARS))) return true;
+    if (holdsMasked(compact, p.masked)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when `text` holds a form of a secret (those redact() removes) in any case, or part of one
+ * (holdsPart): for text that a parser may have changed (a URL's host is lower-cased and
+ * percent-decoded), which redact() would miss.
+ */
+function holdsSecret(text, secrets) {
+  const lower = String(text).toLowerCase();
+  for (const secret of secretList(secrets)) {
+    for (const form of secretForms(secret)) if (lower.includes(form.toLowerCase())) return true;
+  }
+  return holdsPart(text, secrets);
+}
+
+/**
  * Redacted, control characters removed, whitespace collapsed, clipped: safe to print. Redacted
  * again once clipped, so the clip cannot leave the start of a secret that the text held right
- * after a redacted one (the line may then be a few characters longer than `max`).
+ * after a redacted one (the line may then be a few characters longer than `max`). A line that
+ * still holds part of a secret (holdsPart: a lower-cased, re-encoded, split or masked copy, a
+ * short key) is replaced whole by PART_HIDDEN: only the line is searched, not all of `text`.
  */
 function safeLine(text, secrets, max = 200) {
-  return redact(clip(stripControl(redact(text, secrets)).replace(/\s+/g, ' ').trim(), max), secrets);
+  const line = redact(clip(stripControl(redact(text, secrets)).replace(/\s+/g, ' ').trim(), max), secrets);
+  return holdsPart(line, secrets) ? PART_HIDDEN : line;
 }
 
 /** Redacts every string inside a JSON-like value. */
@@ -183,4 +365,4 @@ function quote(value, max = 120) {
   return clip(stripControl(text), max);
 }
 
-module.exports = { REDACTED, clip, stripControl, redact, holdsSecret, redactDeep, safeLine, quote };
+module.exports = { REDACTED, PART_HIDDEN, clip, stripControl, redact, holdsSecret, holdsPart, redactDeep, safeLine, quote };

@@ -1,7 +1,7 @@
 /**
  * Text hygiene (assets/runtime/text.js): what every printed line goes through.
  */
-import { clip, quote, redact, redactDeep, safeLine, stripControl } from '../../assets/runtime/text';
+import { clip, holdsPart, holdsSecret, PART_HIDDEN, quote, redact, redactDeep, safeLine, stripControl } from '../../assets/runtime/text';
 
 describe('redact', () => {
   const key = 'k"ey/+=-secret-value';
@@ -83,5 +83,82 @@ describe('a secret clipped before it was redacted', () => {
 describe('quote', () => {
   test('NaN and the infinities are shown as such, not as null', () => {
     expect([quote(NaN), quote(Infinity), quote(-Infinity), quote(1.5), quote(null)]).toEqual(['NaN', 'Infinity', '-Infinity', '1.5', 'null']);
+  });
+});
+
+describe('part of a secret in server text: safeLine shows none of it (holdsPart)', () => {
+  const key = 'Zq8vR2mX9pL4tW7yB3nK6cF1hJ5dG0sA8eU2iO4rT6wY9';
+  const jwt = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJhY2Nlc3MiOiJtIn0.q9dK3vX0sLmP7rT2wY5zB8nC1fH4jG6aE0uI3oR7tQ9';
+  const signature = jwt.split('.')[2];
+
+  test.each([
+    ['12 characters from the middle', `got ${key.slice(17, 29)} here`],
+    ['the start cut with ASCII dots', `key ${key.slice(0, 24)}... rejected`],
+    ['prefix****suffix', `key ${key.slice(0, 4)}****${key.slice(-4)}`],
+    ['6 characters of the start before a mask', `key ${key.slice(0, 6)}••••••`],
+    ['6 characters of the end after a mask', `key ...${key.slice(-6)}`],
+    ['the key lower-cased', key.toLowerCase()],
+    ['split by whitespace', `${key.slice(0, 9)} ${key.slice(9, 18)}\t${key.slice(18)}`],
+    ['split by soft hyphens', [...key].join('\u00ad')],
+    ['\\u escapes, either case', [...key.slice(0, 14)].map((c) => `\\U${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')],
+    ['\\x escapes', [...key.slice(0, 14)].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join('')],
+    ['decimal and hex entities without the semicolon', [...key.slice(0, 14)].map((c, i) => (i % 2 ? `&#${c.charCodeAt(0)}` : `&#X${c.charCodeAt(0).toString(16)};`)).join(' ')],
+    ['percent-escapes of either case', [...key.slice(0, 14)].map((c, i) => `%${c.charCodeAt(0).toString(16)[i % 2 ? 'toUpperCase' : 'toLowerCase']()}`).join('')],
+    ['base64 of it, line-wrapped', Buffer.from(`x${key}`).toString('base64').replace(/.{1,10}/g, '$& ')],
+    ['hex of part of it', Buffer.from(key.slice(5, 15)).toString('hex')],
+  ])('%s', (_what, text) => {
+    expect(safeLine(text, [key])).toBe(PART_HIDDEN);
+    expect(holdsSecret(text, [key])).toBe(true);
+  });
+
+  test('a JWT: its signature alone, cut, lower-cased, or as a host', () => {
+    expect(safeLine(`InvalidSignature: ${signature}`, [jwt])).toBe(PART_HIDDEN);
+    expect(safeLine(`https://${signature.slice(0, 30).toLowerCase()}.example.invalid/`, [jwt])).toBe(PART_HIDDEN);
+    expect(holdsPart(`https://${signature.slice(3, 15).toLowerCase()}.example.invalid/`, [jwt])).toBe(true);
+  });
+
+  test('a key shorter than 12 characters is looked for whole; shorter than 8, as a word only', () => {
+    expect(safeLine('401 Invalid API key s3kr1', ['s3kr1'])).toBe(PART_HIDDEN);
+    expect(safeLine('401 Invalid API key S3KR1!', ['s3kr1'])).toBe(PART_HIDDEN);
+    expect(safeLine('401 Invalid API key s%33kr1', ['s3kr1'])).toBe(PART_HIDDEN);
+    expect(safeLine('bad key: prod-key-1 (rejected)', ['Prod-Key-1'])).toBe(PART_HIDDEN);
+    expect(safeLine('bad key: xPROD-KEY-1x', ['prod-key-1'])).toBe(PART_HIDDEN);
+    // A word of the key, or the key inside a longer word, is ordinary text.
+    expect(safeLine('401 Invalid API key or JWT', ['s3kr1-api'])).toBe('401 Invalid API key or JWT');
+    expect(safeLine('401 Invalid API key or JWT', ['apikey9'])).toBe('401 Invalid API key or JWT');
+    expect(safeLine('collection s3kr1x', ['s3kr1'])).toBe('collection s3kr1x');
+    // Keys of one or two characters would hide ordinary text: not looked for.
+    expect(safeLine('a b c', ['a'])).toBe('a b c');
+  });
+
+  test('ordinary answers still show', () => {
+    const ordinary = [
+      'Invalid API key or JWT',
+      'Must provide an API key or an Authorization bearer token',
+      'Forbidden: Global access is required',
+      '{"title":"qdrant - vector search engine","version":"1.18.3","commit":"0b7a2f4c1d9e8b6a5f3c2e1d0a9b8c7d6e5f4a3b"}',
+      `Not found: Collection \`${key.slice(0, 5).toLowerCase()}-docs\` doesn't exist!`,
+      'HTML page "502 Bad Gateway" ...',
+      'application/json; charset=utf-8',
+      '**Note**: eyJhbGciOi is how every JWT starts',
+    ];
+    for (const text of ordinary) {
+      for (const secret of [key, jwt]) expect(safeLine(text, [secret], 300)).toBe(text.replace(/\s+/g, ' '));
+    }
+  });
+
+  test('exact copies are still redacted as before, and the redacted line is searched', () => {
+    expect(safeLine(`token ${key}`, [key])).toBe('token [redacted]');
+    expect(safeLine(`token ${key} and ${key.toLowerCase()}`, [key])).toBe(PART_HIDDEN);
+  });
+
+  test('only the line that is printed is searched: a copy past the clip hides nothing', () => {
+    expect(safeLine(`${'x'.repeat(300)} ${key.toLowerCase()}`, [key], 100)).toBe(`${'x'.repeat(99)}…`);
+  });
+
+  test('large hostile text is searched in one pass (holdsSecret on 1 MiB of masks, escapes and windows-to-be)', () => {
+    const evil = `${key.slice(0, 5)}**`.repeat(100000) + '%25'.repeat(50000) + '&#'.repeat(50000);
+    expect(holdsSecret(evil, [key, jwt])).toBe(false);
+    expect(holdsSecret(`${evil}${key.slice(-12)}`, [key])).toBe(true);
   });
 });
