@@ -2,7 +2,9 @@
 /**
  * Qdrant cluster access check: proves that one API key works on one Qdrant cluster, and has the
  * access its apps need. Steps (see index.d.ts for the report):
- *   root      GET /            with the key  -> Qdrant's version JSON (reachability, TLS, "is Qdrant")
+ *   root      GET /            without a key -> Qdrant's version JSON (reachability, TLS, "is Qdrant");
+ *                                              an edge that wants a key even there (401/403, as on
+ *                                              Qdrant Cloud) is asked again, with the key
  *   key       GET /collections with the key  -> 200 = key accepted, 401/403 = rejected/expired
  *   enforced  GET /collections without a key -> 401/403 = keys enforced, 200 = open cluster
  *   access    the side-effect-free probes of access.js, when access is declared
@@ -11,8 +13,9 @@
  * Self-hosted Qdrant never checks the key on GET / (it is on the auth whitelist with /healthz,
  * /readyz and /livez), so a root probe passes with a wrong key: the key step is what proves it.
  *
- * Wire cost: root and enforced (which sends no key) go first; nothing keyed is sent on until the
- * address has proven to be Qdrant; then key and the access probes go out together. All of them are
+ * Wire cost: root and enforced (neither sends the key) go first; nothing keyed is sent until the
+ * address has proven to be Qdrant (behind an edge that wants a key on GET /: until root with the
+ * key has); then key and the access probes go out together. All of them are
  * streams of one HTTP/2 connection (http.js; keep-alive HTTP/1.1 connections when the server
  * offers no HTTP/2), while gRPC runs alongside on its own connection: two TLS handshakes a check.
  *
@@ -244,10 +247,31 @@ function rejected(ctx, report, res) {
   return failure('key-expired', `${when} (${answer(res, ctx.secrets)}); create a new key and rotate to it`);
 }
 
+/**
+ * Root without the key: Qdrant answers it with its version JSON (GET / is on its auth whitelist),
+ * which proves the address before anything keyed goes there. An endpoint that asks for a key even
+ * here (401/403: an edge in front of Qdrant, as on Qdrant Cloud) gets `edge`: root is asked again,
+ * with the key (stepRootKeyed), and proves the address then. Anything else (a web page, a 404, a
+ * redirect) fails the step and the key is never sent.
+ */
 async function stepRoot(ctx, report) {
+  const o = await attempt(ctx, 'GET', '/', { withKey: false });
+  const common = commonFailure(ctx, o);
+  if (common) return { o, failure: common };
+  if (isAuthFailure(o.res)) return { o, edge: true };
+  return rootAnswer(ctx, report, o);
+}
+
+/** Root with the key, after a keyless root was refused (see stepRoot). */
+async function stepRootKeyed(ctx, report) {
   const o = await attempt(ctx, 'GET', '/', { withKey: true });
   const common = commonFailure(ctx, o);
   if (common) return { o, failure: common };
+  return rootAnswer(ctx, report, o);
+}
+
+/** The root step's verdict on an answer to GET /: Qdrant's version JSON, or a failure. */
+function rootAnswer(ctx, report, o) {
   const { res } = o;
   if (isAuthFailure(res)) {
     // Self-hosted Qdrant never checks keys on GET /; an endpoint that does is an edge in front of
@@ -416,10 +440,16 @@ async function checkGrant(shared, grant) {
         const r = await run(ctx, report);
         if (r) results.set(name, { ...r, durationMs: Date.now() - t });
       };
-      // The step without a key goes out together with root: it sends nothing secret to an address
-      // not yet proven to be Qdrant, and it saves a round trip. Everything keyed waits for root.
+      // Root and enforced send no key, and go out together. Everything keyed waits for root to
+      // prove the address is Qdrant (an edge that wants a key even on GET / costs a round trip more).
       const enforced = timed('enforced', stepEnforced);
       await timed('root', stepRoot);
+      if (results.get('root').edge) {
+        const keyless = results.get('root');
+        await timed('root', stepRootKeyed);
+        const keyed = results.get('root');
+        results.set('root', { ...keyed, o: { ...keyed.o, attempts: keyless.o.attempts + keyed.o.attempts }, durationMs: keyless.durationMs + keyed.durationMs });
+      }
       if (!results.get('root').failure) await Promise.all([timed('key', stepKey), timed('access', stepAccess)]);
       await enforced;
       if (results.has('access')) results.set('access', settleExcess(ctx, report, results.get('access')));

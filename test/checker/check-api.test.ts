@@ -67,11 +67,12 @@ describe('verdicts', () => {
       ['enforced', true, 401, 1],
     ]);
     expect(formatReport(r)).toMatch(/^ok {3}search-api → prod-eu {2}qdrant 1\.16\.2 {2}key accepted, keys enforced {2}\d+ ms$/);
-    // What was sent: / with the key and /collections with no credential at all, together; then,
-    // once / proved the address is Qdrant, /collections with the key.
+    // What was sent: / and /collections with no credential at all, together; then, once / proved
+    // the address is Qdrant, /collections with the key. The key goes nowhere before that.
     const sent = s.requests.map((q) => [q.method, q.path, q.headers['api-key'], q.headers.authorization]);
-    expect(sent.slice(0, 2)).toEqual(expect.arrayContaining([['GET', '/', KEY, undefined], ['GET', '/collections', undefined, undefined]]));
+    expect(sent.slice(0, 2)).toEqual(expect.arrayContaining([['GET', '/', undefined, undefined], ['GET', '/collections', undefined, undefined]]));
     expect(sent[2]).toEqual(['GET', '/collections', KEY, undefined]);
+    expect(sent).toHaveLength(3);
   });
 
   test('the trap: GET / answers 200 with a wrong key, the key step catches it', async () => {
@@ -117,7 +118,7 @@ describe('verdicts', () => {
     const r = await check({ header: 'bearer' });
     expect(r).toMatchObject({ ok: true, header: 'bearer' });
     const keyed = s.requests.filter(carriesKey);
-    expect(keyed).toHaveLength(2);
+    expect(keyed.map((q) => q.path)).toEqual(['/collections']);
     for (const q of keyed) {
       expect(q.headers['api-key']).toBeUndefined();
       expect(q.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -144,7 +145,36 @@ describe('Qdrant Cloud edge (a key is needed on every path, even /)', () => {
     expect(r).toMatchObject({ ok: false, failedStep: 'root', keyStatus: 'rejected' });
     expect(r.reason).toMatch(/^key rejected \(403 forbidden\)/);
     expect(r.reason).not.toMatch(/not a Qdrant/);
-    expect(stepOf(r, 'root').attempts).toBe(1);
+    // GET / without the key (403: the edge wants one), then with it; nothing else keyed.
+    expect(stepOf(r, 'root').attempts).toBe(2);
+    const roots = s.requests.filter((q) => q.path === '/');
+    expect(roots.map((q) => carriesKey(q))).toEqual([false, true]);
+    expect(s.requests.filter(carriesKey).map((q) => q.path)).toEqual(['/']);
+  });
+});
+
+describe('the key goes only to an address proven to be Qdrant', () => {
+  // Found by a review: root was sent with the key, so a web page at a mistyped address with a
+  // valid certificate received the key before the check said "not a Qdrant endpoint".
+  test.each([
+    ['a web page', 200, 'text/html', '<html><title>Welcome</title></html>', 'not-qdrant'],
+    ['a JSON API that is not Qdrant', 200, 'application/json', '{"ok":true}', 'not-qdrant'],
+    ['a 404', 404, 'text/plain', 'not found', 'unexpected-answer'],
+  ])('%s at the address: fails, and the key was never sent', async (_, status, type, body, failureId) => {
+    const seen: boolean[] = [];
+    const site = await LoopbackServer.start('https', (req, res) => {
+      seen.push(req.headers['api-key'] !== undefined || req.headers.authorization !== undefined);
+      res.writeHead(status, { 'content-type': type });
+      res.end(body);
+    });
+    try {
+      const r = await check({ url: site.url });
+      expect(r).toMatchObject({ ok: false, failedStep: 'root', failureId });
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((keyed) => !keyed)).toBe(true);
+    } finally {
+      await site.stop();
+    }
   });
 });
 
@@ -257,9 +287,9 @@ describe('transport', () => {
     expect(r).toMatchObject({ ok: false, failedStep: 'root', failureId: 'timeout' });
     expect(r.reason).toBe('no answer within 1 s (request timeout) after 2 attempts');
     expect(stepOf(r, 'root').attempts).toBe(2);
-    // root twice, and enforced (sent with root, without a key) twice.
+    // root twice, and enforced (sent with root) twice, all without the key: root never answered.
     expect(s.requests.filter((q) => q.path === '/')).toHaveLength(2);
-    expect(s.requests.filter(carriesKey).map((q) => q.path)).toEqual(['/', '/']);
+    expect(s.requests.filter(carriesKey)).toEqual([]);
   });
 
   test('hang: the overall deadline is respected whatever the retries', async () => {
@@ -301,13 +331,13 @@ describe('transport', () => {
   });
 
   test('429: Retry-After is honoured, then passes', async () => {
-    // A rate limiter that holds to its Retry-After: GET / with the key first gets 429 "wait 1 s";
+    // A rate limiter that holds to its Retry-After: GET / first gets 429 "wait 1 s";
     // a retry that comes before the second is up gets 429 "wait 30 s", which fails the check
     // (more than the deadline). So the check passes only if it waited as asked.
     let limitedAt: number | undefined;
     let early = 0;
     const limiter = await LoopbackServer.start('https', (req, res) => {
-      if (req.url === '/' && req.headers['api-key'] !== undefined && (limitedAt === undefined || Date.now() - limitedAt < 900)) {
+      if (req.url === '/' && (limitedAt === undefined || Date.now() - limitedAt < 900)) {
         if (limitedAt === undefined) limitedAt = Date.now();
         else early += 1;
         res.writeHead(429, { 'content-type': 'application/json', 'retry-after': early ? '30' : '1' });

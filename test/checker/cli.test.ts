@@ -106,7 +106,7 @@ describe('verdicts and exit codes', () => {
     const r = await run(checkArgs('--header', 'bearer'), { QDRANT_API_KEY: KEY });
     expect(r.code).toBe(0);
     const keyed = s.requests.filter(carriesKey);
-    expect(keyed).toHaveLength(2);
+    expect(keyed.map((q) => q.path)).toEqual(['/collections']);
     expect(keyed.every((q) => q.headers['api-key'] === undefined && q.headers.authorization === `Bearer ${KEY}`)).toBe(true);
   });
 
