@@ -381,7 +381,7 @@ describe('3. handing the key to the deploy', () => {
     expect(md).toContain('2 health checks (one per key) prove each key on every cluster it covers');
     const steps = md.split('\n').filter((l) => /^\d\. /.test(l));
     expect(steps.map((l) => l.slice(0, 3))).toEqual(['1. ', '2. ', '3. ', '4. ', '5. ', '6. ']);
-    expect(steps[0]).toMatch(/^1\. `GET \/` answers with Qdrant's title and version/);
+    expect(steps[0]).toMatch(/^1\. `GET \/`, sent without the key, answers with Qdrant's title and version: the address is a Qdrant endpoint, and only then is the key sent/);
     expect(steps[0]).toContain('Qdrant ignores the key on `GET /`');
     expect(steps[1]).toBe('2. `GET /collections` with the key (sent in the `api-key` header) is accepted (200): the key works on that cluster.');
     expect(steps[2]).toMatch(/^3\. `GET \/collections` without a key is refused \(401 or 403\): the cluster enforces keys/);

@@ -163,7 +163,7 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
   ]));
   if (exports.length > 0) {
     out.push(`A deploy without the key stops at once with \`Qdrant API key "<name>" has no value: export TF_VAR_…\`; \`${DESTROY_COMMAND}\` needs no key. ` +
-      'A key given with `-var` or a `.tfvars` file does not reach the checks: export it, and only export it (a check refuses a key that a `.tfvars` file sets too).');
+      'A key given with `-var` or a `.tfvars` file does not reach the checks: export it, and only export it (a check refuses a key that a `.tfvars` file sets to another value).');
   }
   if (m.keys.some((k) => k.envVar === undefined)) {
     out.push('', 'A key from `ApiKeySource.fromToken` is read from the referenced resource (for example a secret store) at deploy: ' +
@@ -182,7 +182,8 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
     `During the deploy, ${plural(m.keys.length, 'health check')} (one per key) prove each key on every cluster it covers, ` +
       'all clusters of a key at once. A check fails the deploy unless, for every cluster, these steps pass:',
     '',
-    '1. `GET /` answers with Qdrant\'s title and version: the address is a Qdrant endpoint. ' +
+    '1. `GET /`, sent without the key, answers with Qdrant\'s title and version: the address is a Qdrant endpoint, and only then ' +
+      'is the key sent (an edge that asks for a key even there, as Qdrant Cloud\'s may, is asked again with it). ' +
       'Qdrant ignores the key on `GET /`, so this step alone proves nothing about the key.',
     `2. \`GET /collections\` with the key (sent in ${header}) is accepted (200): the key works on that cluster.`,
     o.requireAuth === false
