@@ -7,7 +7,7 @@ import { errors, nameShown } from './private/errors';
 import { checkStruct } from './private/props';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
 import { names } from './private/runtime';
-import { API_KEY_PROPS, SECRET_NAMING, SECRET_TARGET, isApiKeySource, isKeyAccess, subclassOf } from './private/schemas';
+import { API_KEY_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING, SECRET_TARGET, isApiKeySource, isKeyAccess, subclassOf } from './private/schemas';
 import { StackSupport, isSibling } from './private/stack-support';
 import { ISecretTarget, SecretNaming } from './secret-target';
 
@@ -429,7 +429,6 @@ function expiryExpression(key: string): string {
 const TARGET_ARGUMENT = { name: 'addSecretTarget argument', required: ['secretTarget'], fields: { secretTarget: SECRET_TARGET } };
 
 const API_KEY_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKey');
-const CLUSTER_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ClusterAccess');
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return x !== null && typeof x === 'object' && !Array.isArray(x);

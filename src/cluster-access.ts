@@ -12,7 +12,7 @@ import { CheckSettings, KeyCheck } from './private/key-check';
 import { checkStruct } from './private/props';
 import { resolveIn } from './private/references';
 import { names, protocol } from './private/runtime';
-import { API_KEY_OPTIONS_IN_ACCESS, CLUSTER_ACCESS_PROPS, SECRET_NAMING } from './private/schemas';
+import { API_KEY_OPTIONS_IN_ACCESS, CLUSTER_ACCESS_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING } from './private/schemas';
 import { SecretTargetPlan, planSecretTargets } from './private/secret-plan';
 import { terraformLiteralProblem } from './private/stack-strings';
 import type { SetupGuideOptions } from './setup-guide';
@@ -419,4 +419,3 @@ function caFileProblems(file: string): string[] {
   return [];
 }
 
-const CLUSTER_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ClusterAccess');

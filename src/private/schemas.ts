@@ -7,6 +7,9 @@ import { PropType, StructSchema } from './props';
 /** Marks KeyAccess values (Symbol.for: shared by two copies of the package). */
 export const KEY_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.KeyAccess');
 
+/** Marks ClusterAccess constructs (Symbol.for: shared by two copies of the package). */
+export const CLUSTER_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ClusterAccess');
+
 /** Marks ApiKeySource values, set by its constructor (so a subclass carries it too). */
 export const API_KEY_SOURCE_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKeySource');
 

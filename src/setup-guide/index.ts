@@ -2,6 +2,7 @@ import type { ClusterAccess } from '../cluster-access';
 import { GUIDE_FILE_NAME } from './markdown';
 import { renderAccessGuide } from './render';
 import { errors } from '../private/errors';
+import { CLUSTER_ACCESS_SYMBOL } from '../private/schemas';
 
 /**
  * Options of the setup guide that `ClusterAccess` writes at synth.
@@ -52,5 +53,3 @@ export class SetupGuide {
 
   private constructor() {}
 }
-
-const CLUSTER_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ClusterAccess');

@@ -18,6 +18,7 @@ import type { ClusterAccess } from '../cluster-access';
 import { GUIDE_FILE_NAME } from './markdown';
 import { renderAccessGuide, renderStackGuide } from './render';
 import { q } from '../private/errors';
+import { CLUSTER_ACCESS_SYMBOL } from '../private/schemas';
 import { AppSupport, StackSupport, fileIdentity } from '../private/stack-support';
 
 /** Registers the guide of an access's stack (once per stack; the accesses are found at synth). */
@@ -43,7 +44,7 @@ export function registerSetupGuide(access: ClusterAccess): void {
 
 /** The accesses under `scope` whose guide is written, in construct-tree order. */
 function guidesIn(scope: IConstruct): ClusterAccess[] {
-  return scope.node.findAll().filter((c) => CLUSTER_ACCESS in c)
+  return scope.node.findAll().filter((c) => CLUSTER_ACCESS_SYMBOL in c)
     .map((c) => c as unknown as ClusterAccess)
     .filter((a) => a.setupGuideOptions.enabled !== false);
 }
@@ -85,4 +86,3 @@ function isDirectory(file: string): boolean {
   }
 }
 
-const CLUSTER_ACCESS = Symbol.for('cdktf-qdrant-cluster-access.ClusterAccess');
