@@ -170,11 +170,7 @@ describe('gRPC answers', () => {
   async function grpcServer(
     handler: (stream: http2.ServerHttp2Stream, method: string, headers: http2.IncomingHttpHeaders) => void,
   ): Promise<LoopbackServer> {
-    const server = await LoopbackServer.startGrpc('http', (stream, headers) => {
-      stream.on('error', () => undefined);
-      stream.resume();
-      stream.on('end', () => handler(stream, String(headers[':path']), headers));
-    });
+    const server = await LoopbackServer.startGrpcAnswering(handler);
     servers.push(server);
     return server;
   }

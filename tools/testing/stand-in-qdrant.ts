@@ -239,6 +239,20 @@ export class LoopbackServer {
     return LoopbackServer.listen(server, protocol);
   }
 
+  /**
+   * A cleartext gRPC port whose `handler` answers each call once its request has been read
+   * (`method`: the call's path, e.g. /qdrant.Collections/List).
+   */
+  static startGrpcAnswering(
+    handler: (stream: http2.ServerHttp2Stream, method: string, headers: http2.IncomingHttpHeaders) => void,
+  ): Promise<LoopbackServer> {
+    return LoopbackServer.startGrpc('http', (stream, headers) => {
+      stream.on('error', () => undefined);
+      stream.resume();
+      stream.on('end', () => handler(stream, String(headers[':path']), headers));
+    });
+  }
+
   private static async listen(server: LoopbackServerKind, protocol: 'https' | 'http'): Promise<LoopbackServer> {
     const l = new LoopbackServer(server, protocol);
     await listenOnLoopback(server);
