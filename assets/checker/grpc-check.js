@@ -2,7 +2,8 @@
 /**
  * The gRPC step of a check (port 6334 on Qdrant Cloud), over one HTTP/2 connection:
  *   1. qdrant.Qdrant/HealthCheck without a key: Qdrant answers it whatever the key (as GET / on
- *      REST), so it only proves that the address is Qdrant's gRPC endpoint, and gives its version;
+ *      REST), so it only proves that the address is Qdrant's gRPC endpoint, and gives its version
+ *      (an edge that refuses it without a key, 16 or 7, is asked again with the key);
  *   2. qdrant.Collections/List with the key (grpc-status 0 = accepted, 16 = rejected, 7 =
  *      forbidden or expired) and without it (16 = keys enforced, 0 = open), both at once.
  * Retries like REST (network errors, timeouts, UNAVAILABLE, RESOURCE_EXHAUSTED), within the
@@ -37,6 +38,11 @@ async function attemptCall(ctx, client, path, metadata) {
   return answer === undefined ? rest : { answer, ...rest };
 }
 
+/** A gRPC answer that refuses the credentials (or their absence): 16 or 7. */
+function isRefusal(answer) {
+  return !answer.statusFromHttp && (answer.grpcStatus === GrpcStatus.UNAUTHENTICATED || answer.grpcStatus === GrpcStatus.PERMISSION_DENIED);
+}
+
 /** "16 Invalid API key or JWT" / "HTTP 404 (text/html)". */
 function describe(answer, secrets) {
   if (answer.statusFromHttp) return `HTTP ${answer.httpStatus}${answer.contentType ? ` (${safeLine(answer.contentType.split(';')[0], secrets, 40)})` : ''}`;
@@ -64,9 +70,22 @@ async function checkGrpc(ctx, report) {
   let client;
   try {
     client = openGrpc(ctx.target.url, { secureContext: ctx.secureContext, timeoutMs: ctx.timeoutMs });
-    const health = await attemptCall(ctx, client, HEALTH, {});
-    const broken = transportFailure(ctx, health, HEALTH);
+    const credential = ctx.header === 'bearer' ? { authorization: `Bearer ${ctx.key}` } : { 'api-key': ctx.key };
+    let health = await attemptCall(ctx, client, HEALTH, {});
+    let broken = transportFailure(ctx, health, HEALTH);
     if (broken) return done(health.attempts, { failure: broken });
+    if (isRefusal(health.answer)) {
+      // Qdrant answers HealthCheck whatever the key: an endpoint that wants one even here is an
+      // edge in front of it (as on REST, see stepRoot): ask again, with the key.
+      const keyless = health.attempts;
+      health = await attemptCall(ctx, client, HEALTH, credential);
+      health = { ...health, attempts: keyless + health.attempts };
+      broken = transportFailure(ctx, health, HEALTH);
+      if (broken) return done(health.attempts, { failure: broken });
+      if (isRefusal(health.answer)) {
+        return done(health.attempts, { failure: failure('grpc-rejected', ` (${describe(health.answer, ctx.secrets)} from ${HEALTH}, which the endpoint checks the key on)`) });
+      }
+    }
     let info;
     try {
       info = health.answer.grpcStatus === GrpcStatus.OK && health.answer.messages.length > 0
@@ -79,7 +98,6 @@ async function checkGrpc(ctx, report) {
     }
     report.grpcVersion = safeLine(info.version, ctx.secrets, 40);
 
-    const credential = ctx.header === 'bearer' ? { authorization: `Bearer ${ctx.key}` } : { 'api-key': ctx.key };
     const [withKey, withoutKey] = await Promise.all([attemptCall(ctx, client, LIST, credential), attemptCall(ctx, client, LIST, {})]);
     const attempts = health.attempts + withKey.attempts + withoutKey.attempts;
     for (const o of [withKey, withoutKey]) {

@@ -153,6 +153,23 @@ describe('Qdrant Cloud edge (a key is needed on every path, even /)', () => {
   });
 });
 
+describe('Qdrant Cloud edge over gRPC (HealthCheck too needs a key: not confirmed for the real edge)', () => {
+  beforeEach(() => s.setMode('cloud-edge'));
+
+  test('HealthCheck refused without the key is asked again with it: a good key passes', async () => {
+    const r = await check({ grpcUrl: s.grpcUrl });
+    expect(r).toMatchObject({ ok: true });
+    expect(stepOf(r, 'grpc')).toMatchObject({ ok: true, message: 'gRPC ok (qdrant 1.16.2, key accepted, keys enforced)' });
+  });
+
+  test('a wrong key: refused at HealthCheck, as gRPC refusing the key and not as "not Qdrant"', async () => {
+    const r = await check({ apiKey: WRONG_KEY, grpcUrl: s.grpcUrl });
+    expect(r).toMatchObject({ ok: false, failedStep: 'root' });
+    expect(stepOf(r, 'grpc')).toMatchObject({ ok: false });
+    expect(stepOf(r, 'grpc').message).toMatch(/^gRPC refused the key \(16 .* from \/qdrant\.Qdrant\/HealthCheck, which the endpoint checks the key on\)/);
+  });
+});
+
 describe('the key goes only to an address proven to be Qdrant', () => {
   // Found by a review: root was sent with the key, so a web page at a mistyped address with a
   // valid certificate received the key before the check said "not a Qdrant endpoint".
