@@ -3,8 +3,9 @@
  * Qdrant cluster access check: proves that one API key works on one Qdrant cluster, and has the
  * access its apps need. Steps (see index.d.ts for the report):
  *   root      GET /            without a key -> Qdrant's version JSON (reachability, TLS, "is Qdrant");
- *                                              an edge that wants a key even there (401/403, as on
- *                                              Qdrant Cloud) is asked again, with the key
+ *                                              an edge that wants a key even there (401/403 from a
+ *                                              Qdrant Cloud host, or with the Cloud edge's JSON or
+ *                                              Qdrant's own text) is asked again, with the key
  *   key       GET /collections with the key  -> 200 = key accepted, 401/403 = rejected/expired
  *   enforced  GET /collections without a key -> 401/403 = keys enforced, 200 = open cluster
  *   access    the side-effect-free probes of access.js, when access is declared
@@ -250,16 +251,39 @@ function rejected(ctx, report, res) {
 /**
  * Root without the key: Qdrant answers it with its version JSON (GET / is on its auth whitelist),
  * which proves the address before anything keyed goes there. An endpoint that asks for a key even
- * here (401/403: an edge in front of Qdrant, as on Qdrant Cloud) gets `edge`: root is asked again,
- * with the key (stepRootKeyed), and proves the address then. Anything else (a web page, a 404, a
- * redirect) fails the step and the key is never sent.
+ * here as an edge in front of Qdrant does (isEdge) gets `edge`: root is asked again, with the key
+ * (stepRootKeyed), and proves the address then. Anything else (a web page, a 404, a redirect,
+ * another server's 401/403) fails the step and the key is never sent.
  */
 async function stepRoot(ctx, report) {
   const o = await attempt(ctx, 'GET', '/', { withKey: false });
   const common = commonFailure(ctx, o);
   if (common) return { o, failure: common };
-  if (isAuthFailure(o.res)) return { o, edge: true };
-  return rootAnswer(ctx, report, o);
+  if (!isAuthFailure(o.res)) return rootAnswer(ctx, report, o);
+  if (isEdge(ctx.target.hostname, o.res)) return { o, edge: true };
+  // Many servers that are not Qdrant answer 401/403 on `/` (object stores, API gateways, SSO).
+  return { o, failure: failure('not-qdrant', `: GET / without a key answered ${answer(o.res, ctx.secrets)}, which is neither Qdrant's version JSON ` +
+    'nor the Qdrant Cloud edge\'s refusal; the key was not sent there: check the URL') };
+}
+
+/** Qdrant's own texts when a key is missing or wrong (before 1.4.1, `/` was not on its whitelist). */
+const QDRANT_AUTH_TEXTS = ['Must provide an API key or an Authorization bearer token', 'Invalid API key or JWT'];
+
+/**
+ * Whether a 401/403 to a keyless request may come from an edge in front of Qdrant, so that the
+ * request may be repeated with the key: a Qdrant Cloud host, the Cloud edge's JSON refusal
+ * (`{"error":"forbidden"}`, `{"error":"key doesn't exist"}`), or Qdrant's own text.
+ */
+function isEdge(hostname, res) {
+  if (/\.cloud\.qdrant\.io$/i.test(hostname)) return true;
+  const body = String(res.body || '').trim();
+  if (QDRANT_AUTH_TEXTS.some((t) => body.startsWith(t))) return true;
+  try {
+    const json = JSON.parse(body);
+    return json !== null && typeof json === 'object' && !Array.isArray(json) && typeof json.error === 'string' && Object.keys(json).length === 1;
+  } catch {
+    return false;
+  }
 }
 
 /** Root with the key, after a keyless root was refused (see stepRoot). */
@@ -445,10 +469,10 @@ async function checkGrant(shared, grant) {
       const enforced = timed('enforced', stepEnforced);
       await timed('root', stepRoot);
       if (results.get('root').edge) {
+        // The step's attempts (and its messages) are those of root with the key; its time is both.
         const keyless = results.get('root');
         await timed('root', stepRootKeyed);
-        const keyed = results.get('root');
-        results.set('root', { ...keyed, o: { ...keyed.o, attempts: keyless.o.attempts + keyed.o.attempts }, durationMs: keyless.durationMs + keyed.durationMs });
+        results.set('root', { ...results.get('root'), durationMs: keyless.durationMs + results.get('root').durationMs });
       }
       if (!results.get('root').failure) await Promise.all([timed('key', stepKey), timed('access', stepAccess)]);
       await enforced;

@@ -3,7 +3,8 @@
  * The gRPC step of a check (port 6334 on Qdrant Cloud), over one HTTP/2 connection:
  *   1. qdrant.Qdrant/HealthCheck without a key: Qdrant answers it whatever the key (as GET / on
  *      REST), so it only proves that the address is Qdrant's gRPC endpoint, and gives its version
- *      (an edge that refuses it without a key, 16 or 7, is asked again with the key);
+ *      (a refusal without a key, 16 or 7, from a Qdrant Cloud host or with Qdrant's own message,
+ *      is asked again with the key; any other refusal fails the step, the key unsent);
  *   2. qdrant.Collections/List with the key (grpc-status 0 = accepted, 16 = rejected, 7 =
  *      forbidden or expired) and without it (16 = keys enforced, 0 = open), both at once.
  * Retries like REST (network errors, timeouts, UNAVAILABLE, RESOURCE_EXHAUSTED), within the
@@ -43,6 +44,18 @@ function isRefusal(answer) {
   return !answer.statusFromHttp && (answer.grpcStatus === GrpcStatus.UNAUTHENTICATED || answer.grpcStatus === GrpcStatus.PERMISSION_DENIED);
 }
 
+/** Qdrant's own grpc-messages when a key is missing or wrong. */
+const QDRANT_AUTH_TEXTS = ['Must provide an API key or an Authorization bearer token', 'Invalid API key or JWT'];
+
+/**
+ * Whether a refused keyless HealthCheck may come from Qdrant or an edge in front of it, so that it
+ * may be asked again with the key: a Qdrant Cloud host, or Qdrant's own message (Qdrant before
+ * 1.15.1 wanted a key on HealthCheck too).
+ */
+function isEdgeRefusal(hostname, answer) {
+  return /\.cloud\.qdrant\.io$/i.test(hostname) || QDRANT_AUTH_TEXTS.some((t) => String(answer.grpcMessage || '').startsWith(t));
+}
+
 /** "16 Invalid API key or JWT" / "HTTP 404 (text/html)". */
 function describe(answer, secrets) {
   if (answer.statusFromHttp) return `HTTP ${answer.httpStatus}${answer.contentType ? ` (${safeLine(answer.contentType.split(';')[0], secrets, 40)})` : ''}`;
@@ -74,12 +87,15 @@ async function checkGrpc(ctx, report) {
     let health = await attemptCall(ctx, client, HEALTH, {});
     let broken = transportFailure(ctx, health, HEALTH);
     if (broken) return done(health.attempts, { failure: broken });
+    if (isRefusal(health.answer) && !isEdgeRefusal(ctx.target.hostname, health.answer)) {
+      return done(health.attempts, { failure: failure('grpc-not-qdrant', `: ${HEALTH} without a key answered ${describe(health.answer, ctx.secrets)}, ` +
+        'which is neither Qdrant\'s answer nor its refusal; the key was not sent there: check the URL and the gRPC port') });
+    }
     if (isRefusal(health.answer)) {
-      // Qdrant answers HealthCheck whatever the key: an endpoint that wants one even here is an
-      // edge in front of it (as on REST, see stepRoot): ask again, with the key.
-      const keyless = health.attempts;
+      // Qdrant answers HealthCheck whatever the key: a refusal is an edge in front of it (as on
+      // REST, see stepRoot), or a Qdrant before 1.15.1. Ask again, with the key; the step's
+      // attempts (and its messages) are those of this call.
       health = await attemptCall(ctx, client, HEALTH, credential);
-      health = { ...health, attempts: keyless + health.attempts };
       broken = transportFailure(ctx, health, HEALTH);
       if (broken) return done(health.attempts, { failure: broken });
       if (isRefusal(health.answer)) {

@@ -145,8 +145,9 @@ describe('Qdrant Cloud edge (a key is needed on every path, even /)', () => {
     expect(r).toMatchObject({ ok: false, failedStep: 'root', keyStatus: 'rejected' });
     expect(r.reason).toMatch(/^key rejected \(403 forbidden\)/);
     expect(r.reason).not.toMatch(/not a Qdrant/);
-    // GET / without the key (403: the edge wants one), then with it; nothing else keyed.
-    expect(stepOf(r, 'root').attempts).toBe(2);
+    // GET / without the key (403 {"error":"forbidden"}: the edge wants one), then with it; nothing
+    // else keyed. The step's attempts are those of the keyed request.
+    expect(stepOf(r, 'root').attempts).toBe(1);
     const roots = s.requests.filter((q) => q.path === '/');
     expect(roots.map((q) => carriesKey(q))).toEqual([false, true]);
     expect(s.requests.filter(carriesKey).map((q) => q.path)).toEqual(['/']);
@@ -160,6 +161,24 @@ describe('Qdrant Cloud edge over gRPC (HealthCheck too needs a key: not confirme
     const r = await check({ grpcUrl: s.grpcUrl });
     expect(r).toMatchObject({ ok: true });
     expect(stepOf(r, 'grpc')).toMatchObject({ ok: true, message: 'gRPC ok (qdrant 1.16.2, key accepted, keys enforced)' });
+  });
+
+  test('a gRPC server that refuses HealthCheck otherwise than Qdrant does: not Qdrant, and the key is never sent', async () => {
+    const keyed: boolean[] = [];
+    const other = await LoopbackServer.startGrpcAnswering((stream, _method, headers) => {
+      keyed.push(headers['api-key'] !== undefined || headers.authorization !== undefined);
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '16', 'grpc-message': 'unauthenticated: missing session cookie' }, { endStream: true });
+    });
+    try {
+      s.setMode('normal');
+      const r = await check({ grpcUrl: other.url });
+      expect(stepOf(r, 'grpc')).toMatchObject({ ok: false });
+      expect(stepOf(r, 'grpc').message).toMatch(/without a key answered 16 unauthenticated: missing session cookie, which is neither Qdrant's answer nor its refusal; the key was not sent there/);
+      expect(keyed.length).toBeGreaterThan(0);
+      expect(keyed.every((k) => !k)).toBe(true);
+    } finally {
+      await other.stop();
+    }
   });
 
   test('a wrong key: refused at HealthCheck, as gRPC refusing the key and not as "not Qdrant"', async () => {
@@ -177,6 +196,10 @@ describe('the key goes only to an address proven to be Qdrant', () => {
     ['a web page', 200, 'text/html', '<html><title>Welcome</title></html>', 'not-qdrant'],
     ['a JSON API that is not Qdrant', 200, 'application/json', '{"ok":true}', 'not-qdrant'],
     ['a 404', 404, 'text/plain', 'not found', 'unexpected-answer'],
+    // 401/403 from servers that are not Qdrant's edge (found by a review: any 401/403 got the key).
+    ['an object store\'s 403', 403, 'application/xml', '<?xml version="1.0"?><Error><Code>AccessDenied</Code></Error>', 'not-qdrant'],
+    ['an API gateway\'s 403', 403, 'application/json', '{"message":"Missing Authentication Token"}', 'not-qdrant'],
+    ['a 401 with a JSON error and more', 401, 'application/json', '{"error":"unauthorized","login":"https://sso.example/"}', 'not-qdrant'],
   ])('%s at the address: fails, and the key was never sent', async (_, status, type, body, failureId) => {
     const seen: boolean[] = [];
     const site = await LoopbackServer.start('https', (req, res) => {
