@@ -1,4 +1,3 @@
-import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Annotations, AssetType, Aspects, TerraformAsset, TerraformDataSource, TerraformModule, TerraformResource, TerraformStack, Token, dependable } from 'cdktf';
@@ -224,14 +223,13 @@ export class ClusterAccess extends Construct {
     this.boundTargets = targetSignature(plans);
     if (plans.length === 0) return;
     const scope = new Construct(this, 'SecretTargets');
-    const ids = targetIds(plans);
-    plans.forEach((plan, i) => {
+    for (const plan of plans) {
       const checks: TerraformResource[] = [];
       for (const k of plan.keys) {
         const check = this.checks.get(k);
         if (check) checks.push(check.resource);
       }
-      const bindScope = new Construct(scope, ids[i]);
+      const bindScope = new Construct(scope, uniqueId(scope, plan.target.description));
       const config: unknown = plan.target.bind(bindScope, { entries: plan.entries, owner: this.node.path, dependsOn: checks });
       // Whatever the target did: the resources, data sources and modules it created here, and
       // those it returned, wait for the checks. The result is checked by value (any language).
@@ -254,8 +252,8 @@ export class ClusterAccess extends Construct {
         }
       }
       if (checks.length > 0) for (const node of waiting) waitFor(node, checks);
-    });
-    for (const description of indistinctTargets(plans)) Annotations.of(scope).addWarning(errors.targetsIndistinct(description));
+    }
+    for (const group of clashingTargets(plans)) Annotations.of(scope).addWarning(errors.targetsByOrder(group));
   }
 
   private caAsset(): TerraformAsset | undefined {
@@ -323,43 +321,31 @@ function targetSignature(plans: SecretTargetPlan[]): string {
   return JSON.stringify(plans.map((p) => [p.target.description, p.entries.map((e) => e.name)]));
 }
 
-/** A readable construct id from a target's description. */
+/** A construct id from a description: readable, stable across runs, unique within scope. */
+function uniqueId(scope: Construct, description: string): string {
+  const base = baseId(description);
+  let id = base;
+  for (let n = 2; scope.node.tryFindChild(id); n++) id = `${base}-${n}`;
+  return id;
+}
+
+/** The readable part of a target's construct id: its description, cleaned and cut to 60 characters. */
 function baseId(description: string): string {
   return String(description).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'target';
 }
 
-/** What tells a target apart from another with the same description: its keys and entry names, in no order. */
-function targetContent(plan: SecretTargetPlan): string {
-  return JSON.stringify([String(plan.target.description), plan.keys.map((k) => k.keyName).sort(), plan.entries.map((e) => e.name).sort()]);
-}
-
 /**
- * The construct ids of the bound targets, and so their resources' Terraform addresses. A target
- * whose id base (its description, cleaned and cut to 60 characters) is its own gets that base.
- * Targets that share a base get it plus a hash of the full description and of the names of their
- * keys and entries: reordering the keys or the targets must not swap their addresses, which
- * would replace both stores. Only targets alike in all of that are numbered in order (and warned
- * about: see {@link indistinctTargets}).
+ * Descriptions of targets that share their construct id's base with another target: only their
+ * order tells them apart (`…-2`), so reordering keys swaps their Terraform addresses. Their ids
+ * are kept as they are (changing them would move every such target once); they are warned about.
  */
-function targetIds(plans: SecretTargetPlan[]): string[] {
-  const shared = new Map<string, number>();
-  for (const p of plans) shared.set(baseId(p.target.description), (shared.get(baseId(p.target.description)) ?? 0) + 1);
-  const taken = new Set<string>();
-  return plans.map((p) => {
+function clashingTargets(plans: SecretTargetPlan[]): string[][] {
+  const byBase = new Map<string, string[]>();
+  for (const p of plans) {
     const base = baseId(p.target.description);
-    const first = shared.get(base) === 1 ? base : `${base}-${createHash('sha256').update(targetContent(p)).digest('hex').slice(0, 8)}`;
-    let id = first;
-    for (let n = 2; taken.has(id); n++) id = `${first}-${n}`;
-    taken.add(id);
-    return id;
-  });
-}
-
-/** Descriptions of targets that nothing but their order tells apart. */
-function indistinctTargets(plans: SecretTargetPlan[]): string[] {
-  const seen = new Map<string, number>();
-  for (const p of plans) seen.set(targetContent(p), (seen.get(targetContent(p)) ?? 0) + 1);
-  return [...new Set(plans.filter((p) => seen.get(targetContent(p))! > 1).map((p) => String(p.target.description)))];
+    byBase.set(base, [...(byBase.get(base) ?? []), String(p.target.description)]);
+  }
+  return [...byBase.values()].filter((group) => group.length > 1);
 }
 
 /** The health-check options with every default filled in. */

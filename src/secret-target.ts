@@ -105,9 +105,9 @@ export interface ISecretTarget {
    * Never a secret.
    *
    * It also names the bind scope, and so the Terraform addresses of the target's resources: keep
-   * it stable. Targets whose descriptions agree in their first 60 characters are told apart by a
-   * hash of the full description and of their keys' and entries' names, never by their order;
-   * targets alike in all of that get a synth warning.
+   * it stable, and distinct for each store within its first 60 characters (as a construct id:
+   * letters, digits, `.`, `_` and `-`; other characters count as `-`). Targets that share those
+   * are told apart by their order only, and get a synth warning.
    */
   readonly description: string;
 

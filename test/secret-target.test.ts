@@ -502,6 +502,25 @@ describe('collisions on one file, wherever the bindings are', () => {
       `give every key that writes to this file the same SecretTarget\\.${format}\\(\\.\\.\\.\\) object, or use another file$`));
   });
 
+  test('a file that another access writes too: two objects of a second access are still an error', () => {
+    const stack = newStack();
+    new ClusterAccess(stack, 'A', {
+      clusters: CLUSTERS,
+      healthCheck: { enabled: false },
+      apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: 'shared.env' })], secretNaming: { prefix: 'A_' } }],
+    });
+    new ClusterAccess(stack, 'B', {
+      clusters: [{ name: 'b-eu', url: URL_EU }, { name: 'b-us', url: URL_US }],
+      healthCheck: { enabled: false },
+      apiKeys: [
+        { name: 'b1', clusters: ['b-eu'], secretTargets: [SecretTarget.dotenv({ path: 'shared.env' })], secretNaming: { prefix: 'B1_' } },
+        { name: 'b2', clusters: ['b-us'], secretTargets: [SecretTarget.dotenv({ path: 'shared.env' })], secretNaming: { prefix: 'B2_' } },
+      ],
+    });
+    const errs = synthErrors(stack);
+    expect(errs).toEqual([expect.stringMatching(/^\[test\/B\/SecretTargets\/\.env-file-shared\.env-2\] secret target \.env file "shared\.env": file ".*shared\.env" is also the target of test\/B\/SecretTargets\/\.env-file-shared\.env, in the same ClusterAccess/)]);
+  });
+
   test('within one access: one target object for both keys is fine', () => {
     const stack = newStack();
     const env = SecretTarget.dotenv({ path: '.env' });
@@ -993,9 +1012,9 @@ describe('SecretTarget.terraformOutputs(): a gate, then one sensitive output per
     });
     const tail = 'attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })';
     expect(synthErrors(stack)).toEqual([
-      `[test/Qdrant/SecretTargets/Terraform-outputs-40c1e255] secret target Terraform outputs: entry "QDRANT_URL" (key "b") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs-7a4436bb; ${tail}`,
-      `[test/Qdrant/SecretTargets/Terraform-outputs-40c1e255] secret target Terraform outputs: entry "QDRANT_API_KEY" (key "b") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs-7a4436bb; ${tail}`,
-      `[test/Other/SecretTargets/Terraform-outputs] secret target Terraform outputs: entry "QDRANT_URL" (key "c") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs-7a4436bb; ${tail}`,
+      `[test/Qdrant/SecretTargets/Terraform-outputs-2] secret target Terraform outputs: entry "QDRANT_URL" (key "b") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs; ${tail}`,
+      `[test/Qdrant/SecretTargets/Terraform-outputs-2] secret target Terraform outputs: entry "QDRANT_API_KEY" (key "b") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs; ${tail}`,
+      `[test/Other/SecretTargets/Terraform-outputs] secret target Terraform outputs: entry "QDRANT_URL" (key "c") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs; ${tail}`,
     ]);
   });
 
@@ -1007,7 +1026,7 @@ describe('SecretTarget.terraformOutputs(): a gate, then one sensitive output per
     const stack = newStack();
     accessIn(stack, { apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs(), SecretTarget.terraformOutputs()] }] });
     expect(synthErrors(stack)).toEqual([
-      expect.stringMatching(/^\[test\/Qdrant\/SecretTargets\/Terraform-outputs-[0-9a-f]{8}-2\] secret target Terraform outputs: entry "QDRANT_URL" \(key "a"\) is already written to the outputs/),
+      expect.stringMatching(/^\[test\/Qdrant\/SecretTargets\/Terraform-outputs-2\] secret target Terraform outputs: entry "QDRANT_URL" \(key "a"\) is already written to the outputs/),
       expect.stringContaining('entry "QDRANT_GRPC_URL"'),
       expect.stringContaining('entry "QDRANT_API_KEY"'),
     ]);
@@ -1161,7 +1180,7 @@ describe('a target of one\'s own receives the checks in dependsOn', () => {
   });
 });
 
-describe('Terraform addresses of targets that share a description do not follow the order of the keys', () => {
+describe('targets whose construct ids share their base: addresses kept, and a warning', () => {
   /** A store of one's own that records, in its resource, which entries it holds. */
   const store = (description: string): ISecretTarget => ({
     description,
@@ -1170,47 +1189,47 @@ describe('Terraform addresses of targets that share a description do not follow 
       return {};
     },
   });
-  /** The address of each store resource, by the entries it holds. */
-  const addresses = (keys: ApiKeyOptions[]): Record<string, string> => {
-    const stack = newStack();
-    accessIn(stack, { apiKeys: keys });
-    const out = synthJson(stack);
-    return Object.fromEntries(Object.entries<any>(out.resource.null_resource)
-      .filter(([, r]) => r.triggers?.names !== undefined)
-      .map(([address, r]) => [r.triggers.names, address]));
-  };
-  const warnings = (keys: ApiKeyOptions[]): string[] => {
+  /** The address of each store resource, by the entries it holds, and the warnings. */
+  const synthOf = (keys: ApiKeyOptions[]): { addresses: Record<string, string>; warnings: string[] } => {
     const stack = newStack();
     const access = accessIn(stack, { apiKeys: keys });
-    synthJson(stack);
-    return access.node.findAll().flatMap((c) => c.node.metadata).filter((m) => m.type === '@cdktf/warn').map((m) => String(m.data));
+    const out = synthJson(stack);
+    return {
+      addresses: Object.fromEntries(Object.entries<any>(out.resource.null_resource)
+        .filter(([, r]) => r.triggers?.names !== undefined)
+        .map(([address, r]) => [r.triggers.names, address])),
+      warnings: access.node.findAll().flatMap((c) => c.node.metadata).filter((m) => m.type === '@cdktf/warn').map((m) => String(m.data)),
+    };
   };
+  const tail = 'reordering keys would swap their Terraform addresses and replace their resources; ' +
+    'give each target a description that names its store early (for a file target, a shorter path)';
 
   test.each([
-    ['the same description', 'Kubernetes Secret', 'Kubernetes Secret'],
-    ['descriptions alike in their first 60 characters', `Kubernetes Secret "${'search-'.repeat(7)}eu"`, `Kubernetes Secret "${'search-'.repeat(7)}us"`],
-  ])('%s: reordering the keys keeps each store at its address', (_, eu, us) => {
+    ['the same description', 'Kubernetes Secret', 'Kubernetes Secret', '"Kubernetes Secret"'],
+    ['descriptions alike in their first 60 characters', `Kubernetes Secret "${'search-'.repeat(7)}eu"`, `Kubernetes Secret "${'search-'.repeat(7)}us"`,
+      `"Kubernetes Secret \\"${'search-'.repeat(7)}eu\\"" and "Kubernetes Secret \\"${'search-'.repeat(7)}us\\""`],
+  ])('%s: the ids of before (base, base-2 in order), and one warning that says what to do', (_, eu, us, shown) => {
     const a = { name: 'eu-app', clusters: ['prod-eu'], secretTargets: [store(eu)], secretNaming: { prefix: 'EU_' } };
     const b = { name: 'us-app', clusters: ['prod-us'], secretTargets: [store(us)], secretNaming: { prefix: 'US_' } };
-    const before = addresses([a, b]);
-    expect(Object.keys(before)).toHaveLength(2);
-    expect(new Set(Object.values(before)).size).toBe(2);
-    expect(addresses([b, a])).toEqual(before);
-    expect(warnings([a, b])).toEqual([]);
+    const { addresses, warnings } = synthOf([a, b]);
+    // In key order: the first target gets the base, the second the base and -2.
+    const base = `Qdrant_SecretTargets_${eu === us ? 'Kubernetes-Secret' : `Kubernetes-Secret-${'search-'.repeat(6)}`}`;
+    const ids = (x: Record<string, string>) => Object.fromEntries(Object.entries(x).map(([k, v]) => [k.split(',')[0], v.replace(/_Store_[0-9A-F]{8}$/, '')]));
+    expect(ids(addresses)).toEqual({ EU_QDRANT_URL: base, US_QDRANT_URL: `${base}-2` });
+    expect(ids(synthOf([b, a]).addresses)).toEqual({ EU_QDRANT_URL: `${base}-2`, US_QDRANT_URL: base });
+    expect(warnings).toEqual([`secret targets ${shown} share the first 60 characters of their descriptions, so only their order tells them apart (2 targets): ${tail}`]);
   });
 
-  test('a description of its own keeps the address it had', () => {
-    const one = addresses([{ name: 'k', clusters: ['prod-eu'], secretTargets: [store('Vault KV secret "kv/search"')] }]);
-    expect(Object.values(one)).toEqual([expect.stringMatching(/^Qdrant_SecretTargets_Vault-KV-secret-kv-search_Store_[0-9A-F]{8}$/)]);
-  });
-
-  test('targets that nothing but their order tells apart: one warning that says what to do', () => {
-    const keys = [{ name: 'k', clusters: ['prod-eu'], secretTargets: [store('my store'), store('my store')] }];
-    expect(Object.keys(addresses(keys))).toHaveLength(1); // same entries: the map keeps one
-    expect(warnings(keys)).toEqual([
-      'several secret targets are described as "my store" and receive the same keys and entries, so only their order tells them apart: ' +
-      'reordering them would swap their Terraform addresses and replace their resources; give each target a description that names its store',
+  test('a description of its own keeps the address it had, and no warning', () => {
+    const { addresses, warnings } = synthOf([
+      { name: 'a', clusters: ['prod-eu'], secretTargets: [store('Vault KV secret "kv/search"')] },
+      { name: 'b', clusters: ['prod-us'], secretTargets: [store('Vault KV secret "kv/other"')], secretNaming: { prefix: 'B_' } },
     ]);
+    expect(Object.values(addresses).sort()).toEqual([
+      expect.stringMatching(/^Qdrant_SecretTargets_Vault-KV-secret-kv-other_Store_[0-9A-F]{8}$/),
+      expect.stringMatching(/^Qdrant_SecretTargets_Vault-KV-secret-kv-search_Store_[0-9A-F]{8}$/),
+    ]);
+    expect(warnings).toEqual([]);
   });
 });
 

@@ -244,9 +244,10 @@ export const errors = {
 
   // ---- secret targets -------------------------------------------------------------------------
   target: (description: string, problem: string) => `secret target ${description}: ${problem}`,
-  targetsIndistinct: (description: string) =>
-    `several secret targets are described as ${q(description)} and receive the same keys and entries, so only their order tells them apart: ` +
-    'reordering them would swap their Terraform addresses and replace their resources; give each target a description that names its store',
+  targetsByOrder: (descriptions: readonly string[]) =>
+    `secret targets ${[...new Set(descriptions)].map((d) => q(d)).join(' and ')} share the first 60 characters of their descriptions, ` +
+    `so only their order tells them apart (${descriptions.length} targets): reordering keys would swap their Terraform addresses and ` +
+    'replace their resources; give each target a description that names its store early (for a file target, a shorter path)',
   prefixInvalid: (key: string, prefix: unknown) =>
     `key ${qName(key)} has prefix ${qShort(prefix)}, which is not a variable name; use letters, digits and "_", such as "APP_"`,
   renameUnknown: (key: string, from: string, known: readonly string[]) =>

@@ -126,8 +126,11 @@ export class AppSupport extends Construct {
     return singleton(scope.node.root, 'QdrantClusterAccess', (root, id) => new AppSupport(root, id));
   }
 
-  /** File identity → its format, the path and owner (ClusterAccess path) of its first binding, and the names claimed. */
-  private readonly files = new Map<string, { format: string; path: string; owner: string; entries: Map<string, string> }>();
+  /**
+   * File identity → its format, the path of its first binding, the binding of each owner
+   * (ClusterAccess path → binding path), and the names claimed.
+   */
+  private readonly files = new Map<string, { format: string; path: string; owners: Map<string, string>; entries: Map<string, string> }>();
 
   private constructor(scope: IConstruct, id: string) {
     super(scope as Construct, id);
@@ -147,12 +150,16 @@ export class AppSupport extends Construct {
   ): string[] {
     const file = this.files.get(identity);
     if (!file) {
-      this.files.set(identity, { format, path: bindingPath, owner, entries: new Map(entries.map((e) => [e.name, `key "${e.keyName}" of ${bindingPath}`])) });
+      this.files.set(identity, {
+        format, path: bindingPath, owners: new Map([[owner, bindingPath]]), entries: new Map(entries.map((e) => [e.name, `key "${e.keyName}" of ${bindingPath}`])),
+      });
       return [];
     }
     if (file.format !== format) return [errors.fileFormatClash(shownFile, format, file.format, file.path)];
     // One owner has one block (or sidecar record) per file: a second binding would replace the first's entries.
-    if (file.owner === owner) return [errors.fileTwiceInAccess(shownFile, format, file.path)];
+    const ownBinding = file.owners.get(owner);
+    if (ownBinding !== undefined) return [errors.fileTwiceInAccess(shownFile, format, ownBinding)];
+    file.owners.set(owner, bindingPath);
     const problems: string[] = [];
     for (const e of entries) {
       const other = file.entries.get(e.name);
