@@ -391,7 +391,7 @@ function healthCheckProblems(o: HealthCheckOptions): string[] {
 }
 
 function caFileProblems(file: string): string[] {
-  if (Token.isUnresolved(file)) return [errors.pathToken()];
+  if (Token.isUnresolved(file)) return [errors.caFileToken()];
   const resolved = path.resolve(file);
   if (terraformLiteralProblem(resolved)) return [errors.unsafePath('healthCheck.caFile', resolved)];
   let stat: fs.Stats;

@@ -115,10 +115,66 @@ describe('other places where a key may be pasted', () => {
   });
 });
 
+describe('found by a second review: more places where a key was shown, and ordinary values that were hidden', () => {
+  test.each<[string, (stack: TerraformStack) => void]>([
+    ['grant() of a list holding a key', (stack) => access(stack).apiKeys[0].grant([JWT] as any)],
+    ['grant() of a dict holding a key', (stack) => access(stack).apiKeys[0].grant({ name: 'c', api_key: JWT } as any)],
+    ['a cluster name given as a dict', (stack) => access(stack, {}, { name: { k: JWT } })],
+    ['a cluster url given as a list', (stack) => access(stack, {}, { url: [JWT] })],
+    ['a cluster restPort given a key', (stack) => access(stack, {}, { restPort: JWT })],
+    ['secretTargets holding a key', (stack) => access(stack, { secretTargets: [JWT] })],
+    ['secretNaming.names mapping to a list', (stack) => access(stack, { secretTargets: [SecretTarget.terraformOutputs()], secretNaming: { names: { QDRANT_URL: [JWT] } } })],
+    ['a url that is a pasted header line', (stack) => access(stack, {}, { url: `api-key:${PLAIN_KEY}` })],
+    ['a url that is a pasted header line, with a space', (stack) => access(stack, {}, { url: `api-key: ${JWT}` })],
+  ])('%s: an error that does not show it', (_, build) => {
+    const stack = newStack();
+    build(stack);
+    const errors = synthErrors(stack);
+    expect(errors.length).toBeGreaterThan(0);
+    expectNoKey(errors);
+  });
+
+  test('a short url without a scheme but with a password: the password is not shown', () => {
+    const stack = newStack();
+    access(stack, {}, { url: 'u:pw@h.io' });
+    const errors = synthErrors(stack);
+    expect(errors).toEqual([expect.stringContaining('cluster "c" url (not shown: it may be an API key) has')]);
+    expect(errors.join('\n')).not.toContain('pw');
+  });
+
+  test.each([
+    ['an ISO date and time', '2026-01-31T00:00:00.000Z'],
+    ['a date in words', 'January 31st, 2026 at noon'],
+  ])('createdOn as %s is shown', (_, value) => {
+    const stack = newStack();
+    access(stack, { createdOn: value });
+    expect(synthErrors(stack)).toEqual([expect.stringContaining(`key "k" createdOn ${JSON.stringify(value)} is not a date`)]);
+  });
+
+  test.each([
+    ['with a path', 'abc-123.eu-central-1-0.aws.cloud.qdrant.io/dashboard'],
+    ['with an underscore', 'my_qdrant.internal.example.com'],
+  ])('a url without a scheme %s is shown', (_, url) => {
+    const stack = newStack();
+    access(stack, {}, { url });
+    expect(synthErrors(stack)).toEqual([expect.stringContaining(`cluster "c" url "${url}" has no scheme`)]);
+  });
+
+  test('healthCheck.caFile as a token says so', () => {
+    const stack = newStack();
+    new ClusterAccess(stack, 'Q', {
+      clusters: [{ name: 'c', url: URL_EU }],
+      apiKeys: [{ name: 'k', clusters: ['c'] }],
+      healthCheck: { caFile: new TerraformVariable(stack, 'ca', {}).stringValue },
+    });
+    expect(synthErrors(stack)).toEqual([expect.stringContaining('healthCheck.caFile is a token; give the path of the PEM file known at synth')]);
+  });
+});
+
 describe('healthCheck.caFile of the wrong type', () => {
   test.each([
     ['a number', 5, 'got 5'],
-    ['a list', ['ca.pem'], 'got ["ca.pem"]'],
+    ['a list', ['ca.pem'], 'got a list of 1 item (not shown: it may hold an API key)'],
   ])('%s is one validation error, not a crash of the constructor', (_, caFile, got) => {
     const stack = newStack();
     expect(() => new ClusterAccess(stack, 'Q', { healthCheck: { caFile: caFile as any } })).not.toThrow();
@@ -213,7 +269,7 @@ describe('one mistake, one line', () => {
 
   test.each([
     ['a number', 5, 'got 5'],
-    ['a dict', { a: 1 }, 'got {"a":1}'],
+    ['a dict', { a: 1 }, 'got an object with key "a" (values not shown: they may hold an API key)'],
   ])('a cluster name that is %s', (_, name, got) => {
     const stack = newStack();
     new ClusterAccess(stack, 'Q', { clusters: [{ name: name as any, url: URL_EU }] });

@@ -450,7 +450,7 @@ describe('validation: one synth reports every error', () => {
     });
     const errors = synthErrors(stack).join('\n');
     expect(errors).toContain('secretNaming has unknown property "prefx"; did you mean "prefix"?');
-    expect(errors).toContain('secretNaming.names must be a map of strings; got {"QDRANT_URL":5}');
+    expect(errors).toContain('secretNaming.names must be a map of strings; got an object with key "QDRANT_URL" (values not shown: they may hold an API key)');
     expect(errors).toContain('key "j" secretTarget must be an ISecretTarget (e.g. SecretTarget.dotenv({ path })); got ".env"');
   });
 

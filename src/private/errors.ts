@@ -74,7 +74,7 @@ export function qName(name: unknown): string {
  * A host name or IPv4 address with an optional port and "/": what a cluster address without its
  * scheme looks like. No label of a key looks like this (a JWT starts with "eyJ").
  */
-const HOST_LIKE = /^(?![\s\S]*eyJ)[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+(:[0-9]{1,5})?\/?$/;
+const HOST_LIKE = /^(?![\s\S]*eyJ)[A-Za-z0-9_-]{1,63}(\.[A-Za-z0-9_-]{1,63})+(:[0-9]{1,5})?(\/[A-Za-z0-9._~-]{0,30}){0,4}\/?$/;
 
 /**
  * A cluster address for a message. With a scheme (as url.js reads one: at most 12 characters, then
@@ -82,9 +82,25 @@ const HOST_LIKE = /^(?![\s\S]*eyJ)[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+(:[0-
  * a key pasted in the wrong place: shown only when it looks like a host, or is short (see qShort).
  */
 function qUrl(url: string): string {
-  const scheme = /^[A-Za-z][A-Za-z0-9+.-]{0,11}:(.*)$/s.exec(url);
-  if ((scheme && (scheme[1].startsWith('//') || !url.includes('@'))) || HOST_LIKE.test(url)) return urls.showUrl(url);
-  return qShort(url);
+  // `scheme://...` and `https:host` (no "//", no "@"): shown with credentials and query masked.
+  // `api-key: <key>` (a header line pasted by mistake) is neither: like any text without a
+  // scheme, it is shown only when it looks like a host, or is short and holds no "@" (a password
+  // may sit before it).
+  if (/^[A-Za-z][A-Za-z0-9+.-]{0,11}:\/\//.test(url) || (/^https?:/i.test(url) && !url.includes('@')) || HOST_LIKE.test(url)) return urls.showUrl(url);
+  return url.includes('@') ? NOT_SHOWN : qShort(url);
+}
+
+/** Words a date may hold (months, weekdays, "at noon", time zones), for qDate. */
+const DATE_WORDS = /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|nov(ember)?|dec(ember)?|mon(day)?|tue(sday)?|wed(nesday)?|thu(rsday)?|fri(day)?|sat(urday)?|sun(day)?|at|noon|midnight|am|pm|utc|gmt)\b/gi;
+
+/**
+ * A date as given when it is one in another format (`2026-01-31T00:00:00.000Z`, `January 31st,
+ * 2026`): digits, separators and date words only, which no key is. Anything else: qShort.
+ */
+function qDate(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 60) return qShort(value);
+  const rest = value.replace(/(\d)(st|nd|rd|th)\b/gi, '$1').replace(DATE_WORDS, ' ').replace(/(\d)T(\d)/g, '$1 $2').replace(/(\d)Z$/, '$1');
+  return /\d/.test(value) && !/\d{9,}/.test(value) && /[-/:., ]/.test(value) && /^[0-9:.,+\-/ ]*$/.test(rest) ? q(value) : qShort(value);
 }
 
 /** A value's type, in words, for a message that must not show the value. */
@@ -105,8 +121,9 @@ export const errors = {
     (suggestion ? `; did you mean ${q(suggestion)}?` : `; ${struct} has ${known.join(', ')}`) +
     (key.includes('_') ? ' (in Python, pass struct classes or camelCase keys: a dict with snake_case keys is not converted)' : ''),
   missingProperty: (where: string, key: string, struct: string) => `${where} has no ${q(key)}, which ${struct} requires`,
+  // A list, an object or a long string where it does not belong may be (or hold) a key: shown by its shape.
   wrongType: (where: string, expected: string, value: unknown, mayBeKey = false) =>
-    `${where} must be ${expected}; got ${mayBeKey ? qMaybeKey(value) : q(value)}`,
+    `${where} must be ${expected}; got ${mayBeKey || (value !== null && typeof value === 'object') ? qMaybeKey(value) : qShort(value)}`,
 
   // ---- names ----------------------------------------------------------------------------------
   invalidName: (kind: 'cluster' | 'key', name: unknown) =>
@@ -144,7 +161,7 @@ export const errors = {
     `key ${qName(key)} names unknown cluster ${qName(cluster)} (known clusters: ${known.length > 0 ? known.map((k) => qName(k)).join(', ') : 'none yet'}); ` +
     'fix the name, or add the cluster before the key',
   grantNotCluster: (key: string, value: unknown) =>
-    `key ${qName(key)} grant needs a Cluster (from ClusterAccess.addCluster or clusters[]); got ${typeof value === 'string' ? qShort(value) : q(value)}`,
+    `key ${qName(key)} grant needs a Cluster (from ClusterAccess.addCluster or clusters[]); got ${typeof value === 'string' ? qShort(value) : qMaybeKey(value)}`,
   grantForeignCluster: (key: string, cluster: string, clusterPath: string, accessPath: string) =>
     `key ${qName(key)} is granted to cluster ${qName(cluster)} at ${clusterPath}, which is not a cluster of its ClusterAccess at ${accessPath} ` +
     '(its check and outputs would cover it, its setup guide would not); add the cluster to that ClusterAccess ' +
@@ -157,7 +174,7 @@ export const errors = {
   targetTwice: (key: string, target: string) => `key ${qName(key)} is given secret target ${target} twice; add each target once`,
   keySource: (key: string, problem: string) => `key ${qName(key)}: ${problem}`,
   createdOn: (key: string, value: unknown) =>
-    `key ${qName(key)} createdOn ${qShort(value)} is not a date; expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"`,
+    `key ${qName(key)} createdOn ${qDate(value)} is not a date; expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"`,
   rotateAfterDays: (key: string, value: unknown, fallback: number) =>
     `key ${qName(key)} rotateAfterDays ${qShort(value)} is not a whole number of days in 1-3650; use e.g. ${fallback}`,
   rotationToken: (key: string, prop: 'createdOn' | 'rotateAfterDays') =>
@@ -260,6 +277,7 @@ export const errors = {
     `give key ${qName(key)} another name with its secretNaming (or addSecretTarget(target, naming)), ` +
     `e.g. names: { ${defaultName}: "${suggestion}" }, or a prefix`,
   pathToken: () => 'the path is a token; give a path known at synth, such as ".env"',
+  caFileToken: () => 'healthCheck.caFile is a token; give the path of the PEM file known at synth, such as "certs/qdrant-ca.pem"',
   pathEmpty: () => 'the path is empty; give the path of a file, such as ".env"',
   pathIsDirectory: (resolved: string, example: string) => `${q(resolved)} is a directory; give the path of a file inside it, such as ${q(example)}`,
   pathIsSymlink: (resolved: string) =>

@@ -59,7 +59,7 @@ describe('unknown properties', () => {
 
 describe('values of the wrong type', () => {
   test.each([
-    [{ clusters: { name: 'prod-eu' } }, 'ClusterAccess props.clusters must be a list of ClusterOptions objects; got {"name":"prod-eu"}'],
+    [{ clusters: { name: 'prod-eu' } }, 'ClusterAccess props.clusters must be a list of ClusterOptions objects; got an object with key "name" (values not shown: they may hold an API key)'],
     [{ healthCheck: { enabled: 'no' } }, 'ClusterAccess props.healthCheck.enabled must be a boolean; got "no"'],
     [{ healthCheck: { header: 'x-api-key' } }, 'ClusterAccess props.healthCheck.header must be one of "api-key", "bearer"; got "x-api-key"'],
     [{ apiKeys: [{ name: 'k', secretTargets: '.env' }] }, 'ClusterAccess props.apiKeys[0].secretTargets must be a list; got ".env"'],

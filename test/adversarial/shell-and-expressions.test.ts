@@ -45,8 +45,9 @@ describe('props are checked by value, not by their TypeScript type', () => {
       };
       const stack = newStack();
       new ClusterAccess(stack, 'Qdrant', props);
+      // Longer than a short option: not shown (it might as well be a key pasted there).
       expect(synthErrors(stack)).toContain('[test/Qdrant] ClusterAccess props.healthCheck.header must be one of "api-key", "bearer"; got ' +
-      JSON.stringify(`api-key; touch ${marker}; true`));
+      '(not shown: it may be an API key)');
 
       // With validation skipped, the value still only reaches the shell quoted: run the command.
       const app = new App({ skipValidation: true, outdir: made('qca-skip-') });
