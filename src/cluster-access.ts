@@ -8,6 +8,7 @@ import { ApiKeyHeader, HealthCheckOptions } from './health-check';
 import { errors, nameShown, q } from './private/errors';
 import { DEPLOY_COMMAND } from './private/framework';
 import { CheckSettings, KeyCheck } from './private/key-check';
+import { OutputsTarget } from './private/outputs-target';
 import { checkStruct } from './private/props';
 import { resolveIn } from './private/references';
 import { names, protocol } from './private/runtime';
@@ -341,7 +342,8 @@ function baseId(description: string): string {
  */
 function clashingTargets(plans: SecretTargetPlan[]): string[][] {
   const byBase = new Map<string, string[]>();
-  for (const p of plans) {
+  // terraformOutputs() targets: their outputs are named by entry, and a moved gate replaces nothing that matters.
+  for (const p of plans.filter((x) => !(x.target instanceof OutputsTarget))) {
     const base = baseId(p.target.description);
     byBase.set(base, [...(byBase.get(base) ?? []), String(p.target.description)]);
   }

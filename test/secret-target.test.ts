@@ -1220,6 +1220,18 @@ describe('targets whose construct ids share their base: addresses kept, and a wa
     expect(warnings).toEqual([`secret targets ${shown} share the first 60 characters of their descriptions, so only their order tells them apart (2 targets): ${tail}`]);
   });
 
+  test('two terraformOutputs() targets: no warning (their outputs are named by entry)', () => {
+    const stack = newStack();
+    const access = accessIn(stack, {
+      apiKeys: [
+        { name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs()], secretNaming: { prefix: 'A_' } },
+        { name: 'b', clusters: ['prod-us'], secretTargets: [SecretTarget.terraformOutputs()], secretNaming: { prefix: 'B_' } },
+      ],
+    });
+    synthJson(stack);
+    expect(access.node.findAll().flatMap((c) => c.node.metadata).filter((m) => m.type === '@cdktf/warn')).toEqual([]);
+  });
+
   test('a description of its own keeps the address it had, and no warning', () => {
     const { addresses, warnings } = synthOf([
       { name: 'a', clusters: ['prod-eu'], secretTargets: [store('Vault KV secret "kv/search"')] },
