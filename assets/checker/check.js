@@ -32,7 +32,7 @@ const { DEFAULT_REST_PORT, DEFAULT_GRPC_PORT, parseClusterUrl, showUrl } = requi
 const { COLLECTION_RULE, isCollectionName } = require('../runtime/names.js');
 const { planProbes, accessWords } = require('./access.js');
 const { failure } = require('./failures.js');
-const { createRestClient, attempt, answer, commonFailure, unexpected } = require('./http.js');
+const { createRestClient, attempt, answer, commonFailure, unexpected, isQdrantRefusal } = require('./http.js');
 const { BACKOFF } = require('./retry.js');
 const { keyInfo, describeExpiry, daysUntil } = require('./jwt.js');
 
@@ -266,18 +266,15 @@ async function stepRoot(ctx, report) {
     'nor the Qdrant Cloud edge\'s refusal; the key was not sent there: check the URL') };
 }
 
-/** Qdrant's own texts when a key is missing or wrong (before 1.4.1, `/` was not on its whitelist). */
-const QDRANT_AUTH_TEXTS = ['Must provide an API key or an Authorization bearer token', 'Invalid API key or JWT'];
-
 /**
  * Whether a 401/403 to a keyless request may come from an edge in front of Qdrant, so that the
- * request may be repeated with the key: a Qdrant Cloud host, the Cloud edge's JSON refusal
- * (`{"error":"forbidden"}`, `{"error":"key doesn't exist"}`), or Qdrant's own text.
+ * request may be repeated with the key: a Qdrant Cloud host or Qdrant's own text (isQdrantRefusal;
+ * before 1.4.1, `/` was not on Qdrant's whitelist), or the Cloud edge's JSON refusal
+ * (`{"error":"forbidden"}`, `{"error":"key doesn't exist"}`).
  */
 function isEdge(hostname, res) {
-  if (/\.cloud\.qdrant\.io$/i.test(hostname)) return true;
+  if (isQdrantRefusal(hostname, res.body)) return true;
   const body = String(res.body || '').trim();
-  if (QDRANT_AUTH_TEXTS.some((t) => body.startsWith(t))) return true;
   try {
     const json = JSON.parse(body);
     return json !== null && typeof json === 'object' && !Array.isArray(json) && typeof json.error === 'string' && Object.keys(json).length === 1;

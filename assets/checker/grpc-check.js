@@ -12,7 +12,7 @@
  */
 const { openGrpc, encodeEmpty, decodeHealthCheckReply, GrpcStatus } = require('./grpc.js');
 const { failure } = require('./failures.js');
-const { networkFailure, commonFailure, times, h2Error } = require('./http.js');
+const { networkFailure, commonFailure, times, h2Error, isQdrantRefusal } = require('./http.js');
 const { safeLine } = require('../runtime/text.js');
 const { RETRYABLE_CODES, withRetries, backoff } = require('./retry.js');
 
@@ -42,18 +42,6 @@ async function attemptCall(ctx, client, path, metadata) {
 /** A gRPC answer that refuses the credentials (or their absence): 16 or 7. */
 function isRefusal(answer) {
   return !answer.statusFromHttp && (answer.grpcStatus === GrpcStatus.UNAUTHENTICATED || answer.grpcStatus === GrpcStatus.PERMISSION_DENIED);
-}
-
-/** Qdrant's own grpc-messages when a key is missing or wrong. */
-const QDRANT_AUTH_TEXTS = ['Must provide an API key or an Authorization bearer token', 'Invalid API key or JWT'];
-
-/**
- * Whether a refused keyless HealthCheck may come from Qdrant or an edge in front of it, so that it
- * may be asked again with the key: a Qdrant Cloud host, or Qdrant's own message (Qdrant before
- * 1.15.1 wanted a key on HealthCheck too).
- */
-function isEdgeRefusal(hostname, answer) {
-  return /\.cloud\.qdrant\.io$/i.test(hostname) || QDRANT_AUTH_TEXTS.some((t) => String(answer.grpcMessage || '').startsWith(t));
 }
 
 /** "16 Invalid API key or JWT" / "HTTP 404 (text/html)". */
@@ -87,7 +75,7 @@ async function checkGrpc(ctx, report) {
     let health = await attemptCall(ctx, client, HEALTH, {});
     let broken = transportFailure(ctx, health, HEALTH);
     if (broken) return done(health.attempts, { failure: broken });
-    if (isRefusal(health.answer) && !isEdgeRefusal(ctx.target.hostname, health.answer)) {
+    if (isRefusal(health.answer) && !isQdrantRefusal(ctx.target.hostname, health.answer.grpcMessage)) {
       return done(health.attempts, { failure: failure('grpc-not-qdrant', `: ${HEALTH} without a key answered ${describe(health.answer, ctx.secrets)}, ` +
         'which is neither Qdrant\'s answer nor its refusal; the key was not sent there: check the URL and the gRPC port') });
     }

@@ -427,4 +427,16 @@ function unexpected(ctx, o, method, path) {
   return failure('unexpected-answer', ` to ${method} ${path}: ${answer(o.res, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`);
 }
 
-module.exports = { createRestClient, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times, h2Error };
+/** Qdrant's own texts when a key is missing or wrong (REST bodies, gRPC grpc-message). */
+const QDRANT_AUTH_TEXTS = ['Must provide an API key or an Authorization bearer token', 'Invalid API key or JWT'];
+
+/**
+ * Whether a refusal of a keyless request (REST 401/403, gRPC 16/7) may come from Qdrant or from
+ * the edge in front of a Qdrant Cloud cluster, so that it may be repeated with the key: a Qdrant
+ * Cloud host, or Qdrant's own text. (REST also accepts the Cloud edge's JSON: see check.js.)
+ */
+function isQdrantRefusal(hostname, text) {
+  return /\.cloud\.qdrant\.io$/i.test(hostname) || QDRANT_AUTH_TEXTS.some((t) => String(text || '').trim().startsWith(t));
+}
+
+module.exports = { createRestClient, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times, h2Error, isQdrantRefusal };
