@@ -8,7 +8,9 @@
  * - a stack deployed with the earlier trigger layout (Registration keyed by the ordered list of
  *   names, a block without a record line) upgrades without losing its entries, survives a
  *   reorder afterwards, and is still destroyed back to the original bytes; so is one destroyed
- *   right after the upgrade.
+ *   right after the upgrade;
+ * - the same files under another spelling of their paths (which moves the targets' Terraform
+ *   addresses) keep their entries: the old Registration's destroy step does not run.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -239,4 +241,38 @@ test('a stack deployed with the earlier trigger layout upgrades without losing i
   expect(destroy2.stdout).toContain(`removed 9 entries from ${at.envFile} (0 not present)`);
   expect(fs.readFileSync(at.envFile, 'utf8')).toBe(USER_ENV);
   expect(fs.readFileSync(at.jsonFile, 'utf8')).toBe(USER_JSON);
+});
+
+test('the same files under another spelling of their paths (a new Terraform address) keep every entry, there and back', async () => {
+  const { base, envFile, jsonFile } = appDir('respelled');
+  // Two spellings of each path (absolute, and relative to the working directory): the target's
+  // description, and so its address, differ; the file does not.
+  const spellings = [[envFile, jsonFile], [path.relative(process.cwd(), envFile), path.relative(process.cwd(), jsonFile)]];
+  const dir = synth(base, ORDERED, envFile, jsonFile);
+  const first = await initAndApply(dir, VARS);
+  runs.push(first);
+  expect(first.exitCode).toBe(0);
+  const env = ourEnv(envFile);
+  const json = ourJson(jsonFile);
+  expect(Object.keys(env)).toHaveLength(9);
+  // The old address's Registration leaves the configuration, so its destroy step does not run
+  // (Terraform runs one only while the resource is configured), and the new address's Write finds
+  // the entries in place. There and back.
+  for (let i = 1; i <= 2; i++) {
+    const [e, j] = spellings[i % 2];
+    synth(base, ORDERED, e, j);
+    const moved = await apply(dir, VARS);
+    expect(moved.exitCode).toBe(0);
+    expect(moved.stdout).toMatch(/Registration[^\n]*: Destroying/);
+    expect(moved.stdout).not.toMatch(/removed \d+ entr/);
+    expect({ i, env: ourEnv(envFile), json: ourJson(jsonFile) }).toEqual({ i, env, json });
+    expectUserLinesKept(envFile, jsonFile);
+  }
+  const plan = await tf(dir, ['plan', '-detailed-exitcode'], VARS);
+  expect(plan.exitCode).toBe(0);
+
+  const destroy = await tf(dir, ['destroy', '-auto-approve'], VARS);
+  expect(destroy.exitCode).toBe(0);
+  expect(fs.readFileSync(envFile, 'utf8')).toBe(USER_ENV);
+  expect(fs.readFileSync(jsonFile, 'utf8')).toBe(USER_JSON);
 });
