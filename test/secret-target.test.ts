@@ -351,6 +351,24 @@ describe('validation: one synth reports every error', () => {
     ]);
   });
 
+  test('a file with more than one hard link is refused (the writer would split it from its other links)', () => {
+    const dir = tempDir('qca-st-');
+    try {
+      const file = path.join(dir, 'app.env');
+      fs.writeFileSync(file, 'A=1\n');
+      fs.linkSync(file, path.join(dir, 'other.env'));
+      const stack = newStack();
+      accessIn(stack, {
+        apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: file })] }],
+      });
+      expect(synthErrors(stack)).toEqual([expect.stringMatching(/^\[test\/Qdrant\/SecretTargets\/\.env-file-[^\]]*-app\.env\] secret target \.env file /)]);
+      expect(synthErrors(stack)[0]).toContain(`: ${JSON.stringify(file)} has 2 hard links, which the writer refuses (it replaces the file, ` +
+        'so the other links would keep the old content); give the path of a file with one link');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a path that is a symbolic link is refused (the writer would replace the link)', () => {
     const dir = tempDir('qca-st-');
     try {

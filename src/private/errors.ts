@@ -282,6 +282,9 @@ export const errors = {
   pathIsDirectory: (resolved: string, example: string) => `${q(resolved)} is a directory; give the path of a file inside it, such as ${q(example)}`,
   pathIsSymlink: (resolved: string) =>
     `${q(resolved)} is a symbolic link, which the writer refuses (it would replace the link with a file); give the path of the real file`,
+  pathIsHardLink: (resolved: string, links: number) =>
+    `${q(resolved)} has ${links} hard links, which the writer refuses (it replaces the file, so the other links would keep the old content); ` +
+    'give the path of a file with one link',
   fileTwiceInAccess: (file: string, format: string, otherPath: string) =>
     `file ${q(file)} is also the target of ${otherPath}, in the same ClusterAccess: each target would set this ClusterAccess's entries ` +
     `in the file to its own, dropping the other's; give every key that writes to this file the same SecretTarget.${format}(...) object, or use another file`,

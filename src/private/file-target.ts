@@ -151,6 +151,7 @@ export class FileTarget implements ISecretTarget {
     }
     if (stat.isDirectory()) return [errors.pathIsDirectory(resolved, path.join(p, this.format === 'dotenv' ? '.env' : 'secrets.json'))];
     if (stat.isSymbolicLink()) return [errors.pathIsSymlink(resolved)];
+    if (stat.isFile() && stat.nlink > 1) return [errors.pathIsHardLink(resolved, stat.nlink)];
     return [];
   }
 }
