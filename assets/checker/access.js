@@ -33,11 +33,11 @@ const MAX_NAMES = 5;
 const ALIASES = { method: 'POST', path: '/collections/aliases', body: { actions: [] } };
 
 function existsProbe(name) {
-  return { method: 'GET', path: `/collections/${encodeURIComponent(name)}/exists` };
+  return { method: 'GET', path: `/collections/${encodeURIComponent(name)}/exists`, collection: name };
 }
 
 function deleteProbe(name) {
-  return { method: 'POST', path: `/collections/${encodeURIComponent(name)}/points/delete`, body: { points: [] } };
+  return { method: 'POST', path: `/collections/${encodeURIComponent(name)}/points/delete`, body: { points: [] }, collection: name };
 }
 
 function forbidden(res) {
@@ -69,13 +69,35 @@ function listedNames(res) {
   }
 }
 
+/** What is shown in place of a collection name that holds part of the key (holdsPart). */
+const NAME_HIDDEN = '(a name not shown: it holds part of the API key)';
+
 /**
- * Collection names from a server or a token, for a message: redacted, then quoted and clipped;
- * five at most. A name that holds part of the key (holdsPart) is not shown at all.
+ * One collection name (declared, from a server or from a token) for a message: redacted, then
+ * quoted and clipped. A name that holds part of the key (holdsPart) is not shown at all.
  */
-function shownNames(names, secrets) {
-  const shown = names.slice(0, MAX_NAMES).map((n) => (holdsPart(String(n), secrets) ? '(a name not shown: it holds part of the API key)' : quote(redact(n, secrets), 40))).join(', ');
+function shownName(name, secrets) {
+  return holdsPart(String(name), secrets) ? NAME_HIDDEN : quote(redact(name, secrets), 40);
+}
+
+/**
+ * Collection names for a message (shownName), five at most; `mark(name)` may add words after a
+ * name, e.g. " (not created yet)".
+ */
+function shownNames(names, secrets, mark = () => '') {
+  const shown = names.slice(0, MAX_NAMES).map((n) => `${shownName(n, secrets)}${mark(n)}`).join(', ');
   return names.length > MAX_NAMES ? `${shown} and ${names.length - MAX_NAMES} more` : shown;
+}
+
+/** Declared collection names for the JSON report: as declared (redacted), or NAME_HIDDEN. */
+function reportedNames(names, secrets) {
+  return names.map((n) => (holdsPart(String(n), secrets) ? NAME_HIDDEN : redact(n, secrets)));
+}
+
+/** A probe's path for a message: with NAME_HIDDEN's words when the collection name in it holds part of the key. */
+function shownPath(probe, secrets) {
+  return probe.collection !== undefined && holdsPart(String(probe.collection), secrets)
+    ? probe.path.replace(encodeURIComponent(probe.collection), '<a name not shown>') : probe.path;
 }
 
 /**
@@ -88,7 +110,7 @@ function planProbes(access, read = [], write = []) {
   // Set by the global-read probe's judge, which runs before the reach probe's (judged in order).
   let clusterWide = false;
   const unexpected = (probe, o, ctx) =>
-    failure('unexpected-answer', ` to ${probe.method} ${probe.path}: ${answer(o.res, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`);
+    failure('unexpected-answer', ` to ${probe.method} ${shownPath(probe, ctx.secrets)}: ${answer(o.res, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`);
 
   if (access === 'manage' || access === 'read-only' || access === 'collections') {
     const p = { ...ALIASES, name: 'manage' };
@@ -116,7 +138,9 @@ function planProbes(access, read = [], write = []) {
           'create a key limited to them') };
       }
       if (forbidden(res)) {
-        return access === 'read-only' ? { failure: failure('no-global-read', ` (${answer(res, ctx.secrets)}); create a cluster-wide read-only key`) } : {};
+        // The server's text names the random probe name, which would puzzle: say what it is instead.
+        return access === 'read-only'
+          ? { failure: failure('no-global-read', ` (${res.status} to a random collection name, which tests cluster-wide read); create a cluster-wide read-only key`) } : {};
       }
       return { failure: unexpected(p, o, ctx) };
     };
@@ -128,8 +152,8 @@ function planProbes(access, read = [], write = []) {
       const { res } = o;
       const exists = existsAnswer(res);
       if (exists === true) return {};
-      if (exists === false) return { failure: failure('collection-missing', `: ${name}`) };
-      if (forbidden(res)) return { failure: failure('collection-no-access', ` ${name} (${answer(res, ctx.secrets)})`) };
+      if (exists === false) return { failure: missing(name, ctx) };
+      if (forbidden(res)) return { failure: failure('collection-no-access', ` ${shownName(name, ctx.secrets)} (${answer(res, ctx.secrets)})`) };
       return { failure: unexpected(p, o, ctx) };
     };
     probes.push(p);
@@ -137,7 +161,7 @@ function planProbes(access, read = [], write = []) {
       const w = { ...deleteProbe(name), name: `read-only ${name}` };
       w.judge = (o, ctx) => {
         const { res } = o;
-        if (mayWrite(res)) return { excess: failure('excess-write', ` ${name}, which is declared read-only; create a key with read access to it`) };
+        if (mayWrite(res)) return { excess: failure('excess-write', ` ${shownName(name, ctx.secrets)}, which is declared read-only; create a key with read access to it`) };
         if (forbidden(res) || res.status === 404) return {};
         return { failure: unexpected(w, o, ctx) };
       };
@@ -151,7 +175,7 @@ function planProbes(access, read = [], write = []) {
         const { res } = o;
         const exists = existsAnswer(res);
         if (exists === true) return {};
-        if (exists === false) return { failure: failure('collection-missing', `: ${name}`) };
+        if (exists === false) return { failure: missing(name, ctx) };
         return { failure: unexpected(p, o, ctx) };
       };
       probes.push(p);
@@ -161,11 +185,11 @@ function planProbes(access, read = [], write = []) {
     p.judge = (o, ctx) => {
       const { res } = o;
       if (mayWrite(res)) return {};
-      if (res.status === 404) return { failure: failure('collection-missing', `: ${name}`) };
+      if (res.status === 404) return { failure: missing(name, ctx) };
       if (forbidden(res)) {
         return /Access to collection/i.test(res.body) && !/Write access/i.test(res.body)
-          ? { failure: failure('collection-no-access', ` ${name} (${answer(res, ctx.secrets)})`) }
-          : { failure: failure('collection-no-write', ` ${name} (${answer(res, ctx.secrets)}); create a key with read-write access to it`) };
+          ? { failure: failure('collection-no-access', ` ${shownName(name, ctx.secrets)} (${answer(res, ctx.secrets)})`) }
+          : { failure: failure('collection-no-write', ` ${shownName(name, ctx.secrets)} (${answer(res, ctx.secrets)}); create a key with read-write access to it`) };
       }
       return { failure: unexpected(p, o, ctx) };
     };
@@ -182,27 +206,52 @@ function planProbes(access, read = [], write = []) {
       const named = (ctx.keyInfo && ctx.keyInfo.collections) || [];
       const extra = [...new Set([...listed, ...named])].filter((n) => !declared.has(n)).sort();
       if (extra.length === 0) return {};
-      return { excess: failure('excess-collections', `: ${shownNames(extra, ctx.secrets)}; create a key limited to the declared collections, ` +
-        'or declare them too') };
+      // Names only the token gives do not exist (yet): the server lists every collection the key reaches.
+      const existing = new Set(listed);
+      const notCreated = extra.filter((n) => !existing.has(n));
+      const names = shownNames(extra, ctx.secrets, (n) => (existing.has(n) ? '' : ' (not created yet)'));
+      let fix;
+      if (notCreated.length === 0) fix = 'create a key limited to the declared collections, or declare them too';
+      else if (notCreated.length === extra.length) {
+        const it = extra.length === 1 ? 'it' : 'them';
+        fix = `create ${it} before the deploy and declare ${it} too, or use a key without ${it}, ` +
+          'or allow excess access (healthCheck.allowExcessAccess, --allow-excess-access)';
+      } else {
+        fix = 'create a key limited to the declared collections, or declare them too (and create those not created yet before the deploy)';
+      }
+      return { excess: failure('excess-collections', `: ${names}; ${fix}`) };
     };
     probes.push(p);
   }
   return probes;
 }
 
+/** A declared collection that does not exist: it may not be created yet (a key's access may name it before). */
+function missing(name, ctx) {
+  return failure('collection-missing', `: ${shownName(name, ctx.secrets)}; create it before the deploy, or fix or remove its name in the declared access`);
+}
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** The words for a passing access step, e.g. "read-only as declared". */
-function accessWords(access, read = [], write = []) {
+/**
+ * The words for a passing access step, e.g. "read-only as declared". A JWT with points-only access
+ * (`prw`) to a declared write collection passes (the write probe is a points write), but cannot
+ * create an index or take a snapshot there: the words name those collections, e.g.
+ * "access to 2 collections as declared (points only: "orders")".
+ */
+function accessWords(access, read = [], write = [], keyInfo = undefined, secrets = []) {
   const collections = read.length + write.length;
+  const byName = (keyInfo && keyInfo.collectionAccess) || {};
+  const pointsOnly = access === 'manage' ? [] : write.filter((n) => Object.prototype.hasOwnProperty.call(byName, n) && byName[n] === 'prw');
+  const note = pointsOnly.length > 0 ? ` (points only: ${shownNames(pointsOnly, secrets)})` : '';
   switch (access) {
     case 'manage': return 'manage access as declared';
     case 'read-only': return 'read-only as declared';
-    case 'collections': return `access to ${plural(collections, 'collection')} as declared`;
-    default: return collections > 0 ? `access to ${plural(collections, 'collection')} as declared` : '';
+    case 'collections': return `access to ${plural(collections, 'collection')} as declared${note}`;
+    default: return collections > 0 ? `access to ${plural(collections, 'collection')} as declared${note}` : '';
   }
 }
 
-module.exports = { planProbes, accessWords };
+module.exports = { planProbes, accessWords, reportedNames };

@@ -27,11 +27,11 @@ const fs = require('node:fs');
 const tls = require('node:tls');
 const { CHECK_OPTIONS, defaultDeadlineSeconds } = require('../runtime/protocol.js');
 const { UsageError } = require('../runtime/cli.js');
-const { safeLine, redact, redactDeep, clip, quote } = require('../runtime/text.js');
+const { safeLine, redact, redactDeep, clip, quote, holdsPart } = require('../runtime/text.js');
 const { DEFAULT_REST_PORT, DEFAULT_GRPC_PORT, parseClusterUrl, showUrl } = require('../runtime/url.js');
 const { COLLECTION_RULE, isCollectionName } = require('../runtime/names.js');
-const { planProbes, accessWords } = require('./access.js');
-const { failure } = require('./failures.js');
+const { planProbes, accessWords, reportedNames } = require('./access.js');
+const { failure, withFix } = require('./failures.js');
 const { createRestClient, attempt, answer, commonFailure, unexpected, isQdrantRefusal } = require('./http.js');
 const { BACKOFF } = require('./retry.js');
 const { keyInfo, describeExpiry, daysUntil } = require('./jwt.js');
@@ -68,7 +68,7 @@ function keyProblem(key) {
   }
   // The characters Node accepts in a header value; anything else is a broken copy of the key.
   if (/[^\t\x20-\x7e\x80-\xff]/.test(key)) {
-    return failure('key-bad-characters', ' or a character that cannot be sent in an HTTP header — likely a copy-paste error');
+    return failure('key-bad-characters', ' or a character that cannot be sent in an HTTP header — likely a copy-paste error; copy the key again');
   }
   return undefined;
 }
@@ -107,7 +107,10 @@ function checkCollections(list, name, options) {
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw new UsageError(`${name} must be a list of collection names`);
   for (const c of list) {
-    if (!isCollectionName(c)) throw new UsageError(`${name}: ${shownValue(c, options, 60)} is not a collection name (${COLLECTION_RULE})`);
+    if (!isCollectionName(c)) {
+      const shown = typeof c === 'string' && holdsPart(c, [options.apiKey]) ? '(a name not shown: it holds part of the API key)' : shownValue(c, options, 60);
+      throw new UsageError(`${name}: ${shown} is not a collection name (${COLLECTION_RULE})`);
+    }
   }
   return [...list];
 }
@@ -297,8 +300,10 @@ function rootAnswer(ctx, report, o) {
   if (isAuthFailure(res)) {
     // Self-hosted Qdrant never checks keys on GET /; an endpoint that does is an edge in front of
     // Qdrant (as on Qdrant Cloud), and its 401/403 is about the key, not "not Qdrant".
+    // A note, not a fix: an expired key's message keeps its own hint last, a rejected key gets the catalog's (withFix).
     const f = rejected(ctx, report, res);
-    return { o, failure: { ...f, message: `${f.message} — the endpoint checks the key even on GET /, as the Qdrant Cloud edge does` } };
+    const note = 'from an endpoint that checks the key even on GET /, as the Qdrant Cloud edge does';
+    return { o, failure: { ...f, message: f.id === 'key-expired' ? f.message.replace(/\); create /, `) ${note}; create `) : `${f.message} ${note}` } };
   }
   if (res.status !== 200) return { o, failure: unexpected(ctx, o, 'GET', '/') };
   let info;
@@ -371,9 +376,14 @@ async function stepAccess(ctx, report) {
     if (verdict.failure) return { o: { ...o, attempts }, failure: verdict.failure };
     if (verdict.excess) excess.push(verdict.excess);
   }
-  report.access = { declared: ctx.access, readCollections: ctx.read, writeCollections: ctx.write, excess: excess.map((e) => e.message) };
+  report.access = {
+    declared: ctx.access,
+    readCollections: reportedNames(ctx.read, ctx.secrets),
+    writeCollections: reportedNames(ctx.write, ctx.secrets),
+    excess: excess.map((e) => e.message),
+  };
   // Excess is settled once the enforced step has run (settleExcess): on an open cluster it is not the key's.
-  return { o: { attempts }, message: accessWords(ctx.access, ctx.read, ctx.write), excess };
+  return { o: { attempts }, message: accessWords(ctx.access, ctx.read, ctx.write, ctx.keyInfo, ctx.secrets), excess };
 }
 
 /**
@@ -492,8 +502,10 @@ async function checkGrant(shared, grant) {
     }
   }
   for (const name of STEP_ORDER) {
-    const r = results.get(name);
-    if (!r) continue;
+    const found = results.get(name);
+    if (!found) continue;
+    // Here a failure becomes a step's message and the report's reason: every one ends with a fix.
+    const r = found.failure ? { ...found, failure: withFix(found.failure) } : found;
     const step = { name, ok: !r.failure, message: r.failure ? r.failure.message : r.message, durationMs: r.durationMs ?? 0, attempts: r.o ? r.o.attempts : 0 };
     if (r.o && r.o.res) step.status = r.o.res.status;
     report.steps.push(step);
@@ -538,7 +550,7 @@ function verdict(report) {
 /**
  * The one-line summary printed by the CLI, e.g.
  *   ok   search-api → prod-eu  qdrant 1.18.3  key accepted, keys enforced  expires 2027-02-20 (in 90 days)  184 ms
- *   FAIL search-api → prod-eu  step key: key rejected (401 Invalid API key or JWT)  52 ms
+ *   FAIL search-api → prod-eu  step key: key rejected (401 Invalid API key or JWT); check the key's clusters in the console (setup guide, section 2), set the variable again (setup guide, section 3), or create a new key  52 ms
  */
 function formatReport(report) {
   if (!report.ok) return `FAIL ${report.label}  step ${report.failedStep}: ${report.reason}  ${report.durationMs} ms`;

@@ -43,7 +43,7 @@ TLS is always verified, whatever NODE_TLS_REJECT_UNAUTHORIZED says. Redirects ar
 
 Output, one line per cluster (and a warning line when the key expires soon):
   ok   search-api → prod-eu  qdrant 1.18.3  key accepted, keys enforced  expires 2027-02-20 (in 90 days)  184 ms
-  FAIL search-api → prod-eu  step key: key rejected (401 Invalid API key or JWT)  52 ms
+  FAIL search-api → prod-eu  step key: key rejected (401 Invalid API key or JWT); check the key's clusters in the console (setup guide, section 2), set the variable again (setup guide, section 3), or create a new key  52 ms
 
 Exit codes: 0 all steps passed; 1 the check failed; 2 usage error (bad option, URL or
 number; key variable missing or empty, or not the key --key-sha256-env names).

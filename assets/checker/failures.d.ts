@@ -25,3 +25,7 @@ export declare const FAILURES: readonly FailureEntry[];
 export declare function failure(id: FailureId, detail?: string): { id: FailureId; message: string };
 /** The catalog entry of an id. */
 export declare function entry(id: FailureId): FailureEntry;
+/** A catalog fix in the words of a failure line ("(section 2)" becomes "(setup guide, section 2)"). */
+export declare function lineFix(id: FailureId): string;
+/** The failure with a fix at the end of its message: its own hint if it has one, else the catalog's. */
+export declare function withFix<F extends { id: FailureId; message: string }>(f: F): F;

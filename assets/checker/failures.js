@@ -72,7 +72,7 @@ const FAILURES = Object.freeze([
   // gRPC
   { id: 'grpc-not-qdrant', phrase: 'not a Qdrant gRPC endpoint',
     cause: 'The gRPC address does not answer Qdrant\'s gRPC health check: a wrong port (REST is 6333, gRPC 6334), or a proxy that does not pass gRPC.',
-    fix: 'Set the cluster\'s `grpcPort` (default 6334), or turn the gRPC check off with `healthCheck.grpc: false` if the deploy machine cannot reach it.' },
+    fix: 'Set the cluster\'s `grpcPort` (default 6334; `--grpc-url` with port 6334), or turn the gRPC check off with `healthCheck.grpc: false` (no `--grpc-url`) if the deploy machine cannot reach it.' },
   { id: 'grpc-rejected', phrase: 'gRPC refused the key',
     cause: 'REST accepted the key but gRPC did not: the gRPC port belongs to another cluster, or a proxy drops the `api-key` metadata.',
     fix: 'Check the cluster\'s gRPC address and port (section 1).' },
@@ -100,7 +100,7 @@ const FAILURES = Object.freeze([
     fix: 'Check that this machine may reach the cluster; raise `healthCheck.timeoutSeconds` (`--timeout`) for slow links.' },
   { id: 'deadline', phrase: 'overall deadline',
     cause: 'Retries did not succeed within the time limit of one cluster\'s check.',
-    fix: 'Check the network and the cluster\'s status; raise `healthCheck.timeoutSeconds` (the deadline grows with it).' },
+    fix: 'Check the network and the cluster\'s status; raise `healthCheck.timeoutSeconds` (`--timeout`; the deadline grows with it).' },
   { id: 'refused', phrase: 'connection refused',
     cause: 'Nothing listens on that port: a wrong port or a stopped cluster.',
     fix: 'Check the port (REST 6333, gRPC 6334) and that the cluster is running.' },
@@ -133,4 +133,43 @@ function failure(id, detail = '') {
   return { id, message: `${entry(id).phrase}${detail}` };
 }
 
-module.exports = { FAILURES, failure, entry };
+/**
+ * A catalog fix in the words of a failure line: first letter lower-cased, no trailing period, no
+ * backticks, and "(section 2)" as "(setup guide, section 2)" (the CLI user may not have it open).
+ */
+function lineFix(id) {
+  const fix = entry(id).fix.replace(/`/g, '').replace(/\(section (\d+)\)/g, '(setup guide, section $1)').replace(/\.$/, '');
+  return fix.charAt(0).toLowerCase() + fix.slice(1);
+}
+
+/**
+ * Whether a message already says what to do: a "; " or " — " outside parentheses and quoted
+ * strings (the server's words and names are shown in them), not followed by "last error:" or
+ * "last answer:" (a deadline's details, not a hint).
+ */
+function hasHint(message) {
+  let depth = 0;
+  let quoted = false;
+  for (let i = 0; i < message.length; i++) {
+    const c = message[i];
+    if (quoted) {
+      // quote() writes JSON strings (\" inside) and ends a clipped one with "…" instead of a quote.
+      if (c === '\\') i++;
+      else if (c === '"' || c === '…') quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0) {
+      const rest = message.startsWith('; ', i) ? message.slice(i + 2) : message.startsWith(' — ', i) ? message.slice(i + 3) : undefined;
+      if (rest !== undefined && !/^last (error|answer):/.test(rest)) return true;
+    }
+  }
+  return false;
+}
+
+/** A failure whose message ends with a fix: its own hint if it has one, else "; " + the catalog's fix. */
+function withFix(f) {
+  return hasHint(f.message) ? f : { ...f, message: `${f.message}; ${lineFix(f.id)}` };
+}
+
+module.exports = { FAILURES, failure, entry, withFix, lineFix };

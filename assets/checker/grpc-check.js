@@ -20,6 +20,9 @@ const HEALTH = '/qdrant.Qdrant/HealthCheck';
 const LIST = '/qdrant.Collections/List';
 const RETRY_STATUSES = new Set([GrpcStatus.UNAVAILABLE, GrpcStatus.RESOURCE_EXHAUSTED]);
 
+/** The first stream over http:// was reset before any answer (see attemptCall): not retried. */
+const PLAIN_TO_TLS = 'ERR_GRPC_PLAIN_RESET';
+
 /** Errors of an answer that was read but cannot be used (too large, malformed): not retried. */
 const BAD_ANSWER_CODES = new Set(['ERR_GRPC_TOO_LARGE', 'ERR_GRPC_FRAME']);
 
@@ -27,9 +30,14 @@ const BAD_ANSWER_CODES = new Set(['ERR_GRPC_TOO_LARGE', 'ERR_GRPC_FRAME']);
  * One call with retries, bounded by the deadline: {answer?, err?, attempts, deadlineHit}. An
  * HTTP/2 stream or session reset (REFUSED_STREAM, GOAWAY) is retried as a reset connection, as on REST.
  */
-async function attemptCall(ctx, client, path, metadata) {
+async function attemptCall(ctx, client, path, metadata, first = false) {
   const { value: answer, ...rest } = await withRetries(ctx,
     (timeoutMs) => client.call(path, { metadata, message: encodeEmpty(), timeoutMs }).catch((err) => {
+      // The first call over http:// reset before any answer: most likely a TLS port, which a new
+      // attempt would not change (http:// is for loopback only, where no proxy resets streams).
+      if (first && ctx.target.protocol === 'http:' && err && err.code === 'ERR_HTTP2_STREAM_ERROR') {
+        throw Object.assign(new Error(err.message), { code: PLAIN_TO_TLS });
+      }
       throw h2Error(err);
     }),
     (outcome, n) => {
@@ -56,6 +64,9 @@ function transportFailure(ctx, o, path) {
   if (!o.deadlineHit && o.err && BAD_ANSWER_CODES.has(o.err.code)) {
     return failure('grpc-unexpected', ` to ${path}: ${safeLine(o.err.message, ctx.secrets, 300)}`);
   }
+  if (!o.deadlineHit && o.err && o.err.code === PLAIN_TO_TLS) {
+    return failure('network', `: ${safeLine(o.err.message, ctx.secrets, 300)} — the port may speak TLS: use https://; ${ctx.portHint}`);
+  }
   if (o.deadlineHit || o.err) return commonFailure(ctx, { ...o, res: undefined });
   return undefined;
 }
@@ -72,7 +83,7 @@ async function checkGrpc(ctx, report) {
   try {
     client = openGrpc(ctx.target.url, { secureContext: ctx.secureContext, timeoutMs: ctx.timeoutMs });
     const credential = ctx.header === 'bearer' ? { authorization: `Bearer ${ctx.key}` } : { 'api-key': ctx.key };
-    let health = await attemptCall(ctx, client, HEALTH, {});
+    let health = await attemptCall(ctx, client, HEALTH, {}, true);
     let broken = transportFailure(ctx, health, HEALTH);
     if (broken) return done(health.attempts, { failure: broken });
     if (isRefusal(health.answer) && !isQdrantRefusal(ctx.target.hostname, health.answer.grpcMessage)) {
@@ -98,7 +109,9 @@ async function checkGrpc(ctx, report) {
       info = undefined;
     }
     if (!info || typeof info.version !== 'string' || info.version === '') {
-      return done(health.attempts, { failure: failure('grpc-not-qdrant', `: ${HEALTH} answered ${describe(health.answer, ctx.secrets)}${health.attempts > 1 ? ` after ${times(health.attempts)}` : ''}`) });
+      // An HTTP answer without gRPC's status: an HTTP port, such as REST's.
+      const hint = health.answer.statusFromHttp ? ` — is the port right? ${ctx.portHint}` : '';
+      return done(health.attempts, { failure: failure('grpc-not-qdrant', `: ${HEALTH} answered ${describe(health.answer, ctx.secrets)}${health.attempts > 1 ? ` after ${times(health.attempts)}` : ''}${hint}`) });
     }
     report.grpcVersion = safeLine(info.version, ctx.secrets, 40);
 

@@ -324,7 +324,12 @@ function networkFailure(err, ctx, suffix = '') {
   if (code === 'ECONNREFUSED') return failure('refused', ` by ${t.hostname}:${t.port} (ECONNREFUSED)${suffix} — is the port right? ${ctx.portHint}`);
   if (code === 'ENOTFOUND') return failure('dns', `: ${t.hostname} (DNS ENOTFOUND)${suffix}`);
   if (code === 'EPROTO' || code.startsWith('ERR_SSL_')) return failure('tls-handshake', ` (${code})${suffix} — is ${t.hostname}:${t.port} a TLS endpoint?`);
-  if (code.startsWith('HPE_')) return failure('invalid-http', ` (${code})${suffix}`);
+  if (code.startsWith('HPE_')) {
+    // Over http://, a TLS port answers the request with TLS bytes, which no HTTP parser takes.
+    return failure('invalid-http', ` (${code})${suffix} — ${t.protocol === 'http:' ? 'the port may speak TLS: use https://;' : 'is the port right?'} ${ctx.portHint}`);
+  }
+  // A port that speaks HTTP/1.1 or TLS (not HTTP/2) to an HTTP/2 client: the REST port given as gRPC's.
+  if (code === 'ERR_HTTP2_ERROR') return failure('network', `: ${msg}${msg.includes(code) ? '' : ` (${code})`}${suffix} — is the port right? ${ctx.portHint}`);
   return failure('network', `: ${msg}${code && !msg.includes(code) ? ` (${code})` : ''}${suffix}`);
 }
 

@@ -116,6 +116,7 @@ export interface CheckReport {
    * the check unless `allowExcessAccess` (then each is a warning) or the cluster is open and allowed
    * (then one warning says the declared access is not enforced: no key can have less there).
    */
+  /** The declared names; a name that holds part of the key is replaced by "(a name not shown: it holds part of the API key)". */
   access?: { declared: DeclaredAccess; readCollections: string[]; writeCollections: string[]; excess: string[] };
   /** When the key expires (ISO 8601), or null for a key that carries no expiry (a plain key, or a JWT without `exp`). */
   expiresAt: string | null;

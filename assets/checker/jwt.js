@@ -5,7 +5,8 @@
  * access names. The payload is decoded WITHOUT verifying the signature: the server has verified
  * the key by then, and the collection names can only add to what the server's answers show (the
  * access step fails a key whose access names undeclared collections, which may not exist yet).
- * Nothing from the token is ever returned except the date, the access in words and those names.
+ * Nothing from the token is ever returned except the date, the access in words, those names and
+ * their access codes (r, rw, prw).
  * Node built-ins only.
  */
 
@@ -23,9 +24,10 @@ function decodePart(part) {
 }
 
 /**
- * @returns {{ jwt: boolean, expiresAt: Date | null, access?: string, collections?: string[] }} jwt
- *   false for a plain key; expiresAt null when the key carries no valid `exp`; collections: the
- *   names an access list gives (raw: whoever shows them cleans them), absent for global access.
+ * @returns {{ jwt: boolean, expiresAt: Date | null, access?: string, collections?: string[],
+ *   collectionAccess?: Record<string, string> }} jwt false for a plain key; expiresAt null when the
+ *   key carries no valid `exp`; collections: the names an access list gives (raw: whoever shows
+ *   them cleans them), absent for global access; collectionAccess: each name's access code.
  */
 function keyInfo(key) {
   const parts = typeof key === 'string' ? key.split('.') : [];
@@ -39,7 +41,10 @@ function keyInfo(key) {
   const expiresAt = Number.isSafeInteger(exp) && exp >= 0 && exp < MAX_EXP ? new Date(exp * 1000) : null;
   const info = { jwt: true, expiresAt, access: accessInWords(payload.access) };
   if (Array.isArray(payload.access)) {
-    info.collections = [...new Set(payload.access.filter((a) => a && typeof a.collection === 'string').map((a) => a.collection))];
+    const listed = payload.access.filter((a) => a && typeof a.collection === 'string');
+    info.collections = [...new Set(listed.map((a) => a.collection))];
+    // Each collection's access code (r, rw, prw): a `prw` key may write points, not manage the collection.
+    info.collectionAccess = Object.fromEntries(listed.filter((a) => typeof a.access === 'string').map((a) => [a.collection, a.access]));
   }
   return info;
 }

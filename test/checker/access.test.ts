@@ -21,6 +21,8 @@ const { checkClusterAccess, formatReport, formatWarnings } = require('../../asse
 
 const CLI = `${__dirname}/../../assets/checker/cli.js`;
 const KEY = canaryKey();
+const TIMEOUT_FIX = '; check that this machine may reach the cluster; raise healthCheck.timeoutSeconds (--timeout) for slow links';
+const UNEXPECTED_FIX = '; check the cluster\'s status in the console and the address; run the check again';
 const READ_ONLY_KEY = canaryKey('canary-ro');
 const SCOPED = collectionJwt(KEY, [{ collection: 'products', access: 'rw' }]);
 const SECRETS = [KEY, READ_ONLY_KEY, SCOPED];
@@ -156,7 +158,7 @@ describe('faults on one probe', () => {
       ok: false,
       failedStep: 'access',
       failureId: 'unexpected-answer',
-      reason: 'unexpected answer to POST /collections/products/points/delete: 502 HTML page "502 Bad Gateway" after 3 attempts',
+      reason: `unexpected answer to POST /collections/products/points/delete: 502 HTML page "502 Bad Gateway" after 3 attempts${UNEXPECTED_FIX}`,
     });
     expect(proxy.seen.filter((x) => x.route === DELETE_PRODUCTS)).toHaveLength(3);
     // The other steps passed: the key works, it is the probe that got no real answer.
@@ -185,7 +187,7 @@ describe('faults on one probe', () => {
     proxy.reset({ [ALIASES]: ['hang', 'hang', 'hang', 'hang'] });
     const r = await check({ access: 'manage', timeoutSeconds: 1, deadlineSeconds: 2, retries: 3 });
     expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'deadline' });
-    expect(r.reason).toMatch(/^overall deadline of 2 s reached after \d attempts?$/);
+    expect(r.reason).toMatch(/^overall deadline of 2 s reached after \d attempts?; check the network and the cluster's status; /);
     // The steps that had their answers passed.
     expect(r.steps.filter((x) => x.ok).map((x) => x.name)).toEqual(['root', 'key', 'enforced']);
   });
@@ -193,25 +195,25 @@ describe('faults on one probe', () => {
   test('a probe that never answers, without retries: a timeout', async () => {
     proxy.reset({ [ALIASES]: ['hang'] });
     const r = await check({ access: 'manage', timeoutSeconds: 1, retries: 0 });
-    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'timeout', reason: 'no answer within 1 s (request timeout)' });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'timeout', reason: `no answer within 1 s (request timeout)${TIMEOUT_FIX}` });
   });
 
   test('an answer no Qdrant gives (a proxy\'s 404 on exists) is an unexpected answer, not "missing"', async () => {
     proxy.reset({ 'GET /collections/products/exists': [{ status: 404, headers: { 'content-type': 'text/plain' }, body: 'no route' }] });
     const r = await check({ access: 'read-only', apiKey: READ_ONLY_KEY, readCollections: ['products'] });
-    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'unexpected-answer', reason: 'unexpected answer to GET /collections/products/exists: 404 no route' });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'unexpected-answer', reason: `unexpected answer to GET /collections/products/exists: 404 no route${UNEXPECTED_FIX}` });
   });
 
   test('a 200 to exists that is not Qdrant\'s JSON is an unexpected answer', async () => {
     proxy.reset({ 'GET /collections/products/exists': [{ status: 200, headers: { 'content-type': 'text/html' }, body: '<html><title>Login</title></html>' }] });
     const r = await check({ access: 'any', readCollections: ['products'] });
-    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'unexpected-answer', reason: 'unexpected answer to GET /collections/products/exists: 200 HTML page "Login"' });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'unexpected-answer', reason: `unexpected answer to GET /collections/products/exists: 200 HTML page "Login"${UNEXPECTED_FIX}` });
   });
 
   test('a probe that echoes the key: the message is redacted', async () => {
     proxy.reset({ [ALIASES]: [{ status: 418, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: { error: `odd key ${KEY}` } }) }] });
     const r = await check({ access: 'manage' });
-    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'unexpected-answer', reason: 'unexpected answer to POST /collections/aliases: 418 odd key [redacted]' });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'unexpected-answer', reason: `unexpected answer to POST /collections/aliases: 418 odd key [redacted]${UNEXPECTED_FIX}` });
   });
 });
 
@@ -252,7 +254,9 @@ describe('collections access: a key that reaches undeclared collections', () => 
   test('one its token names that does not exist (yet): excess', async () => {
     const token = collectionJwt(KEY, [{ collection: 'products', access: 'rw' }, { collection: 'not-created-yet', access: 'r' }]);
     const r = await check({ apiKey: token, access: 'collections', writeCollections: ['products'] });
-    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'excess-collections', reason: `key has access to undeclared collections: "not-created-yet"${FIX}` });
+    const reason = 'key has access to undeclared collections: "not-created-yet" (not created yet); create it before the deploy and declare it too, ' +
+      'or use a key without it, or allow excess access (healthCheck.allowExcessAccess, --allow-excess-access)';
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'excess-collections', reason });
     expect(r.collectionCount).toBe(1);
     expect(JSON.stringify(r)).not.toContain(token);
   });
@@ -304,8 +308,8 @@ describe('CLI: declared access', () => {
     expect(report).toMatchObject({
       ok: true,
       keyAccess: 'read-write on products',
-      access: { declared: 'collections', readCollections: ['products'], writeCollections: [], excess: [expect.stringMatching(/^key can write collection products/)] },
-      warnings: [expect.stringMatching(/^key can write collection products.*\(allowed: allowExcessAccess\)$/), expect.stringMatching(/^key expires /)],
+      access: { declared: 'collections', readCollections: ['products'], writeCollections: [], excess: [expect.stringMatching(/^key can write collection "products"/)] },
+      warnings: [expect.stringMatching(/^key can write collection "products".*\(allowed: allowExcessAccess\)$/), expect.stringMatching(/^key expires /)],
     });
   });
 

@@ -12,6 +12,11 @@ const checker = require('../../assets/checker/check.js') as typeof Checker;
 const { checkClusterAccess, formatReport, parseBaseUrl, UsageError } = checker;
 
 const KEY = canaryKey();
+/** The fix a key-rejected line ends with (the catalog's, in the CLI's words). */
+const KEY_REJECTED_FIX = '; check the key\'s clusters in the console (setup guide, section 2), set the variable again (setup guide, section 3), or create a new key';
+const TIMEOUT_FIX = '; check that this machine may reach the cluster; raise healthCheck.timeoutSeconds (--timeout) for slow links';
+const DEADLINE_FIX = '; check the network and the cluster\'s status; raise healthCheck.timeoutSeconds (--timeout; the deadline grows with it)';
+const UNEXPECTED_FIX = '; check the cluster\'s status in the console and the address; run the check again';
 const READ_ONLY_KEY = canaryKey('canary-ro');
 const EXPIRED_KEY = canaryKey('canary-expired');
 const WRONG_KEY = canaryKey('canary-wrong');
@@ -78,7 +83,7 @@ describe('verdicts', () => {
   test('the trap: GET / answers 200 with a wrong key, the key step catches it', async () => {
     const r = await check({ apiKey: WRONG_KEY });
     expect(stepOf(r, 'root')).toMatchObject({ ok: true, status: 200 });
-    expect(r).toMatchObject({ ok: false, failedStep: 'key', keyStatus: 'rejected', reason: 'key rejected (401 Invalid API key or JWT)' });
+    expect(r).toMatchObject({ ok: false, failedStep: 'key', keyStatus: 'rejected', reason: `key rejected (401 Invalid API key or JWT)${KEY_REJECTED_FIX}` });
     // After root, key and enforced go out together; the first failing step in step order is reported.
     expect(r.steps.map((x) => x.name)).toEqual(['root', 'key', 'enforced']);
   });
@@ -97,7 +102,7 @@ describe('verdicts', () => {
       ok: false,
       failedStep: 'key',
       keyStatus: 'rejected',
-      reason: 'key rejected (401 Must provide an API key or an Authorization bearer token)',
+      reason: `key rejected (401 Must provide an API key or an Authorization bearer token)${KEY_REJECTED_FIX}`,
     });
     // The same key as a Bearer token gets through that proxy.
     expect((await check({ header: 'bearer' })).ok).toBe(true);
@@ -325,7 +330,7 @@ describe('transport', () => {
     const r = await check({ timeoutSeconds: 1, retries: 1, deadlineSeconds: 10 });
     // Ended by the timeout of each attempt (both attempts made), not by the 10 s deadline.
     expect(r).toMatchObject({ ok: false, failedStep: 'root', failureId: 'timeout' });
-    expect(r.reason).toBe('no answer within 1 s (request timeout) after 2 attempts');
+    expect(r.reason).toBe(`no answer within 1 s (request timeout) after 2 attempts${TIMEOUT_FIX}`);
     expect(stepOf(r, 'root').attempts).toBe(2);
     // root twice, and enforced (sent with root) twice, all without the key: root never answered.
     expect(s.requests.filter((q) => q.path === '/')).toHaveLength(2);
@@ -337,7 +342,7 @@ describe('transport', () => {
     const r = await check({ timeoutSeconds: 1, retries: 10, deadlineSeconds: 2 });
     expect(r).toMatchObject({ ok: false, failedStep: 'root', failureId: 'deadline' });
     const attempts = stepOf(r, 'root').attempts;
-    expect(r.reason).toBe(`overall deadline of 2 s reached after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
+    expect(r.reason).toBe(`overall deadline of 2 s reached after ${attempts} attempt${attempts === 1 ? '' : 's'}${DEADLINE_FIX}`);
     // The deadline stopped the retries, not their number (11 attempts); each was sent.
     expect(attempts).toBeGreaterThanOrEqual(1);
     expect(attempts).toBeLessThan(11);
@@ -367,7 +372,7 @@ describe('transport', () => {
     s.setMode('flaky-5xx', { failFirst: 100 });
     const r = await check({ retries: 2 });
     expect(r).toMatchObject({ ok: false, failedStep: 'root' });
-    expect(r.reason).toBe('unexpected answer to GET /: 503 Service Unavailable after 3 attempts');
+    expect(r.reason).toBe(`unexpected answer to GET /: 503 Service Unavailable after 3 attempts${UNEXPECTED_FIX}`);
   });
 
   test('429: Retry-After is honoured, then passes', async () => {

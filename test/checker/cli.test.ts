@@ -13,6 +13,8 @@ import { canaryKey, carriesKey, StandInQdrant } from '../../tools/testing/stand-
 
 const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
 const KEY = canaryKey();
+/** The fix a key-rejected line ends with (the catalog's, in the CLI's words). */
+const KEY_REJECTED_FIX = '; check the key\'s clusters in the console (setup guide, section 2), set the variable again (setup guide, section 3), or create a new key';
 const WRONG_KEY = canaryKey('canary-wrong');
 const EXPIRED_KEY = canaryKey('canary-expired');
 const CANARIES = [KEY, WRONG_KEY, EXPIRED_KEY];
@@ -88,7 +90,7 @@ describe('verdicts and exit codes', () => {
 
     const r = await run(checkArgs('--label', 'search-api → prod-eu'), { QDRANT_API_KEY: WRONG_KEY });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^FAIL search-api → prod-eu {2}step key: key rejected \(401 Invalid API key or JWT\) {2}\d+ ms\n$/);
+    expect(r.stdout).toMatch(/^FAIL search-api → prod-eu {2}step key: key rejected \(401 Invalid API key or JWT\); check the key's clusters in the console \(setup guide, section 2\), set the variable again \(setup guide, section 3\), or create a new key {2}\d+ ms\n$/);
   });
 
   test('expired key: exit 1, reported as expired', async () => {
@@ -130,7 +132,8 @@ describe('verdicts and exit codes', () => {
     expect((await run(checkArgs(), { QDRANT_API_KEY: KEY })).code).toBe(0);
     const bad = await run(checkArgs(), { QDRANT_API_KEY: WRONG_KEY });
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toMatch(/step root: key rejected \(403 forbidden\)/);
+    // The note on the edge is not a fix: the line still ends with the key-rejected one.
+    expect(bad.stdout).toMatch(/step root: key rejected \(403 forbidden\) from an endpoint that checks the key even on GET \/, as the Qdrant Cloud edge does; check the key's clusters in the console/);
   });
 
   test('without --ca the test CA is untrusted: exit 1 with a clear TLS message', async () => {
@@ -273,7 +276,7 @@ describe('--json', () => {
   test('a failure in JSON: exit 1, failedStep and reason', async () => {
     const r = await run(checkArgs('--json'), { QDRANT_API_KEY: WRONG_KEY });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, failedStep: 'key', keyStatus: 'rejected', reason: 'key rejected (401 Invalid API key or JWT)' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, failedStep: 'key', keyStatus: 'rejected', reason: `key rejected (401 Invalid API key or JWT)${KEY_REJECTED_FIX}` });
   });
 });
 

@@ -93,7 +93,7 @@ describe('REST answers', () => {
       env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: KEY }, killAfterMs: 30000,
     });
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 1, signal: null });
-    expect(r.stdout).toMatch(/^FAIL 127\.0\.0\.1:\d+ {2}step root: unexpected answer to GET \/: 404 HTML page {2}\d+ ms\n$/);
+    expect(r.stdout).toMatch(/^FAIL 127\.0\.0\.1:\d+ {2}step root: unexpected answer to GET \/: 404 HTML page; check the cluster's status in the console and the address; run the check again {2}\d+ ms\n$/);
   }, 60000);
 
   test('an HTML title is looked for at the top of the page only', () => {

@@ -186,7 +186,7 @@ describe('CLI --grants-env', () => {
     expect(byLabel('search-api → eu-1')).toMatch(/^ok {3}search-api → eu-1 {2}qdrant 1\.16\.2 {2}key accepted, keys enforced, read-only as declared, gRPC ok {2}\d+ ms$/);
     expect(byLabel('search-api → eu-2')).toMatch(/^ok {3}search-api → eu-2 {2}qdrant 1\.16\.2 {2}key accepted, keys enforced, read-only as declared {2}\d+ ms$/);
     expect(byLabel('search-api → us-2')).toMatch(/^ok {3}search-api → us-2 /);
-    expect(byLabel('search-api → us-1')).toMatch(/^FAIL search-api → us-1 {2}step key: key rejected \(401 Invalid API key or JWT\) {2}\d+ ms$/);
+    expect(byLabel('search-api → us-1')).toMatch(/^FAIL search-api → us-1 {2}step key: key rejected \(401 Invalid API key or JWT\); check the key's clusters in the console \(setup guide, section 2\), set the variable again \(setup guide, section 3\), or create a new key {2}\d+ ms$/);
     expect(byLabel('search-api → staging')).toMatch(/^FAIL search-api → staging {2}step access: key has manage access but is declared read-only/);
     expect(byLabel('search-api → dev')).toMatch(/^FAIL search-api → dev {2}step root: connection refused by 127\.0\.0\.1:\d+ \(ECONNREFUSED\) after 2 attempts/);
     expect(inFlight.max).toBe(2);

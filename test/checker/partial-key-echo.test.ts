@@ -17,6 +17,8 @@ import { LoopbackServer, StandInQdrant } from '../../tools/testing/stand-in-qdra
 const { checkClusterAccess } = require('../../assets/checker/index.js') as typeof Checker;
 
 const HIDDEN = '(answer not shown: it holds part of the API key)';
+/** The fix a key-rejected line ends with (the catalog's, in the CLI's words). */
+const KEY_REJECTED_FIX = '; check the key\'s clusters in the console (setup guide, section 2), set the variable again (setup guide, section 3), or create a new key';
 /** Mixed case, with a "/" (PHP's json_encode writes it "\/"); 45 characters. */
 const KEY = `Canary/Mixed-${randomBytes(24).toString('base64').replace(/[+=]/g, 'x')}`;
 const JWT_KEY = manageJwt(`jwt-secret-${randomBytes(16).toString('hex')}`);
@@ -96,21 +98,21 @@ describe('a 401 body with part of the key: the answer is not shown', () => {
     const server = await rejecting(body, type);
     const r = await check(server.url, KEY);
     expect(r).toMatchObject({ ok: false, failedStep: 'key', failureId: 'key-rejected' });
-    expect(r.reason).toBe(`key rejected (401 ${HIDDEN})`);
+    expect(r.reason).toBe(`key rejected (401 ${HIDDEN})${KEY_REJECTED_FIX}`);
     expect(showsPart(JSON.stringify(r), KEY)).toBe(false);
   });
 
   test('a JWT key: a 401 body "InvalidSignature: <signature>" shows nothing of the signature', async () => {
     const server = await rejecting(() => `InvalidSignature: ${SIGNATURE}`);
     const r = await check(server.url, JWT_KEY);
-    expect(r.reason).toBe(`key rejected (401 ${HIDDEN})`);
+    expect(r.reason).toBe(`key rejected (401 ${HIDDEN})${KEY_REJECTED_FIX}`);
     expect(showsPart(JSON.stringify(r), SIGNATURE)).toBe(false);
   });
 
   test('a key shorter than 6 characters is not shown either (as a word)', async () => {
     const server = await rejecting((k) => `Invalid API key ${k}`);
     const r = await check(server.url, 's3kr1');
-    expect(r.reason).toBe(`key rejected (401 ${HIDDEN})`);
+    expect(r.reason).toBe(`key rejected (401 ${HIDDEN})${KEY_REJECTED_FIX}`);
     expect(JSON.stringify(r)).not.toContain('s3kr1');
   });
 });
@@ -187,7 +189,7 @@ describe('ordinary answers still show', () => {
     const server = await rejecting(() => 'Invalid API key or JWT');
     for (const apiKey of [JWT_KEY, KEY, 'key42', 'jwt-key', 's3kr1-api']) {
       const r = await check(server.url, apiKey);
-      expect(r.reason).toBe('key rejected (401 Invalid API key or JWT)');
+      expect(r.reason).toBe(`key rejected (401 Invalid API key or JWT)${KEY_REJECTED_FIX}`);
     }
   });
 
@@ -198,7 +200,7 @@ describe('ordinary answers still show', () => {
       res.end(JSON.stringify({ status: { error: `Not found: Collection \`${shared}-logs\` doesn't exist!` }, time: 0.0001 }));
     });
     const r = await check(server.url, KEY);
-    expect(r.reason).toBe(`unexpected answer to GET /: 404 Not found: Collection \`${shared}-logs\` doesn't exist!`);
+    expect(r.reason).toBe(`unexpected answer to GET /: 404 Not found: Collection \`${shared}-logs\` doesn't exist!; check the cluster's status in the console and the address; run the check again`);
   });
 
   test('Qdrant\'s version JSON (a full check against the stand-in passes)', async () => {
@@ -224,7 +226,7 @@ describe('the CLI\'s FAIL line', () => {
       env: { PATH: process.env.PATH ?? '', QDRANT_API_KEY: apiKey }, killAfterMs: 30000,
     });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^FAIL 127\.0\.0\.1:\d+ {2}step key: key rejected \(401 \(answer not shown: it holds part of the API key\)\) {2}\d+ ms\n$/);
+    expect(r.stdout).toMatch(/^FAIL 127\.0\.0\.1:\d+ {2}step key: key rejected \(401 \(answer not shown: it holds part of the API key\)\); check the key's clusters in the console \(setup guide, section 2\), set the variable again \(setup guide, section 3\), or create a new key {2}\d+ ms\n$/);
     const secret = apiKey === JWT_KEY ? SIGNATURE : apiKey;
     expect(showsPart(r.stdout + r.stderr, secret)).toBe(false);
     expect((r.stdout + r.stderr).toLowerCase()).not.toContain(secret.toLowerCase());
