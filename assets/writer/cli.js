@@ -172,7 +172,7 @@ function jsonTransform(command, entries, owner, sidecarName, out) {
 }
 
 /** Does the work; returns the summary line. Throws FileError or LockError (one line) on failure. */
-async function apply({ command, format, file: target, owner }, entries, options) {
+async function apply({ command, format, file: target, owner }, entries, options, warn) {
   const out = { plan: null };
   // Removing from a file whose directory is gone (another machine's path) is nothing to do.
   const fileOpts = { ...options, removing: command === 'remove' };
@@ -199,12 +199,19 @@ async function apply({ command, format, file: target, owner }, entries, options)
   let note = '';
   if (!res.existed) note = ', file does not exist';
   else if (p.noBlock) note = `; no managed block of owner ${owner} in it, nothing changed`;
-  else if (p.noRecord) note = `; ${sidecarName} records no entries of owner ${owner}, nothing changed`;
+  else if (p.noSidecar) {
+    // The sidecar was deleted: members this tool wrote (keys among them) may be left, unnamed.
+    // Not a failure (a destroy must go on), but said on stderr too.
+    note = `; ${sidecarName} is missing, so nothing records which members owner ${owner} wrote: nothing changed, and members this tool wrote may still be in the file; delete them by hand`;
+    warn(`warning: ${sidecarName}, the record of the members this tool wrote to ${target}, is missing: nothing was removed for owner ${owner}, ` +
+      `and members this tool wrote (their names are unknown without the record) may still be in ${target}, with keys; delete them by hand`);
+  } else if (p.noRecord) note = `; ${sidecarName} records no entries of owner ${owner}, nothing changed`;
   else if (res.deleted) note = ', file deleted: this tool had created it';
   if (p.unrecorded && p.unrecorded.length > 0) {
     // The record line was removed by hand: what is left may hold a key.
-    note += `; the managed block of owner ${owner} has no record line (# ${dotenv.TOOL} entries: ...), so ${entriesWord(p.unrecorded.length)} ` +
-      `in it ${p.unrecorded.length === 1 ? 'was' : 'were'} left: ${p.unrecorded.join(', ')}; delete the ones this tool wrote by hand`;
+    const left = `${entriesWord(p.unrecorded.length)} in it ${p.unrecorded.length === 1 ? 'was' : 'were'} left: ${p.unrecorded.join(', ')}; delete the ones this tool wrote by hand`;
+    note += `; the managed block of owner ${owner} has no record line (# ${dotenv.TOOL} entries: ...), so ${left}`;
+    warn(`warning: the managed block of owner ${owner} in ${target} has no record line, so ${left}`);
   }
   return `removed ${entriesWord(p.removed.length)} from ${target} (${p.absent.length} not present${notOurs}${note})`;
 }
@@ -230,7 +237,7 @@ async function main(io) {
   const lockMs = Number(io.env.QCA_LOCK_TIMEOUT_MS);
   if (Number.isFinite(lockMs) && lockMs > 0) fileOpts.lockTimeoutMs = lockMs;
   try {
-    const line = await apply(parsed, entries, fileOpts);
+    const line = await apply(parsed, entries, fileOpts, fileOpts.warn);
     for (const w of warnings) io.stderr(`${w}\n`);
     io.stdout(`${line}\n`);
     return 0;

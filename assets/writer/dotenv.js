@@ -13,7 +13,9 @@
  *   blank     [ \t]*
  *   comment   [ \t]*#...
  *   assign    [ \t]*(export[ \t]+)?NAME[ \t]*=[ \t]*VALUE[ \t]*(#...)?   NAME = [A-Za-z0-9_.-]+
- *   VALUE     '...' or "..." (may span lines; a quote preceded by \ does not close them),
+ *   VALUE     '...' or "..." (may span lines; the closing quote follows an even number of
+ *             backslashes: none, or escaped ones; after two or more, no quote of its kind may
+ *             follow anywhere, since python-dotenv would read on to it),
  *             `...` (closed on the same line, no \), or unquoted text up to the end of line.
  * Anything else is refused with an error that names the line (never a value).
  *
@@ -113,9 +115,10 @@ const ASSIGN_RE = /^([ \t]*)(export[ \t]+(?=[\w.-]+[ \t]*=))?([\w.-]+)([ \t]*=[ 
  * Parses dotenv text into { bom, eol, items }. items: { kind, raw, line, endLine, eol, ... };
  * assignments also carry key, exported, prefix (text before the value), valueRaw, suffix
  * (spaces and comment after the value), quote ('', "'", '"' or '`').
- * Throws DotenvError naming the line for text outside the accepted grammar.
+ * Throws DotenvError naming the line for text outside the accepted grammar. opts.written: the text
+ * is what planMerge would write (the message then blames the entries of this write).
  */
-function parseDotenv(text) {
+function parseDotenv(text, opts) {
   if (typeof text !== 'string') throw new TypeError('parseDotenv expects a string');
   let bom = '';
   if (text.charCodeAt(0) === 0xfeff) {
@@ -124,6 +127,16 @@ function parseDotenv(text) {
   }
   const phys = splitLines(text);
   const firstEol = phys.find((p) => p.eol !== '');
+  // The index of the last physical line holding a quote character, found once per kind.
+  const lastLines = {};
+  const lastLineWith = (q) => {
+    if (!(q in lastLines)) {
+      let t = phys.length - 1;
+      while (t >= 0 && !phys[t].content.includes(q)) t--;
+      lastLines[q] = t;
+    }
+    return lastLines[q];
+  };
   const items = [];
   for (let i = 0; i < phys.length; i++) {
     const line = i + 1;
@@ -150,19 +163,23 @@ function parseDotenv(text) {
       kind: 'assign', key: m[3], exported: Boolean(m[2]), prefix, line, quote: '',
     };
     if (q === "'" || q === '"') {
-      // Find the closing quote: the first quote character not directly preceded by a backslash.
+      // Find the closing quote: the first quote character after an even number of backslashes
+      // (none, or escaped backslashes: "C:\\temp\\" ends at its last quote).
       let j = i;
       let s = content;
       let k = prefix.length + 1;
       let close = -1;
+      let slashes = 0;
       for (;;) {
         for (; k < s.length; k++) {
-          if (s[k] === q && !(k > 0 && s[k - 1] === '\\')) {
+          if (s[k] === q && slashes % 2 === 0) {
             close = k;
             break;
           }
+          slashes = s[k] === '\\' ? slashes + 1 : 0;
         }
         if (close >= 0) break;
+        slashes = 0;
         j++;
         if (j >= phys.length) {
           const kind = q === "'" ? 'single' : 'double';
@@ -174,6 +191,15 @@ function parseDotenv(text) {
       const tail = s.slice(close + 1);
       if (!/^[ \t]*(#.*)?$/.test(tail)) {
         throw new DotenvError(`line ${j + 1}: unexpected text after the closing quote (only spaces and a # comment may follow)`, j + 1);
+      }
+      // Both parsers read a backslash before a quote as an escape when they can: python-dotenv
+      // then reads on to the next quote of this kind anywhere after it (the dotenv npm parser
+      // stops here). Only with no such quote later do both close the value where we do.
+      if (slashes > 0 && (tail.includes(q) || lastLineWith(q) > j)) {
+        const kind = q === "'" ? 'single' : 'double';
+        const later = opts && opts.written ? `an entry of this write would put a ${q} after it` : `a ${q} follows later in the file`;
+        const fix = opts && opts.written ? '' : `, or remove the later ${q}`;
+        throw new DotenvError(`line ${line}: the ${kind}-quoted value ends in a backslash and ${later}, so python-dotenv would read on past its closing ${q}; write this value without quotes (each \\\\ as one \\)${fix}`, line);
       }
       let valueRaw = '';
       if (j === i) {
@@ -194,11 +220,13 @@ function parseDotenv(text) {
       }
       Object.assign(item, { quote: '`', valueRaw: bm[1], suffix: bm[2], eol, raw: content + eol, endLine: line });
     } else {
-      // Unquoted: the value ends where a comment starts (python-dotenv: whitespace then #).
-      const cm = /[ \t]+#/.exec(rest);
+      // Unquoted: the value ends where a comment starts (python-dotenv: whitespace then #). A
+      // match starts only where a run of spaces does: the same index as /[ \t]+#/, without
+      // trying every position inside a long run (quadratic time).
+      const cm = /(?<![ \t])[ \t]+#/.exec(rest);
       let valueRaw = cm ? rest.slice(0, cm.index) : rest;
       let suffix = cm ? rest.slice(cm.index) : '';
-      const trail = /[ \t]+$/.exec(valueRaw);
+      const trail = /(?<![ \t])[ \t]+$/.exec(valueRaw);
       if (trail) {
         suffix = trail[0] + suffix;
         valueRaw = valueRaw.slice(0, trail.index);
@@ -260,9 +288,10 @@ const SECRET_NAMING_FIX = "give our entry another name with the stack's secretNa
  *   block   owner's block { start, end, created } (item indexes of its markers) or null;
  *   blocks  every well-formed block of any owner, in file order: { owner, start, end, created };
  *   ownerAt(idx) the owner of the block holding item idx, or null (outside every block).
- * Refuses (DotenvError naming the line) when owner's own block is damaged: a start without an
- * end, an end without a start, a second block, or another owner's marker inside it. Damage in
- * other owners' blocks is not ours to judge; it only makes their lines count as outside.
+ * Refuses (DotenvError naming the line) when any owner's start marker has no end marker after
+ * it, and when owner's own block is damaged: an end without a start, a second block, or another
+ * owner's marker inside it. Other damage in other owners' blocks is not ours to judge; it only
+ * makes their lines count as outside.
  */
 function readBlocks(items, owner) {
   const blocks = [];
@@ -284,6 +313,12 @@ function readBlocks(items, owner) {
       ownerAt[idx] = open.owner;
     }
   });
+  if (open) {
+    // A start marker without its end marker (any owner's: every line after it would count as
+    // that block's, and a block appended after it would start inside it).
+    const it = items[open.start];
+    throw new DotenvError(`line ${it.line}: managed block for owner ${open.owner} has no end marker; restore the line "${endMarker(open.owner)}" after its entries, or delete this line`, it.line);
+  }
   const S = startMarker(owner);
   const E = endMarker(owner);
   const isStart = (it) => it.kind === 'comment' && (it.content === S || it.content === S + CREATED_TAG);
@@ -431,8 +466,11 @@ function planMerge(text, entries, opts) {
       all.forEach((l) => items.push({ kind: 'comment', raw: l + eol }));
     }
   }
+  const result = joinItems(model.bom, out);
+  // Our lines may hold a quote that a value ending in a backslash must not have after it.
+  parseDotenv(result, { written: true });
   return {
-    text: joinItems(model.bom, out),
+    text: result,
     added,
     updated: names.filter((n) => changed.has(n)),
     unchanged: names.filter((n) => seen.has(n) && !changed.has(n)),

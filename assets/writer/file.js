@@ -5,9 +5,12 @@
  * the old or the new file, and no copy of it is ever readable by anyone but its owner.
  *
  * updateFile(file, transform, opts) → Promise<{ existed, changed, deleted }>:
- *   - refuses symbolic links, directories, non-regular files (FIFOs, devices), read-only files,
- *     files over opts.maxBytes (default 4 MiB) and a missing parent directory, with a one-line
- *     message (what, the path, how to fix);
+ *   - refuses symbolic links, directories, non-regular files (FIFOs, devices), files with more
+ *     than one hard link (the rename would split them), read-only files, files over
+ *     opts.maxBytes (default 4 MiB), a new text over opts.maxBytes that is larger than the file
+ *     (a later run could not read it back to remove our entries) and a missing parent
+ *     directory, with a one-line message (what, the path, how to fix); a rename that fails with
+ *     EBUSY or EXDEV is a mount point (a bind-mounted file) and says so;
  *   - when removing (opts.removing), without its parent directory (missing, a dangling link, or
  *     not a directory) the file cannot exist: a transform that leaves it missing (null or DELETE,
  *     and the same for a sidecar in that directory) has nothing to do, so updateFile returns
@@ -171,6 +174,9 @@ function checkKind(file, st) {
   if (!st.isFile()) {
     throw new FileError(`cannot write ${file}: it is not a regular file; give the path of a regular file`, 'ENOTFILE');
   }
+  if (st.nlink > 1) {
+    throw new FileError(`refusing to write ${file}: it has ${st.nlink} hard links, and replacing it by a rename would leave the other links with the old content; give the path of a file with one link`, 'EHARDLINK');
+  }
 }
 
 /** What says a file is still the one that was read: a bigint stat cut down, or null (no file). */
@@ -322,6 +328,15 @@ function keepGroup(file, fd, gid, mode, warn) {
 }
 
 /**
+ * A rename over (or an unlink of) a mount point fails with EBUSY or EXDEV: a single file bind-
+ * mounted on its own (docker -v ./.env:/app/.env) cannot be replaced, only written in place.
+ */
+function mountPointError(file, what, err) {
+  const cannot = what === 'replace' ? 'a rename cannot replace' : 'cannot be deleted';
+  return new FileError(`cannot ${what} ${file}: it is a mount point (a file bind-mounted on its own, as with docker -v ./.env:/app/.env), which ${cannot} (${err.code}); give the path of the file on its own file system (the source of the mount) instead`, 'EMOUNTPOINT', err);
+}
+
+/**
  * Replaces `file` with `text` atomically. c: { mode, chown: { uid, gid } | null, group: gid |
  * undefined (keep this group, not running as root), lock, label, hooks, read }. The temp file is
  * 0600 from its creation and gets `mode` only after the rename. c.read (the snapshot of what was
@@ -330,6 +345,7 @@ function keepGroup(file, fd, gid, mode, warn) {
 async function replaceFile(file, text, c, warn) {
   const tmp = tempPath(file);
   let fd;
+  let renaming = false;
   let renamed = false;
   live.temps.add(tmp);
   try {
@@ -342,6 +358,7 @@ async function replaceFile(file, text, c, warn) {
     await checkpoint();
     verifyLock(c.lock, c.label);
     if (c.read !== undefined) checkUnchanged(file, c.read);
+    renaming = true;
     fs.renameSync(tmp, file);
     renamed = true;
     live.temps.delete(tmp);
@@ -350,6 +367,7 @@ async function replaceFile(file, text, c, warn) {
     if (!renamed) unlinkQuiet(tmp);
     live.temps.delete(tmp);
     if (err instanceof FileError || err instanceof LockError) throw err;
+    if (renaming && (err.code === 'EBUSY' || err.code === 'EXDEV')) throw mountPointError(file, 'replace', err);
     throw new FileError(`cannot write ${file}: ${err.code || err.message}; check the directory's permissions and free space`, err.code, err);
   }
   try {
@@ -379,6 +397,7 @@ async function removeFile(file, expected, lock, label, warn, read) {
   try {
     fs.unlinkSync(file);
   } catch (err) {
+    if (err.code === 'EBUSY') throw mountPointError(file, 'delete', err);
     throw new FileError(`cannot delete ${file}: ${err.code}; check the directory's permissions`, err.code, err);
   }
   syncAfterCommit(file, 'deleted', warn);
@@ -463,6 +482,17 @@ async function updateOnce(file, transform, opts, side, lock, warn) {
     plan = side ? transform(text, sideCur ? sideCur.text : null) : { text: transform(text) };
   } catch (err) {
     throw new FileError(`refusing to change ${file}: ${err.message}; the file was not changed`, 'EINVALID', err);
+  }
+  // A write may not make a file larger than a read accepts (a later run could not read it back,
+  // not even to remove our entries); a change that makes it smaller passes.
+  for (const [p, next, before] of [[file, plan.text, cur], [side, plan.sidecar, sideCur], [side, plan.sidecarAfter, sideCur]]) {
+    if (typeof next !== 'string') continue;
+    const bytes = Buffer.byteLength(next, 'utf8');
+    const now = before ? before.stat.size : 0;
+    if (bytes > opts.maxBytes && bytes > now) {
+      const was = before ? `it is ${now} bytes now` : 'it does not exist yet';
+      throw new FileError(`refusing to change ${p}: the new text would be ${bytes} bytes, over the bound of ${opts.maxBytes} bytes for a file of keys (${was}); move other content out of this file or write the keys to another file; the file was not changed`, 'ETOOBIG');
+    }
   }
   // `read`: the snapshot the target must still match at its commit (undefined: the sidecar,
   // which only this writer writes, under the lock).

@@ -52,6 +52,8 @@ export interface JsonRemovePlan {
   readonly notOurs: string[];
   /** The sidecar records nothing for owner: nothing changes. */
   readonly noRecord: boolean;
+  /** No sidecar at all while the object has members: members this tool wrote may be among them, unnamed. */
+  readonly noSidecar: boolean;
   /** Delete the target: this tool created it and no member is left. */
   readonly deleteFile: boolean;
 }

@@ -339,10 +339,11 @@ function removeMembers(text, scan, names) {
 
 /**
  * Removes owner's recorded members named in `names` (with opts.all, also every other recorded
- * one). Returns { text, sidecar, removed, absent, notOurs, noRecord, deleteFile }: text null =
- * leave the target alone; sidecar null = delete it; deleteFile = delete the target. noRecord:
- * the sidecar records nothing for owner, so nothing changes (notOurs then lists the names that
- * exist as members anyway).
+ * one). Returns { text, sidecar, removed, absent, notOurs, noRecord, noSidecar, deleteFile }:
+ * text null = leave the target alone; sidecar null = delete it; deleteFile = delete the target.
+ * noRecord: the sidecar records nothing for owner, so nothing changes (notOurs then lists the
+ * names that exist as members anyway). noSidecar: there is no sidecar at all while the object
+ * has members, so members this tool wrote may be among them (a deleted sidecar), unnamed.
  */
 function planRemove(text, side, names, opts) {
   const { owner } = options(opts);
@@ -360,10 +361,11 @@ function planRemove(text, side, names, opts) {
     absent: list.filter((n) => !present.has(n)),
     notOurs: list.filter((n) => present.has(n) && !mine.has(n)),
     noRecord: false,
+    noSidecar: false,
     deleteFile: false,
     ...extra,
   });
-  if (!side || !side.owners[owner]) return result({ noRecord: true });
+  if (!side || !side.owners[owner]) return result({ noRecord: true, noSidecar: !side && present.size > 0 });
 
   const next = { ...side, owners: { ...side.owners } };
   const left = side.owners[owner].filter((n) => !list.includes(n));

@@ -136,7 +136,8 @@ describe('a refused write followed by remove leaves the file byte for byte', () 
     const r = await remove(f, Object.keys(ENTRIES), 'o', 'json');
     expect(r).toMatchObject({
       code: 0,
-      stdout: `removed 0 entries from ${f} (1 not present, 1 not ours left in place; ${sidecarOf(f)} records no entries of owner o, nothing changed)\n`,
+      // No sidecar at all: nothing says whether this tool wrote a member, so the note and a warning say it may have.
+      stdout: `removed 0 entries from ${f} (1 not present, 1 not ours left in place; ${sidecarOf(f)} is missing, so nothing records which members owner o wrote: nothing changed, and members this tool wrote may still be in the file; delete them by hand)\n`,
     });
     expect(bytes(f).toString()).toBe(original);
     expect(fs.readdirSync(dir)).toEqual(['keys.json']);
@@ -330,7 +331,8 @@ describe('remove with nothing of ours changes nothing and exits 0 saying so', ()
     fs.writeFileSync(f, '{"a": 1}');
     expect(await remove(f, ['QDRANT_URL'], 'o', 'json')).toMatchObject({
       code: 0,
-      stdout: `removed 0 entries from ${f} (1 not present; ${sidecarOf(f)} records no entries of owner o, nothing changed)\n`,
+      stdout: `removed 0 entries from ${f} (1 not present; ${sidecarOf(f)} is missing, so nothing records which members owner o wrote: nothing changed, and members this tool wrote may still be in the file; delete them by hand)\n`,
+      stderr: expect.stringMatching(/^warning: .* is missing: nothing was removed for owner o, .*; delete them by hand\n$/),
     });
     expect(fs.readdirSync(dir).sort()).toEqual(['.env', 'keys.json']);
     expect(fs.readFileSync(env, 'utf8')).toBe('A=1');

@@ -383,3 +383,79 @@ describe('parallel writers', () => {
     expect(fs.readdirSync(dir)).toEqual(['keys.json']);
   }, 30_000);
 });
+
+describe('found by running the CLI', () => {
+  test('a value followed by 200,000 spaces is written around and removed within the default test timeout (the parse is linear)', async () => {
+    const f = path.join(dir, '.env');
+    const text = `A=a${' '.repeat(200_000)}x\n`;
+    fs.writeFileSync(f, text, { mode: 0o600 });
+    const w = await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
+    expect(w).toEqual({ code: 0, stdout: `wrote 2 entries to ${f} (0 updated, 2 added)\n`, stderr: '' });
+    const r = await cli(['remove', '--file', f, '--owner', 'o'], []);
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(f, 'utf8')).toBe(text);
+  });
+
+  test('a double-quoted value ending in an escaped backslash (DIR="C:\\\\temp\\\\") is kept byte for byte through write and remove', async () => {
+    const f = path.join(dir, '.env');
+    const text = '# windows\r\nDIR="C:\\\\temp\\\\"\r\n';
+    fs.writeFileSync(f, text, { mode: 0o600 });
+    const w = await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
+    expect(w).toEqual({ code: 0, stdout: `wrote 2 entries to ${f} (0 updated, 2 added)\n`, stderr: '' });
+    expect(dotenv.parse(fs.readFileSync(f, 'utf8'))).toMatchObject(ENTRIES);
+    const r = await cli(['remove', '--file', f, '--owner', 'o'], []);
+    expect(r).toEqual({ code: 0, stdout: `removed 2 entries from ${f} (0 not present)\n`, stderr: '' });
+    expect(fs.readFileSync(f, 'utf8')).toBe(text);
+  });
+
+  test('a JSON file whose sidecar was deleted: remove exits 0, changes nothing and warns that members this tool wrote may be left', async () => {
+    const f = path.join(dir, 'keys.json');
+    const base = ['--file', f, '--format', 'json', '--owner', 'o'];
+    fs.writeFileSync(f, '{\n  "a": 1\n}\n', { mode: 0o600 });
+    expect((await cli(['write', ...base], ENTRIES)).code).toBe(0);
+    const side = path.join(dir, '.keys.json.qdrant-cluster-access');
+    fs.unlinkSync(side);
+    const before = fs.readFileSync(f, 'utf8');
+    const r = await cli(['remove', ...base], []);
+    expect(r).toEqual({
+      code: 0,
+      stdout: `removed 0 entries from ${f} (0 not present; ${side} is missing, so nothing records which members owner o wrote: nothing changed, ` +
+        'and members this tool wrote may still be in the file; delete them by hand)\n',
+      stderr: `warning: ${side}, the record of the members this tool wrote to ${f}, is missing: nothing was removed for owner o, ` +
+        `and members this tool wrote (their names are unknown without the record) may still be in ${f}, with keys; delete them by hand\n`,
+    });
+    expect(fs.readFileSync(f, 'utf8')).toBe(before);
+  });
+
+  test('a JSON file without a sidecar and without members: nothing to warn about', async () => {
+    const f = path.join(dir, 'keys.json');
+    fs.writeFileSync(f, '{}\n', { mode: 0o600 });
+    const r = await cli(['remove', '--file', f, '--format', 'json', '--owner', 'o'], []);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+
+  test('a .env block without its record line: remove exits 0 and also warns on stderr, naming the entries left', async () => {
+    const f = path.join(dir, '.env');
+    await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
+    fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(/^# cdktf-qdrant-cluster-access entries: .*\n/m, ''));
+    const r = await cli(['remove', '--file', f, '--owner', 'o'], []);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`warning: the managed block of owner o in ${f} has no record line, so 2 entries in it were left: ` +
+      `${Object.keys(ENTRIES).join(', ')}; delete the ones this tool wrote by hand\n`);
+  });
+});
+
+describe('found by running the CLI: the size bound', () => {
+  test('a write that would push the file over 4 MiB is refused in one line with the sizes in bytes; the file is unchanged', async () => {
+    const f = path.join(dir, '.env');
+    const text = `A=${'x'.repeat(4 * 1024 * 1024 - 10)}\n`;
+    fs.writeFileSync(f, text, { mode: 0o600 });
+    const r = await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(new RegExp(`^qdrant-cluster-access-writer: error: refusing to change ${f.replace(/[.]/g, '\\.')}: the new text would be \\d+ bytes, ` +
+      'over the bound of 4194304 bytes for a file of keys \\(it is 4194297 bytes now\\); move other content out of this file or write the keys to another file; the file was not changed\\n$'));
+    expect(fs.readFileSync(f, 'utf8')).toBe(text);
+  });
+});

@@ -331,3 +331,100 @@ describe('formatValue', () => {
     expect(() => w.formatValue(value)).toThrow(message);
   });
 });
+
+describe('an unquoted value followed by a long run of spaces', () => {
+  // The split of an unquoted value as the two regexes found it before they were made linear
+  // (/[ \t]+#/ and /[ \t]+$/ are quadratic on a long run of spaces that is not followed by #).
+  const oldSplit = (rest: string) => {
+    const cm = /[ \t]+#/.exec(rest.slice(0, 64));
+    let valueRaw = cm ? rest.slice(0, cm.index) : rest;
+    let suffix = cm ? rest.slice(cm.index) : '';
+    const trail = /[ \t]+$/.exec(valueRaw);
+    if (trail) {
+      suffix = trail[0] + suffix;
+      valueRaw = valueRaw.slice(0, trail.index);
+    }
+    return { valueRaw, suffix };
+  };
+
+  test('200,000 spaces before the end of the value, before a comment or at the end of the line are parsed (in linear time)', () => {
+    const run = ' '.repeat(200_000);
+    const text = `A=a${run}x\nB=b${run}# note\nC=c${run}\n`;
+    const m = w.parseDotenv(text);
+    expect(m.items.map((i: any) => [i.key, i.valueRaw, i.suffix])).toEqual([
+      ['A', `a${run}x`, ''],
+      ['B', 'b', `${run}# note`],
+      ['C', 'c', run],
+    ]);
+    expect(remove(merge(text, { Q: 'v' }), ['Q'])).toBe(text);
+  });
+
+  test('every short unquoted value splits into value and comment exactly as before', () => {
+    const chars = ['a', ' ', '\t', '#'];
+    const values: string[] = [];
+    const grow = (s: string) => {
+      if (s.length > 0 && s[0] !== ' ' && s[0] !== '\t') values.push(s);
+      if (s.length < 7) for (const c of chars) grow(s + c);
+    };
+    grow('');
+    expect(values.length).toBeGreaterThan(10_000);
+    for (const v of values) {
+      const item = w.parseDotenv(`A=${v}\n`).items[0];
+      expect({ valueRaw: item.valueRaw, suffix: item.suffix }).toEqual(oldSplit(v));
+    }
+  });
+});
+
+describe('a quoted value that ends in an escaped backslash', () => {
+  test('an even run of backslashes before the quote closes the value; an odd run escapes it', () => {
+    const text = 'DIR="C:\\\\temp\\\\"\nB=1\n';
+    expect(w.parseDotenv(text).items.map((i: any) => [i.key, i.valueRaw])).toEqual([['DIR', '"C:\\\\temp\\\\"'], ['B', '1']]);
+    expect(w.parseDotenv("P='x\\\\\\\\' # c\n").items.map((i: any) => [i.key, i.valueRaw, i.suffix])).toEqual([['P', "'x\\\\\\\\'", ' # c']]);
+    expect(w.parseDotenv('A="a\\\\\\"b" # c\n').items.map((i: any) => [i.key, i.valueRaw])).toEqual([['A', '"a\\\\\\"b"']]);
+    expect(() => w.parseDotenv('A="a\\\\\\"\nB=1\n')).toThrow('line 1: unterminated double-quoted value (the closing " is missing)');
+    expect(() => w.parseDotenv("A='a\\'\n")).toThrow("line 1: unterminated single-quoted value (the closing ' is missing)");
+  });
+
+  test('merge then remove gives the file back byte for byte', () => {
+    for (const text of ['DIR="C:\\\\temp\\\\"\n', 'DIR="C:\\\\temp\\\\"', 'X=1\r\nDIR="C:\\\\temp\\\\" # windows\r\n']) {
+      const merged = merge(text, { Q: 'v' });
+      expect(merged.startsWith(text.endsWith('\n') ? text : '')).toBe(true);
+      expect(remove(merged, ['Q'])).toBe(text);
+    }
+  });
+
+  test('refused when a quote of its kind follows anywhere (python-dotenv would read on past the closing quote), also when the write would add one', () => {
+    expect(() => w.parseDotenv('DIR="C:\\\\temp\\\\"\nB="x"\n')).toThrow(
+      'line 1: the double-quoted value ends in a backslash and a " follows later in the file, so python-dotenv would read on past its closing "; ' +
+      'write this value without quotes (each \\\\ as one \\), or remove the later "');
+    expect(() => merge('DIR="C:\\\\temp\\\\"\n', { Q: "it's" })).toThrow(
+      'line 1: the double-quoted value ends in a backslash and an entry of this write would put a " after it, so python-dotenv would read on past its closing "; ' +
+      'write this value without quotes (each \\\\ as one \\)');
+    expect(() => merge("P='x\\\\'\n", { Q: 'v' })).toThrow(
+      "line 1: the single-quoted value ends in a backslash and an entry of this write would put a ' after it");
+  });
+});
+
+describe('another owner\'s block without an end marker', () => {
+  const other = w.startMarker('other');
+  const otherEnd = w.endMarker('other');
+  const damaged = `A=1\n${other}\nK='1'\n`;
+  const message = `line 2: managed block for owner other has no end marker; restore the line "${otherEnd}" after its entries, or delete this line`;
+
+  test('a write or remove by any owner is refused, naming the owner, the line and the end marker to restore', () => {
+    expect(() => merge(damaged, { Z: 'z' })).toThrow(message);
+    expect(() => remove(damaged, ['Z'])).toThrow(message);
+    const ours = merge('A=1\n', { Z: 'z' });
+    expect(() => merge(`${ours}${other}\nK='1'\n`, { Z: 'y' })).toThrow(message.replace('line 2', 'line 6'));
+    expect(() => remove(`${ours}${other}\nK='1'\n`, ['Z'])).toThrow(message.replace('line 2', 'line 6'));
+    expect(() => merge(`${other}\n${ours}`, { Z: 'y' })).toThrow(message.replace('line 2', 'line 1'));
+  });
+
+  test('the same message as for the owner\'s own block', () => {
+    expect(() => merge(damaged, { Z: 'z' }, 'other')).toThrow(message);
+  });
+
+  test('with the end marker restored, the write goes after the other block', () => {
+    expect(merge(`${damaged}${otherEnd}\n`, { Z: 'z' })).toBe(`${damaged}${otherEnd}\n${START}\n${REC('Z')}\nZ='z'\n${END}\n`);
+  });
+});

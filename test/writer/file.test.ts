@@ -423,3 +423,72 @@ describe('leftovers of dead writers', () => {
     expect(warnings).toEqual([`warning: removed 3 temp files in ${dir} left by a writer that is no longer running (${removable.slice().sort().join(', ')})`]);
   });
 });
+
+describe('found by running the CLI', () => {
+  test('a write whose result would be over the size bound is refused, sizes in bytes, the file unchanged', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=' + 'x'.repeat(1000) + '\n');
+    const grow = (t: string | null) => mergeEntries(t, { QDRANT_API_KEY: SECRET + 'y'.repeat(100) }, { owner: 't' });
+    const after = Buffer.byteLength(grow(fs.readFileSync(f, 'utf8')));
+    await expectRefused(f, `refusing to change ${f}: the new text would be ${after} bytes, over the bound of 1024 bytes for a file of keys ` +
+      '(it is 1003 bytes now); move other content out of this file or write the keys to another file; the file was not changed', grow, { maxBytes: 1024 });
+    // A new file too.
+    const g = path.join(dir, 'new.env');
+    await expectRefused(g, `refusing to change ${g}: the new text would be ${Buffer.byteLength(grow(null))} bytes, over the bound of 100 bytes for a file of keys ` +
+      '(it does not exist yet); move other content out of this file or write the keys to another file; the file was not changed', grow, { maxBytes: 100 });
+    expect(fs.existsSync(g)).toBe(false);
+  });
+
+  test('a change that makes a file smaller is not refused, even when it is still near the bound', async () => {
+    const f = path.join(dir, '.env');
+    const big = mergeEntries('A=' + 'x'.repeat(900) + '\n', { QDRANT_API_KEY: SECRET }, { owner: 't' });
+    fs.writeFileSync(f, big);
+    await updateFile(f, (t: string) => t.replace(`'${SECRET}'`, "'k'"), { ...opts(), maxBytes: Buffer.byteLength(big) });
+    expect(fs.readFileSync(f, 'utf8').length).toBeLessThan(big.length);
+  });
+
+  test('refuses a file with more than one hard link, before anything changes (also a removal)', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n');
+    fs.linkSync(f, path.join(dir, 'other-link.env'));
+    const message = `refusing to write ${f}: it has 2 hard links, and replacing it by a rename would leave the other links with the old content; ` +
+      'give the path of a file with one link';
+    await expectRefused(f, message);
+    await expectRefused(f, message, () => DELETE, { removing: true });
+    expect(fs.readFileSync(path.join(dir, 'other-link.env'), 'utf8')).toBe('A=1\n');
+  });
+
+  test.each(['EBUSY', 'EXDEV'])('a rename that fails with %s (a bind-mounted file) names the mount point and the fix', async (code) => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const realFs = require('node:fs');
+    const spy = jest.spyOn(realFs, 'renameSync').mockImplementation(() => {
+      throw Object.assign(new Error(`${code}: rename`), { code });
+    });
+    try {
+      await expectRefused(f, `cannot replace ${f}: it is a mount point (a file bind-mounted on its own, as with docker -v ./.env:/app/.env), ` +
+        `which a rename cannot replace (${code}); give the path of the file on its own file system (the source of the mount) instead`);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  test('an unlink that fails with EBUSY (a bind-mounted file) names the mount point too', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const realFs = require('node:fs');
+    const unlink = realFs.unlinkSync;
+    const spy = jest.spyOn(realFs, 'unlinkSync').mockImplementation((p: unknown) => {
+      if (p === f) throw Object.assign(new Error('EBUSY: unlink'), { code: 'EBUSY' });
+      return unlink(p);
+    });
+    try {
+      await expectRefused(f, `cannot delete ${f}: it is a mount point (a file bind-mounted on its own, as with docker -v ./.env:/app/.env), ` +
+        'which cannot be deleted (EBUSY); give the path of the file on its own file system (the source of the mount) instead', () => DELETE, { removing: true });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});

@@ -112,7 +112,7 @@ describe('planMerge sets the owner\'s members to exactly the given ones', () => 
 describe('planRemove', () => {
   test('without a record of ours: nothing changes, and members with our names are reported as not ours', () => {
     expect(j.planRemove('{"QDRANT_URL": 1}', null, NAMES, O)).toEqual({
-      text: null, sidecar: null, removed: [], absent: ['QDRANT_API_KEY'], notOurs: ['QDRANT_URL'], noRecord: true, deleteFile: false,
+      text: null, sidecar: null, removed: [], absent: ['QDRANT_API_KEY'], notOurs: ['QDRANT_URL'], noRecord: true, noSidecar: true, deleteFile: false,
     });
   });
 
@@ -231,4 +231,14 @@ test('property: write then remove gives back the exact bytes; values only in the
       else expect([deleted, text]).toEqual([false, original]);
     }
   }), { numRuns: 300 });
+});
+
+describe('planRemove without the sidecar', () => {
+  test('noSidecar only when there is no sidecar at all and the object has members (ours may be among them)', () => {
+    expect(jx.planRemove('{"a": 1}', null, [], { ...O, all: true })).toMatchObject({ noRecord: true, noSidecar: true, text: null });
+    expect(jx.planRemove('{}', null, [], { ...O, all: true })).toMatchObject({ noRecord: true, noSidecar: false });
+    expect(jx.planRemove(null, null, [], { ...O, all: true })).toMatchObject({ noRecord: true, noSidecar: false });
+    const side = { created: false, originalWhenEmpty: null, owners: { other: ['X'] } };
+    expect(jx.planRemove('{"a": 1}', side, [], { ...O, all: true })).toMatchObject({ noRecord: true, noSidecar: false });
+  });
 });

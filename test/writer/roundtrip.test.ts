@@ -279,3 +279,29 @@ test('property: write refuses our names outside our block; remove takes only our
   });
   expect(checks.length).toBeGreaterThan(20);
 });
+
+test('a quoted value ending in escaped backslashes: wherever we accept it, both parsers see the same assignments we do', () => {
+  const lines = ['A="C:\\\\temp\\\\"', "B='x\\\\'", 'C="q" # "c"', "D='it' # x", 'E=1', 'F="a\\"b"', '# a "note"', 'G="x\\\\" # y'];
+  const texts: string[] = [];
+  for (const a of lines) for (const b of lines) for (const c of lines) texts.push(`${a}\n${b}\n${c}\n`);
+  const accepted = texts.filter((t) => {
+    try {
+      w.parseDotenv(t);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  expect(accepted.length).toBeGreaterThan(50);
+  expect(accepted).toContain('E=1\nC="q" # "c"\nA="C:\\\\temp\\\\"\n');
+  const py = pyParse(accepted);
+  accepted.forEach((t, n) => {
+    const ours = [...new Set(w.parseDotenv(t).items.filter((i: any) => i.kind === 'assign').map((i: any) => i.key))].sort();
+    expect([t, Object.keys(py[n]).sort()]).toEqual([t, ours]);
+    expect([t, Object.keys(dotenv.parse(t)).sort()]).toEqual([t, ours]);
+  });
+  expect(py[accepted.indexOf('E=1\nC="q" # "c"\nA="C:\\\\temp\\\\"\n')].A).toBe('C:\\temp\\');
+  // Our entries after it, quoted with single quotes, leave it alone.
+  const merged = w.mergeEntries('A="C:\\\\temp\\\\"\n', { QDRANT_URL: 'https://h:6333' }, { owner: OWNER });
+  expect(pyParse([merged])[0]).toEqual({ A: 'C:\\temp\\', QDRANT_URL: 'https://h:6333' });
+});
