@@ -30,7 +30,7 @@ function checkGrantList(grants, secrets = []) {
     for (const [k, port] of [['url', DEFAULT_REST_PORT], ['grpcUrl', DEFAULT_GRPC_PORT]]) {
       if (g[k] === undefined) continue;
       try {
-        parseBaseUrl(g[k], port);
+        parseBaseUrl(g[k], port, secrets);
       } catch (err) {
         throw new UsageError(`grant ${i + 1}${g.label ? ` (${show(g.label, 60)})` : ''}: ${err.message}`);
       }

@@ -43,13 +43,17 @@ const STEP_ORDER = ['root', 'key', 'enforced', 'access', 'grpc', 'expiry'];
 // Options
 
 /** A cluster address as the checker connects to it. Throws UsageError. */
-function parseBaseUrl(input, defaultPort = DEFAULT_REST_PORT) {
+function parseBaseUrl(input, defaultPort = DEFAULT_REST_PORT, secrets = []) {
   if (typeof input !== 'string' || input.trim() === '') {
     throw new UsageError('missing URL: give the cluster base URL, e.g. https://xyz.eu-central.aws.cloud.qdrant.io:6333');
   }
   const raw = input.trim().replace(/\/$/, '');
   const parsed = parseClusterUrl(raw);
   if (parsed.problems.length > 0) throw new UsageError(`url ${showUrl(raw)} ${parsed.problems[0]}`);
+  // A key pasted into the host would go to a DNS resolver with the lookup, before any check.
+  if (holdsPart(parsed.host, secrets)) {
+    throw new UsageError('url: its host holds part of the API key (not shown; a copy-paste error?), so nothing was sent to it; give the cluster\'s URL');
+  }
   const port = parsed.explicitPort === undefined ? defaultPort : parsed.explicitPort;
   return {
     protocol: parsed.protocol,
@@ -269,18 +273,22 @@ async function stepRoot(ctx, report) {
     'nor the Qdrant Cloud edge\'s refusal; the key was not sent there: check the URL') };
 }
 
+/** What the Qdrant Cloud edge says in its JSON refusal, `{"error":"forbidden"}` (2023: "key doesn't exist"). */
+const EDGE_ERRORS = new Set(['forbidden', 'key doesn\'t exist']);
+
 /**
  * Whether a 401/403 to a keyless request may come from an edge in front of Qdrant, so that the
  * request may be repeated with the key: a Qdrant Cloud host or Qdrant's own text (isQdrantRefusal;
- * before 1.4.1, `/` was not on Qdrant's whitelist), or the Cloud edge's JSON refusal
- * (`{"error":"forbidden"}`, `{"error":"key doesn't exist"}`).
+ * before 1.4.1, `/` was not on Qdrant's whitelist), or the Cloud edge's JSON refusal with one of
+ * its own texts. Any other `{"error":…}` (`"Unauthorized"`, say) is common to API gateways: no key.
  */
 function isEdge(hostname, res) {
   if (isQdrantRefusal(hostname, res.body)) return true;
   const body = String(res.body || '').trim();
   try {
     const json = JSON.parse(body);
-    return json !== null && typeof json === 'object' && !Array.isArray(json) && typeof json.error === 'string' && Object.keys(json).length === 1;
+    return json !== null && typeof json === 'object' && !Array.isArray(json) && Object.keys(json).length === 1 &&
+      typeof json.error === 'string' && EDGE_ERRORS.has(json.error);
   } catch {
     return false;
   }
@@ -440,8 +448,8 @@ function stepExpiry(ctx, report) {
  */
 async function checkGrant(shared, grant) {
   const started = Date.now();
-  const target = parseBaseUrl(grant.url, DEFAULT_REST_PORT);
-  const grpcTarget = grant.grpcUrl === undefined ? undefined : parseBaseUrl(grant.grpcUrl, DEFAULT_GRPC_PORT);
+  const target = parseBaseUrl(grant.url, DEFAULT_REST_PORT, shared.secrets);
+  const grpcTarget = grant.grpcUrl === undefined ? undefined : parseBaseUrl(grant.grpcUrl, DEFAULT_GRPC_PORT, shared.secrets);
   const label = grant.label === undefined || grant.label === '' ? target.host : safeLine(grant.label, shared.secrets, 120);
   const report = {
     ok: false,

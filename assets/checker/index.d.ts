@@ -170,8 +170,11 @@ export interface BaseUrl {
  */
 export declare function checkClusterAccess(options: CheckOptions): Promise<CheckReport>;
 
-/** Validates a base URL as {@link checkClusterAccess} does (no network). Throws {@link UsageError}. */
-export declare function parseBaseUrl(url: string, defaultPort?: number): BaseUrl;
+/**
+ * Validates a base URL as {@link checkClusterAccess} does (no network). Throws {@link UsageError}
+ * for a bad URL, and for one whose host holds part of any of `secrets` (before any DNS lookup).
+ */
+export declare function parseBaseUrl(url: string, defaultPort?: number, secrets?: readonly string[]): BaseUrl;
 
 /** The one-line summary the CLI prints, e.g. `ok   prod  qdrant 1.18.3  key accepted, keys enforced  184 ms`. */
 export declare function formatReport(report: CheckReport): string;

@@ -195,6 +195,41 @@ describe('Qdrant Cloud edge over gRPC (HealthCheck too needs a key: not confirme
 });
 
 describe('the key goes only to an address proven to be Qdrant', () => {
+  // Found by a mutation review: only the report's final redaction hid a key pasted into the host,
+  // and the DNS lookup of that host had already carried it to a resolver.
+  test('a URL whose host holds the key, or part of it, is refused before any lookup, naming neither', async () => {
+    const key = 'canarykey0123456789abcdef';
+    for (const url of [`https://${key}.invalid`, 'https://x-canarykey0123.invalid:6333', 'https://c.invalid/']) {
+      const grpcUrl = url === 'https://c.invalid/' ? `https://${key.toUpperCase()}.invalid:6334` : undefined;
+      const err = await checkClusterAccess({ url, grpcUrl, apiKey: key, ...FAST }).then(() => undefined, (e: Error) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect(err?.message).toBe('url: its host holds part of the API key (not shown; a copy-paste error?), so nothing was sent to it; give the cluster\'s URL');
+    }
+    // Many grants: every address is checked before anything is sent to any of them.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { checkMany } = require('../../assets/checker/batch.js') as { checkMany: (o: object, g: object[]) => Promise<unknown> };
+    const many = await checkMany({ apiKey: key, ...FAST }, [{ url: s.url }, { label: 'b', url: `https://${key}.invalid` }]).then(() => undefined, (e: Error) => e);
+    expect(many).toBeInstanceOf(UsageError);
+    expect((many as Error).message).toBe('grant 2 ("b"): url: its host holds part of the API key (not shown; a copy-paste error?), so nothing was sent to it; give the cluster\'s URL');
+    expect(s.requests).toEqual([]);
+    expect(() => parseBaseUrl(`https://${key}.invalid`, 6333, [key])).toThrow(UsageError);
+    expect(parseBaseUrl(`https://${key}.invalid`).hostname).toBe(`${key}.invalid`); // without the key, nothing to compare
+  });
+
+  test('the Qdrant Cloud host rule: *.cloud.qdrant.io and nothing that only contains it', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { isQdrantRefusal } = require('../../assets/checker/http.js') as { isQdrantRefusal: (host: string, text: string) => boolean };
+    expect(isQdrantRefusal('abc-123.eu-central-1-0.aws.cloud.qdrant.io', '{"error":"forbidden"}')).toBe(true);
+    expect(isQdrantRefusal('ABC.Cloud.Qdrant.IO', '')).toBe(true);
+    for (const host of ['abc.cloud.qdrant.io.evil.example', 'xcloud.qdrant.io', 'cloud.qdrant.io', 'abc.cloud-qdrant.io', 'abc.cloud.qdrant.io.']) {
+      expect({ host, edge: isQdrantRefusal(host, '<html>denied</html>') }).toEqual({ host, edge: false });
+    }
+    // Qdrant's own texts, from any host.
+    expect(isQdrantRefusal('127.0.0.1', 'Must provide an API key or an Authorization bearer token')).toBe(true);
+    expect(isQdrantRefusal('127.0.0.1', 'Invalid API key or JWT')).toBe(true);
+    expect(isQdrantRefusal('127.0.0.1', 'Unauthorized')).toBe(false);
+  });
+
   // Found by a review: root was sent with the key, so a web page at a mistyped address with a
   // valid certificate received the key before the check said "not a Qdrant endpoint".
   test.each([
@@ -205,6 +240,9 @@ describe('the key goes only to an address proven to be Qdrant', () => {
     ['an object store\'s 403', 403, 'application/xml', '<?xml version="1.0"?><Error><Code>AccessDenied</Code></Error>', 'not-qdrant'],
     ['an API gateway\'s 403', 403, 'application/json', '{"message":"Missing Authentication Token"}', 'not-qdrant'],
     ['a 401 with a JSON error and more', 401, 'application/json', '{"error":"unauthorized","login":"https://sso.example/"}', 'not-qdrant'],
+    // A one-member {"error":…} is only the Cloud edge's when it says what the edge says (found by a review).
+    ['a 401 {"error":"Unauthorized"}', 401, 'application/json', '{"error":"Unauthorized"}', 'not-qdrant'],
+    ['a 403 {"error":"access denied"}', 403, 'application/json', '{"error":"access denied"}', 'not-qdrant'],
   ])('%s at the address: fails, and the key was never sent', async (_, status, type, body, failureId) => {
     const seen: boolean[] = [];
     const site = await LoopbackServer.start('https', (req, res) => {
@@ -251,6 +289,8 @@ describe('open clusters and non-Qdrant endpoints', () => {
     expect(r).toMatchObject({ ok: false, failedStep: 'root' });
     expect(r.reason).toBe(`redirected (302) to ${s.otherOrigin.url} — not followed so the key is not sent elsewhere; use the final URL`);
     expect(s.otherOrigin.requests).toEqual([]);
+    // Nor does the redirecting address: root goes without the key, and a redirect is no edge's refusal.
+    expect(s.requests.filter((q) => q.mode === 'redirect' && carriesKey(q))).toEqual([]);
     expect(stepOf(r, 'root').attempts).toBe(1);
   });
 });

@@ -149,6 +149,7 @@ describe('verdicts and exit codes', () => {
     expect(r.stdout).toContain(`step root: redirected (302) to ${s.otherOrigin.url} — not followed`);
     expect(s.otherOrigin.requests.filter(carriesKey)).toEqual([]);
     expect(s.otherOrigin.requests).toEqual([]);
+    expect(s.requests.filter((q) => q.mode === 'redirect' && carriesKey(q))).toEqual([]);
   });
 
   test('hang: --timeout and --deadline bound the run', async () => {

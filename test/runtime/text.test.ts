@@ -28,6 +28,19 @@ describe('redact', () => {
     }
   });
 
+  test('standard base64 with + and / in it, where base64url differs (found by a mutation review)', () => {
+    // "~" at a byte index of 2 (mod 3) makes a + in base64: only the standard form has it.
+    const tilde = 'ca~na~ry~se~cr~et~va~lu~e1~23';
+    for (const n of [0, 3]) {
+      const encoded = Buffer.from(`${'p'.repeat(n)}${tilde}`).toString('base64');
+      expect(encoded).toMatch(/[+/]/);
+      const out = redact(`echo: ${encoded}`, tilde);
+      expect(out).toContain('[redacted]');
+      expect(out).not.toContain(Buffer.from(tilde).toString('base64').slice(4, 12));
+      expect(redactDeep({ a: [encoded] }, tilde)).not.toEqual({ a: [encoded] });
+    }
+  });
+
   test('short or missing secrets change nothing', () => {
     expect(redact('abc abc', 'abc')).toBe('abc abc');
     expect(redact('text', undefined as unknown as string)).toBe('text');
