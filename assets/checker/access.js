@@ -110,7 +110,8 @@ function planProbes(access, read = [], write = []) {
   // Set by the global-read probe's judge, which runs before the reach probe's (judged in order).
   let clusterWide = false;
   const unexpected = (probe, o, ctx) =>
-    failure('unexpected-answer', ` to ${probe.method} ${shownPath(probe, ctx.secrets)}: ${answer(o.res, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`);
+    failure('unexpected-answer', ` to ${probe.method} ${shownPath(probe, ctx.secrets)}: ${answer(o.res, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`,
+      { serverText: true });
 
   if (access === 'manage' || access === 'read-only' || access === 'collections') {
     const p = { ...ALIASES, name: 'manage' };

@@ -22,7 +22,7 @@ export interface FailureEntry {
 /** Every failure the checker can report. */
 export declare const FAILURES: readonly FailureEntry[];
 /** A failure with its message (`phrase` + `detail`). */
-export declare function failure(id: FailureId, detail?: string): { id: FailureId; message: string };
+export declare function failure(id: FailureId, detail?: string, opts?: { serverText?: boolean }): { id: FailureId; message: string; serverText?: true };
 /** The catalog entry of an id. */
 export declare function entry(id: FailureId): FailureEntry;
 /** A catalog fix in the words of a failure line ("(section 2)" becomes "(setup guide, section 2)"). */

@@ -128,9 +128,11 @@ function entry(id) {
  * A failure: its id and its message, which starts with the catalog phrase.
  * @param {string} id a catalog id
  * @param {string} [detail] text after the phrase, e.g. " (401 Invalid API key or JWT)"
+ * @param {{serverText?: boolean}} [opts] serverText: the detail ends with a server's words and
+ *   holds no fix of ours, so withFix appends the catalog's whatever those words say
  */
-function failure(id, detail = '') {
-  return { id, message: `${entry(id).phrase}${detail}` };
+function failure(id, detail = '', opts = {}) {
+  return opts.serverText ? { id, message: `${entry(id).phrase}${detail}`, serverText: true } : { id, message: `${entry(id).phrase}${detail}` };
 }
 
 /**
@@ -167,9 +169,15 @@ function hasHint(message) {
   return false;
 }
 
-/** A failure whose message ends with a fix: its own hint if it has one, else "; " + the catalog's fix. */
+/**
+ * A failure whose message ends with a fix: its own hint if it has one, else "; " + the catalog's
+ * fix. A message that ends with a server's words (serverText) always gets the catalog's: a "; "
+ * in those words is not ours.
+ */
 function withFix(f) {
-  return hasHint(f.message) ? f : { ...f, message: `${f.message}; ${lineFix(f.id)}` };
+  if (!f.serverText && hasHint(f.message)) return f;
+  const { serverText, ...rest } = f; // eslint-disable-line no-unused-vars
+  return { ...rest, message: `${f.message}; ${lineFix(f.id)}` };
 }
 
 module.exports = { FAILURES, failure, entry, withFix, lineFix };

@@ -62,6 +62,7 @@ function describe(answer, secrets) {
 /** The failure of an outcome that is not an answer (network, deadline, an unusable answer to `path`), or undefined. */
 function transportFailure(ctx, o, path) {
   if (!o.deadlineHit && o.err && BAD_ANSWER_CODES.has(o.err.code)) {
+    // The message is the gRPC client's own (grpc.js), hint included.
     return failure('grpc-unexpected', ` to ${path}: ${safeLine(o.err.message, ctx.secrets, 300)}`);
   }
   if (!o.deadlineHit && o.err && o.err.code === PLAIN_TO_TLS) {
@@ -111,7 +112,8 @@ async function checkGrpc(ctx, report) {
     if (!info || typeof info.version !== 'string' || info.version === '') {
       // An HTTP answer without gRPC's status: an HTTP port, such as REST's.
       const hint = health.answer.statusFromHttp ? ` — is the port right? ${ctx.portHint}` : '';
-      return done(health.attempts, { failure: failure('grpc-not-qdrant', `: ${HEALTH} answered ${describe(health.answer, ctx.secrets)}${health.attempts > 1 ? ` after ${times(health.attempts)}` : ''}${hint}`) });
+      return done(health.attempts, { failure: failure('grpc-not-qdrant', `: ${HEALTH} answered ${describe(health.answer, ctx.secrets)}${health.attempts > 1 ? ` after ${times(health.attempts)}` : ''}${hint}`,
+        { serverText: hint === '' }) });
     }
     report.grpcVersion = safeLine(info.version, ctx.secrets, 40);
 
@@ -130,7 +132,7 @@ async function checkGrpc(ctx, report) {
       return done(attempts, { failure: failure('grpc-rejected', ` (${describe(k, ctx.secrets)} from ${LIST})`) });
     }
     if (k.grpcStatus !== GrpcStatus.OK) {
-      return done(attempts, { failure: failure('grpc-unexpected', ` to ${LIST} with the key: ${describe(k, ctx.secrets)}`) });
+      return done(attempts, { failure: failure('grpc-unexpected', ` to ${LIST} with the key: ${describe(k, ctx.secrets)}`, { serverText: true }) });
     }
     const n = withoutKey.answer;
     if (n.grpcStatus === GrpcStatus.OK) {
@@ -141,7 +143,7 @@ async function checkGrpc(ctx, report) {
       return done(attempts, { message: `gRPC ok (qdrant ${report.grpcVersion}, gRPC is open, key not verified)`, note: 'gRPC is open (allowed)' });
     }
     if (n.grpcStatus !== GrpcStatus.UNAUTHENTICATED && n.grpcStatus !== GrpcStatus.PERMISSION_DENIED) {
-      return done(attempts, { failure: failure('grpc-unexpected', ` to ${LIST} without a key: ${describe(n, ctx.secrets)}`) });
+      return done(attempts, { failure: failure('grpc-unexpected', ` to ${LIST} without a key: ${describe(n, ctx.secrets)}`, { serverText: true }) });
     }
     return done(attempts, { message: `gRPC ok (qdrant ${report.grpcVersion}, key accepted, keys enforced)` });
   } catch (err) {

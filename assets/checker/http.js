@@ -429,7 +429,7 @@ function redirectTarget(ctx, location) {
 }
 
 function unexpected(ctx, o, method, path) {
-  return failure('unexpected-answer', ` to ${method} ${path}: ${answer(o.res, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`);
+  return failure('unexpected-answer', ` to ${method} ${path}: ${answer(o.res, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`, { serverText: true });
 }
 
 /** Qdrant's own texts when a key is missing or wrong (REST bodies, gRPC grpc-message). */

@@ -259,6 +259,20 @@ describe('the key goes only to an address proven to be Qdrant', () => {
       await site.stop();
     }
   });
+
+  test('a server\'s words with "; " or " — " in them are not taken for our fix: the line still ends with the catalog\'s', async () => {
+    const site = await LoopbackServer.start('https', (_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not here; try the other door — or call us');
+    });
+    try {
+      const r = await check({ url: site.url });
+      expect(r).toMatchObject({ ok: false, failedStep: 'root', failureId: 'unexpected-answer' });
+      expect(r.reason).toBe(`unexpected answer to GET /: 404 not here; try the other door — or call us${UNEXPECTED_FIX}`);
+    } finally {
+      await site.stop();
+    }
+  });
 });
 
 describe('open clusters and non-Qdrant endpoints', () => {
