@@ -100,14 +100,18 @@ const VARS = { TF_VAR_qdrant_api_key_a: KEY_A, TF_VAR_qdrant_api_key_b: KEY_B };
 const ORDERED: KeySpec[] = [{ name: 'a', clusters: ['eu', 'us'], prefix: 'A_' }, { name: 'b', clusters: ['eu'], prefix: 'B_' }];
 const REORDERED: KeySpec[] = [{ name: 'b', clusters: ['eu'], prefix: 'B_' }, { name: 'a', clusters: ['us', 'eu'], prefix: 'A_' }];
 
-test('reordering the keys and a key\'s clusters keeps every entry and every user line; the next plan has nothing to do', async () => {
-  const { base, envFile, jsonFile } = appDir('reorder');
+/** A fresh app directory with ORDERED deployed: the directories, and our entries in each file. */
+async function deployOrdered(name: string) {
+  const { base, envFile, jsonFile } = appDir(name);
   const dir = synth(base, ORDERED, envFile, jsonFile);
   const first = await initAndApply(dir, VARS);
   runs.push(first);
   expect(first.exitCode).toBe(0);
-  const env = ourEnv(envFile);
-  const json = ourJson(jsonFile);
+  return { base, envFile, jsonFile, dir, env: ourEnv(envFile), json: ourJson(jsonFile) };
+}
+
+test('reordering the keys and a key\'s clusters keeps every entry and every user line; the next plan has nothing to do', async () => {
+  const { base, envFile, jsonFile, dir, env, json } = await deployOrdered('reorder');
   expect(Object.keys(env).sort()).toEqual([
     'A_QDRANT_EU_API_KEY', 'A_QDRANT_EU_GRPC_URL', 'A_QDRANT_EU_URL', 'A_QDRANT_US_API_KEY', 'A_QDRANT_US_GRPC_URL', 'A_QDRANT_US_URL',
     'B_QDRANT_EU_API_KEY', 'B_QDRANT_EU_GRPC_URL', 'B_QDRANT_EU_URL',
@@ -244,17 +248,11 @@ test('a stack deployed with the earlier trigger layout upgrades without losing i
 });
 
 test('the same files under another spelling of their paths (a new Terraform address) keep every entry, there and back', async () => {
-  const { base, envFile, jsonFile } = appDir('respelled');
+  const { base, envFile, jsonFile, dir, env, json } = await deployOrdered('respelled');
+  expect(Object.keys(env)).toHaveLength(9);
   // Two spellings of each path (absolute, and relative to the working directory): the target's
   // description, and so its address, differ; the file does not.
   const spellings = [[envFile, jsonFile], [path.relative(process.cwd(), envFile), path.relative(process.cwd(), jsonFile)]];
-  const dir = synth(base, ORDERED, envFile, jsonFile);
-  const first = await initAndApply(dir, VARS);
-  runs.push(first);
-  expect(first.exitCode).toBe(0);
-  const env = ourEnv(envFile);
-  const json = ourJson(jsonFile);
-  expect(Object.keys(env)).toHaveLength(9);
   // The old address's Registration leaves the configuration, so its destroy step does not run
   // (Terraform runs one only while the resource is configured), and the new address's Write finds
   // the entries in place. There and back.
