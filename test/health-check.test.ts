@@ -153,7 +153,8 @@ describe('the health check of a key', () => {
     const { res } = checkOf(synthJson(stackWith()), 'ingest');
     expect(res.lifecycle.precondition).toEqual([{
       condition: '${(var.qdrant_api_key_ingest != null)}',
-      error_message: 'Qdrant API key "ingest" has no value: export TF_VAR_qdrant_api_key_ingest=\'<the key>\' before cdktf deploy (see qdrant-setup.md, section 3)',
+      error_message: 'Qdrant API key "ingest" has no value: run read -rs TF_VAR_qdrant_api_key_ingest && export TF_VAR_qdrant_api_key_ingest, ' +
+        'paste the key (it is neither shown nor kept in the shell\'s history), then cdktf deploy (see qdrant-setup.md, section 3)',
     }]);
   });
 

@@ -14,7 +14,7 @@
  *   describeVariable): `--key-env <the key>` is an easy mistake.
  */
 const { CHECK_OPTIONS } = require('../runtime/protocol.js');
-const { UsageError, parseArgs, withDefaults, optionsHelp, runCli, sameSha256, variableSetTwice } = require('../runtime/cli.js');
+const { UsageError, parseArgs, withDefaults, optionsHelp, runCli, sameSha256, setKeyHint, variableSetTwice } = require('../runtime/cli.js');
 const { checkClusterAccess, formatReport, formatWarnings } = require('./check.js');
 const { checkMany, formatSummary } = require('./batch.js');
 
@@ -138,7 +138,7 @@ function parseCommandLine(argv, env) {
     // A name that is not shown is not repeated in the hint either.
     const hint = variable.includes('(not shown') ? ': --key-env takes the NAME of the variable that holds the key, not the key'
       : o.keyEnv.startsWith('TF_VAR_')
-        ? `: export ${o.keyEnv}='<the key>' before ${o.deployCommand} (a value given with -var or a .tfvars file does not reach the check)`
+        ? `: ${setKeyHint(o.keyEnv, o.deployCommand)} (a value given with -var or a .tfvars file does not reach the check)`
         : values.keyEnv ? `: put the API key in ${o.keyEnv}` : `: put the API key in ${o.keyEnv} (or name another variable with --key-env NAME)`;
     throw new UsageError(`${variable} ${state}${hint}`);
   }

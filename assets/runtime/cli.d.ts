@@ -45,3 +45,5 @@ export declare function runCli(prog: string, main: (io: RunIo) => number | Promi
 export declare function sameSha256(value: string, hex: unknown): boolean;
 /** The message when TF_VAR_<name> is not the value Terraform uses for variable <name>. */
 export declare function variableSetTwice(variable: string): string;
+/** How to set a key variable with `read -rs` (no key on a command line), then run `deployCommand`. */
+export declare function setKeyHint(variable: string, deployCommand: string): string;

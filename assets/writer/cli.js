@@ -31,7 +31,7 @@ const dotenv = require('./dotenv.js');
 const file = require('./file.js');
 const json = require('./json.js');
 const { FILE_OPTIONS, WRITER_ENV } = require('../runtime/protocol.js');
-const { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli, showable, sameSha256, variableSetTwice } = require('../runtime/cli.js');
+const { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli, showable, sameSha256, setKeyHint, variableSetTwice } = require('../runtime/cli.js');
 const { isEnvName, isOwner, OWNER_RULE } = require('../runtime/names.js');
 const { quote } = require('../runtime/text.js');
 
@@ -110,7 +110,7 @@ function entriesFromEnv(env, deployCommand) {
     const value = env[variable];
     if (value === undefined || value === '') {
       const hint = variable.startsWith('TF_VAR_')
-        ? `export ${variable}='<the key>' before ${deployCommand} (a value given with -var or a .tfvars file does not reach this step)`
+        ? `${setKeyHint(variable, deployCommand)} (a value given with -var or a .tfvars file does not reach this step)`
         : 'set it in the provisioner\'s environment';
       throw new RunError(`entry ${name.slice(0, 64)}: environment variable ${variable} is not set or empty; ${hint}`);
     }

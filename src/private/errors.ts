@@ -7,7 +7,7 @@
  */
 import { Token } from 'cdktf';
 // showable: the runtime's rule for text that may be a key (assets/runtime/cli.js), so that synth and deploy agree.
-import { names, showable, text, urls } from './runtime';
+import { names, setKeyHint, showable, text, urls } from './runtime';
 
 /**
  * Quote a value for a message (JSON quoting shows empty strings and whitespace; NaN and the
@@ -227,7 +227,7 @@ export const errors = {
   plaintextGuard: (problems: readonly string[]) =>
     `refusing to synthesize: a Qdrant API key would be written into the stack in plain text (validation was skipped): ${problems.join('; ')}`,
   keyNotSet: (key: string, variable: string, deployCommand: string) =>
-    `Qdrant API key ${qName(key)} has no value: export TF_VAR_${variable}='<the key>' before ${deployCommand} (see qdrant-setup.md, section 3)`,
+    `Qdrant API key ${qName(key)} has no value: ${setKeyHint(`TF_VAR_${variable}`, deployCommand)} (see qdrant-setup.md, section 3)`,
 
   // ---- health check and setup guide -----------------------------------------------------------
   guideDisabledOutputPath: (outputPath: string) =>

@@ -14,7 +14,7 @@ export * as urls from '../../assets/runtime/url';
 export * as text from '../../assets/runtime/text';
 export * as protocol from '../../assets/runtime/protocol';
 export { FAILURES } from '../../assets/checker/failures';
-export { showable } from '../../assets/runtime/cli';
+export { setKeyHint, showable } from '../../assets/runtime/cli';
 export type { FailureEntry } from '../../assets/checker/failures';
 
 /** assets/: the checker, the writer and their shared runtime, shipped in the package next to lib/. */

@@ -15,7 +15,7 @@ import { initAndApply, synthStack, terraform } from '../../tools/testing/terrafo
 jest.setTimeout(120_000);
 
 const KEY = canaryKey('canary-missing');
-const MESSAGE = /Qdrant API key "search-api" has no value: export\s+TF_VAR_qdrant_api_key_search_api='<the key>'\s+before\s+cdktf\s+deploy/;
+const MESSAGE = /Qdrant API key "search-api" has no value: run\s+read\s+-rs\s+TF_VAR_qdrant_api_key_search_api\s+&&\s+export\s+TF_VAR_qdrant_api_key_search_api,\s+paste\s+the\s+key/;
 /** Kills a run that hangs (at the variable prompt); far above what a failing apply needs. */
 const WATCHDOG_MS = 60_000;
 

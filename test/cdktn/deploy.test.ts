@@ -93,7 +93,7 @@ describe('examples/cdktn with the cdktn CLI: deploy, rotate, destroy', () => {
     const deploy = record(await cdktn(['deploy', '--auto-approve', '--skip-provider-lock']));
     expect(deploy.code).not.toBe(0);
     expect(`${deploy.stdout}\n${deploy.stderr}`.replace(/\s+/g, ' '))
-      .toContain(`Qdrant API key "search-api" has no value: export ${KEY_VAR}='<the key>' before cdktn deploy`);
+      .toContain(`Qdrant API key "search-api" has no value: run read -rs ${KEY_VAR} && export ${KEY_VAR}, paste the key`);
     expect(cluster.requests).toEqual([]);
   });
 

@@ -164,8 +164,8 @@ describe('cdktn-qdrant-cluster-access in a cdktn app', () => {
       .flatMap((r) => r.lifecycle?.precondition ?? []).map((p: any) => p.error_message as string);
     const cdktn = message(readStack(cdktnOut, 'basic').json);
     const cdktf = message(readStack(cdktfOut, 'basic').json);
-    expect(cdktf).toEqual([expect.stringContaining("export TF_VAR_qdrant_api_key_search_api='<the key>' before cdktf deploy")]);
-    expect(cdktn).toEqual([cdktf[0].replace('before cdktf deploy', 'before cdktn deploy')]);
+    expect(cdktf).toEqual([expect.stringContaining('read -rs TF_VAR_qdrant_api_key_search_api && export TF_VAR_qdrant_api_key_search_api, paste the key (it is neither shown nor kept in the shell\'s history), then cdktf deploy')]);
+    expect(cdktn).toEqual([cdktf[0].replace('then cdktf deploy', 'then cdktn deploy')]);
   });
 
   test('the setup guide says `cdktn deploy` and `cdktn destroy`, and is otherwise the cdktf one', () => {

@@ -305,6 +305,14 @@ describe('usage (exit 2, one line on stderr)', () => {
     expect(other.stderr).toContain('environment variable MY_QDRANT_KEY is not set');
   });
 
+  test('a TF_VAR_ key variable not set: the hint sets it with read -rs, never with the key on a command line', async () => {
+    const r = await run(checkArgs('--key-env', 'TF_VAR_qdrant_api_key_app'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('qdrant-cluster-access: error: environment variable TF_VAR_qdrant_api_key_app is not set: run read -rs TF_VAR_qdrant_api_key_app && ' +
+      'export TF_VAR_qdrant_api_key_app, paste the key (it is neither shown nor kept in the shell\'s history), then cdktf deploy ' +
+      '(a value given with -var or a .tfvars file does not reach the check)\n');
+  });
+
   test('empty env var: exit 2', async () => {
     const r = await run(checkArgs(), { QDRANT_API_KEY: '' });
     expect(r.code).toBe(2);

@@ -70,7 +70,8 @@ describe('values from the environment (QCA_ENTRIES_FROM_ENV)', () => {
       code: 1,
       stdout: '',
       stderr: 'qdrant-cluster-access-writer: error: entry QDRANT_API_KEY: environment variable TF_VAR_qdrant_api_key_unset_here is not set or empty; ' +
-        `export TF_VAR_qdrant_api_key_unset_here='<the key>' before cdktf deploy (a value given with -var or a .tfvars file does not reach this step); ${f} was not changed\n`,
+        'run read -rs TF_VAR_qdrant_api_key_unset_here && export TF_VAR_qdrant_api_key_unset_here, paste the key (it is neither shown nor kept in the shell\'s history), ' +
+        `then cdktf deploy (a value given with -var or a .tfvars file does not reach this step); ${f} was not changed\n`,
     });
     expect(fs.readFileSync(f, 'utf8')).toBe(FOREIGN);
   });
