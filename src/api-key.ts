@@ -1,4 +1,4 @@
-import { Annotations, Fn, Lazy, Op, TerraformOutput, TerraformVariable, Token } from 'cdktf';
+import { Annotations, DataResource, Fn, Lazy, Op, TerraformOutput, TerraformResource, TerraformVariable, Token, conditional } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
@@ -160,6 +160,8 @@ export class ApiKey extends Construct {
   private _consoleWarned = false;
   /** The name as given (any type): errors describe a list or an object by its shape only. */
   private readonly _nameGiven: unknown;
+  /** Applied only after the key's check passed: the expiry output waits for it (see _gateExpiry). */
+  private _expiryGate?: DataResource;
 
   constructor(scope: Construct, id: string, props: ApiKeyProps) {
     super(scope, id);
@@ -207,14 +209,29 @@ export class ApiKey extends Construct {
     const clash = support.claimVariable(`qdrant_api_key_${snake}`, this.node.path) ?? support.claimOutput(this.expiresAtOutputName, this.node.path);
     if (clash && !isSibling(this, clash)) this._errors.push(errors.keyNameClash(this.keyName, `qdrant_api_key_${snake}`, clash));
 
+    const expiry = expiryExpression(this._sourceConfig().expression);
     support.declared(new TerraformOutput(this, 'ExpiresAt', {
-      value: expiryExpression(this._sourceConfig().expression),
+      // Once gated, "" until the gate is applied: a key that failed its check does not show its date.
+      value: Lazy.stringValue({ produce: () => (this._expiryGate ? gated(this._expiryGate, expiry) : expiry) }),
       description: `When Qdrant API key "${valid ? this.keyName : snake}" expires (ISO 8601, from the key's JWT exp claim); empty when the key carries no expiry (not secret)`,
     }), this.expiresAtOutputName);
 
     this.node.addValidation({ validate: () => this.validateKey() });
     this.node.addValidation({ validate: () => rotationProblems(this, this.keyName, this.createdOn, this.rotateAfterDays) });
     warnIfRotationDue(this, this.keyName, this.createdOn, this.rotateAfterDays);
+  }
+
+  /**
+   * Makes the expiry output wait for the key's check: a key that failed it (a rotation to a wrong
+   * key) must not show its date while the apps still hold the previous key. The gate's input is
+   * the check's id, which a new key makes unknown until the check has passed; a failed check
+   * leaves the gate unapplied, so Terraform keeps the output as it was (as for
+   * SecretTarget.terraformOutputs()).
+   * @internal
+   */
+  public _gateExpiry(check: TerraformResource): void {
+    if (this._expiryGate) return;
+    this._expiryGate = new DataResource(this, 'ExpiryChecked', { input: { check: check.getStringAttribute('id') }, dependsOn: [check] });
   }
 
   /** The clusters this key is granted to, in the order they were granted. */
@@ -423,6 +440,12 @@ function expiryExpression(key: string): string {
   // sensitive() first: the fallback "" is not sensitive, and Terraform before 1.7 fails on a
   // nonsensitive() of a value that is not (hashicorp/terraform#33856).
   return Token.asString(Fn.nonsensitive(Fn.sensitive(Fn.try([date, '']))));
+}
+
+/** `value` once `gate` has been applied, else "" (unknown while the gate waits to be applied). */
+function gated(gate: DataResource, value: string): string {
+  // `length() >= 1`: cdktf renders an operand '' or 0 as undefined.
+  return Token.asString(conditional(Op.gte(Fn.lengthOf(Token.asString(gate.output.lookup('check'))), 1), value, ''));
 }
 
 /** The target argument of addSecretTarget, checked like a prop (it may come from any language). */

@@ -205,7 +205,11 @@ export class ClusterAccess extends Construct {
         else key._addUnknownCluster(name, this._clusters.map((c) => c.clusterName));
       }
     }
-    if (this.healthCheckOptions.enabled !== false) this.checks.set(key, new KeyCheck(key, 'HealthCheck', key, this.settings));
+    if (this.healthCheckOptions.enabled !== false) {
+      const check = new KeyCheck(key, 'HealthCheck', key, this.settings);
+      this.checks.set(key, check);
+      key._gateExpiry(check.resource);
+    }
     return key;
   }
 

@@ -25,6 +25,9 @@ const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: canaryK
 const PAYLOAD = base64url(JSON.stringify({ access: 'r', exp: EXP, sub: canaryKey('canary-sub') }));
 const SIGNATURE = base64url(createHmac('sha256', MANAGE_KEY).update(`${HEADER}.${PAYLOAD}`).digest());
 const TOKEN = `${HEADER}.${PAYLOAD}.${SIGNATURE}`;
+// A rotation to a key that fails its check (signed with another secret), expiring in 5 days.
+const BAD_PAYLOAD = base64url(JSON.stringify({ access: 'r', exp: expIn(5 * 24 * 60 * 60), sub: canaryKey('canary-bad-sub') }));
+const BAD_TOKEN = `${HEADER}.${BAD_PAYLOAD}.${base64url(createHmac('sha256', canaryKey('canary-other-secret')).update(`${HEADER}.${BAD_PAYLOAD}`).digest())}`;
 const OUTPUT = 'qdrant_api_key_search_api_expires_at';
 /** What Terraform's formatdate("YYYY-MM-DD'T'hh:mm:ssZ") gives: ISO 8601 without milliseconds. */
 const EXPIRES_AT = new Date(EXP * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -68,6 +71,14 @@ describeRealQdrant('examples/basic with a JWT key: the expires_at output (real t
     expect(state.outputs[OUTPUT]).toEqual({ value: EXPIRES_AT, type: 'string' });
   });
 
+  test('a rotation to a key that fails its check leaves the output at the checked key\'s date', async () => {
+    const apply = await tf(['apply', '-auto-approve', '-input=false'], BAD_TOKEN);
+    expect(apply.exitCode).toBe(1);
+    expect(apply.stderr.replace(/\s+/g, ' ')).toMatch(/FAIL search-api → prod-eu step key: key rejected \(403 /);
+    // Not the failed key's date (in 5 days): the apps still hold the checked key.
+    expect((await outputs(BAD_TOKEN))[OUTPUT]).toEqual({ sensitive: false, type: 'string', value: EXPIRES_AT });
+  });
+
   test('with a plain key the output is ""', async () => {
     const apply = await tf(['apply', '-auto-approve', '-input=false'], MANAGE_KEY);
     expect(apply.exitCode).toBe(0);
@@ -76,13 +87,15 @@ describeRealQdrant('examples/basic with a JWT key: the expires_at output (real t
   });
 
   test('no part of the token, nor the plain key, in terraform\'s output, the plan, the state or cdk.tf.json', () => {
-    expect(runs.length).toBeGreaterThanOrEqual(6);
+    expect(runs.length).toBeGreaterThanOrEqual(8);
     const files = ['cdk.tf.json', 'terraform.tfstate', 'terraform.tfstate.backup']
       .map((f) => path.join(dir, f)).filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f, 'utf8'));
     // The scan reads a state that held the JWT's expiry (the backup, before the plain key's apply).
     expect(files.some((t) => t.includes(EXPIRES_AT) && t.includes('key_sha256'))).toBe(true);
     const texts = [...runs.flatMap((r) => [r.stdout, r.stderr]), ...files];
-    const needles = { token: TOKEN, header: HEADER, payload: PAYLOAD, signature: SIGNATURE, plainKey: MANAGE_KEY };
+    const needles = {
+      token: TOKEN, header: HEADER, payload: PAYLOAD, signature: SIGNATURE, plainKey: MANAGE_KEY, badToken: BAD_TOKEN, badPayload: BAD_PAYLOAD,
+    };
     const found = Object.entries(needles).filter(([, n]) => texts.some((t) => t.includes(n))).map(([name]) => name);
     expect(found).toEqual([]);
   });
