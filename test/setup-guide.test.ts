@@ -254,7 +254,7 @@ describe('2. console procedure', () => {
     const md = render(TWO);
     const search = keyPart(md, 'search-api');
     const ingest = keyPart(md, 'ingest');
-    expect(ingest).toContain('2. Go to its **API Keys** tab and click **Create**.');
+    expect(ingest).toContain('2. Go to its **API Keys** tab, click **Create**, and name the key `ingest` (the console asks for a name; the stack does not read it).');
     expect(ingest).toContain('3. Access: ');
     expect(ingest).toContain('4. Expiration: set one. Qdrant\'s default is 90 days;');
     expect(ingest).toContain('publishes it as the output `qdrant_api_key_ingest_expires_at`');
@@ -331,7 +331,7 @@ describe('2. console procedure', () => {
       expect(part).toContain('`key has manage access');
       expect(part).toContain(`- \`${key}-prod-eu\` with \`clusters: ['prod-eu']\`: in the cluster \`prod-eu\` (\`abc-123.eu-central-1-0.aws.cloud.qdrant.io\`)`);
       expect(part).toContain(`- \`${key}-prod-us\` with \`clusters: ['prod-us']\`: in the cluster \`prod-us\` (\`def-456.us-east-1-0.aws.cloud.qdrant.io\`)`);
-      expect(part).toContain('2. Go to its **API Keys** tab and click **Create**.');
+      expect(part).toContain('2. Go to its **API Keys** tab, click **Create**, and name the key as in the list above (the console asks for a name; the stack does not read it).');
     }
     expect(keyPart(md, 'reader')).toContain('3. Access: choose **Read-only** for the whole cluster');
     expect(keyPart(md, 'app')).toContain('3. Access: open the **Collections** tab and add exactly `products` read-only');
@@ -353,11 +353,12 @@ describe('3. handing the key to the deploy', () => {
     });
     const md = section(SetupGuide.render(access), 3);
     // The key is read without echo, so it lands neither on screen nor in the shell history.
-    expect(blocks(md, 'bash')).toEqual([[
+    // One block each: pasted together, a `read` would take the next line as its key.
+    expect(blocks(md, 'bash')).toEqual([
       'read -rs TF_VAR_qdrant_api_key_search_api && export TF_VAR_qdrant_api_key_search_api   # paste the key, then Enter (nothing is shown)',
       'read -rs TF_VAR_ingest_key && export TF_VAR_ingest_key   # paste the key, then Enter (nothing is shown)',
       'cdktf deploy prod',
-    ].join('\n') + '\n']);
+    ].map((line) => `${line}\n`));
     expect(tableRows(md, 'Key')).toEqual([
       ['`search-api`', '`TF_VAR_qdrant_api_key_search_api`', 'sensitive variable `qdrant_api_key_search_api`, declared by this library'],
       ['`ingest`', '`TF_VAR_ingest_key`', 'your sensitive variable `ingest_key`'],
@@ -408,7 +409,7 @@ describe('3. handing the key to the deploy', () => {
     // create a file in the directory (the test checks that it stays empty).
     for (const id of ["it's$(touch>pwned)", 'a`touch>b`c', 'x;y|z&>w', 'prod-eu.1']) {
       const access = new ClusterAccess(new TerraformStack(Testing.app(), id), 'Qdrant', ONE);
-      const bash = blocks(section(SetupGuide.render(access), 3), 'bash')[0];
+      const bash = blocks(section(SetupGuide.render(access), 3), 'bash').join('');
       execFileSync('bash', ['-n'], { input: bash, stdio: ['pipe', 'pipe', 'pipe'] });
       const deploy = bash.split('\n').find((l) => l.startsWith('cdktf deploy '))!;
       // Run the line with a stand-in `cdktf` that prints its arguments, in an empty directory.
@@ -440,7 +441,7 @@ describe('3. handing the key to the deploy', () => {
       app.synth();
       const written = fs.readFileSync(path.join(dir, 'out', 'stacks', 'test', 'qdrant-setup.md'), 'utf8');
       expect(written).toBe(SetupGuide.render(access));
-      const bash = blocks(section(written, 3), 'bash')[0];
+      const bash = blocks(section(written, 3), 'bash').join('');
       expect(bash).not.toContain('touch');
       expect(bash).toContain('# key k: ');
       // The block, run as pasted (with a stand-in cdktf, nothing to read) in an empty directory, creates nothing.
@@ -576,8 +577,8 @@ describe('5. snippets', () => {
     expect(blocks(us, 'java')[0]).toContain(`QdrantGrpcClient.newBuilder("${host}", 7334, true)`);
     expect(blocks(us, 'go')[0]).toMatch(new RegExp(`Host:\\s+"${host}",\\s+Port:\\s+7334,\\s+APIKey: os.Getenv\\("QDRANT_PROD_US_API_KEY"\\),\\s+UseTLS: true,`));
     expect(blocks(us, 'bash')[0]).toBe([
-      `curl -sS -H "api-key: $QDRANT_PROD_US_API_KEY" https://${host}:8443/collections`,
-      `curl -sS -H "Authorization: Bearer $QDRANT_PROD_US_API_KEY" https://${host}:8443/collections`,
+      `curl -sS -H @- https://${host}:8443/collections <<<"api-key: $QDRANT_PROD_US_API_KEY"`,
+      `curl -sS -H @- https://${host}:8443/collections <<<"Authorization: Bearer $QDRANT_PROD_US_API_KEY"`,
     ].join('\n') + '\n');
     expect(us).toContain('#### Python (REST, port 8443)');
     expect(us).toContain('#### Go (gRPC, port 7334)');
@@ -620,7 +621,7 @@ describe('5. snippets', () => {
     expect(blocks(s5, 'rust')[0]).toContain(`Qdrant::from_url("https://${host}:6334")`);
     expect(blocks(s5, 'java')[0]).toContain(`QdrantGrpcClient.newBuilder("${host}", 6334, true)`);
     expect(blocks(s5, 'go')[0]).toContain(`Host:   "${host}",`);
-    expect(blocks(s5, 'bash')[0]).toContain(` https://${host}:6333/collections\n`);
+    expect(blocks(s5, 'bash')[0]).toContain(` https://${host}:6333/collections <<<`);
     // The console step names the host the console shows.
     expect(section(md, 2)).toContain(`\`books\` (\`${host}\`)`);
     for (const snippet of blocks(s5, 'bash')) execFileSync('bash', ['-n'], { input: snippet, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -1171,5 +1172,131 @@ describe('writing the guide at synth', () => {
     const outdir = Testing.fullSynth(off.node.scope as TerraformStack);
     expect(fs.existsSync(path.join(outdir, 'stacks', 'test', 'cdk.tf.json'))).toBe(true);
     expect(fs.existsSync(path.join(outdir, 'stacks', 'test', 'qdrant-setup.md'))).toBe(false);
+  });
+});
+
+describe('the guide follows the case it renders (review of 2026-11-22)', () => {
+  /** Every line of the guide except section 7 (the checker's catalog, which names the check as such). */
+  const beforeTroubleshooting = (md: string) => md.slice(0, md.search(/^## 7\. /m));
+
+  test('healthCheck.enabled false: no sentence promises a check; the targets are written without one', () => {
+    const md = render({
+      clusters: [{ name: 'prod-eu', url: EU }],
+      apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], access: KeyAccess.readOnly(), secretTargets: [SecretTarget.json({ path: 'qdrant.json' })] }],
+      healthCheck: { enabled: false },
+    });
+    const text = beforeTroubleshooting(md);
+    expect(text).not.toMatch(/check \(section 3\) reads|warns when it is less than|after the key's health check has passed|after the check passed|runs again|(?<!Nothing )proves the new key|fails the deploy|passes the check/);
+    expect(section(md, 2)).toContain('no check reads it');
+    expect(section(md, 4)).toContain('The deploy writes the entries into each secret target without any check (`healthCheck.enabled: false`)');
+    expect(section(md, 6)).toContain('Nothing proves the new key (`healthCheck.enabled: false`)');
+    // With checks on, the same sentences still say what the check does.
+    const on = render({ ...ONE, apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.json({ path: 'qdrant.json' })] }] });
+    expect(section(on, 4)).toContain('after the key\'s health check has passed');
+    expect(section(on, 6)).toContain('proves the new key on every cluster it covers');
+  });
+
+  test('a key from ApiKeySource.fromToken: its check lines are hidden on success; stored in the referenced resource, not a shell variable', () => {
+    const stack = new TerraformStack(Testing.app(), 'prod');
+    const vault = new TerraformVariable(stack, 'vault', { type: 'string', sensitive: true });
+    const access = new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: EU }],
+      apiKeys: [
+        { name: 'from-vault', clusters: ['prod-eu'], source: ApiKeySource.fromToken(vault.stringValue) },
+        { name: 'search-api', clusters: ['prod-eu'] },
+      ],
+    });
+    const md = SetupGuide.render(access);
+    const s2 = section(md, 2);
+    const vaultPart = s2.slice(s2.indexOf('### Key `from-vault`'), s2.indexOf('### Key `search-api`'));
+    const searchPart = s2.slice(s2.indexOf('### Key `search-api`'));
+    expect(vaultPart).not.toContain('Paste it straight into the shell of section 3');
+    expect(vaultPart).toContain('store it in the resource that the key\'s token refers to');
+    expect(vaultPart).not.toContain('reads the real date from the key and warns');
+    expect(vaultPart).toContain('Terraform hides the lines of its check when it passes');
+    expect(searchPart).toContain('Paste it straight into the shell of section 3');
+    const expiry = section(md, 3).split('\n').find((l) => l.startsWith('6. Expiry'))!;
+    expect(expiry).toContain('Terraform hides the check\'s lines of a key from `ApiKeySource.fromToken` (`from-vault`) when it passes (a failure still fails the deploy and is shown)');
+    expect(expiry).toContain('`qdrant_api_key_from_vault_expires_at`');
+    expect(expiry).toContain('`healthCheck.minValidityDays`');
+    const s6 = section(md, 6);
+    expect(s6).toContain('Store the new key in the resource that the key\'s token refers to (`ApiKeySource.fromToken`)');
+    expect(s6).toContain('set the variable to the new key (section 3)');
+    // A stack of fromToken keys only: no variable to set at all.
+    const only = render({ clusters: [{ name: 'prod-eu', url: EU }], apiKeys: [{ name: 'k', clusters: ['prod-eu'], source: ApiKeySource.fromToken(new TerraformVariable(new TerraformStack(Testing.app(), 'x'), 'v', { sensitive: true }).stringValue) }] });
+    expect(section(only, 6)).not.toMatch(/[Ss]et the variable/);
+  });
+
+  test('file targets hold the keys in plain text, outputs put them in the state; setting the variable writes no file', () => {
+    const md = render({
+      clusters: [{ name: 'prod-eu', url: EU }],
+      apiKeys: [
+        { name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: 'app/.env' }), SecretTarget.json({ path: 'conf/app.json' })] },
+        { name: 'b', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs()] },
+      ],
+    });
+    const s3 = section(md, 3);
+    expect(s3).not.toContain('Nothing is written to a file of the repository');
+    expect(s3).toContain('Setting the variable writes no file');
+    const s4 = section(md, 4);
+    expect(s4).toContain('`app/.env` holds the keys in plain text: keep it out of version control');
+    // The sidecar holds names only, but goes with its file.
+    expect(s4).toContain('`conf/app.json` holds the keys in plain text: keep it and its sidecar `conf/.app.json.qdrant-cluster-access` out of version control');
+    expect(s4).toContain('The Terraform outputs hold the keys: they are in the Terraform state');
+    expect(section(render(ONE), 4)).not.toContain('plain text');
+  });
+
+  test('curl reads the key header from stdin, not from its command line; a .env target says how to load it quietly', () => {
+    const md = render({ clusters: [{ name: 'prod-eu', url: EU }], apiKeys: [{ name: 'k', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }] });
+    const s5 = section(md, 5);
+    const curl = blocks(s5, 'bash').find((b) => b.includes('curl'))!;
+    expect(curl).toBe([
+      `curl -sS -H @- ${EU}:6333/collections <<<"api-key: $QDRANT_API_KEY"`,
+      `curl -sS -H @- ${EU}:6333/collections <<<"Authorization: Bearer $QDRANT_API_KEY"`,
+    ].join('\n') + '\n');
+    expect(blocks(s5, 'bash')).toContain('set -a; . ./.env; set +a\n');
+    // Loading it prints nothing and exports the names.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-env-'));
+    try {
+      fs.writeFileSync(path.join(dir, '.env'), "QDRANT_API_KEY='k-3f9a'\n");
+      const out = execFileSync('bash', ['--norc', '--noprofile', '-c', 'set -a; . ./.env; set +a\nprintf "[%s]" "$(printenv QDRANT_API_KEY)"'], {
+        cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      });
+      expect(out).toBe('[k-3f9a]');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(blocks(section(render(ONE), 5), 'bash').join('')).not.toContain('set -a');
+  });
+
+  test('section 3: each key in its own block, the deploy in its own block', () => {
+    const stack = new TerraformStack(Testing.app(), 'prod');
+    const mine = new TerraformVariable(stack, 'ingest_key', { type: 'string', sensitive: true });
+    const access = new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: EU }],
+      apiKeys: [{ name: 'search-api', clusters: ['prod-eu'] }, { name: 'ingest', clusters: ['prod-eu'], source: ApiKeySource.fromVariable(mine) }],
+    });
+    const bash = blocks(section(SetupGuide.render(access), 3), 'bash');
+    expect(bash.map((b) => b.trim().split('\n').length)).toEqual([1, 1, 1]);
+    expect(bash[0]).toMatch(/^read -rs TF_VAR_qdrant_api_key_search_api /);
+    expect(bash[1]).toMatch(/^read -rs TF_VAR_ingest_key /);
+    expect(bash[2]).toBe('cdktf deploy prod\n');
+  });
+
+  test('section 6: terraform output needs the stack directory initialized, with the state reachable', () => {
+    const s6 = section(render(ONE), 6);
+    expect(s6).toContain('run `terraform -chdir=cdktf.out/stacks/test init -input=false` once after `cdktf synth`');
+  });
+
+  test('a cluster whose key goes only to the Terraform outputs: the snippets say how the value reaches the app', () => {
+    const md = render({ clusters: [{ name: 'prod-eu', url: EU }], apiKeys: [{ name: 'k', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs()] }] });
+    const s5 = section(md, 5);
+    expect(s5).toContain('`QDRANT_API_KEY` is a Terraform output, not an environment variable: have the pipeline that deploys read it ' +
+      '(`terraform -chdir=cdktf.out/stacks/test output -raw QDRANT_API_KEY`) into the app\'s secret store or environment');
+    expect(section(render(ONE), 5)).not.toContain('is a Terraform output');
+  });
+
+  test('the console steps of a key of one cluster say to name it', () => {
+    expect(section(render(ONE), 2)).toContain('2. Go to its **API Keys** tab, click **Create**, and name the key `search-api` (the console asks for a name; the stack does not read it).');
   });
 });

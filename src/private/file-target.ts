@@ -46,11 +46,17 @@ export class FileTarget implements ISecretTarget {
   public readonly description: string;
   private readonly problems: string[];
 
-  constructor(private readonly format: 'dotenv' | 'json', private readonly options: FileSecretTargetOptions) {
+  /** The file's format and its path as given (the setup guide names them). */
+  constructor(public readonly format: 'dotenv' | 'json', private readonly options: FileSecretTargetOptions) {
     this.problems = checkStruct(options, FILE_SECRET_TARGET_OPTIONS, `SecretTarget.${format}(options)`);
     // A value object with no scope: a wrong type is refused at once.
     if (this.problems.length > 0) throw new Error(this.problems.join('; '));
     this.description = `${format === 'dotenv' ? '.env' : 'JSON'} file ${q(options.path)}`;
+  }
+
+  /** The path as given (relative to the working directory at synth). */
+  public get path(): string {
+    return this.options.path;
   }
 
   public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {

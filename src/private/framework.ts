@@ -16,5 +16,8 @@ export const FRAMEWORK = {
 /** How the user deploys: what the hints in messages and the setup guide say. */
 export const DEPLOY_COMMAND = `${FRAMEWORK.cli} deploy`;
 
+/** How the user synthesizes. */
+export const SYNTH_COMMAND = `${FRAMEWORK.cli} synth`;
+
 /** How the user destroys. */
 export const DESTROY_COMMAND = `${FRAMEWORK.cli} destroy`;

@@ -2,16 +2,20 @@
  * What the setup guide shows, read from a `ClusterAccess` once: a view per cluster and per key.
  * Values that are tokens (known only at deploy) become placeholders. Not exported.
  */
+import * as path from 'path';
 import { TerraformStack, Token } from 'cdktf';
 import { IConstruct } from 'constructs';
+import { SIDECAR_SUFFIX } from '../../assets/writer/json';
 import type { ApiKey } from '../api-key';
 import type { Cluster } from '../cluster';
 import type { ClusterAccess } from '../cluster-access';
 import { code } from './markdown';
+import { FileTarget } from '../private/file-target';
+import { OutputsTarget } from '../private/outputs-target';
 import { rotationDueOn } from '../private/rotation';
 import { names } from '../private/runtime';
 import { SecretTargetPlan, defaultEntryNames, planSecretTargets } from '../private/secret-plan';
-import { SecretEntryKind } from '../secret-target';
+import { ISecretTarget, SecretEntryKind } from '../secret-target';
 
 export interface ClusterView {
   readonly cluster: Cluster;
@@ -38,6 +42,8 @@ export interface KeyView {
   readonly name: string;
   /** `TF_VAR_…`, or undefined for `fromToken`. */
   readonly envVar?: string;
+  /** From `ApiKeySource.fromToken`: no variable to set, and Terraform hides its check's lines on success. */
+  readonly fromToken: boolean;
   /** Where the value comes from, in Markdown; never the value. */
   readonly source: string;
   /** Declared access, for the console: what to select. */
@@ -97,6 +103,7 @@ export function buildModel(access: ClusterAccess): GuideModel {
       key,
       name: plainName(key.keyName),
       envVar,
+      fromToken: envVar === undefined,
       source: envVar === undefined
         ? 'a value from another resource (`ApiKeySource.fromToken`)'
         : `${key.variable ? 'sensitive variable' : 'your sensitive variable'} ${code(variable!)}${key.variable ? ', declared by this library' : ''}`,
@@ -118,16 +125,32 @@ export function entryNamesIn(plan: SecretTargetPlan, k: KeyView, c: ClusterView)
   return { url: name(SecretEntryKind.REST_URL), grpcUrl: name(SecretEntryKind.GRPC_URL), apiKey: name(SecretEntryKind.API_KEY) };
 }
 
+/** What a built-in target is, for what the guide says about it; undefined for a user's own target. */
+export type TargetKind =
+  | { readonly kind: 'dotenv'; readonly path: string }
+  | { readonly kind: 'json'; readonly path: string; readonly sidecar: string }
+  | { readonly kind: 'outputs' };
+
+export function targetKind(target: ISecretTarget): TargetKind | undefined {
+  if (target instanceof OutputsTarget) return { kind: 'outputs' };
+  if (!(target instanceof FileTarget)) return undefined;
+  const file = target.path;
+  if (target.format === 'dotenv') return { kind: 'dotenv', path: file };
+  // As the writer names it (assets/writer/json.js sidecarPath), with / as the separator.
+  return { kind: 'json', path: file, sidecar: path.posix.join(path.posix.dirname(file), `.${path.posix.basename(file)}${SIDECAR_SUFFIX}`) };
+}
+
 /**
  * The names an app reads for a cluster, as section 4 lists them first: the cluster's first key,
- * in its first secret target, else as a target of the key's own would name them.
+ * in its first secret target, else as a target of the key's own would name them. `target` is
+ * that secret target, if any.
  */
-export function appNamesFor(m: GuideModel, c: ClusterView): { url: string; grpcUrl: string; apiKey: string } {
+export function appNamesFor(m: GuideModel, c: ClusterView): { url: string; grpcUrl: string; apiKey: string; target?: ISecretTarget } {
   const k = c.keys[0];
   if (!k) return defaultEntryNames(c.name, 1);
   const plan = m.plans.find((p) => p.keys.includes(k.key));
   const fallback = defaultEntryNames(c.name, k.clusters.length);
   if (!plan) return fallback;
   const n = entryNamesIn(plan, k, c);
-  return { url: n.url ?? fallback.url, grpcUrl: n.grpcUrl ?? fallback.grpcUrl, apiKey: n.apiKey ?? fallback.apiKey };
+  return { url: n.url ?? fallback.url, grpcUrl: n.grpcUrl ?? fallback.grpcUrl, apiKey: n.apiKey ?? fallback.apiKey, target: plan.target };
 }

@@ -3,8 +3,8 @@
  * snippets) is in snippets.ts. Not exported.
  */
 import { Heading, code, fence, list, plural, shellWord, table } from './markdown';
-import { ClusterView, GuideModel, KeyView, entryNamesIn } from './model';
-import { DEPLOY_COMMAND, DESTROY_COMMAND } from '../private/framework';
+import { ClusterView, GuideModel, KeyView, entryNamesIn, targetKind } from './model';
+import { DEPLOY_COMMAND, DESTROY_COMMAND, SYNTH_COMMAND } from '../private/framework';
 import { FAILURES, names, protocol } from '../private/runtime';
 import { defaultEntryNames } from '../private/secret-plan';
 
@@ -13,6 +13,28 @@ const CONSOLE = '<https://cloud.qdrant.io>';
 const STACKS_DIR = 'cdktf.out/stacks';
 /** Qdrant Cloud's default expiry for a new database API key. */
 const CONSOLE_DEFAULT_EXPIRY_DAYS = 90;
+
+/** Whether the stack runs health checks (`healthCheck.enabled` is not `false`). */
+function checksOn(m: GuideModel): boolean {
+  return m.access.healthCheckOptions.enabled !== false;
+}
+
+/** `terraform -chdir=… ` for the stack's directory, or nothing when the stack is unknown. */
+export function chdirOf(m: GuideModel): string {
+  return m.stack ? `-chdir=${shellWord(`${STACKS_DIR}/${m.stack}`)} ` : '';
+}
+
+/** Where a new key goes once copied: the shell of section 3, or the resource a `fromToken` key reads. */
+function keepKey(k: KeyView): string {
+  return k.fromToken
+    ? 'Then store it in the resource that the key\'s token refers to (`ApiKeySource.fromToken`, for example a secret store), not in a file or a chat.'
+    : 'Paste it straight into the shell of section 3, not into a file or a chat.';
+}
+
+/** A name the console accepts (4-128 characters) for a key named `name` in the stack. */
+function consoleName(name: string): string {
+  return name.length >= 4 ? name : `${name}-key`;
+}
 
 /** A key's declared access in words, collection names as code. */
 function accessInWords(k: KeyView): string {
@@ -45,18 +67,21 @@ export function clustersSection(m: GuideModel, h: Heading): string[] {
 // 2 ---------------------------------------------------------------------------------------------
 
 /** What to select in the console for a key's declared access. */
-function accessStep(k: KeyView): string {
+function accessStep(k: KeyView, on: boolean): string {
   if (!k.access) {
-    return 'Access: the stack declares none for this key (`access` not set), so any valid key passes the check. Give it no more access than its apps need, ' +
-      'and declare that access (`access: KeyAccess.readOnly()`, `manage()` or `collections({...})`) to have its check prove it.';
+    return on
+      ? 'Access: the stack declares none for this key (`access` not set), so any valid key passes the check. Give it no more access than its apps need, ' +
+        'and declare that access (`access: KeyAccess.readOnly()`, `manage()` or `collections({...})`) to have its check prove it.'
+      : 'Access: the stack declares none for this key (`access` not set). Give it no more access than its apps need.';
   }
+  const unchecked = 'with health checks disabled, nothing checks it';
   switch (k.access.mode) {
-    case 'read-only': return 'Access: choose **Read-only** for the whole cluster (the key is declared `KeyAccess.readOnly()`; a key that can manage fails the deploy).';
+    case 'read-only': return `Access: choose **Read-only** for the whole cluster (the key is declared \`KeyAccess.readOnly()\`; ${on ? 'a key that can manage fails the deploy' : unchecked}).`;
     case 'manage': return 'Access: choose **Manage** (cluster-wide; the key is declared `KeyAccess.manage()`).';
     default: {
       const rows = [...k.access.read.map((c) => `${code(c)} read-only`), ...k.access.readWrite.map((c) => `${code(c)} read-write`)];
       return `Access: open the **Collections** tab and add exactly ${rows.join(', ')} (the key is declared \`KeyAccess.collections(...)\`; ` +
-        'a key with more access fails the deploy).';
+        `${on ? 'a key with more access fails the deploy' : unchecked}).`;
     }
   }
 }
@@ -71,14 +96,26 @@ function perClusterKey(k: KeyView, c: ClusterView): string {
   return `${code(`${k.name}-${c.name}`)} with ${code(`clusters: ['${c.name}']`)}`;
 }
 
-/** Steps 2-5 in one cluster's **API Keys** tab (the flow with granular access and an expiry). */
-function clusterTabSteps(k: KeyView, output = `the output ${code(k.expiresAtOutput)}`): string[] {
+/**
+ * Steps 2-5 in one cluster's **API Keys** tab (the flow with granular access and an expiry).
+ * `name` is the name to give the key, in Markdown.
+ */
+function clusterTabSteps(m: GuideModel, k: KeyView, name: string, output = `the output ${code(k.expiresAtOutput)}`): string[] {
+  const days = `Qdrant's default is ${CONSOLE_DEFAULT_EXPIRY_DAYS} days`;
+  let expiry: string;
+  if (!checksOn(m)) {
+    expiry = `${days}. Health checks are disabled (\`healthCheck.enabled: false\`), so no check reads it; every deploy publishes it as ${output}.`;
+  } else if (k.fromToken) {
+    expiry = `${days}. The key comes from \`ApiKeySource.fromToken\`, so Terraform hides the lines of its check when it passes: no expiry line or warning appears. ` +
+      `Every deploy publishes the date as ${output}; set \`healthCheck.minValidityDays\` to make a short expiry fail the deploy.`;
+  } else {
+    expiry = `${days}; the key's check (section 3) reads the real date from the key and warns when it is less than 14 days away, and every deploy publishes it as ${output}.`;
+  }
   return [
-    '2. Go to its **API Keys** tab and click **Create**.',
-    `3. ${accessStep(k)}`,
-    `4. Expiration: set one. Qdrant's default is ${CONSOLE_DEFAULT_EXPIRY_DAYS} days; the key's check (section 3) reads the real date from the key ` +
-      `and warns when it is less than 14 days away, and every deploy publishes it as ${output}.`,
-    '5. Click **Create**, and copy the key now: it is shown only once. Paste it straight into the shell of section 3, not into a file or a chat.',
+    `2. Go to its **API Keys** tab, click **Create**, and name the key ${name} (the console asks for a name; the stack does not read it).`,
+    `3. ${accessStep(k, checksOn(m))}`,
+    `4. Expiration: set one. ${expiry}`,
+    `5. Click **Create**, and copy the key now: it is shown only once. ${keepKey(k)}`,
   ];
 }
 
@@ -87,8 +124,10 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
   if (m.keys.length === 0) return [...out, 'No keys yet: add them with `apiKeys: [...]` or `addApiKey()`.'];
   out.push(
     'Each key is created by hand in the Qdrant Cloud console; this library never creates or sees it. ' +
-      'The console shows a new key **only once**, so have the shell of section 3 ready before you create it.',
+      'The console shows a new key **only once**, so have the shell of section 3 ' +
+      (m.keys.some((k) => k.fromToken) ? '(or, for a key from `ApiKeySource.fromToken`, the resource it reads) ' : '') + 'ready before you create it.',
   );
+  const on = checksOn(m);
   for (const k of m.keys) {
     const where = (c: ClusterView) => `${code(c.name)} (${c.known ? code(c.host) : 'address set at deploy'})`;
     const pick = k.clusters.map(where);
@@ -98,10 +137,11 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
       out.push(
         '',
         `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and open the cluster ${list(pick, 'of this key')}.`,
-        ...clusterTabSteps(k),
+        ...clusterTabSteps(m, k, code(consoleName(k.name))),
         '',
         'Such keys are JWTs (they start with `eyJhb`). Older clusters may still offer the **Access Management** flow, which creates a key without granular access or expiry; ' +
-          (multiClusterFlowFits(k) ? 'it works too.' : 'such a key can manage, so it fails the check of this key\'s declared access.'),
+          (multiClusterFlowFits(k) ? 'it works too.'
+            : on ? 'such a key can manage, so it fails the check of this key\'s declared access.' : 'such a key can manage, more than this key\'s declared access.'),
       );
     } else if (!multiClusterFlowFits(k)) {
       // The only flow that makes one key for several clusters has no access options: its keys can
@@ -109,7 +149,8 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
       out.push(
         '',
         `This key is declared ${code(k.access!.mode === 'read-only' ? 'KeyAccess.readOnly()' : 'KeyAccess.collections(...)')}, which the multi-cluster flow (**Access Management**) cannot create: ` +
-          'that flow creates keys without granular access, which can manage every cluster they cover, so the check of such a key fails with `key has manage access …`. ' +
+          'that flow creates keys without granular access, which can manage every cluster they cover' +
+          (on ? ', so the check of such a key fails with `key has manage access …`. ' : '. ') +
           `Create one key per cluster instead, each in its cluster's **API Keys** tab, and model them in the stack as ${k.clusters.length} keys of one cluster each, ` +
           'in place of this one:',
         '',
@@ -118,7 +159,7 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
         'For each of them:',
         '',
         `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and open its cluster.`,
-        ...clusterTabSteps(k, 'the output `qdrant_api_key_<name>_expires_at` of each key'),
+        ...clusterTabSteps(m, k, 'as in the list above', 'the output `qdrant_api_key_<name>_expires_at` of each key'),
       );
     } else {
       out.push(
@@ -128,8 +169,8 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
         `3. In the cluster dropdown, select exactly these clusters: ${list(pick)}. The console may show other names for them: match them by host.`,
         '4. Access: this flow has no access options; its keys can manage every cluster they cover' + (k.access
           ? ', as this key is declared (`KeyAccess.manage()`).'
-          : '. The stack declares no `access` for this key, so its check accepts that; if its apps need less, declare that access and create one key per cluster instead (below).'),
-        '5. Click **OK**, and copy the key now: it is shown only once. Paste it straight into the shell of section 3, not into a file or a chat.',
+          : `. The stack declares no \`access\` for this key${on ? ', so its check accepts that' : ''}; if its apps need less, declare that access and create one key per cluster instead (below).`),
+        `5. Click **OK**, and copy the key now: it is shown only once. ${keepKey(k)}`,
         '',
         `Newer consoles create keys per cluster, from each cluster's **API Keys** tab, with granular access and an expiry (default ${CONSOLE_DEFAULT_EXPIRY_DAYS} days): ` +
           `such a key covers one cluster only, and this key covers ${k.clusters.length}. Use the multi-cluster flow above if your console offers it. ` +
@@ -144,7 +185,11 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
 
 export function deploySection(m: GuideModel, h: Heading): string[] {
   const out = h(1, '3. Hand the keys to the deploy');
-  out.push(`Set each key in the shell that runs \`${DEPLOY_COMMAND}\`. Nothing is written to a file of the repository.`);
+  const exports = [...new Map(m.keys.filter((k) => k.envVar !== undefined).map((k) => [k.envVar!, k])).values()];
+  out.push(exports.length > 0 || m.keys.length === 0
+    ? `Set each key in the shell that runs \`${DEPLOY_COMMAND}\`: run each block below on its own (each \`read\` waits for its key), then the deploy. ` +
+      'Setting the variable writes no file; section 4 says where the deploy writes the key.'
+    : `No key is set in the shell: each is read from the resource its token refers to. Run \`${DEPLOY_COMMAND}\`.`);
   if (m.keys.length > 0) {
     out.push(...table(['Key', 'Set before the deploy', 'Source'], m.keys.map((k) => [
       code(k.name),
@@ -152,18 +197,21 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
       k.source,
     ])));
   }
-  const exports = [...new Map(m.keys.filter((k) => k.envVar !== undefined).map((k) => [k.envVar!, k])).values()];
-  out.push(...fence('bash', [
+  // One block per key and one for the deploy: pasted together, a `read` would take the next
+  // pasted line as its key and the deploy would start at once.
+  for (const k of exports) {
     // Only a plain name reaches the shell line: synth refuses any other, but SetupGuide.render()
     // and skipValidation do not stop, and the name is the user's (a variable's logical id).
-    ...exports.map((k) => names.isEnvName(k.envVar)
+    out.push(...fence('bash', [names.isEnvName(k.envVar)
       ? `read -rs ${k.envVar} && export ${k.envVar}   # paste the key, then Enter (nothing is shown)`
-      : `# key ${k.name}: its variable's name is not a valid environment variable name (letters, digits and _, not starting with a digit); rename the variable`),
-    `${DEPLOY_COMMAND}${m.stack ? ` ${shellWord(m.stack)}` : ''}`,
-  ]));
+      : `# key ${k.name}: its variable's name is not a valid environment variable name (letters, digits and _, not starting with a digit); rename the variable`]));
+  }
+  out.push(...fence('bash', [`${DEPLOY_COMMAND}${m.stack ? ` ${shellWord(m.stack)}` : ''}`]));
   if (exports.length > 0) {
-    out.push(`A deploy without the key stops at once with \`Qdrant API key "<name>" has no value: export TF_VAR_…\`; \`${DESTROY_COMMAND}\` needs no key. ` +
-      'A key given with `-var` or a `.tfvars` file does not reach the checks: export it, and only export it (a check refuses a key that a `.tfvars` file sets to another value).');
+    out.push(`A deploy without the key stops at once with \`Qdrant API key "<name>" has no value: run read -rs TF_VAR_…\`; \`${DESTROY_COMMAND}\` needs no key. ` +
+      (checksOn(m)
+        ? 'A key given with `-var` or a `.tfvars` file does not reach the checks: export it, and only export it (a check refuses a key that a `.tfvars` file sets to another value).'
+        : 'A key given with `-var` or a `.tfvars` file does not reach the file targets: export it, and only export it.'));
   }
   if (m.keys.some((k) => k.envVar === undefined)) {
     out.push('', 'A key from `ApiKeySource.fromToken` is read from the referenced resource (for example a secret store) at deploy: ' +
@@ -200,7 +248,8 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
       : '5. gRPC (port 6334 unless set): `Qdrant/HealthCheck`, then `Collections/List` with the key (accepted) and without it ' +
         (o.requireAuth === false ? '(refused; an open endpoint is accepted too, because `healthCheck.requireAuth` is `false`).' : '(refused).'),
     '6. Expiry: a key that is a JWT carries its expiry date; the check line shows it, warns when it is less than 14 days away' +
-      (o.minValidityDays ? `, and fails when it is less than ${o.minValidityDays} days away (\`healthCheck.minValidityDays\`).` : '.'),
+      (o.minValidityDays ? `, and fails when it is less than ${o.minValidityDays} days away (\`healthCheck.minValidityDays\`).` : '.') +
+      hiddenChecks(m),
     '',
     o.runOnEveryDeploy
       ? 'Every deploy runs every check (`healthCheck.runOnEveryDeploy: true`), also when nothing changed.'
@@ -215,6 +264,18 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
   return out;
 }
 
+/** For keys from `fromToken`: Terraform shows no line of their check when it passes. */
+function hiddenChecks(m: GuideModel): string {
+  const hidden = m.keys.filter((k) => k.fromToken);
+  if (hidden.length === 0) return '';
+  const o = m.access.healthCheckOptions;
+  return ` Terraform hides the check's lines of a key from \`ApiKeySource.fromToken\` (${list(hidden.map((k) => code(k.name)))}) when it passes ` +
+    '(a failure still fails the deploy and is shown), so no expiry line or warning appears for it: read its output ' +
+    `${list(hidden.map((k) => code(k.expiresAtOutput)))} (section 6)` +
+    (o.minValidityDays ? `; \`healthCheck.minValidityDays\` still fails the deploy when the expiry is closer than ${o.minValidityDays} days.`
+      : ', or set `healthCheck.minValidityDays` to make a short expiry fail the deploy.');
+}
+
 // 4 ---------------------------------------------------------------------------------------------
 
 export function deliverySection(m: GuideModel, h: Heading): string[] {
@@ -224,7 +285,9 @@ export function deliverySection(m: GuideModel, h: Heading): string[] {
       'with the cluster name when a target receives several clusters. The URLs carry their ports (section 1).',
   );
   if (m.plans.length > 0) {
-    out.push('', `The deploy writes the entries into each secret target after the key's health check has passed, and \`${DESTROY_COMMAND}\` removes them. ` +
+    out.push('', `The deploy writes the entries into each secret target ${checksOn(m)
+      ? 'after the key\'s health check has passed'
+      : 'without any check (`healthCheck.enabled: false`): nothing proves the key first'}, and \`${DESTROY_COMMAND}\` removes them. ` +
       'A `.env` file keeps every line that is not ours; ours live in a block marked as managed. ' +
       'A JSON file keeps every member that is not ours, and records which are ours in a sidecar file next to it (`.<name>.qdrant-cluster-access`, names only). ' +
       'A name the file already defines, and not as ours, is refused, not overwritten. ' +
@@ -248,7 +311,30 @@ export function deliverySection(m: GuideModel, h: Heading): string[] {
   }
   if (rows.length === 0) return [...out, '', 'No key covers a cluster yet.'];
   out.push(...table(['Key', 'Cluster', 'REST URL', 'gRPC URL', 'Key', 'Written to'], rows));
+  const stored = storedKeys(m);
+  if (stored.length > 0) out.push('', ...stored.map((line) => `- ${line}`));
   return out;
+}
+
+/** What each built-in target leaves on disk or in the state: the keys, in plain text. */
+function storedKeys(m: GuideModel): string[] {
+  const lines: string[] = [];
+  let outputs = false;
+  for (const plan of m.plans) {
+    const t = targetKind(plan.target);
+    if (t?.kind === 'dotenv') {
+      lines.push(`${code(t.path)} holds the keys in plain text: keep it out of version control (for example in \`.gitignore\`).`);
+    } else if (t?.kind === 'json') {
+      lines.push(`${code(t.path)} holds the keys in plain text: keep it and its sidecar ${code(t.sidecar)} out of version control (for example in \`.gitignore\`).`);
+    } else if (t?.kind === 'outputs') {
+      outputs = true;
+    }
+  }
+  if (outputs) {
+    lines.push('The Terraform outputs hold the keys: they are in the Terraform state (cdktf\'s default: `terraform.<stack>.tfstate` in the project directory), ' +
+      'in plain text. Keep the state out of version control, or use a backend that stores it encrypted.');
+  }
+  return lines;
 }
 
 // 6 ---------------------------------------------------------------------------------------------
@@ -257,16 +343,25 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
   const out = h(1, '6. Rotation');
   if (m.keys.length > 0) {
     const o = m.access.healthCheckOptions;
-    out.push(
-      'Rotate a key before it expires. A key that is a JWT carries its expiry date: its check (section 3) reads it, shows it in the check line ' +
+    const read = !checksOn(m)
+      ? 'Rotate a key before it expires. A key that is a JWT carries its expiry date; health checks are disabled (`healthCheck.enabled: false`), so no check reads it. '
+      : 'Rotate a key before it expires. A key that is a JWT carries its expiry date: its check (section 3) reads it, shows it in the check line ' +
         'and warns when it is less than 14 days away' +
-        (o.enabled === false ? ' (the checks are disabled here). ' : o.runOnEveryDeploy ? '. ' : ', but the check runs only when the key or the options change. ') +
-        'Every deploy publishes the date as a non-secret output, so monitoring can watch it. ' +
+        (m.keys.some((k) => k.fromToken) ? ' (Terraform hides these lines for a key from `ApiKeySource.fromToken` when its check passes)' : '') +
+        (o.runOnEveryDeploy ? '. ' : ', but the check runs only when the key or the options change. ');
+    out.push(
+      read +
+        `Every deploy publishes the date as a non-secret output${checksOn(m) ? ' once the key\'s check passed (a key that failed it does not replace the date)' : ''}, so monitoring can watch it. ` +
         `Read it from the project directory: these lines run Terraform in the stack's directory (under ${code(STACKS_DIR)} ` +
         'unless `cdktf.json` sets another `output`), whose backend configuration finds the state (cdktf\'s default: `terraform.<stack>.tfstate` in the project directory):',
     );
-    const chdir = m.stack ? `-chdir=${shellWord(`${STACKS_DIR}/${m.stack}`)} ` : '';
+    const chdir = chdirOf(m);
     out.push(...fence('bash', m.keys.map((k) => `terraform ${chdir}output -raw ${k.expiresAtOutput}   # ${k.name}: the expiry from the last deploy, empty if none`)));
+    out.push(
+      `This works where the deploy ran. Elsewhere (a fresh checkout, another machine), run \`terraform ${chdir}init -input=false\` once after \`${SYNTH_COMMAND}\`, ` +
+        'with the state reachable (the same backend, or the state file in the project directory).',
+      '',
+    );
     out.push(
       'For a key without an expiry (an older admin key, or no expiration set), `createdOn` and `rotateAfterDays` give the due date, ' +
         'and synth warns once it has passed.',
@@ -279,15 +374,28 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
       k.dueOn ?? 'unknown',
     ])));
   }
+  const on = checksOn(m);
+  const tokens = m.keys.some((k) => k.fromToken);
+  const variables = m.keys.length === 0 || m.keys.some((k) => !k.fromToken);
+  const store = 'Store the new key in the resource that the key\'s token refers to (`ApiKeySource.fromToken`)';
+  const hand = tokens && variables ? `${store}, or for a key from a variable set the variable to the new key (section 3),`
+    : tokens ? store : 'Set the variable to the new key (section 3)';
+  let proof: string;
+  if (!on) {
+    proof = 'Nothing proves the new key (`healthCheck.enabled: false`): the deploy uses it without any check.';
+  } else {
+    proof = 'The key\'s health check runs again, because the key changed, and proves the new key on every cluster it covers ' +
+      (tokens && !variables ? '(Terraform hides its lines when it passes; a failure is shown).'
+        : tokens ? '(and reads its expiry; for a key from `ApiKeySource.fromToken` Terraform hides the lines when it passes).' : '(and reads its expiry).');
+  }
   out.push(
     'To rotate a key without downtime:',
     '',
     '1. Create a new key for the same clusters, with the same access (section 2). Keep the old key: both work from now on.',
-    `2. Set the variable to the new key (section 3) and run \`${DEPLOY_COMMAND}\`. The key's health check runs again, because the key changed, ` +
-      'and proves the new key on every cluster it covers (and reads its expiry).',
+    `2. ${hand} and run \`${DEPLOY_COMMAND}\`. ${proof}`,
     m.plans.length > 0
-      ? '3. The same deploy rewrote the key in its secret targets (section 4), after the check passed. Restart or reload your apps, and confirm that they work with it. ' +
-        'A key without a secret target you give to your apps yourself.'
+      ? `3. The same deploy rewrote the key in its secret targets (section 4)${on ? ', after the check passed' : ', unchecked'}. ` +
+        'Restart or reload your apps, and confirm that they work with it. A key without a secret target you give to your apps yourself.'
       : '3. Give the new key to your apps (section 4) and confirm that they work with it.',
     '4. Delete the old key in the console (the cluster\'s **API Keys** tab, or **Access Management**).',
     '5. Set `createdOn` of the key in the stack to the day you created the new key.',
@@ -312,8 +420,8 @@ export function troubleshootingSection(h: Heading): string[] {
     'A deploy can also stop with one of these messages, which come from no check:',
     '',
     ...table(['Message', 'When', 'Fix'], [
-      ['`Qdrant API key "<name>" has no value: export TF_VAR_…`', 'before any check (the plan)',
-        'Export the key in the shell that runs the deploy (section 3), then deploy again.'],
+      ['`Qdrant API key "<name>" has no value: run read -rs TF_VAR_…`', 'before any check (the plan)',
+        'Set the key in the shell that runs the deploy (the `read -rs` line of section 3), then deploy again.'],
       ['`environment variable TF_VAR_… is not set` (from the check or the writer)', 'when a check starts, or while writing a file target',
         'The key was given with `-var` or a `.tfvars` file, which the checks cannot read: export `TF_VAR_…` instead.'],
       ['`refusing to change <file>: line N: QDRANT_… is already defined outside the managed block`',

@@ -3,7 +3,8 @@
  * its snippet's language (markdown.ts), so pasting a snippet runs nothing else. Not exported.
  */
 import { Heading, code, fence, rustStr, shellVar, shellWord, str } from './markdown';
-import { ClusterView, GuideModel, appNamesFor } from './model';
+import { ClusterView, GuideModel, appNamesFor, targetKind } from './model';
+import { chdirOf } from './sections';
 
 /** Above this many clusters, the code snippets show one representative cluster. */
 const MAX_SNIPPET_CLUSTERS = 3;
@@ -23,18 +24,34 @@ export function snippetsSection(m: GuideModel, h: Heading): string[] {
       'For another cluster, change the address, the port and the variable name (sections 1 and 4).');
   }
   const perCluster = m.clusters.length > 1;
+  let loaded: string | undefined;
   for (const c of shown) {
     if (perCluster) out.push(...h(2, `Cluster ${code(c.name)}`));
     if (!c.known) {
       out.push('', `The address of ${code(c.name)} is known only at deploy: replace the placeholders with the Terraform outputs ` +
         `${code(`${c.outputPrefix}_rest_endpoint`)} and ${code(`${c.outputPrefix}_grpc_endpoint`)}.`);
     }
-    out.push(...snippets(c, appNamesFor(m, c).apiKey, (depth, text) => h(depth + (perCluster ? 1 : 0), text)));
+    const names = appNamesFor(m, c);
+    const t = names.target ? targetKind(names.target) : undefined;
+    if (t?.kind === 'outputs') {
+      out.push('', `${code(names.apiKey)} is a Terraform output, not an environment variable: have the pipeline that deploys read it ` +
+        `(${code(`terraform ${chdirOf(m)}output -raw ${shellWord(names.apiKey)}`)}) into the app's secret store or environment, under this name, ` +
+        'which the snippets read (the same for the URLs).');
+    }
+    // A .env file: the curl lines read the key from the shell, so load it there first (said once per file in a row).
+    const load = t?.kind === 'dotenv' && t.path !== loaded ? t.path : undefined;
+    if (t?.kind === 'dotenv') loaded = t.path;
+    out.push(...snippets(c, names.apiKey, load, (depth, text) => h(depth + (perCluster ? 1 : 0), text)));
   }
   return out;
 }
 
-function snippets(c: ClusterView, key: string, h: Heading): string[] {
+/** `. FILE` that reads exactly this file: a name without `/` would be looked up in PATH first. */
+function sourceLine(file: string): string {
+  return `set -a; . ${shellWord(file.includes('/') ? file : `./${file}`)}; set +a`;
+}
+
+function snippets(c: ClusterView, key: string, dotenv: string | undefined, h: Heading): string[] {
   const out: string[] = [];
 
   out.push(...h(2, `Python (REST, port ${c.restPort})`));
@@ -137,11 +154,16 @@ function snippets(c: ClusterView, key: string, h: Heading): string[] {
   ]));
 
   out.push(...h(2, `curl (REST, port ${c.restPort})`));
-  out.push('Qdrant takes the key in either header; when both are sent, `api-key` wins.');
+  if (dotenv !== undefined) {
+    out.push(`The key is in ${code(dotenv)}: load it into the shell from the project directory, without printing it:`);
+    out.push(...fence('bash', [sourceLine(dotenv)]));
+  }
+  out.push('Qdrant takes the key in either header; when both are sent, `api-key` wins. ' +
+    'curl reads the header from its standard input (`-H @-`, curl 7.55 or later), so the key is not on its command line, which other local users can read.');
   const url = shellWord(`${c.rest}/collections`);
   out.push(...fence('bash', [
-    `curl -sS -H "api-key: ${shellVar(key)}" ${url}`,
-    `curl -sS -H "Authorization: Bearer ${shellVar(key)}" ${url}`,
+    `curl -sS -H @- ${url} <<<"api-key: ${shellVar(key)}"`,
+    `curl -sS -H @- ${url} <<<"Authorization: Bearer ${shellVar(key)}"`,
   ]));
   return out;
 }
