@@ -70,8 +70,11 @@ export interface SecretTargetBindOptions {
    * on them (`dependsOn: options.dependsOn`), so that nothing is written before the keys are
    * proven: a failed check then leaves the store as it was. Resources, data sources and modules
    * created under `scope`, and the `dependables` returned, are made to depend on them in any case.
-   * (A Terraform output cannot wait: Terraform writes outputs even when a dependency failed. Pass
-   * values through a resource, such as `terraform_data`, that depends on these.)
+   * (A Terraform output cannot wait: Terraform writes outputs even when a dependency failed. Gate
+   * it on a resource that depends on these, such as a `terraform_data` whose input is a hash of
+   * the values, never the values: `terraform_data` does not keep the sensitive mark on its
+   * output, so a key passed through it is printed in clear by plans.
+   * `SecretTarget.terraformOutputs()` does this.)
    */
   readonly dependsOn: ITerraformDependable[];
 }

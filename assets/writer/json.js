@@ -121,6 +121,13 @@ function scanJsonObject(text) {
   try {
     parsed = JSON.parse(text.slice(bom));
   } catch (err) {
+    // A .env file with our block: the target was switched from SecretTarget.dotenv() to json() on
+    // the same path (a new Terraform address, so the old target's removal never ran).
+    const block = new RegExp(`^# >>> managed by ${TOOL} \\(([^)\\n]*)\\)`, 'm').exec(text);
+    if (block) {
+      throw new JsonError(`not valid JSON: it is a .env file holding a block managed by ${TOOL} (owner ${block[1].slice(0, 200)}), with keys; ` +
+        'give the JSON target another file, or remove that block by hand (or switch the target back to SecretTarget.dotenv())');
+    }
     throw new JsonError(`not valid JSON${jsonLineOf(text.slice(bom), err)}; fix it or choose another file`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {

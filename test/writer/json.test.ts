@@ -40,6 +40,10 @@ describe('scanJsonObject', () => {
     ['{\n  "a": 1,\n}\n', 'not valid JSON (line 3); fix it or choose another file'],
     ['[1]', 'the JSON file does not hold an object at the top level; give the path of a file holding an object ({ ... })'],
     ['"str"', 'the JSON file does not hold an object at the top level'],
+    // A target switched from dotenv() to json() on the same path (found by a lifecycle review): say what the file is.
+    ['A=1\n# >>> managed by cdktf-qdrant-cluster-access (app/Qdrant) \u2014 do not edit\nK=\'v\'\n# <<< managed by cdktf-qdrant-cluster-access (app/Qdrant)\n',
+      'not valid JSON: it is a .env file holding a block managed by cdktf-qdrant-cluster-access (owner app/Qdrant), with keys; ' +
+      'give the JSON target another file, or remove that block by hand (or switch the target back to SecretTarget.dotenv())'],
   ])('refuses %j', (text, message) => {
     expect(msg(() => j.scanJsonObject(text))).toContain(message);
   });
