@@ -6,15 +6,18 @@ import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
 import { ApiKeyHeader, HealthCheckOptions } from './health-check';
 import { errors, nameShown, q } from './private/errors';
+import { FileTarget } from './private/file-target';
 import { DEPLOY_COMMAND } from './private/framework';
 import { CheckSettings, KeyCheck } from './private/key-check';
+import { NullResource } from './private/null-resource';
 import { OutputsTarget } from './private/outputs-target';
 import { checkStruct } from './private/props';
 import { resolveIn } from './private/references';
-import { names, protocol } from './private/runtime';
+import { CLI, names, protocol } from './private/runtime';
 import { API_KEY_OPTIONS_IN_ACCESS, CLUSTER_ACCESS_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING } from './private/schemas';
 import { SecretTargetPlan, planSecretTargets } from './private/secret-plan';
 import { terraformLiteralProblem } from './private/stack-strings';
+import { StackSupport } from './private/stack-support';
 import type { SetupGuideOptions } from './setup-guide';
 import { registerSetupGuide } from './setup-guide/writer';
 
@@ -226,6 +229,7 @@ export class ClusterAccess extends Construct {
     if (this.boundTargets !== undefined) return;
     const plans = planSecretTargets(this._apiKeys);
     this.boundTargets = targetSignature(plans);
+    this.recordFiles(plans);
     if (plans.length === 0) return;
     const scope = new Construct(this, 'SecretTargets');
     for (const plan of plans) {
@@ -259,6 +263,42 @@ export class ClusterAccess extends Construct {
       if (checks.length > 0) for (const node of waiting) waitFor(node, checks);
     }
     for (const group of clashingTargets(plans)) Annotations.of(scope).addWarning(errors.targetsByOrder(group));
+  }
+
+  /**
+   * The files this ClusterAccess writes to, in one resource (`Files`). A file that drops out (the
+   * last key writing to it removed, its target removed or moved to another file or format) keeps
+   * the owner's entries otherwise: its Registration left the configuration, and Terraform runs no
+   * destroy step for that. A change of the list replaces this resource, and the destroy step of
+   * the old one runs the current writer with the old list (from the state) and the current one:
+   * it takes the owner's entries out of each file that is no longer listed. That runs early in the
+   * deploy, before the checks (Terraform runs no destroy step for the deposed object of a
+   * create_before_destroy replacement, so it cannot wait for them); it only touches files that no
+   * target of this ClusterAccess writes to any more. Not created without file targets and without
+   * checks (then there is nothing to clean up and no null provider is needed).
+   */
+  private recordFiles(plans: SecretTargetPlan[]): void {
+    const files = plans.filter((p) => p.target instanceof FileTarget)
+      .map((p) => ({ file: path.resolve((p.target as FileTarget).path), format: (p.target as FileTarget).format }))
+      .sort((a, b) => (`${a.format}:${a.file}` < `${b.format}:${b.file}` ? -1 : 1));
+    const checks = [...this.checks.values()].map((c) => c.resource);
+    // Without a valid owner the file targets are refused; the writer would refuse this one at destroy.
+    if ((files.length === 0 && checks.length === 0) || !names.isOwner(this.node.path)) return;
+    // A path Terraform or a shell would read as more than text is reported by its target.
+    if (files.some((f) => terraformLiteralProblem(f.file))) return;
+    const support = StackSupport.of(this);
+    support.useNullProvider();
+    const listed = JSON.stringify(files);
+    const remove = protocol.invocation('remove-dropped', { owner: '${self.triggers.owner}' }, `${support.runtime.path}/${CLI.writer}`);
+    new NullResource(this, 'Files', {
+      triggers: { owner: this.node.path, files: listed },
+      provisioners: [{
+        type: 'local-exec',
+        when: 'destroy',
+        command: remove.command,
+        environment: { ...remove.environment, [protocol.WRITER_ENV.files]: '${self.triggers.files}', [protocol.WRITER_ENV.keepFiles]: listed },
+      }],
+    });
   }
 
   private caAsset(): TerraformAsset | undefined {

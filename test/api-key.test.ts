@@ -52,7 +52,7 @@ describe('ApiKey', () => {
     expect(access.findCluster('prod-us')).toBe(us);
     expect(access.findCluster('nope')).toBeUndefined();
     // One health check per key; its grants include the late one.
-    const checks = Object.values<any>(synthJson(stack).resource.null_resource);
+    const checks = Object.entries<any>(synthJson(stack).resource.null_resource).filter(([id]) => id.includes('_HealthCheck_')).map(([, r]) => r);
     expect(checks).toHaveLength(1);
     expect(JSON.parse(checks[0].provisioner[0]['local-exec'].environment.QCA_GRANTS).map((g: any) => g.label))
       .toEqual(['search-api → prod-eu', 'search-api → prod-us']);

@@ -28,7 +28,7 @@ describe('examples', () => {
   test('basic: one cluster, one key, one health check', () => {
     const json = JSON.parse(Testing.synth(EXAMPLES.basic(), true));
     expect(Object.keys(json.variable)).toEqual(['qdrant_api_key_search_api']);
-    expect(Object.keys(json.resource.null_resource)).toHaveLength(1);
+    expect(Object.keys(json.resource.null_resource).filter((id) => id.includes('_HealthCheck_'))).toHaveLength(1);
     expect(Object.keys(json.output).sort()).toEqual(['qdrant_api_key_search_api_expires_at', 'qdrant_prod_eu_grpc_endpoint', 'qdrant_prod_eu_rest_endpoint']);
   });
 
@@ -87,8 +87,11 @@ describe('examples', () => {
     const gate = /^terraform_data\.Qdrant_SecretTargets_Terraform-outputs_Verified_[0-9A-F]{8}$/;
     // The expiry output waits for the key's check (a key that failed it does not show its date).
     const expiryGate = /^terraform_data\.Qdrant_ApiKeys_[\w-]+_ExpiryChecked_[0-9A-F]{8}$/;
+    // The record of the files each access writes to (its replacement cleans up a file that dropped out).
+    const files = /^null_resource\.Qdrant_Files_[0-9A-F]{8}$/;
+    const expected = [perKeyCheck, expiry, gate, expiryGate, files];
     expect(removed.filter((a) => !perGrantCheck.test(a))).toEqual([]);
-    expect(added.filter((a) => !perKeyCheck.test(a) && !expiry.test(a) && !gate.test(a) && !expiryGate.test(a))).toEqual([]);
+    expect(added.filter((a) => !expected.some((r) => r.test(a)))).toEqual([]);
     // #10 itself renames nothing: the writer, the registration, the outputs, the variables and the user's own resources keep their addresses.
     expect(before.filter((a) => !perGrantCheck.test(a)).every((a) => after.includes(a))).toBe(true);
   });

@@ -65,6 +65,8 @@ describe('the health check of a key', () => {
     expect(Object.keys(json.resource.null_resource).sort()).toEqual([
       expect.stringMatching(/^Qdrant_ApiKeys_ingest_HealthCheck_[0-9A-F]{8}$/),
       expect.stringMatching(/^Qdrant_ApiKeys_search-api_HealthCheck_[0-9A-F]{8}$/),
+      // The record of the files this access writes to (none here), whose replacement cleans up a dropped one.
+      expect.stringMatching(/^Qdrant_Files_[0-9A-F]{8}$/),
     ]);
     expect(json.provider.null).toHaveLength(1);
   });

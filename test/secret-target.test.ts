@@ -926,7 +926,7 @@ describe('one runtime and one null provider per stack', () => {
     expect(assets.map((a) => a.node.path)).toEqual(['test/QdrantClusterAccess/Runtime']);
 
     const execs = Object.values<any>(json.resource.null_resource).map((r) => r.provisioner[0]['local-exec']);
-    expect(execs).toHaveLength(2 + 4 * 2); // two checks; a Write and a Registration per file
+    expect(execs).toHaveLength(2 + 4 * 2 + 2); // two checks; a Write and a Registration per file; the Files record of each access
     const clis = new Set(execs.map((e) => e.environment.QCA_CLI));
     const dir = `${assets[0].path}/`;
     expect([...clis].sort()).toEqual([`${dir}checker/cli.js`, `${dir}writer/cli.js`]);
@@ -1094,6 +1094,26 @@ describe('targets are written after the checks of their keys', () => {
     }
   });
 
+  test('the Files record lists every file of the access (absolute, by format and path): its replacement takes the owner\'s entries out of a dropped one', () => {
+    const stack = newStack();
+    accessIn(stack, {
+      apiKeys: [
+        { name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: 'b/.env' }), SecretTarget.json({ path: 'a.json' })] },
+        { name: 'ingest', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs()] },
+      ],
+    });
+    const { res } = oneResource(synthJson(stack), 'Qdrant_Files_');
+    const files = JSON.stringify([{ file: path.resolve('b/.env'), format: 'dotenv' }, { file: path.resolve('a.json'), format: 'json' }]);
+    expect(res.triggers).toEqual({ owner: 'test/Qdrant', files });
+    expect(res.depends_on).toBeUndefined();
+    expect(res.lifecycle).toBeUndefined();
+    const exec = res.provisioner[0]['local-exec'];
+    expect(exec.when).toBe('destroy');
+    expect(exec.command).toBe('node "$QCA_CLI" remove-dropped --owner "$QCA_OWNER"');
+    // The old list from the state, the current one as a literal: what only the old one names is dropped.
+    expect(exec.environment).toMatchObject({ QCA_OWNER: '${self.triggers.owner}', QCA_FILES: '${self.triggers.files}', QCA_KEEP_FILES: files });
+  });
+
   test('with health checks disabled, targets are still bound, and wait for nothing', () => {
     const stack = newStack();
     accessIn(stack, {
@@ -1102,6 +1122,7 @@ describe('targets are written after the checks of their keys', () => {
     });
     const out = synthJson(stack);
     expect(Object.keys(out.resource.null_resource).map((id) => id.replace(/_[0-9A-F]{8}$/, ''))).toEqual([
+      'Qdrant_Files',
       'Qdrant_SecretTargets_env-file-env_Registration',
       'Qdrant_SecretTargets_env-file-env_Write',
     ]);

@@ -50,15 +50,27 @@ export declare const FILE_OPTIONS: {
   readonly help: OptionSpec;
 };
 
+export declare const DROPPED_OPTIONS: {
+  readonly owner: OptionSpec;
+  readonly help: OptionSpec;
+};
+
 export declare const COMMANDS: {
   readonly check: { readonly options: typeof CHECK_OPTIONS };
   readonly write: { readonly options: typeof FILE_OPTIONS };
   readonly remove: { readonly options: typeof FILE_OPTIONS };
+  readonly 'remove-dropped': { readonly options: typeof DROPPED_OPTIONS };
 };
 export type CommandName = keyof typeof COMMANDS;
 
 /** The writer's environment variables. */
-export declare const WRITER_ENV: { readonly entries: 'QCA_ENTRIES'; readonly entriesFromEnv: 'QCA_ENTRIES_FROM_ENV'; readonly entriesSha256: 'QCA_ENTRIES_SHA256' };
+export declare const WRITER_ENV: {
+  readonly entries: 'QCA_ENTRIES';
+  readonly entriesFromEnv: 'QCA_ENTRIES_FROM_ENV';
+  readonly entriesSha256: 'QCA_ENTRIES_SHA256';
+  readonly files: 'QCA_FILES';
+  readonly keepFiles: 'QCA_KEEP_FILES';
+};
 /** The environment variable holding the CLI's path in a command. */
 export declare const CLI_ENV: 'QCA_CLI';
 /** `timeout` → `QCA_TIMEOUT`. */

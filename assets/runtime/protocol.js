@@ -69,10 +69,17 @@ const FILE_OPTIONS = {
   help: CHECK_OPTIONS.help,
 };
 
+/** `remove-dropped`: the files are in the environment (WRITER_ENV.files, keepFiles). */
+const DROPPED_OPTIONS = {
+  owner: FILE_OPTIONS.owner,
+  help: CHECK_OPTIONS.help,
+};
+
 const COMMANDS = {
   check: { options: CHECK_OPTIONS },
   write: { options: FILE_OPTIONS },
   remove: { options: FILE_OPTIONS },
+  'remove-dropped': { options: DROPPED_OPTIONS },
 };
 
 /** Environment variables read by the writer: the entries, never on the command line. */
@@ -86,6 +93,10 @@ const WRITER_ENV = {
    * variables: -var and .tfvars files win over TF_VAR_, and the file must get the checked key.
    */
   entriesSha256: 'QCA_ENTRIES_SHA256',
+  /** remove-dropped: JSON array of {file, format}, the files an owner wrote to (a record in the state). */
+  files: 'QCA_FILES',
+  /** remove-dropped: JSON array of {file, format}, the files the current configuration still writes to. */
+  keepFiles: 'QCA_KEEP_FILES',
 };
 
 /** Environment variable holding the path of the CLI in a local-exec command. */
@@ -129,4 +140,4 @@ function defaultDeadlineSeconds(timeoutSeconds) {
   return Math.max(60, 4 * timeoutSeconds);
 }
 
-module.exports = { CHECK_OPTIONS, FILE_OPTIONS, COMMANDS, WRITER_ENV, CLI_ENV, envNameOf, invocation, defaultDeadlineSeconds };
+module.exports = { CHECK_OPTIONS, FILE_OPTIONS, DROPPED_OPTIONS, COMMANDS, WRITER_ENV, CLI_ENV, envNameOf, invocation, defaultDeadlineSeconds };

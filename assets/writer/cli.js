@@ -6,6 +6,8 @@
  *
  *   QCA_ENTRIES='{"NAME":"value",...}' [QCA_ENTRIES_FROM_ENV='{"NAME":"ENV_VAR",...}']
  *       node cli.js write|remove --file PATH [--format dotenv|json] --owner NAME
+ *   QCA_FILES='[{"file":PATH,"format":"dotenv"|"json"},...]' QCA_KEEP_FILES='[...]'
+ *       node cli.js remove-dropped --owner NAME
  *
  * The entries come only from the environment, never the command line. QCA_ENTRIES holds the
  * values; QCA_ENTRIES_FROM_ENV names, per entry, another environment variable that holds the
@@ -19,7 +21,9 @@
  * nothing, when one of the names is already defined elsewhere, and drops owner's recorded names
  * that are no longer given. `remove` removes every entry recorded for owner, plus the names given
  * (a block written before the record existed records nothing), only inside what is ours, and
- * deletes the file when this tool created it and nothing else is left. How the file is read and
+ * deletes the file when this tool created it and nothing else is left. `remove-dropped` does
+ * `remove` for each file of QCA_FILES that QCA_KEEP_FILES does not list (the destroy step of a
+ * ClusterAccess's Files record: the files it wrote to, and those it still writes to). How the file is read and
  * replaced, the lock, and what survives a kill: file.js.
  *
  * Options and environment variables: runtime/protocol.js (FILE_OPTIONS, WRITER_ENV); parsing and
@@ -30,7 +34,7 @@
 const dotenv = require('./dotenv.js');
 const file = require('./file.js');
 const json = require('./json.js');
-const { FILE_OPTIONS, WRITER_ENV } = require('../runtime/protocol.js');
+const { FILE_OPTIONS, DROPPED_OPTIONS, WRITER_ENV } = require('../runtime/protocol.js');
 const { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli, showable, sameSha256, setKeyHint, variableSetTwice } = require('../runtime/cli.js');
 const { isEnvName, isOwner, OWNER_RULE } = require('../runtime/names.js');
 const { quote } = require('../runtime/text.js');
@@ -38,6 +42,7 @@ const { quote } = require('../runtime/text.js');
 const PROG = 'qdrant-cluster-access-writer';
 
 const USAGE = `Usage: ${PROG} write|remove --file PATH [--format dotenv|json] --owner NAME
+       ${PROG} remove-dropped --owner NAME
 
 Entries come from the environment, never the command line: ${WRITER_ENV.entries} holds a JSON object
 of NAME: value (for remove, a JSON array of names is accepted too), and ${WRITER_ENV.entriesFromEnv}
@@ -45,6 +50,9 @@ a JSON object of NAME: ENV_VAR naming the variable that holds a value (a key).
 
 write sets the owner's entries in the file to exactly these (names it wrote before and no longer
 gets are removed); remove takes out every entry the file records for the owner, and the names given.
+remove-dropped does what remove does for each file of ${WRITER_ENV.files} (a JSON array of
+{"file","format"}: the files the owner wrote to) that ${WRITER_ENV.keepFiles} (the same shape: the
+files it still writes to) does not list.
 
 Options:
 ${optionsHelp(FILE_OPTIONS)}
@@ -55,8 +63,9 @@ ${optionsHelp(FILE_OPTIONS)}
 function parseCommandLine(argv) {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h') return { help: true };
+  if (command === 'remove-dropped') return parseDropped(rest);
   if (command !== 'write' && command !== 'remove') {
-    throw new UsageError(`expected the command write or remove; got ${showable(command === undefined ? '' : command) ?? 'an argument (not shown: it may be a key)'}`);
+    throw new UsageError(`expected the command write, remove or remove-dropped; got ${showable(command === undefined ? '' : command) ?? 'an argument (not shown: it may be a key)'}`);
   }
   const { values, positionals } = parseArgs(FILE_OPTIONS, rest);
   if (values.help) return { help: true };
@@ -68,6 +77,53 @@ function parseCommandLine(argv) {
   if (o.owner === '') throw new UsageError('--owner is empty; give the construct path of the ClusterAccess that owns the entries');
   if (!isOwner(o.owner)) throw new UsageError(`--owner ${showable(o.owner) ?? '(not shown: it may be a key)'} is not valid: ${OWNER_RULE}`);
   return { command, file: o.file, format: o.format, owner: o.owner, deployCommand: o.deployCommand };
+}
+
+function parseDropped(rest) {
+  const { values, positionals } = parseArgs(DROPPED_OPTIONS, rest);
+  if (values.help) return { help: true };
+  if (positionals.length > 0) throw new UsageError('unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)');
+  const o = withDefaults(DROPPED_OPTIONS, values);
+  if (o.owner === undefined || o.owner === '') throw new UsageError('--owner is required: the construct path of the ClusterAccess that owns the entries');
+  if (!isOwner(o.owner)) throw new UsageError(`--owner ${showable(o.owner) ?? '(not shown: it may be a key)'} is not valid: ${OWNER_RULE}`);
+  return { command: 'remove-dropped', owner: o.owner };
+}
+
+/** A list of {file, format} from environment variable `name` ([] when unset or empty). */
+function fileList(env, name) {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return [];
+  let list;
+  try {
+    list = JSON.parse(raw);
+  } catch {
+    throw new UsageError(`${name} is not valid JSON (expected a list of {"file","format"})`);
+  }
+  const valid = Array.isArray(list) && list.every((f) => f && typeof f === 'object' && typeof f.file === 'string' && f.file !== '' &&
+    FILE_OPTIONS.format.values.includes(f.format));
+  if (!valid) throw new UsageError(`${name} must be a JSON list of {"file": PATH, "format": "dotenv" or "json"}`);
+  return list;
+}
+
+/** remove-dropped: removes the owner's entries from each file it no longer writes to; a line per file. */
+async function removeDropped(owner, env, fileOpts) {
+  const keep = new Set(fileList(env, WRITER_ENV.keepFiles).map((f) => `${f.format}:${f.file}`));
+  const dropped = fileList(env, WRITER_ENV.files).filter((f) => !keep.has(`${f.format}:${f.file}`));
+  const lines = [];
+  const failed = [];
+  for (const f of dropped) {
+    try {
+      lines.push(await apply({ command: 'remove', format: f.format, file: f.file, owner }, {}, fileOpts, fileOpts.warn));
+    } catch (err) {
+      if (!(err instanceof file.FileError || err instanceof file.LockError)) throw err;
+      failed.push(err.message);
+    }
+  }
+  if (failed.length > 0) {
+    // The others are done; Terraform runs this again at the next deploy.
+    throw new RunError(`${failed.join('; ')}${lines.length ? ` (done: ${lines.length} other file${lines.length === 1 ? '' : 's'})` : ''}`);
+  }
+  return dropped.length === 0 ? [`no file of owner ${owner} to clean up`] : lines;
 }
 
 function readEntries(env, command, deployCommand) {
@@ -224,6 +280,17 @@ async function main(io) {
   if (parsed.help) {
     io.stdout(USAGE);
     return 0;
+  }
+  if (parsed.command === 'remove-dropped') {
+    const warnings = [];
+    const fileOpts = { warn: (m) => warnings.push(m) };
+    try {
+      const lines = await removeDropped(parsed.owner, io.env, fileOpts);
+      io.stdout(`${lines.join('\n')}\n`);
+      return 0;
+    } finally {
+      for (const w of warnings) io.stderr(`${w}\n`);
+    }
   }
   let entries;
   try {

@@ -274,3 +274,57 @@ test('the same files under another spelling of their paths (a new Terraform addr
   expect(fs.readFileSync(envFile, 'utf8')).toBe(USER_ENV);
   expect(fs.readFileSync(jsonFile, 'utf8')).toBe(USER_JSON);
 });
+
+test('a file that no key writes to any more loses our entries, and the user\'s file is as it was', async () => {
+  const { base, envFile, jsonFile } = appDir('dropped');
+  const otherFile = path.join(base, 'other.env');
+  const OTHER = '# other app\nOTHER=1\n';
+  fs.writeFileSync(otherFile, OTHER, { mode: 0o600 });
+  // Key a writes to the .env; key b to the .env and to other.env, or (withOther false) to the .env only.
+  const synthDropped = (withOther: boolean) => synthStack(base, 'dropped', (app, id) => {
+    const stack = new TerraformStack(app, id);
+    const env = SecretTarget.dotenv({ path: envFile });
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'eu', url: clusters.eu.url, grpcPort: Number(new URL(clusters.eu.grpcUrl).port) }],
+      apiKeys: [
+        { name: 'a', clusters: ['eu'], secretTargets: [env] },
+        { name: 'b', clusters: ['eu'], secretNaming: { prefix: 'B_' }, secretTargets: withOther ? [env, SecretTarget.dotenv({ path: otherFile })] : [env] },
+      ],
+      healthCheck: { caFile: clusters.eu.caFile, retries: 0 },
+      setupGuide: { enabled: false },
+    });
+    return stack;
+  });
+  const dir = synthDropped(true);
+  const first = await initAndApply(dir, VARS);
+  runs.push(first);
+  expect(first.exitCode).toBe(0);
+  expect(Object.keys(ourEnv(otherFile)).sort()).toEqual(['B_QDRANT_API_KEY', 'B_QDRANT_GRPC_URL', 'B_QDRANT_URL']);
+  const env = ourEnv(envFile);
+  expect(fs.readFileSync(otherFile).equals(Buffer.from(OTHER))).toBe(false);
+
+  // other.env drops out, in a deploy where key a fails its check: other.env, which no target
+  // writes to any more, is cleaned up at the start (a destroy step cannot wait for the checks);
+  // the .env, still a target, is left as it was.
+  synthDropped(false);
+  const failed = await apply(dir, { ...VARS, TF_VAR_qdrant_api_key_a: WRONG });
+  expect(failed.exitCode).not.toBe(0);
+  expect(failed.stdout).toContain(`removed 3 entries from ${otherFile}`);
+  expect(fs.readFileSync(otherFile, 'utf8')).toBe(OTHER);
+  expect(ourEnv(envFile)).toEqual(env);
+
+  // The checks pass: nothing more to clean up; the .env keeps every entry.
+  const good = await apply(dir, VARS);
+  expect(good.exitCode).toBe(0);
+  expect(good.stdout).not.toMatch(/removed \d+ entr/);
+  expect(fs.readFileSync(otherFile, 'utf8')).toBe(OTHER);
+  expect(ourEnv(envFile)).toEqual(env);
+  const plan = await tf(dir, ['plan', '-detailed-exitcode'], VARS);
+  expect(plan.exitCode).toBe(0);
+
+  const destroy = await tf(dir, ['destroy', '-auto-approve'], VARS);
+  expect(destroy.exitCode).toBe(0);
+  expect(fs.readFileSync(envFile, 'utf8')).toBe(USER_ENV);
+  expect(fs.readFileSync(otherFile, 'utf8')).toBe(OTHER);
+  expect(fs.readFileSync(jsonFile, 'utf8')).toBe(USER_JSON);
+});

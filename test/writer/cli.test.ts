@@ -304,7 +304,7 @@ describe('a key from TF_VAR_ that is not the value Terraform uses (QCA_ENTRIES_S
 describe('usage errors exit 2', () => {
   const f = () => path.join(dir, '.env');
   test.each([
-    [[], ENTRIES, 'expected the command write or remove; got ""'],
+    [[], ENTRIES, 'expected the command write, remove or remove-dropped; got ""'],
     [['write', '--owner', 'o'], ENTRIES, '--file is required'],
     [['write', '--file', 'F'], ENTRIES, '--owner is required'],
     [['write', '--file', 'F', '--owner', 'o', '--format', 'yaml'], ENTRIES, '--format must be one of dotenv, json; got "yaml"'],
@@ -316,7 +316,7 @@ describe('usage errors exit 2', () => {
     [['write', '--file', 'F', '--owner', 'o'], [SECRET], 'QCA_ENTRIES must be a JSON object of NAME: value'],
     [['write', '--file', 'F', '--owner', 'o'], { K: 42 }, 'QCA_ENTRIES: entry K must be a string'],
     [['write', '--file', 'F', '--owner', 'o'], { 'BAD NAME': SECRET }, 'QCA_ENTRIES: entry name "BAD NAME" is not a valid variable name'],
-    [[SECRET], ENTRIES, 'expected the command write or remove; got an argument (not shown: it may be a key)\n'],
+    [[SECRET], ENTRIES, 'expected the command write, remove or remove-dropped; got an argument (not shown: it may be a key)\n'],
     [['write', '--file', 'F', '--owner', 'o', '--format', SECRET], ENTRIES, '--format must be one of dotenv, json; got a value (not shown: it may be a key)\n'],
     [['remove', '--file', 'F', '--owner', 'o', `--format=${SECRET}`], ENTRIES, '--format must be one of dotenv, json; got a value (not shown: it may be a key)\n'],
     [['write', '--file', 'F', '--owner', 'o', `-api-key=${SECRET}`], ENTRIES, 'unknown option "-api-key" (see --help)\n'],
@@ -336,7 +336,7 @@ describe('usage errors exit 2', () => {
 
 describe('entry values are secrets before the command line is read', () => {
   test.each([
-    [[SHORT_SECRET], 'expected the command write or remove; got "[redacted]"'],
+    [[SHORT_SECRET], 'expected the command write, remove or remove-dropped; got "[redacted]"'],
     [['write', '--file', 'F', '--owner', 'o', '--format', SHORT_SECRET], '--format must be one of dotenv, json; got "[redacted]"'],
   ])('%j', async (args, message) => {
     const f = path.join(dir, '.env');
@@ -458,5 +458,45 @@ describe('found by running the CLI: the size bound', () => {
     expect(r.stderr).toMatch(new RegExp(`^qdrant-cluster-access-writer: error: refusing to change ${f.replace(/[.]/g, '\\.')}: the new text would be \\d+ bytes, ` +
       'over the bound of 4194304 bytes for a file of keys \\(it is 4194297 bytes now\\); move other content out of this file or write the keys to another file; the file was not changed\\n$'));
     expect(fs.readFileSync(f, 'utf8')).toBe(text);
+  });
+});
+
+describe('remove-dropped: the owner\'s entries leave the files it no longer writes to', () => {
+  const list = (...files: [string, 'dotenv' | 'json'][]) => JSON.stringify(files.map(([file, format]) => ({ file, format })));
+
+  test('takes out the owner\'s entries from each dropped file, byte for byte, and leaves kept files and other owners alone', async () => {
+    const kept = path.join(dir, 'kept.env');
+    const dropped = path.join(dir, 'dropped.env');
+    const json = path.join(dir, 'dropped.json');
+    fs.writeFileSync(kept, 'K=1\n');
+    fs.writeFileSync(dropped, FOREIGN);
+    fs.writeFileSync(json, '{ "a": 1 }\n');
+    for (const f of [kept, dropped]) expect((await cli(['write', '--file', f, '--owner', 'app/Q'], ENTRIES)).code).toBe(0);
+    expect((await cli(['write', '--file', dropped, '--owner', 'app/Other'], { OTHER_URL: 'https://o:6333' })).code).toBe(0);
+    expect((await cli(['write', '--file', json, '--format', 'json', '--owner', 'app/Q'], ENTRIES)).code).toBe(0);
+    const keptBefore = fs.readFileSync(kept, 'utf8');
+
+    const r = await cli(['remove-dropped', '--owner', 'app/Q'], undefined, {
+      QCA_FILES: list([kept, 'dotenv'], [dropped, 'dotenv'], [json, 'json'], [path.join(dir, 'gone', '.env'), 'dotenv']),
+      QCA_KEEP_FILES: list([kept, 'dotenv']),
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`removed 2 entries from ${dropped} (0 not present)\nremoved 2 entries from ${json} (0 not present)\n` +
+      `removed 0 entries from ${path.join(dir, 'gone', '.env')} (0 not present, file does not exist)\n`);
+    expect(fs.readFileSync(kept, 'utf8')).toBe(keptBefore);
+    expect(dotenv.parse(fs.readFileSync(dropped, 'utf8'))).toMatchObject({ OTHER_URL: 'https://o:6333' });
+    expect(fs.readFileSync(dropped, 'utf8')).not.toContain('QDRANT_PROD_EU');
+    expect(fs.readFileSync(json, 'utf8')).toBe('{ "a": 1 }\n');
+    expect(fs.existsSync(path.join(dir, '.dropped.json.qdrant-cluster-access'))).toBe(false);
+  });
+
+  test('nothing dropped: one line, nothing changed; a bad list or no owner: exit 2', async () => {
+    const f = path.join(dir, '.env');
+    expect(await cli(['remove-dropped', '--owner', 'app/Q'], undefined, { QCA_FILES: list([f, 'dotenv']), QCA_KEEP_FILES: list([f, 'dotenv']) }))
+      .toMatchObject({ code: 0, stdout: 'no file of owner app/Q to clean up\n' });
+    expect(fs.existsSync(f)).toBe(false);
+    const bad = await cli(['remove-dropped', '--owner', 'app/Q'], undefined, { QCA_FILES: '[{"file":"x","format":"yaml"}]' });
+    expect(bad).toMatchObject({ code: 2, stderr: 'qdrant-cluster-access-writer: error: QCA_FILES must be a JSON list of {"file": PATH, "format": "dotenv" or "json"}\n' });
+    expect((await cli(['remove-dropped'])).stderr).toContain('--owner is required');
   });
 });
