@@ -1,9 +1,10 @@
-import { Annotations, DataResource, Fn, Lazy, Op, TerraformOutput, TerraformResource, TerraformVariable, Token, conditional } from 'cdktf';
+import { Annotations, Fn, Lazy, Op, TerraformOutput, TerraformResource, TerraformVariable, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
 import { KeyAccess } from './key-access';
 import { errors, nameShown } from './private/errors';
+import { Gate, onceApplied } from './private/gate';
 import { checkStruct } from './private/props';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
 import { names } from './private/runtime';
@@ -161,7 +162,10 @@ export class ApiKey extends Construct {
   /** The name as given (any type): errors describe a list or an object by its shape only. */
   private readonly _nameGiven: unknown;
   /** Applied only after the key's check passed: the expiry output waits for it (see _gateExpiry). */
-  private _expiryGate?: DataResource;
+  private _expiryGate?: Gate;
+  /** The expiry output, and the expiry it shows until a gate is set. */
+  private readonly _expiresAt: TerraformOutput;
+  private readonly _expiry: string;
 
   constructor(scope: Construct, id: string, props: ApiKeyProps) {
     super(scope, id);
@@ -209,10 +213,9 @@ export class ApiKey extends Construct {
     const clash = support.claimVariable(`qdrant_api_key_${snake}`, this.node.path) ?? support.claimOutput(this.expiresAtOutputName, this.node.path);
     if (clash && !isSibling(this, clash)) this._errors.push(errors.keyNameClash(this.keyName, `qdrant_api_key_${snake}`, clash));
 
-    const expiry = expiryExpression(this._sourceConfig().expression);
-    support.declared(new TerraformOutput(this, 'ExpiresAt', {
-      // Once gated, "" until the gate is applied: a key that failed its check does not show its date.
-      value: Lazy.stringValue({ produce: () => (this._expiryGate ? gated(this._expiryGate, expiry) : expiry) }),
+    this._expiry = expiryExpression(this._sourceConfig().expression);
+    this._expiresAt = support.declared(new TerraformOutput(this, 'ExpiresAt', {
+      value: this._expiry,
       description: `When Qdrant API key "${valid ? this.keyName : snake}" expires (ISO 8601, from the key's JWT exp claim); empty when the key carries no expiry (not secret)`,
     }), this.expiresAtOutputName);
 
@@ -231,7 +234,8 @@ export class ApiKey extends Construct {
    */
   public _gateExpiry(check: TerraformResource): void {
     if (this._expiryGate) return;
-    this._expiryGate = new DataResource(this, 'ExpiryChecked', { input: { check: check.getStringAttribute('id') }, dependsOn: [check] });
+    this._expiryGate = new Gate(this, 'ExpiryChecked', { input: { check: check.getStringAttribute('id') }, dependsOn: [check] });
+    this._expiresAt.value = onceApplied(this._expiryGate, 'check', this._expiry);
   }
 
   /** The clusters this key is granted to, in the order they were granted. */
@@ -440,12 +444,6 @@ function expiryExpression(key: string): string {
   // sensitive() first: the fallback "" is not sensitive, and Terraform before 1.7 fails on a
   // nonsensitive() of a value that is not (hashicorp/terraform#33856).
   return Token.asString(Fn.nonsensitive(Fn.sensitive(Fn.try([date, '']))));
-}
-
-/** `value` once `gate` has been applied, else "" (unknown while the gate waits to be applied). */
-function gated(gate: DataResource, value: string): string {
-  // `length() >= 1`: cdktf renders an operand '' or 0 as undefined.
-  return Token.asString(conditional(Op.gte(Fn.lengthOf(Token.asString(gate.output.lookup('check'))), 1), value, ''));
 }
 
 /** The target argument of addSecretTarget, checked like a prop (it may come from any language). */

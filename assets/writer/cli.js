@@ -113,7 +113,7 @@ async function removeDropped(owner, env, fileOpts) {
   const failed = [];
   for (const f of dropped) {
     try {
-      lines.push(await apply({ command: 'remove', format: f.format, file: f.file, owner }, {}, fileOpts, fileOpts.warn));
+      lines.push(await apply({ command: 'remove', format: f.format, file: f.file, owner }, {}, fileOpts));
     } catch (err) {
       if (!(err instanceof file.FileError || err instanceof file.LockError)) throw err;
       failed.push(err.message);
@@ -228,7 +228,8 @@ function jsonTransform(command, entries, owner, sidecarName, out) {
 }
 
 /** Does the work; returns the summary line. Throws FileError or LockError (one line) on failure. */
-async function apply({ command, format, file: target, owner }, entries, options, warn) {
+async function apply({ command, format, file: target, owner }, entries, options) {
+  const warn = options.warn;
   const out = { plan: null };
   // Removing from a file whose directory is gone (another machine's path) is nothing to do.
   const fileOpts = { ...options, removing: command === 'remove' };
@@ -304,7 +305,7 @@ async function main(io) {
   const lockMs = Number(io.env.QCA_LOCK_TIMEOUT_MS);
   if (Number.isFinite(lockMs) && lockMs > 0) fileOpts.lockTimeoutMs = lockMs;
   try {
-    const line = await apply(parsed, entries, fileOpts, fileOpts.warn);
+    const line = await apply(parsed, entries, fileOpts);
     for (const w of warnings) io.stderr(`${w}\n`);
     io.stdout(`${line}\n`);
     return 0;

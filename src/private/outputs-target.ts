@@ -9,9 +9,10 @@
  * Terraform does not keep the sensitive mark on a terraform_data's output (a destroy plan would
  * print them). Not exported.
  */
-import { DataResource, Fn, Op, TerraformOutput, Token, conditional } from 'cdktf';
+import { Fn, TerraformOutput } from 'cdktf';
 import { Construct } from 'constructs';
 import { errors } from './errors';
+import { Gate, onceApplied } from './gate';
 import { StackSupport } from './stack-support';
 import { SecretEntryKind } from '../secret-target';
 import type { ISecretTarget, SecretTargetBindOptions, SecretTargetConfig } from '../secret-target';
@@ -36,19 +37,16 @@ export class OutputsTarget implements ISecretTarget {
       scope.node.addValidation({ validate: () => problems });
       return {};
     }
-    const gate = new DataResource(scope, 'Verified', {
+    const gate = new Gate(scope, 'Verified', {
       input: { values_sha256: Fn.sha256(Fn.jsonencode(Object.fromEntries(options.entries.map((e) => [e.name, e.value])))) },
       dependsOn: options.dependsOn,
     });
-    // Unknown until the gate is applied (after the checks); `length() >= 1`, because cdktf renders an
-    // operand '' or 0 as undefined.
-    const verified = Op.gte(Fn.lengthOf(Token.asString(gate.output.lookup('values_sha256'))), 1);
     options.entries.forEach((entry, i) => {
       // Not the name alone as the id: a name may be "Verified", "" or hold "/" (invalid names are
       // reported by validation, which a constructs exception here would cut short).
       const id = scope.node.tryFindChild(`entry:${entry.name}`) ? `entry:${i}:${entry.name}` : `entry:${entry.name}`;
       support.declared(new TerraformOutput(scope, id, {
-        value: Token.asString(conditional(verified, entry.value, '')),
+        value: onceApplied(gate, 'values_sha256', entry.value),
         sensitive: true,
         description: `${KIND_TEXT[entry.kind]} of Qdrant cluster "${entry.clusterName}" (key "${entry.keyName}"), once the key's health check passed`,
       }), entry.name);
