@@ -274,16 +274,15 @@ export class ClusterAccess extends Construct {
    * it takes the owner's entries out of each file that is no longer listed. That runs early in the
    * deploy, before the checks (Terraform runs no destroy step for the deposed object of a
    * create_before_destroy replacement, so it cannot wait for them); it only touches files that no
-   * target of this ClusterAccess writes to any more. Not created without file targets and without
-   * checks (then there is nothing to clean up and no null provider is needed).
+   * target of this ClusterAccess writes to any more. Created even without file targets and
+   * checks, so that removing the last file target (or every key) still cleans up.
    */
   private recordFiles(plans: SecretTargetPlan[]): void {
     const files = plans.filter((p) => p.target instanceof FileTarget)
       .map((p) => ({ file: path.resolve((p.target as FileTarget).path), format: (p.target as FileTarget).format }))
       .sort((a, b) => (`${a.format}:${a.file}` < `${b.format}:${b.file}` ? -1 : 1));
-    const checks = [...this.checks.values()].map((c) => c.resource);
     // Without a valid owner the file targets are refused; the writer would refuse this one at destroy.
-    if ((files.length === 0 && checks.length === 0) || !names.isOwner(this.node.path)) return;
+    if (!names.isOwner(this.node.path)) return;
     // A path Terraform or a shell would read as more than text is reported by its target.
     if (files.some((f) => terraformLiteralProblem(f.file))) return;
     const support = StackSupport.of(this);

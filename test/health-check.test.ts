@@ -200,10 +200,11 @@ describe('the health check of a key', () => {
     }
   });
 
-  test('disabled: no null_resource and no null provider', () => {
+  test('disabled: no check; the Files record alone (removing a file target later still cleans up)', () => {
     const json = synthJson(stackWith({ enabled: false }));
-    expect(json.resource).toBeUndefined();
-    expect(json.provider).toBeUndefined();
+    expect(Object.keys(json.resource)).toEqual(['null_resource']);
+    expect(Object.keys(json.resource.null_resource).map((id) => id.replace(/_[0-9A-F]{8}$/, ''))).toEqual(['Qdrant_Files']);
+    expect(json.provider.null).toHaveLength(1);
   });
 
   test('an existing null provider is reused, not duplicated, even when added after the constructs', () => {

@@ -10,7 +10,9 @@
  *   reorder afterwards, and is still destroyed back to the original bytes; so is one destroyed
  *   right after the upgrade;
  * - the same files under another spelling of their paths (which moves the targets' Terraform
- *   addresses) keep their entries: the old Registration's destroy step does not run.
+ *   addresses) keep their entries: the old Registration's destroy step does not run;
+ * - a file that no target writes to any more loses our entries (the Files record's replacement),
+ *   also with checks disabled and every key removed.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -327,4 +329,33 @@ test('a file that no key writes to any more loses our entries, and the user\'s f
   expect(fs.readFileSync(envFile, 'utf8')).toBe(USER_ENV);
   expect(fs.readFileSync(otherFile, 'utf8')).toBe(OTHER);
   expect(fs.readFileSync(jsonFile, 'utf8')).toBe(USER_JSON);
+});
+
+test('with checks disabled, removing every key takes our entries out of the file they wrote to', async () => {
+  const { base, envFile } = appDir('all-keys-removed');
+  // No check and, at the end, no key and no file target: the Files record is still there to clean up.
+  const synthKeys = (keys: string[]) => synthStack(base, 'unchecked', (app, id) => {
+    const stack = new TerraformStack(app, id);
+    const env = SecretTarget.dotenv({ path: envFile });
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'eu', url: clusters.eu.url }],
+      apiKeys: keys.map((name) => ({ name, clusters: ['eu'], secretTargets: [env] })),
+      healthCheck: { enabled: false },
+      setupGuide: { enabled: false },
+    });
+    return stack;
+  });
+  const dir = synthKeys(['a']);
+  const first = await initAndApply(dir, VARS);
+  runs.push(first);
+  expect(first.exitCode).toBe(0);
+  expect(Object.keys(ourEnv(envFile)).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL']);
+
+  synthKeys([]);
+  const removed = await apply(dir, VARS);
+  expect(removed.exitCode).toBe(0);
+  expect(removed.stdout).toContain(`removed 3 entries from ${envFile}`);
+  expect(fs.readFileSync(envFile, 'utf8')).toBe(USER_ENV);
+  const plan = await tf(dir, ['plan', '-detailed-exitcode'], VARS);
+  expect(plan.exitCode).toBe(0);
 });
