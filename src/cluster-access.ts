@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Annotations, AssetType, Aspects, TerraformAsset, TerraformDataSource, TerraformModule, TerraformResource, TerraformStack, Token, dependable } from 'cdktf';
+import { Annotations, AssetType, Aspects, TerraformAsset, TerraformDataSource, TerraformModule, TerraformOutput, TerraformResource, TerraformStack, Token, dependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
@@ -260,7 +260,16 @@ export class ClusterAccess extends Construct {
           waiting.push(d);
         }
       }
-      if (checks.length > 0) for (const node of waiting) waitFor(node, checks);
+      if (checks.length > 0) {
+        for (const node of waiting) waitFor(node, checks);
+        // Terraform writes an output even when a check fails: one made under the scope must take its
+        // value from what waits (as terraformOutputs() does through its gate). One returned is reported above.
+        for (const output of bindScope.node.findAll()) {
+          if (TerraformOutput.isTerraformOutput(output) && !(Array.isArray(returned) && returned.includes(output)) && !refersToAny(output, waiting)) {
+            this.problems.push(errors.outputCannotWait(description, output));
+          }
+        }
+      }
     }
     for (const group of clashingTargets(plans)) Annotations.of(scope).addWarning(errors.targetsByOrder(group));
   }
@@ -350,6 +359,12 @@ function isModule(x: unknown): x is TerraformModule {
   const m = x as { source?: unknown; interpolationForOutput?: unknown; addProvider?: unknown; friendlyUniqueId?: unknown } | null;
   return m !== null && typeof m === 'object' && typeof m.source === 'string' && typeof m.interpolationForOutput === 'function' &&
     typeof m.addProvider === 'function' && typeof m.friendlyUniqueId === 'string';
+}
+
+/** Whether an output's value refers to one of these resources, data sources or modules. */
+function refersToAny(output: TerraformOutput, nodes: Waiting[]): boolean {
+  const value = JSON.stringify(resolveIn(TerraformStack.of(output), output.value) ?? null);
+  return nodes.some((n) => new RegExp(`\\.${n.friendlyUniqueId.replace(/[^A-Za-z0-9_]/g, '\\$&')}(?![A-Za-z0-9_-])`).test(value));
 }
 
 /** Makes a resource, data source or module depend on the checks. */

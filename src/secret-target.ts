@@ -74,7 +74,8 @@ export interface SecretTargetBindOptions {
    * it on a resource that depends on these, such as a `terraform_data` whose input is a hash of
    * the values, never the values: `terraform_data` does not keep the sensitive mark on its
    * output, so a key passed through it is printed in clear by plans.
-   * `SecretTarget.terraformOutputs()` does this.)
+   * `SecretTarget.terraformOutputs()` does this. An output created under `scope` whose value refers
+   * to no resource that waits is a validation error.)
    */
   readonly dependsOn: ITerraformDependable[];
 }

@@ -384,6 +384,30 @@ describe('what a user target creates under its scope or returns waits for the ch
     ]);
   });
 
+  test('an output made under the bind scope whose value refers to nothing that waits is an error: it would take a rejected key', () => {
+    const stack = new TerraformStack(Testing.app(), 'stores');
+    accessWith(stack, new Made('output store', (scope, o) => {
+      for (const e of o.entries) new TerraformOutput(scope, e.name, { value: e.value, sensitive: true });
+      return {};
+    }));
+    expect(synthErrorLines(stack)).toEqual(['QDRANT_URL', 'QDRANT_GRPC_URL', 'QDRANT_API_KEY'].map((name) =>
+      `[stores/Qdrant] bind() of secret target output store created (TerraformOutput at stores/Qdrant/SecretTargets/output-store/${name}) under its scope, ` +
+      'whose value refers to no resource that waits for the health checks: Terraform writes an output even when a check fails, ' +
+      'so a rejected key would reach it; use SecretTarget.terraformOutputs(), or take the value from such a resource (see SecretTargetBindOptions.dependsOn)'));
+  });
+
+  test('an output that takes its value from a resource that waits (made under the scope, or returned) is accepted', () => {
+    for (const where of ['scope', 'returned']) {
+      const stack = new TerraformStack(Testing.app(), 'stores');
+      accessWith(stack, new Made('gated output store', (scope, o) => {
+        const store = new DataResource(where === 'scope' ? scope : stack, 'Store', { input: o.entries.map((e) => e.name) });
+        new TerraformOutput(scope, 'Written', { value: store.output });
+        return where === 'scope' ? {} : { dependables: [store] };
+      }));
+      expect([where, synthErrorLines(stack)]).toEqual([where, []]);
+    }
+  });
+
   test('dependables that are not a list are an error, not a crash', () => {
     const stack = new TerraformStack(Testing.app(), 'stores');
     accessWith(stack, new Made('single store', (scope) => ({ dependables: new DataResource(scope, 'Store', { input: { n: 1 } }) })));

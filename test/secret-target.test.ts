@@ -13,7 +13,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { provider, resource } from '@cdktf/provider-null';
-import { TerraformAsset, TerraformOutput, TerraformResource, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { TerraformAsset, TerraformLocal, TerraformOutput, TerraformResource, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { Construct } from 'constructs';
 import * as dotenv from 'dotenv';
 import {
@@ -48,15 +48,15 @@ class Recorder implements ISecretTarget {
 
   public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
     this.binds.push(options);
-    new TerraformOutput(scope, 'Recorded', { value: options.entries, sensitive: true })
-      .overrideLogicalId(`recorded_${this.label}`);
+    // A local: written nowhere (an output would be refused: it cannot wait for the checks).
+    new TerraformLocal(scope, 'Recorded', options.entries).overrideLogicalId(`recorded_${this.label}`);
     return {};
   }
 }
 
 /** The entries a recorder received, values resolved, from the synthesized JSON. */
 function recorded(json: any, label: string): any[] {
-  return json.output[`recorded_${label}`].value;
+  return json.locals[`recorded_${label}`];
 }
 
 /** Entry names only. */

@@ -296,6 +296,10 @@ export const errors = {
     `bind() of secret target ${target} returned ${q(value)} in dependables, which cannot wait for the health checks ` +
     '(only resources, data sources and modules can); return only those, and pass the values on through a resource ' +
     'that depends on options.dependsOn (e.g. terraform_data)',
+  outputCannotWait: (target: string, output: unknown) =>
+    `bind() of secret target ${target} created ${q(output)} under its scope, whose value refers to no resource ` +
+    'that waits for the health checks: Terraform writes an output even when a check fails, so a rejected key would reach it; ' +
+    'use SecretTarget.terraformOutputs(), or take the value from such a resource (see SecretTargetBindOptions.dependsOn)',
   dependableOtherStack: (target: string, value: unknown, otherStack: string, checksStack: string) =>
     `bind() of secret target ${target} returned ${q(value)}, which is in stack ${q(otherStack)}; the health checks it must wait for ` +
     `are in stack ${q(checksStack)}, and Terraform cannot make a resource depend on one in another stack; ` +
