@@ -247,3 +247,20 @@ describe('a token URL with a bracketed IPv6 host', () => {
     expect(new RegExp(pattern).exec('https://abc.example.com:6333')?.[0]).toBe('https://abc.example.com');
   });
 });
+
+describe('a key put into a cluster address', () => {
+  test('in its path, fragment or port, or after a space: synth reports each address without the key', () => {
+    const key = 'canary-synth-url-Zq8vR2mX9pL4tW7yB3nK';
+    const stack = newStack();
+    const urls = [`https://127.0.0.1:6333/${key}`, `https://h.example#${key}`, `https://h.example:${key}`, `https://h.example ${key}`];
+    new ClusterAccess(stack, 'Qdrant', { clusters: urls.map((url, i) => ({ name: `c${i}`, url })) });
+    const lines = synthErrors(stack);
+    expect(lines.map((l) => l.split(';')[0])).toEqual([
+      '[test/Qdrant/Clusters/c0] cluster "c0" url "https://127.0.0.1:6333/***" has a path "/***"',
+      '[test/Qdrant/Clusters/c1] cluster "c1" url "https://h.example#***" has a fragment ("#...")',
+      '[test/Qdrant/Clusters/c2] cluster "c2" url "https://h.example:***" has port (not shown: it may be a key)',
+      '[test/Qdrant/Clusters/c3] cluster "c3" url "https://h.example ***" holds whitespace or a control character',
+    ]);
+    expect(lines.join('\n')).not.toContain(key.slice(0, 12));
+  });
+});

@@ -12,7 +12,7 @@
  * "--flag=value", so the value part of an unknown option is never shown either.
  */
 const crypto = require('node:crypto');
-const { quote, redact, safeLine } = require('./text.js');
+const { mayBeKey, quote, redact, safeLine } = require('./text.js');
 const { isEnvName } = require('./names.js');
 
 /** A bad command line or bad input the user can fix. Exit code 2. */
@@ -34,14 +34,11 @@ class RunError extends Error {
 
 const FLAG_LOOKS_SECRET = /(^-k$)|key(?!-env)|token|secret|passw/i;
 
-/** Longer values are not shown in messages: they may be keys (hand-picked ones included). */
-const SHOWN_MAX = 20;
 const NOT_SHOWN = '(not shown: it may be a key)';
 
 /** A value for a message, quoted; undefined when it may be a key (long, or a JWT). */
 function showable(raw) {
-  const s = String(raw);
-  return s.length > SHOWN_MAX || /^-*eyJ/.test(s) ? undefined : quote(s);
+  return mayBeKey(raw) ? undefined : quote(String(raw));
 }
 
 /** `"value"`, or `a value (not shown: it may be a key)`. */

@@ -4,6 +4,10 @@
 export declare const REDACTED: '[redacted]';
 /** What safeLine prints in place of a line that holds part of a secret (see holdsPart). */
 export declare const PART_HIDDEN: '(answer not shown: it holds part of the API key)';
+/** Longer text is not shown in messages where a key may have been put: it may be one. */
+export declare const SHOWN_MAX: 20;
+/** Whether text given where a key may have been put could be one: longer than SHOWN_MAX, or a JWT. */
+export declare function mayBeKey(text: string): boolean;
 /** `text` cut to `max` characters with an ellipsis. */
 export declare function clip(text: string, max: number): string;
 /** C0/C1 controls, DEL, bidi controls and line separators become spaces. */

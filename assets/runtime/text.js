@@ -345,6 +345,15 @@ function redactDeep(value, secrets) {
   return value;
 }
 
+/** Longer text is not shown in messages where a key may have been put: it may be one (hand-picked ones included). */
+const SHOWN_MAX = 20;
+
+/** Whether text given where a key may have been put could be one: longer than SHOWN_MAX, or a JWT. */
+function mayBeKey(text) {
+  const s = String(text);
+  return s.length > SHOWN_MAX || /^-*eyJ/.test(s);
+}
+
 /**
  * A value for an error message: JSON quoting shows empty strings and whitespace; NaN and the
  * infinities as such (JSON would say null); clipped, one line.
@@ -365,4 +374,4 @@ function quote(value, max = 120) {
   return clip(stripControl(text), max);
 }
 
-module.exports = { REDACTED, PART_HIDDEN, clip, stripControl, redact, holdsSecret, holdsPart, redactDeep, safeLine, quote };
+module.exports = { REDACTED, PART_HIDDEN, SHOWN_MAX, mayBeKey, clip, stripControl, redact, holdsSecret, holdsPart, redactDeep, safeLine, quote };

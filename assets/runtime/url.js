@@ -18,7 +18,7 @@
  */
 const net = require('node:net');
 const { domainToASCII, domainToUnicode } = require('node:url');
-const { clip, stripControl } = require('./text.js');
+const { clip, mayBeKey, stripControl } = require('./text.js');
 
 const DEFAULT_REST_PORT = 6333;
 const DEFAULT_GRPC_PORT = 6334;
@@ -40,7 +40,16 @@ function showUrl(raw) {
     masked = ambiguous ? `${masked.slice(0, start)}***` : `${masked.slice(0, start)}***${masked.slice(at)}`;
   }
   masked = masked.replace(/\?[^#]*/, '?***');
+  // After the host: a port, path segments, a fragment and words after whitespace that may be a key
+  // (long, or a JWT) are masked too, so that a key put into the address is not shown.
+  const authority = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/*)?(?:[^@]*@)?(?:\[[^\]]*\]|[^:/?#\s]*)/.exec(masked)[0].length;
+  masked = masked.slice(0, authority) + maskParts(masked.slice(authority));
   return JSON.stringify(clip(stripControl(masked), 200));
+}
+
+/** Each part between ":", "/", "?", "#" and whitespace that may be a key (long, or a JWT) → `***`. */
+function maskParts(text) {
+  return text.replace(/[^:/?#\s]+/g, (part) => (mayBeKey(part) ? '***' : part));
 }
 
 /** A host for a message: quoted, invisible and control characters as \u escapes, clipped. */
@@ -156,19 +165,20 @@ function parseClusterUrl(raw) {
   const beforeFragment = fragment < 0 ? rest : rest.slice(0, fragment);
   const query = beforeFragment.indexOf('?');
   const pathPart = query < 0 ? beforeFragment : beforeFragment.slice(0, query);
+  const hp = /^(\[[^\]]*\]|[^:]*)(?::(.*))?$/.exec(hostPort);
+  const hostText = hp ? hp[1] : hostPort;
+  const portText = hp ? hp[2] : undefined;
   if (pathPart !== '' && pathPart !== '/') {
-    problems.push(`has a path ${JSON.stringify(clip(pathPart, 80))}; give only the cluster address, e.g. "${protocol}//${hostPort}"`);
+    const address = `${protocol}//${hostText}${portText === undefined ? '' : `:${mayBeKey(portText) ? '<port>' : portText}`}`;
+    problems.push(`has a path ${JSON.stringify(clip(maskParts(pathPart), 80))}; give only the cluster address, e.g. ${JSON.stringify(address)}`);
   }
   if (query >= 0) problems.push('has a query (not shown: it may hold a key); remove it, the API key is passed separately');
   if (fragment >= 0) problems.push('has a fragment ("#..."); remove it');
 
-  const hp = /^(\[[^\]]*\]|[^:]*)(?::(.*))?$/.exec(hostPort);
-  const hostText = hp ? hp[1] : hostPort;
-  const portText = hp ? hp[2] : undefined;
   let explicitPort;
   if (portText !== undefined) {
     if (!/^[1-9][0-9]{0,4}$/.test(portText) || Number(portText) > 65535) {
-      problems.push(`has port ${JSON.stringify(clip(portText, 20))}; a port is a number in 1-65535 without leading zeros`);
+      problems.push(`has port ${mayBeKey(portText) ? '(not shown: it may be a key)' : JSON.stringify(portText)}; a port is a number in 1-65535 without leading zeros`);
     } else {
       explicitPort = Number(portText);
     }

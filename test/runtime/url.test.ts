@@ -144,3 +144,25 @@ describe('a host is never rewritten silently (only lower case and punycode)', ()
     expect(parsed.host).toBeUndefined();
   });
 });
+
+describe('a key put into the path, fragment or port of an address, or after whitespace, is not shown (long parts are masked)', () => {
+  const KEY = 'canary-url-Zq8vR2mX9pL4tW7yB3nK6cF1';
+  test.each([
+    [`https://127.0.0.1:6333/${KEY}`, '"https://127.0.0.1:6333/***"', 'has a path "/***"; give only the cluster address, e.g. "https://127.0.0.1:6333"'],
+    [`https://h.example/collections/${KEY}/points`, '"https://h.example/collections/***/points"', 'has a path "/collections/***/points"; give only the cluster address, e.g. "https://h.example"'],
+    [`https://h.example#${KEY}`, '"https://h.example#***"', 'has a fragment ("#..."); remove it'],
+    [`https://h.example:${KEY}`, '"https://h.example:***"', 'has port (not shown: it may be a key); a port is a number in 1-65535 without leading zeros'],
+    [`https://h.example:${KEY}/x`, '"https://h.example:***/x"', 'has a path "/x"; give only the cluster address, e.g. "https://h.example:<port>"'],
+    [`https://h.example ${KEY}`, '"https://h.example ***"', 'holds whitespace or a control character; expected https://<host> or https://<host>:<port>'],
+  ])('%s', (url, shown, first) => {
+    const problems = parseClusterUrl(url).problems;
+    expect([showUrl(url), problems[0]]).toEqual([shown, first]);
+    expect(`${showUrl(url)} ${problems.join('; ')}`).not.toContain(KEY.slice(0, 12));
+  });
+
+  test('short parts, a long host and a short port are still shown', () => {
+    const url = 'https://0a1b2c3d-4e5f-6789-abcd-ef0123456789.eu-central-1-0.aws.cloud.qdrant.io:6333/collections#top';
+    expect(showUrl(url)).toBe(JSON.stringify(url));
+    expect(parseClusterUrl('https://h.example:0x10').problems).toEqual(['has port "0x10"; a port is a number in 1-65535 without leading zeros']);
+  });
+});
