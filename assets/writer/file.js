@@ -518,7 +518,8 @@ async function updateOnce(file, transform, opts, side, lock, warn) {
   const afterStep = side && typeof plan.sidecarAfter === 'string' && plan.sidecarAfter !== sideBefore
     ? () => replaceFile(side, plan.sidecarAfter, { ...sideConfig(), lock, label: file }, warn)
     : null;
-  if (targetStep && plan.text !== DELETE && cur && (cur.stat.mode & 0o004)) {
+  // Not when removing: the file is left without our keys.
+  if (targetStep && !opts.removing && plan.text !== DELETE && cur && (cur.stat.mode & 0o004)) {
     warn(`warning: ${file} is readable by all users (mode ${modeString(cur.stat.mode)}) and holds API keys; consider chmod 600 ${file}`);
   }
   if (plan.sidecarFirst && sideStep && targetStep) {

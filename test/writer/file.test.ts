@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { mergeEntries } = require('../../assets/writer/dotenv.js');
+const { mergeEntries, removeEntries } = require('../../assets/writer/dotenv.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { updateFile, readVerified, DELETE, HOST, HOST_TAG } = require('../../assets/writer/file.js');
 
@@ -112,6 +112,17 @@ test('warns (without values) about a world-readable file', async () => {
   await updateFile(f, mergeT, opts());
   expect(mode(f)).toBe(0o644);
   expect(warnings).toEqual([`warning: ${f} is readable by all users (mode 0644) and holds API keys; consider chmod 600 ${f}`]);
+});
+
+test('no such warning when removing our entries: the file is left without our keys', async () => {
+  const f = path.join(dir, '.env');
+  fs.writeFileSync(f, 'A=1\n');
+  fs.chmodSync(f, 0o644);
+  await updateFile(f, mergeT, opts());
+  warnings.length = 0;
+  await updateFile(f, (t: string | null) => removeEntries(t, ['QDRANT_API_KEY'], { owner: 't' }), { ...opts(), removing: true });
+  expect(fs.readFileSync(f, 'utf8')).toBe('A=1\n');
+  expect(warnings).toEqual([]);
 });
 
 (isRoot ? test : test.skip)('as root, keeps the owner of an existing file', async () => {
