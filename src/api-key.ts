@@ -229,13 +229,17 @@ export class ApiKey extends Construct {
    * key) must not show its date while the apps still hold the previous key. The gate's input is
    * the check's id, which a new key makes unknown until the check has passed; a failed check
    * leaves the gate unapplied, so Terraform keeps the output as it was (as for
-   * SecretTarget.terraformOutputs()).
+   * SecretTarget.terraformOutputs()). The ClusterAccess also makes the gate wait for the key's
+   * secret targets (a write that fails, another key's check failing on a shared file, say, leaves
+   * the apps with the previous key too). Returns the gate.
    * @internal
    */
-  public _gateExpiry(check: TerraformResource): void {
-    if (this._expiryGate) return;
-    this._expiryGate = new Gate(this, 'ExpiryChecked', { input: { check: check.getStringAttribute('id') }, dependsOn: [check] });
-    this._expiresAt.value = onceApplied(this._expiryGate, 'check', this._expiry);
+  public _gateExpiry(check: TerraformResource): TerraformResource {
+    if (!this._expiryGate) {
+      this._expiryGate = new Gate(this, 'ExpiryChecked', { input: { check: check.getStringAttribute('id') }, dependsOn: [check] });
+      this._expiresAt.value = onceApplied(this._expiryGate, 'check', this._expiry);
+    }
+    return this._expiryGate;
   }
 
   /** The clusters this key is granted to, in the order they were granted. */

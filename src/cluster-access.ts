@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Annotations, AssetType, Aspects, TerraformAsset, TerraformDataSource, TerraformModule, TerraformOutput, TerraformResource, TerraformStack, Token, dependable } from 'cdktf';
+import { Annotations, AssetType, Aspects, ITerraformDependable, TerraformAsset, TerraformDataSource, TerraformModule, TerraformOutput, TerraformResource, TerraformStack, Token, dependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
@@ -85,6 +85,8 @@ export class ClusterAccess extends Construct {
   private readonly keyScope: Construct;
   private readonly problems: string[] = [];
   private readonly checks = new Map<ApiKey, KeyCheck>();
+  /** The gate of each checked key's expiry output: it waits for the key's targets too. */
+  private readonly expiryGates = new Map<ApiKey, TerraformResource>();
   private readonly settings: CheckSettings;
   /** The entry names of each target as bound at the first synth. */
   private boundTargets?: string;
@@ -211,7 +213,7 @@ export class ClusterAccess extends Construct {
     if (this.healthCheckOptions.enabled !== false) {
       const check = new KeyCheck(key, 'HealthCheck', key, this.settings);
       this.checks.set(key, check);
-      key._gateExpiry(check.resource);
+      this.expiryGates.set(key, key._gateExpiry(check.resource));
     }
     return key;
   }
@@ -262,6 +264,11 @@ export class ClusterAccess extends Construct {
       }
       if (checks.length > 0) {
         for (const node of waiting) waitFor(node, checks);
+        // A key's expiry date shows once its targets hold it (a write can fail after the check passed).
+        for (const k of plan.keys) {
+          const gate = this.expiryGates.get(k);
+          if (gate) waitFor(gate, waiting);
+        }
         // Terraform writes an output even when a check fails: one made under the scope must take its
         // value from what waits (as terraformOutputs() does through its gate). One returned is reported above.
         for (const output of bindScope.node.findAll()) {
@@ -367,11 +374,16 @@ function refersToAny(output: TerraformOutput, nodes: Waiting[]): boolean {
   return nodes.some((n) => new RegExp(`\\.${n.friendlyUniqueId.replace(/[^A-Za-z0-9_]/g, '\\$&')}(?![A-Za-z0-9_-])`).test(value));
 }
 
-/** Makes a resource, data source or module depend on the checks. */
-function waitFor(node: Waiting, checks: TerraformResource[]): void {
+/** Makes a resource, data source or module depend on these (the checks, or the targets' resources), each once. */
+function waitFor(node: Waiting, on: ITerraformDependable[]): void {
   const stack = TerraformStack.of(node);
   const present = new Set((node.dependsOn ?? []).map((d) => resolveIn(stack, d)));
-  const missing = checks.map((c) => dependable(c)).filter((d) => !present.has(resolveIn(stack, d)));
+  const missing = on.map((c) => dependable(c)).filter((d) => {
+    const ref = resolveIn(stack, d);
+    if (present.has(ref)) return false;
+    present.add(ref);
+    return true;
+  });
   if (missing.length > 0) node.dependsOn = [...(node.dependsOn ?? []), ...missing];
 }
 

@@ -1072,6 +1072,27 @@ describe('SecretTarget.terraformOutputs(): a gate, then one sensitive output per
 });
 
 describe('targets are written after the checks of their keys', () => {
+  test('a key\'s expiry gate waits for its check and for each of its targets (a write can fail after the check passed), each once', () => {
+    const stack = newStack();
+    const env = SecretTarget.dotenv({ path: '.env' });
+    const access = accessIn(stack, {
+      apiKeys: [
+        { name: 'search-api', clusters: ['prod-eu'], secretTargets: [env, SecretTarget.terraformOutputs()] },
+        { name: 'ingest', clusters: ['prod-eu'], secretTargets: [env], secretNaming: { prefix: 'INGEST_' } },
+        { name: 'none', clusters: ['prod-eu'] },
+      ],
+    });
+    const out = synthJson(stack);
+    const gate = (key: string) => Object.entries<any>(out.resource.terraform_data).find(([id]) => id.startsWith(`Qdrant_ApiKeys_${key}_ExpiryChecked_`))![1];
+    const write = `null_resource.${oneResource(out, 'env-file', '_Write_').id}`;
+    const registration = `null_resource.${oneResource(out, 'env-file', '_Registration_').id}`;
+    const verified = `terraform_data.${Object.keys(out.resource.terraform_data).find((id) => id.includes('_Verified_'))}`;
+    const check = (key: string) => ref(checkResource(access, key));
+    expect(gate('search-api').depends_on).toEqual([check('search-api'), write, registration, verified]);
+    expect(gate('ingest').depends_on).toEqual([check('ingest'), write, registration]);
+    expect(gate('none').depends_on).toEqual([check('none')]);
+  });
+
   test('every store depends on the checks of its own keys; the checks depend on nothing', () => {
     const stack = newStack();
     const env = SecretTarget.dotenv({ path: '.env' });

@@ -4,13 +4,16 @@
  * The output `qdrant_api_key_search_api_expires_at` is decoded by Terraform from the key's `exp`:
  * the ISO date, not sensitive; "" for a plain key. No part of the token (its header, payload and
  * signature segments, each made unique here) may appear in terraform's output, the plan, the state
- * or cdk.tf.json.
+ * or cdk.tf.json. Then two keys sharing a .env: a good rotation of one whose file is not written
+ * (the other key fails its check) leaves the output at the date of the key in the file.
  */
 import { createHmac } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { TerraformStack } from 'cdktf';
 import { BasicStack } from '../../examples/basic/main';
-import { base64url, expIn } from '../../tools/testing/jwt';
+import { ClusterAccess, SecretTarget } from '../../src';
+import { base64url, expIn, readJwt } from '../../tools/testing/jwt';
 import { describeRealQdrant, RealQdrant } from '../../tools/testing/real-qdrant';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
 import { TerraformRun, synthStack, tempDir, terraform } from '../../tools/testing/terraform';
@@ -98,5 +101,70 @@ describeRealQdrant('examples/basic with a JWT key: the expires_at output (real t
     };
     const found = Object.entries(needles).filter(([, n]) => texts.some((t) => t.includes(n))).map(([name]) => name);
     expect(found).toEqual([]);
+  });
+});
+
+describeRealQdrant('two keys in one .env: the expires_at output waits for the file (real terraform, real Qdrant)', () => {
+  const runs: TerraformRun[] = [];
+  let q: RealQdrant;
+  let dir: string;
+  let envFile: string;
+  const FIRST = readJwt(MANAGE_KEY, 120 * 24 * 60 * 60); // what the apps hold first
+  const SECOND = readJwt(MANAGE_KEY, 60 * 24 * 60 * 60); // a good rotation
+  const WRONG = canaryKey('canary-wrong-b');
+  const dateOf = (days: number) => new Date((expIn(days * 24 * 60 * 60)) * 1000).toISOString().slice(0, 10);
+  const tf = async (args: string[], a: string, b: string) => {
+    const flags = args[0] === 'output' ? ['-no-color'] : ['-no-color', '-input=false'];
+    const run = await terraform(dir, [...args, ...flags], { TF_VAR_qdrant_api_key_a: a, TF_VAR_qdrant_api_key_b: b });
+    runs.push(run);
+    return run;
+  };
+  const expiresAt = async () => (JSON.parse((await tf(['output', '-json'], FIRST, MANAGE_KEY)).stdout) as Record<string, { value: string }>).qdrant_api_key_a_expires_at.value;
+  const inEnv = () => fs.readFileSync(envFile, 'utf8').includes(FIRST) ? 'first' : fs.readFileSync(envFile, 'utf8').includes(SECOND) ? 'second' : 'neither';
+
+  beforeAll(async () => {
+    q = await RealQdrant.start({ apiKey: MANAGE_KEY, jwtRbac: true, collections: ['products'] });
+    const out = tempDir('qca-e2e-expiry-shared-');
+    envFile = path.join(out, '.env');
+    dir = synthStack(out, 'shared', (app, id) => {
+      const stack = new TerraformStack(app, id);
+      const env = SecretTarget.dotenv({ path: envFile });
+      new ClusterAccess(stack, 'Qdrant', {
+        clusters: [{ name: 'eu', url: q.restUrl, grpcPort: q.grpcPort }],
+        apiKeys: [
+          { name: 'a', clusters: ['eu'], secretTargets: [env], secretNaming: { prefix: 'A_' } },
+          { name: 'b', clusters: ['eu'], secretTargets: [env], secretNaming: { prefix: 'B_' } },
+        ],
+        healthCheck: { caFile: q.caFile, retries: 0 },
+        setupGuide: { enabled: false },
+      });
+      return stack;
+    });
+    const init = await tf(['init'], FIRST, MANAGE_KEY);
+    if (init.exitCode !== 0) throw new Error(`terraform init failed:\n${init.stdout}\n${init.stderr}`);
+  });
+  afterAll(() => q?.stop());
+
+  test('a rotation of key a whose file is not written (key b fails its check) leaves the date of the key in the file', async () => {
+    expect((await tf(['apply', '-auto-approve'], FIRST, MANAGE_KEY)).exitCode).toBe(0);
+    expect([inEnv(), (await expiresAt()).slice(0, 10)]).toEqual(['first', dateOf(120)]);
+
+    // Key a's check passes, key b's fails: the shared .env is not written, so the apps hold FIRST.
+    const failed = await tf(['apply', '-auto-approve'], SECOND, WRONG);
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stdout).toMatch(/ok +a → eu .*expires/);
+    expect([inEnv(), (await expiresAt()).slice(0, 10)]).toEqual(['first', dateOf(120)]);
+
+    // Key b fixed: the file gets SECOND, and the output its date (key a's check does not run again).
+    const fixed = await tf(['apply', '-auto-approve'], SECOND, MANAGE_KEY);
+    expect(fixed.exitCode).toBe(0);
+    expect(fixed.stdout).not.toMatch(/ok +a → eu/);
+    expect([inEnv(), (await expiresAt()).slice(0, 10)]).toEqual(['second', dateOf(60)]);
+    expect((await tf(['plan', '-detailed-exitcode'], SECOND, MANAGE_KEY)).exitCode).toBe(0);
+  });
+
+  test('no key in terraform\'s output', () => {
+    const texts = runs.flatMap((r) => [r.stdout, r.stderr]);
+    expect([FIRST, SECOND, WRONG, MANAGE_KEY].filter((k) => texts.some((t) => t.includes(k)))).toEqual([]);
   });
 });
