@@ -363,15 +363,15 @@ export class ApiKey extends Construct {
   /**
    * A precondition for every resource that needs the key: a key read from a variable that has
    * no value fails the deploy at once, naming the variable (instead of a prompt, or a check that
-   * fails later with a less direct message).
+   * fails later with a less direct message). `guide`: where the setup guide is, when it is written.
    * @internal
    */
-  public _keyPreconditions(deployCommand: string): { condition: any; errorMessage: string }[] {
+  public _keyPreconditions(deployCommand: string, guide?: string): { condition: any; errorMessage: string }[] {
     const variable = this._sourceConfig().variable;
     if (!variable) return [];
     return [{
       condition: Op.neq(variable.value, Token.nullValue()),
-      errorMessage: errors.keyNotSet(names.isValidName(this.keyName) ? this.keyName : '(invalid name)', variable.friendlyUniqueId, deployCommand),
+      errorMessage: errors.keyNotSet(names.isValidName(this.keyName) ? this.keyName : '(invalid name)', variable.friendlyUniqueId, deployCommand, guide),
     }];
   }
 

@@ -116,6 +116,7 @@ export class ClusterAccess extends Construct {
       runOnEveryDeploy: this.healthCheckOptions.runOnEveryDeploy!,
       caFile: this.caAsset(),
       deployCommand: DEPLOY_COMMAND,
+      guide: this.setupGuideOptions.enabled !== false,
     };
 
     for (const cluster of Array.isArray(p.clusters) ? p.clusters : []) this.addCluster(cluster);

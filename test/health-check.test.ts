@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { provider, resource } from '@cdktf/provider-null';
-import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { App, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import * as protocol from '../assets/runtime/protocol';
 import { ApiKeyHeader, ApiKeySource, ClusterAccess, HealthCheckOptions, KeyAccess } from '../src';
 import { newStack, synthJson } from './support/synth';
@@ -151,13 +151,22 @@ describe('the health check of a key', () => {
     });
   });
 
-  test('a key that is not set fails the deploy at once, naming the variable (a precondition)', () => {
-    const { res } = checkOf(synthJson(stackWith()), 'ingest');
+  test('a key that is not set fails the deploy at once, naming the variable (a precondition) and where the setup guide is', () => {
+    const stack = stackWith();
+    const { res } = checkOf(synthJson(stack), 'ingest');
+    const guide = path.relative(process.cwd(), path.join(path.resolve(App.of(stack).outdir), 'stacks', 'test', 'qdrant-setup.md'));
     expect(res.lifecycle.precondition).toEqual([{
       condition: '${(var.qdrant_api_key_ingest != null)}',
       error_message: 'Qdrant API key "ingest" has no value: run read -rs TF_VAR_qdrant_api_key_ingest && export TF_VAR_qdrant_api_key_ingest, ' +
-        'paste the key (it is neither shown nor kept in the shell\'s history), then cdktf deploy (see qdrant-setup.md, section 3)',
+        `paste the key (it is neither shown nor kept in the shell's history), then cdktf deploy (see ${guide}, section 3)`,
     }]);
+  });
+
+  test('without a setup guide, the missing-key message points to none', () => {
+    const stack = newStack();
+    new ClusterAccess(stack, 'Qdrant', { clusters: [{ name: 'prod-eu', url: URL_EU }], apiKeys: [{ name: 'ingest', clusters: ['prod-eu'] }], setupGuide: { enabled: false } });
+    const [condition] = checkOf(synthJson(stack), 'ingest').res.lifecycle.precondition;
+    expect(condition.error_message).toMatch(/, then cdktf deploy$/);
   });
 
   test('options change the options trigger; runOnEveryDeploy adds a timestamp', () => {

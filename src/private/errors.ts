@@ -226,8 +226,8 @@ export const errors = {
   tokenVariable: (name: string, problem: string) => `key source refers to variable "${name}", which ${problem}`,
   plaintextGuard: (problems: readonly string[]) =>
     `refusing to synthesize: a Qdrant API key would be written into the stack in plain text (validation was skipped): ${problems.join('; ')}`,
-  keyNotSet: (key: string, variable: string, deployCommand: string) =>
-    `Qdrant API key ${qName(key)} has no value: ${setKeyHint(`TF_VAR_${variable}`, deployCommand)} (see qdrant-setup.md, section 3)`,
+  keyNotSet: (key: string, variable: string, deployCommand: string, guide?: string) =>
+    `Qdrant API key ${qName(key)} has no value: ${setKeyHint(`TF_VAR_${variable}`, deployCommand)}${guide === undefined ? '' : ` (see ${guide}, section 3)`}`,
 
   // ---- health check and setup guide -----------------------------------------------------------
   guideDisabledOutputPath: (outputPath: string) =>

@@ -36,6 +36,8 @@ export interface CheckSettings {
   readonly runOnEveryDeploy: boolean;
   readonly caFile?: TerraformAsset;
   readonly deployCommand: string;
+  /** Whether the setup guide is written: the missing-key message points to it. */
+  readonly guide: boolean;
 }
 
 /** The environment variable that holds the grants (the checker's --grants-env). */
@@ -107,7 +109,7 @@ export class KeyCheck extends Construct {
     };
     if (settings.runOnEveryDeploy) triggers.run = Fn.timestamp();
 
-    const preconditions = apiKey._keyPreconditions(settings.deployCommand);
+    const preconditions = apiKey._keyPreconditions(settings.deployCommand, settings.guide ? support.guideFile() : undefined);
     this.resource = new NullResource(this, 'Resource', {
       triggers,
       provisioners: [{ type: 'local-exec', command: invocation.command, environment }],

@@ -5,12 +5,14 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { Aspects, IStackSynthesizer, ISynthesisSession, TerraformAsset, TerraformElement, TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
+import { App, Aspects, IStackSynthesizer, ISynthesisSession, Lazy, Manifest, TerraformAsset, TerraformElement, TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
 import { errors } from './errors';
 import { addNullProvider, dedupeNullProvider } from './null-resource';
 import { runtimeAsset } from './runtime';
 import { singleton } from './singleton';
+import { terraformLiteralProblem } from './stack-strings';
+import { GUIDE_FILE_NAME } from '../setup-guide/markdown';
 
 const NULL_PROVIDER_ID = 'QdrantClusterAccessNullProvider';
 
@@ -89,6 +91,21 @@ export class StackSupport extends Construct {
   }
 
   /** Runs `hook` after each synthesis of the stack; one hook per id. */
+  /**
+   * Where the stack's setup guide is written, from the directory synth runs in
+   * (`cdktf.out/stacks/<stack>/qdrant-setup.md`), for messages; resolved at synth. Just the file
+   * name when that path could not be written into the stack as plain text.
+   */
+  public guideFile(): string {
+    const stack = TerraformStack.of(this);
+    return Lazy.stringValue({
+      produce: () => {
+        const file = path.relative(process.cwd(), path.resolve(App.of(stack).outdir, Manifest.stacksFolder, stack.node.id, GUIDE_FILE_NAME));
+        return terraformLiteralProblem(file) || /\s/.test(file) ? GUIDE_FILE_NAME : file;
+      },
+    });
+  }
+
   public afterSynth(id: string, hook: AfterSynth): void {
     if (!this.after.has(id)) this.after.set(id, hook);
   }
