@@ -123,7 +123,7 @@ async function removeDropped(owner, env, fileOpts) {
     // The others are done; Terraform runs this again at the next deploy.
     throw new RunError(`${failed.join('; ')}${lines.length ? ` (done: ${lines.length} other file${lines.length === 1 ? '' : 's'})` : ''}`);
   }
-  return dropped.length === 0 ? [`no file of owner ${owner} to clean up`] : lines;
+  return dropped.length === 0 ? [`no file dropped by owner ${owner}: nothing to clean up`] : lines;
 }
 
 function readEntries(env, command, deployCommand) {

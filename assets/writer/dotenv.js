@@ -281,7 +281,7 @@ function entryError(name, err) {
   return new DotenvError(`entry ${name}: ${err.message}`);
 }
 
-const SECRET_NAMING_FIX = "give our entry another name with the stack's secretNaming (e.g. secretNaming: { prefix: \"APP_\" })";
+const SECRET_NAMING_FIX = "give our entry another name with the secretNaming of the key that writes it (e.g. secretNaming: { prefix: \"APP_\" })";
 
 /**
  * Reads the block structure. Returns { block, blocks, ownerAt }:

@@ -55,7 +55,7 @@ const SIDECAR_SUFFIX = '.qdrant-cluster-access';
 const SIDECAR_VERSION = 1;
 const BLANK_RE = /^\ufeff?[ \t\r\n]*$/;
 const EMPTY_OBJECT_RE = /^\ufeff?[ \t\r\n]*(\{[ \t\r\n]*\}[ \t\r\n]*)?$/;
-const SECRET_NAMING_FIX = "give our entry another name with the stack's secretNaming (e.g. secretNaming: { prefix: \"APP_\" })";
+const SECRET_NAMING_FIX = "give our entry another name with the secretNaming of the key that writes it (e.g. secretNaming: { prefix: \"APP_\" })";
 
 class JsonError extends Error {
   constructor(message, line) {

@@ -16,7 +16,7 @@ import { leftovers, runCli, tempDir } from '../writer/run-cli';
 const SECRET = 'canary-secret-ownership-51c2e7';
 const SECRET2 = 'canary-secret-ownership-second-0d9b';
 const outputs: string[] = [];
-const FIX = 'give our entry another name with the stack\'s secretNaming (e.g. secretNaming: { prefix: "APP_" })';
+const FIX = 'give our entry another name with the secretNaming of the key that writes it (e.g. secretNaming: { prefix: "APP_" })';
 const START = (o: string) => `# >>> managed by cdktf-qdrant-cluster-access (${o}) \u2014 do not edit`;
 const END = (o: string) => `# <<< managed by cdktf-qdrant-cluster-access (${o})`;
 const ENTRIES = { QDRANT_URL: 'https://h:6333', QDRANT_API_KEY: SECRET };

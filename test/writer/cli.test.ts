@@ -157,7 +157,7 @@ describe('dotenv format', () => {
       code: 1,
       stdout: '',
       stderr: `qdrant-cluster-access-writer: error: refusing to change ${f}: line 7: QDRANT_PROD_EU_API_KEY is already defined outside the managed block of owner o; ` +
-        'remove that line, or give our entry another name with the stack\'s secretNaming (e.g. secretNaming: { prefix: "APP_" }); the file was not changed\n',
+        'remove that line, or give our entry another name with the secretNaming of the key that writes it (e.g. secretNaming: { prefix: "APP_" }); the file was not changed\n',
     });
     expect(fs.readFileSync(f, 'utf8')).toBe(text);
   });
@@ -493,7 +493,7 @@ describe('remove-dropped: the owner\'s entries leave the files it no longer writ
   test('nothing dropped: one line, nothing changed; a bad list or no owner: exit 2', async () => {
     const f = path.join(dir, '.env');
     expect(await cli(['remove-dropped', '--owner', 'app/Q'], undefined, { QCA_FILES: list([f, 'dotenv']), QCA_KEEP_FILES: list([f, 'dotenv']) }))
-      .toMatchObject({ code: 0, stdout: 'no file of owner app/Q to clean up\n' });
+      .toMatchObject({ code: 0, stdout: 'no file dropped by owner app/Q: nothing to clean up\n' });
     expect(fs.existsSync(f)).toBe(false);
     const bad = await cli(['remove-dropped', '--owner', 'app/Q'], undefined, { QCA_FILES: '[{"file":"x","format":"yaml"}]' });
     expect(bad).toMatchObject({ code: 2, stderr: 'qdrant-cluster-access-writer: error: QCA_FILES must be a JSON list of {"file": PATH, "format": "dotenv" or "json"}\n' });

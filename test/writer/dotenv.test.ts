@@ -180,7 +180,7 @@ describe('mergeEntries', () => {
   });
 
   test('refuses a name defined outside our block, naming the line and the fix; also in another owner\'s block', () => {
-    const fix = 'remove that line, or give our entry another name with the stack\'s secretNaming (e.g. secretNaming: { prefix: "APP_" })';
+    const fix = 'remove that line, or give our entry another name with the secretNaming of the key that writes it (e.g. secretNaming: { prefix: "APP_" })';
     expect(() => merge('A=1\n  export QDRANT_URL = mine\n', { QDRANT_URL: 'u' }))
       .toThrow(`line 2: QDRANT_URL is already defined outside the managed block of owner ${OWNER}; ${fix}`);
     const withBlock = merge('A=1\n', { QDRANT_URL: 'u' });

@@ -15,7 +15,7 @@ const jx = j as unknown as { planMerge(...args: unknown[]): any; planRemove(...a
 const SECRET = 'canary-secret-json-6a1f';
 const SIDE = '/app/.keys.json.qdrant-cluster-access';
 const O = { owner: 'o', sidecarName: SIDE };
-const FIX = 'give our entry another name with the stack\'s secretNaming (e.g. secretNaming: { prefix: "APP_" })';
+const FIX = 'give our entry another name with the secretNaming of the key that writes it (e.g. secretNaming: { prefix: "APP_" })';
 const E = { QDRANT_URL: 'https://h:6333', QDRANT_API_KEY: SECRET };
 const NAMES = Object.keys(E);
 
