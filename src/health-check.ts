@@ -15,8 +15,8 @@ export enum ApiKeyHeader {
 export interface HealthCheckOptions {
   /**
    * Run the health checks. When false, no check resource is added (the null provider is still
-   * added when a `.env` or JSON file target needs it, for its writer), and nothing verifies the
-   * keys before their secret targets are written.
+   * added, for the `.env` and JSON writers and the `Files` record that cleans up a file no target
+   * writes to any more), and nothing verifies the keys before their secret targets are written.
    * @default true
    */
   readonly enabled?: boolean;
