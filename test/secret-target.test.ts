@@ -493,7 +493,8 @@ describe('validation: one synth reports every error', () => {
 describe('collisions on one file, wherever the bindings are', () => {
   const clash = (name: string, key: string, file: string, otherKey: string, otherBinding: string) =>
     `entry "${name}" (key "${key}") is already written to file ${JSON.stringify(file)} by key "${otherKey}" of ${otherBinding}; ` +
-    'attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })';
+    // Another ClusterAccess binds the file on its own: one target object is no fix there.
+    'give one of the two keys a prefix (secretNaming: { prefix: "..." }), or the entry another name (secretNaming: { names: { ... } })';
 
   // Found by a review with real terraform: two targets for one file in one ClusterAccess passed synth
   // when their names differed, and each Write set the owner's entries to its own: the deploy
@@ -1030,10 +1031,11 @@ describe('SecretTarget.terraformOutputs(): a gate, then one sensitive output per
       apiKeys: [{ name: 'c', clusters: ['other'], secretTargets: [SecretTarget.terraformOutputs()], secretNaming: { prefix: 'C_', names: { QDRANT_URL: 'QDRANT_URL' } } }],
     });
     const tail = 'attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })';
+    const otherTail = 'give one of the two keys a prefix (secretNaming: { prefix: "..." }), or the entry another name (secretNaming: { names: { ... } })';
     expect(synthErrors(stack)).toEqual([
       `[test/Qdrant/SecretTargets/Terraform-outputs-2] secret target Terraform outputs: entry "QDRANT_URL" (key "b") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs; ${tail}`,
       `[test/Qdrant/SecretTargets/Terraform-outputs-2] secret target Terraform outputs: entry "QDRANT_API_KEY" (key "b") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs; ${tail}`,
-      `[test/Other/SecretTargets/Terraform-outputs] secret target Terraform outputs: entry "QDRANT_URL" (key "c") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs; ${tail}`,
+      `[test/Other/SecretTargets/Terraform-outputs] secret target Terraform outputs: entry "QDRANT_URL" (key "c") is already written to the outputs by key "a" of test/Qdrant/SecretTargets/Terraform-outputs; ${otherTail}`,
     ]);
   });
 

@@ -304,7 +304,9 @@ export const errors = {
     `bind() of secret target ${target} returned ${q(value)}, which is in stack ${q(otherStack)}; the health checks it must wait for ` +
     `are in stack ${q(checksStack)}, and Terraform cannot make a resource depend on one in another stack; ` +
     `create it in stack ${q(checksStack)} (under the bind scope)`,
-  entryClash: (name: string, key: string, store: string, other: string) =>
+  entryClash: (name: string, key: string, store: string, other: string, sameAccess: boolean) =>
     `entry ${q(name)} (key ${qName(key)}) is already written to ${store} by ${other}; ` +
-    'attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })',
+    (sameAccess ? 'attach both keys to one target, or give one of them a prefix (secretNaming: { prefix: "..." })'
+      // Another ClusterAccess binds the target on its own: one target object cannot help.
+      : 'give one of the two keys a prefix (secretNaming: { prefix: "..." }), or the entry another name (secretNaming: { names: { ... } })'),
 };

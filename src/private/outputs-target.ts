@@ -32,7 +32,7 @@ export class OutputsTarget implements ISecretTarget {
     const problems = options.entries
       .map((e) => ({ e, other: support.claimOutput(e.name, `key "${e.keyName}" of ${scope.node.path}`) }))
       .filter((x) => x.other !== undefined)
-      .map(({ e, other }) => errors.target(this.description, errors.entryClash(e.name, e.keyName, 'the outputs', other!)));
+      .map(({ e, other }) => errors.target(this.description, errors.entryClash(e.name, e.keyName, 'the outputs', other!, other!.includes(` of ${options.owner}/`))));
     if (problems.length > 0) {
       scope.node.addValidation({ validate: () => problems });
       return {};

@@ -180,7 +180,8 @@ export class AppSupport extends Construct {
     const problems: string[] = [];
     for (const e of entries) {
       const other = file.entries.get(e.name);
-      if (other !== undefined) problems.push(errors.entryClash(e.name, e.keyName, `file ${JSON.stringify(shownFile)}`, other));
+      // Another owner's (one owner binds a file once): another ClusterAccess.
+      if (other !== undefined) problems.push(errors.entryClash(e.name, e.keyName, `file ${JSON.stringify(shownFile)}`, other, false));
     }
     if (problems.length === 0) for (const e of entries) file.entries.set(e.name, `key "${e.keyName}" of ${bindingPath}`);
     return problems;
