@@ -4,7 +4,7 @@ import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
 import { KeyAccess } from './key-access';
 import { errors, nameShown } from './private/errors';
-import { Gate, onceApplied } from './private/gate';
+import { Gate } from './private/gate';
 import { checkStruct } from './private/props';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
 import { names } from './private/runtime';
@@ -226,18 +226,19 @@ export class ApiKey extends Construct {
 
   /**
    * Makes the expiry output wait for the key's check: a key that failed it (a rotation to a wrong
-   * key) must not show its date while the apps still hold the previous key. The gate's input is
-   * the check's id, which a new key makes unknown until the check has passed; a failed check
-   * leaves the gate unapplied, so Terraform keeps the output as it was (as for
-   * SecretTarget.terraformOutputs()). The ClusterAccess also makes the gate wait for the key's
+   * key) must not show its date while the apps still hold the previous key. The gate stores the
+   * date with the check's id, which a new key makes unknown until the check has passed, and the
+   * output reads the date from the gate: a failed check leaves the gate unapplied, so Terraform
+   * keeps the output as it was, and a refresh (`apply -refresh-only`, which applies nothing) cannot
+   * show another key's date either. The ClusterAccess also makes the gate wait for the key's
    * secret targets (a write that fails, another key's check failing on a shared file, say, leaves
    * the apps with the previous key too). Returns the gate.
    * @internal
    */
   public _gateExpiry(check: TerraformResource): TerraformResource {
     if (!this._expiryGate) {
-      this._expiryGate = new Gate(this, 'ExpiryChecked', { input: { check: check.getStringAttribute('id') }, dependsOn: [check] });
-      this._expiresAt.value = onceApplied(this._expiryGate, 'check', this._expiry);
+      this._expiryGate = new Gate(this, 'ExpiryChecked', { input: { check: check.getStringAttribute('id'), expires_at: this._expiry }, dependsOn: [check] });
+      this._expiresAt.value = Token.asString(this._expiryGate.output.lookup('expires_at'));
     }
     return this._expiryGate;
   }

@@ -226,6 +226,9 @@ export const errors = {
   tokenVariable: (name: string, problem: string) => `key source refers to variable "${name}", which ${problem}`,
   plaintextGuard: (problems: readonly string[]) =>
     `refusing to synthesize: a Qdrant API key would be written into the stack in plain text (validation was skipped): ${problems.join('; ')}`,
+  outputsNotChecked: (deployCommand: string) =>
+    'this output would get a value the last deploy did not check (a key variable changed, and this run applies nothing: ' +
+    `terraform apply -refresh-only, say), so it is empty; run ${deployCommand} to check the key and write the outputs again`,
   keyNotSet: (key: string, variable: string, deployCommand: string, guide?: string) =>
     `Qdrant API key ${qName(key)} has no value: ${setKeyHint(`TF_VAR_${variable}`, deployCommand)}${guide === undefined ? '' : ` (see ${guide}, section 3)`}`,
 

@@ -12,7 +12,8 @@
 import { Fn, TerraformOutput } from 'cdktf';
 import { Construct } from 'constructs';
 import { errors } from './errors';
-import { Gate, onceApplied } from './gate';
+import { DEPLOY_COMMAND } from './framework';
+import { Gate, gateHolds, whenGateHolds } from './gate';
 import { StackSupport } from './stack-support';
 import { SecretEntryKind } from '../secret-target';
 import type { ISecretTarget, SecretTargetBindOptions, SecretTargetConfig } from '../secret-target';
@@ -37,19 +38,22 @@ export class OutputsTarget implements ISecretTarget {
       scope.node.addValidation({ validate: () => problems });
       return {};
     }
-    const gate = new Gate(scope, 'Verified', {
-      input: { values_sha256: Fn.sha256(Fn.jsonencode(Object.fromEntries(options.entries.map((e) => [e.name, e.value])))) },
-      dependsOn: options.dependsOn,
-    });
+    const valuesSha256 = Fn.sha256(Fn.jsonencode(Object.fromEntries(options.entries.map((e) => [e.name, e.value]))));
+    const gate = new Gate(scope, 'Verified', { input: { values_sha256: valuesSha256 }, dependsOn: options.dependsOn });
+    // A refresh (apply -refresh-only) applies no resource, so the gate keeps the checked values' hash
+    // while the outputs would take the variables' values of now: such an output is "" (Terraform
+    // writes outputs despite a failed precondition), and the precondition says why. (Through an
+    // override: cdktf 0.21 keeps an output's `precondition` but does not write it.)
+    const checked = [{ condition: gateHolds(gate, 'values_sha256', valuesSha256), error_message: errors.outputsNotChecked(DEPLOY_COMMAND) }];
     options.entries.forEach((entry, i) => {
       // Not the name alone as the id: a name may be "Verified", "" or hold "/" (invalid names are
       // reported by validation, which a constructs exception here would cut short).
       const id = scope.node.tryFindChild(`entry:${entry.name}`) ? `entry:${i}:${entry.name}` : `entry:${entry.name}`;
       support.declared(new TerraformOutput(scope, id, {
-        value: onceApplied(gate, 'values_sha256', entry.value),
+        value: whenGateHolds(gate, 'values_sha256', valuesSha256, entry.value),
         sensitive: true,
         description: `${KIND_TEXT[entry.kind]} of Qdrant cluster "${entry.clusterName}" (key "${entry.keyName}"), once the key's health check passed`,
-      }), entry.name);
+      }), entry.name).addOverride('precondition', checked);
     });
     return { dependables: [gate] };
   }

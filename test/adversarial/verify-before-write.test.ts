@@ -2,7 +2,8 @@
  * Class 3: verify first, then write. With real Terraform: a wrong key, or an address the checker
  * refuses (a token that resolves to http:// on a remote host), fails the deploy before anything
  * reaches the app's .env, JSON file or Terraform outputs; a failed deploy leaves the app's
- * configuration exactly as it was, including after a rotation to a wrong key. No run prints a key.
+ * configuration exactly as it was, including after a rotation to a wrong key; a refresh with another
+ * key (which applies nothing, so checks nothing) shows it in no output. No run prints a key.
  * The remote host is a `.invalid` name (RFC 2606): were the refusal ever lost, the key could
  * not reach anyone.
  */
@@ -114,7 +115,29 @@ test('after a good deploy, a rotation to a wrong key changes nothing the app rea
   expect(fs.readFileSync(d.envFile, 'utf8')).toBe(envAfter);
   expect(fs.readFileSync(d.jsonFile, 'utf8')).toBe(jsonAfter);
   expect((await outputs(d.dir)).QDRANT_API_KEY.value).toBe(GOOD);
+  // The failed check is the one error: the outputs' guard against a refresh does not add its own.
+  expect(bad.stderr).not.toContain('did not check');
   const gone = await destroy(d.dir);
   d.unchanged();
   expectNoKey(ok, bad, gone);
+});
+
+test('after a good deploy, a refresh with another key (apply -refresh-only, which checks nothing) shows no unchecked value: the outputs are empty', async () => {
+  const d = deploy('refresh');
+  const ok = await initAndApply(d.dir, { TF_VAR_qdrant_api_key_app: GOOD });
+  expect(ok.exitCode).toBe(0);
+  const refresh = await terraform(d.dir, ['apply', '-refresh-only', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_qdrant_api_key_app: WRONG });
+  expect(refresh.exitCode).not.toBe(0);
+  expect(refresh.stderr.replace(/\s+/g, ' ')).toContain('this output would get a value the last deploy did not check (a key variable changed, ' +
+    'and this run applies nothing: terraform apply -refresh-only, say), so it is empty; run cdktf deploy to check the key and write the outputs again');
+  // Terraform writes outputs despite a failed precondition: empty, never the unchecked key.
+  expect(Object.fromEntries(Object.entries(await outputs(d.dir)).filter(([n]) => n.startsWith('QDRANT_')).map(([n, o]) => [n, o.value])))
+    .toEqual({ QDRANT_URL: '', QDRANT_GRPC_URL: '', QDRANT_API_KEY: '' });
+  // With the key the deploy checked, a refresh passes and shows the values again.
+  const same = await terraform(d.dir, ['apply', '-refresh-only', '-auto-approve', '-input=false', '-no-color'], { TF_VAR_qdrant_api_key_app: GOOD });
+  expect(same.exitCode).toBe(0);
+  expect((await outputs(d.dir)).QDRANT_API_KEY.value).toBe(GOOD);
+  const gone = await destroy(d.dir);
+  d.unchanged();
+  expectNoKey(ok, refresh, same, gone);
 });

@@ -82,6 +82,12 @@ describeRealQdrant('examples/basic with a JWT key: the expires_at output (real t
     expect((await outputs(BAD_TOKEN))[OUTPUT]).toEqual({ sensitive: false, type: 'string', value: EXPIRES_AT });
   });
 
+  test('a refresh with another key (apply -refresh-only applies no gate) leaves the output at the checked key\'s date', async () => {
+    const refresh = await tf(['apply', '-refresh-only', '-auto-approve', '-input=false'], BAD_TOKEN);
+    expect(refresh.exitCode).toBe(0);
+    expect((await outputs(BAD_TOKEN))[OUTPUT]).toEqual({ sensitive: false, type: 'string', value: EXPIRES_AT });
+  });
+
   test('with a plain key the output is ""', async () => {
     const apply = await tf(['apply', '-auto-approve', '-input=false'], MANAGE_KEY);
     expect(apply.exitCode).toBe(0);
