@@ -270,11 +270,14 @@ export class ClusterAccess extends Construct {
           const gate = this.expiryGates.get(k);
           if (gate) waitFor(gate, waiting);
         }
-        // Terraform writes an output even when a check fails: one made under the scope must take its
-        // value from what waits (as terraformOutputs() does through its gate). One returned is reported above.
-        for (const output of bindScope.node.findAll()) {
-          if (TerraformOutput.isTerraformOutput(output) && !(Array.isArray(returned) && returned.includes(output)) && !refersToAny(output, waiting)) {
-            this.problems.push(errors.outputCannotWait(description, output));
+        // Terraform writes an output even when a check fails (and after a failed apply, from the
+        // prior state and the new variables), whatever resources its value also refers to: only
+        // terraformOutputs() holds its values back, through its gate. One returned is reported above.
+        if (!(plan.target instanceof OutputsTarget)) {
+          for (const output of bindScope.node.findAll()) {
+            if (TerraformOutput.isTerraformOutput(output) && !(Array.isArray(returned) && returned.includes(output))) {
+              this.problems.push(errors.outputCannotWait(description, output));
+            }
           }
         }
       }
@@ -367,12 +370,6 @@ function isModule(x: unknown): x is TerraformModule {
   const m = x as { source?: unknown; interpolationForOutput?: unknown; addProvider?: unknown; friendlyUniqueId?: unknown } | null;
   return m !== null && typeof m === 'object' && typeof m.source === 'string' && typeof m.interpolationForOutput === 'function' &&
     typeof m.addProvider === 'function' && typeof m.friendlyUniqueId === 'string';
-}
-
-/** Whether an output's value refers to one of these resources, data sources or modules. */
-function refersToAny(output: TerraformOutput, nodes: Waiting[]): boolean {
-  const value = JSON.stringify(resolveIn(TerraformStack.of(output), output.value) ?? null);
-  return nodes.some((n) => new RegExp(`\\.${n.friendlyUniqueId.replace(/[^A-Za-z0-9_]/g, '\\$&')}(?![A-Za-z0-9_-])`).test(value));
 }
 
 /** Makes a resource, data source or module depend on these (the checks, or the targets' resources), each once. */

@@ -70,12 +70,11 @@ export interface SecretTargetBindOptions {
    * on them (`dependsOn: options.dependsOn`), so that nothing is written before the keys are
    * proven: a failed check then leaves the store as it was. Resources, data sources and modules
    * created under `scope`, and the `dependables` returned, are made to depend on them in any case.
-   * (A Terraform output cannot wait: Terraform writes outputs even when a dependency failed. Gate
-   * it on a resource that depends on these, such as a `terraform_data` whose input is a hash of
-   * the values, never the values: `terraform_data` does not keep the sensitive mark on its
-   * output, so a key passed through it is printed in clear by plans.
-   * `SecretTarget.terraformOutputs()` does this. An output created under `scope` whose value refers
-   * to no resource that waits is a validation error.)
+   * (A Terraform output cannot wait: Terraform writes outputs even when a dependency failed,
+   * whatever resources the value refers to. An output created under `scope`, or returned, is a
+   * validation error: use `SecretTarget.terraformOutputs()`, which holds its values back. Never pass
+   * a key to a `terraform_data`: it does not keep the sensitive mark on its output, so plans print
+   * the key in clear.)
    */
   readonly dependsOn: ITerraformDependable[];
 }

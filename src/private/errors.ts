@@ -300,9 +300,9 @@ export const errors = {
     '(only resources, data sources and modules can); return only those, and pass the values on through a resource ' +
     'that depends on options.dependsOn (e.g. terraform_data)',
   outputCannotWait: (target: string, output: unknown) =>
-    `bind() of secret target ${target} created ${q(output)} under its scope, whose value refers to no resource ` +
-    'that waits for the health checks: Terraform writes an output even when a check fails, so a rejected key would reach it; ' +
-    'use SecretTarget.terraformOutputs(), or take the value from such a resource (see SecretTargetBindOptions.dependsOn)',
+    `bind() of secret target ${target} created ${q(output)} under its scope: an output cannot wait for the health ` +
+    'checks (Terraform writes it even when a check fails, whatever resources its value refers to, so a rejected key would reach it); ' +
+    'write outputs with SecretTarget.terraformOutputs(), which holds them back, and leave them out of the target',
   dependableOtherStack: (target: string, value: unknown, otherStack: string, checksStack: string) =>
     `bind() of secret target ${target} returned ${q(value)}, which is in stack ${q(otherStack)}; the health checks it must wait for ` +
     `are in stack ${q(checksStack)}, and Terraform cannot make a resource depend on one in another stack; ` +
