@@ -162,6 +162,20 @@ describe('the health check of a key', () => {
     }]);
   });
 
+  test('a guide path that Terraform would read as an expression, or with a space, is given as the file name alone', () => {
+    for (const name of ['out ${x}', 'out dir']) {
+      const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-guide-'));
+      try {
+        const stack = new TerraformStack(Testing.app({ outdir: path.join(parent, name) }), 'test');
+        new ClusterAccess(stack, 'Qdrant', { clusters: [{ name: 'prod-eu', url: URL_EU }], apiKeys: [{ name: 'ingest', clusters: ['prod-eu'] }] });
+        const [condition] = checkOf(synthJson(stack), 'ingest').res.lifecycle.precondition;
+        expect([name, condition.error_message]).toEqual([name, expect.stringMatching(/, then cdktf deploy \(see qdrant-setup\.md, section 3\)$/)]);
+      } finally {
+        fs.rmSync(parent, { recursive: true, force: true });
+      }
+    }
+  });
+
   test('without a setup guide, the missing-key message points to none', () => {
     const stack = newStack();
     new ClusterAccess(stack, 'Qdrant', { clusters: [{ name: 'prod-eu', url: URL_EU }], apiKeys: [{ name: 'ingest', clusters: ['prod-eu'] }], setupGuide: { enabled: false } });

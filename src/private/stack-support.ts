@@ -90,7 +90,6 @@ export class StackSupport extends Construct {
     addNullProvider(TerraformStack.of(this), NULL_PROVIDER_ID);
   }
 
-  /** Runs `hook` after each synthesis of the stack; one hook per id. */
   /**
    * Where the stack's setup guide is written, from the directory synth runs in
    * (`cdktf.out/stacks/<stack>/qdrant-setup.md`), for messages; resolved at synth. Just the file
@@ -106,6 +105,7 @@ export class StackSupport extends Construct {
     });
   }
 
+  /** Runs `hook` after each synthesis of the stack; one hook per id. */
   public afterSynth(id: string, hook: AfterSynth): void {
     if (!this.after.has(id)) this.after.set(id, hook);
   }

@@ -160,6 +160,12 @@ describe('a key put into the path, fragment or port of an address, or after whit
     expect(`${showUrl(url)} ${problems.join('; ')}`).not.toContain(KEY.slice(0, 12));
   });
 
+  test('the bound: a part of 20 characters is shown, one of 21 is masked, in a path and as a port', () => {
+    expect(showUrl(`https://h.example/${'b'.repeat(20)}/${'c'.repeat(21)}`)).toBe(`"https://h.example/${'b'.repeat(20)}/***"`);
+    expect(parseClusterUrl(`https://h.example:${'1'.repeat(20)}`).problems[0]).toBe(`has port "${'1'.repeat(20)}"; a port is a number in 1-65535 without leading zeros`);
+    expect(parseClusterUrl(`https://h.example:${'1'.repeat(21)}`).problems[0]).toBe('has port (not shown: it may be a key); a port is a number in 1-65535 without leading zeros');
+  });
+
   test('short parts, a long host and a short port are still shown', () => {
     const url = 'https://0a1b2c3d-4e5f-6789-abcd-ef0123456789.eu-central-1-0.aws.cloud.qdrant.io:6333/collections#top';
     expect(showUrl(url)).toBe(JSON.stringify(url));
