@@ -847,6 +847,16 @@ describe('6. rotation', () => {
       .toContain('context "cdktf-qdrant-cluster-access:today" is "tomorrow", not a date');
     expect(errors(props('2026-01-01', 365))).toEqual([]);
   });
+
+  test('a createdOn in the future is a validation error (it would keep the reminder quiet); tomorrow is allowed (time zones)', () => {
+    const errors = (createdOn: string) => validationErrors(newAccess(props(createdOn), { [TODAY_KEY]: '2026-11-22' }).node.scope as TerraformStack);
+    expect(errors('2126-11-22')).toEqual([
+      '[test/Qdrant/ApiKeys/search-api] key "search-api" createdOn "2126-11-22" is in the future (today is 2026-11-22), ' +
+        'which would keep the rotation reminder quiet; set the day the key was created in the console, as YYYY-MM-DD',
+    ]);
+    expect(errors('2026-11-24')).toHaveLength(1);
+    expect([errors('2026-11-23'), errors('2026-11-22')]).toEqual([[], []]);
+  });
 });
 
 describe('7. troubleshooting', () => {

@@ -175,6 +175,9 @@ export const errors = {
   keySource: (key: string, problem: string) => `key ${qName(key)}: ${problem}`,
   createdOn: (key: string, value: unknown) =>
     `key ${qName(key)} createdOn ${qDate(value)} is not a date; expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"`,
+  createdOnFuture: (key: string, value: string, today: string) =>
+    `key ${qName(key)} createdOn ${q(value)} is in the future (today is ${today}), which would keep the rotation reminder quiet; ` +
+    'set the day the key was created in the console, as YYYY-MM-DD',
   rotateAfterDays: (key: string, value: unknown, fallback: number) =>
     `key ${qName(key)} rotateAfterDays ${qShort(value)} is not a whole number of days in 1-3650; use e.g. ${fallback}`,
   rotationToken: (key: string, prop: 'createdOn' | 'rotateAfterDays') =>
@@ -184,7 +187,7 @@ export const errors = {
     `context ${q(contextKey)} is ${q(value)}, not a date; set it to YYYY-MM-DD or remove it to use the real date`,
   rotationDue: (key: string, createdOn: string, due: string, days: number) =>
     `key ${qName(key)} was created on ${createdOn} and was due for rotation on ${due} (rotateAfterDays: ${days}); ` +
-    'create a new key for the same clusters, deploy it, delete the old one, then update createdOn (see qdrant-setup.md, "Rotation")',
+    'create a new key for the same clusters, set createdOn to that day, deploy it, then delete the old one (see qdrant-setup.md, section 6)',
   changedAfterBinding: () =>
     'keys, grants or secret targets changed after this stack was first synthesized, so the targets were bound ' +
     'with other entries; make every change before the first synth (or build a new stack)',

@@ -72,6 +72,11 @@ export function rotationProblems(scope: IConstruct, keyName: string, createdOn: 
   const fixed = scope.node.tryGetContext(TODAY_CONTEXT_KEY);
   if (fixed !== undefined && (typeof fixed !== 'string' || parseIsoDate(fixed) === undefined)) {
     problems.push(errors.todayContext(TODAY_CONTEXT_KEY, fixed));
+  } else if (typeof createdOn === 'string' && !Token.isUnresolved(createdOn)) {
+    // A day of slack: the console's day may already be tomorrow in UTC.
+    const created = parseIsoDate(createdOn);
+    const now = parseIsoDate(today(scope));
+    if (created !== undefined && now !== undefined && created > now + DAY_MS) problems.push(errors.createdOnFuture(keyName, createdOn, today(scope)));
   }
   return problems;
 }

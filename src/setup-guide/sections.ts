@@ -388,17 +388,20 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
       (tokens && !variables ? '(Terraform hides its lines when it passes; a failure is shown).'
         : tokens ? '(and reads its expiry; for a key from `ApiKeySource.fromToken` Terraform hides the lines when it passes).' : '(and reads its expiry).');
   }
+  const deploy = `${DEPLOY_COMMAND}${m.stack ? ` ${shellWord(m.stack)}` : ''}`;
+  const others = m.keys.length > 1 && variables ? ' The deploy needs every key of the stack: keep the variables of the keys you are not rotating set to their current values.' : '';
+  const expiry = on ? ' (for a key with an expiry, the output `qdrant_api_key_<name>_expires_at` now shows the new key\'s date: see the table)' : '';
   out.push(
     'To rotate a key without downtime:',
     '',
     '1. Create a new key for the same clusters, with the same access (section 2). Keep the old key: both work from now on.',
-    `2. ${hand} and run \`${DEPLOY_COMMAND}\`. ${proof}`,
+    `2. ${hand}, set \`createdOn\` of the key in the stack to the day you created the new key, and run \`${deploy}\`.${others} ${proof}`,
     m.plans.length > 0
       ? `3. The same deploy rewrote the key in its secret targets (section 4)${on ? ', after the check passed' : ', unchecked'}. ` +
         'Restart or reload your apps, and confirm that they work with it. A key without a secret target you give to your apps yourself.'
       : '3. Give the new key to your apps (section 4) and confirm that they work with it.',
-    '4. Delete the old key in the console (the cluster\'s **API Keys** tab, or **Access Management**).',
-    '5. Set `createdOn` of the key in the stack to the day you created the new key.',
+    `4. Only once the deploy succeeded${expiry}, delete the old key in the console (the cluster's **API Keys** tab, or **Access Management**). ` +
+      'A self-hosted cluster cannot delete a JWT: it stays valid until its expiry, so give such keys a short one.',
     '',
     'A lost key cannot be retrieved: the console shows a key only once. Create a new key for the same clusters, rotate to it as above, and delete the lost one.',
   );
