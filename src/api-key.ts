@@ -9,7 +9,7 @@ import { checkStruct } from './private/props';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
 import { names } from './private/runtime';
 import { API_KEY_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING, SECRET_TARGET, isApiKeySource, isKeyAccess, subclassOf } from './private/schemas';
-import { StackSupport, isSibling } from './private/stack-support';
+import { AppSupport, StackSupport, isSibling } from './private/stack-support';
 import { ISecretTarget, SecretNaming } from './secret-target';
 
 /**
@@ -207,6 +207,8 @@ export class ApiKey extends Construct {
         }),
       }), variableName);
       this.source = ApiKeySource.fromVariable(this.variable);
+      const other = AppSupport.of(this).keyVariableInOtherStack(variableName, this);
+      if (other !== undefined) Annotations.of(this).addWarning(errors.keyVariableShared(this.keyName, `TF_VAR_${variableName}`, other));
     }
     this.expiresAtOutputName = `qdrant_api_key_${snake}_expires_at`;
     support.guardKey(this);

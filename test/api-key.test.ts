@@ -1,4 +1,4 @@
-import { TerraformVariable } from 'cdktf';
+import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { ApiKeySource, ClusterAccess, KeyAccess } from '../src';
 import { newStack, synthJson } from './support/synth';
 
@@ -127,5 +127,25 @@ describe('a key on several clusters with granular access (not what Qdrant Cloud\
     ['no declared access', {}],
   ])('%s: no warning', (_, access) => {
     expect(warnings(access)).toEqual([]);
+  });
+});
+
+describe('one key variable in two stacks', () => {
+  test('keys of one name in two stacks of an app read one TF_VAR_: a warning on the second, naming the first', () => {
+    const app = Testing.app();
+    const access = (id: string) => new ClusterAccess(new TerraformStack(app, id), 'Qdrant', {
+      clusters: [{ name: 'eu', url: 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' }],
+      apiKeys: [{ name: 'search-api', clusters: ['eu'] }, { name: `${id}-only`, clusters: ['eu'] }],
+    });
+    const dev = access('dev');
+    const prod = access('prod');
+    const warningsOf = (a: ClusterAccess) => a.node.findAll().flatMap((c) => c.node.metadata)
+      .filter((m) => m.type === '@cdktf/warn').map((m) => String(m.data));
+    expect(warningsOf(dev)).toEqual([]);
+    expect(warningsOf(prod)).toEqual([
+      'key "search-api" reads TF_VAR_qdrant_api_key_search_api, as dev/Qdrant/ApiKeys/search-api in another stack does: one exported value feeds both, ' +
+        'and one deploy of both stacks cannot give them different keys; if the keys differ, give them distinct names (e.g. "prod-search-api"), ' +
+        'or pass a variable of your own with ApiKeySource.fromVariable',
+    ]);
   });
 });

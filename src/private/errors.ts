@@ -175,6 +175,10 @@ export const errors = {
   keySource: (key: string, problem: string) => `key ${qName(key)}: ${problem}`,
   createdOn: (key: string, value: unknown) =>
     `key ${qName(key)} createdOn ${qDate(value)} is not a date; expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"`,
+  keyVariableShared: (key: string, variable: string, other: string) =>
+    `key ${qName(key)} reads ${variable}, as ${other} in another stack does: one exported value feeds both, ` +
+    'and one deploy of both stacks cannot give them different keys; if the keys differ, give them distinct names ' +
+    `(${names.isValidName(key) ? `e.g. "prod-${key}"` : 'e.g. with the stack\'s name in front'}), or pass a variable of your own with ApiKeySource.fromVariable`,
   createdOnFuture: (key: string, value: string, today: string) =>
     `key ${qName(key)} createdOn ${q(value)} is in the future (today is ${today}), which would keep the rotation reminder quiet; ` +
     'set the day the key was created in the console, as YYYY-MM-DD',

@@ -149,8 +149,25 @@ export class AppSupport extends Construct {
    */
   private readonly files = new Map<string, { format: string; path: string; owners: Map<string, string>; entries: Map<string, string> }>();
 
+  /** A key variable the library declares → the first key (path) that declared it, by stack path. */
+  private readonly keyVariables = new Map<string, { stack: string; key: string }>();
+
   private constructor(scope: IConstruct, id: string) {
     super(scope as Construct, id);
+  }
+
+  /**
+   * Records the key variable a key declares in its stack; returns the key of another stack that
+   * declared the same variable first (both read the one `TF_VAR_...`), if any.
+   */
+  public keyVariableInOtherStack(variable: string, key: IConstruct): string | undefined {
+    const stack = TerraformStack.of(key).node.path;
+    const first = this.keyVariables.get(variable);
+    if (first === undefined) {
+      this.keyVariables.set(variable, { stack, key: key.node.path });
+      return undefined;
+    }
+    return first.stack === stack ? undefined : first.key;
   }
 
   /** The construct path of the first secret target bound to this file, if any. */
