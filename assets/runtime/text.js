@@ -361,7 +361,7 @@ function mayBeKey(text) {
 function quote(value, max = 120) {
   let text;
   if (typeof value === 'string') {
-    text = JSON.stringify(stripControl(value));
+    text = JSON.stringify(value); // a newline or tab shows as \n or \t (stripped below: other controls)
   } else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
     text = String(value);
   } else {

@@ -244,7 +244,7 @@ describe('collections access: a key that reaches undeclared collections', () => 
     const r = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'] });
     expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'excess-collections' });
     const hidden = '(a name not shown: it holds part of the API key)';
-    expect(r.reason).toBe(`key has access to undeclared collections: "a b c", ${hidden}, "${'m'.repeat(38)}…, "n1", "n2" and 2 more${FIX}`);
+    expect(r.reason).toBe(`key has access to undeclared collections: "a b\\nc", ${hidden}, "${'m'.repeat(38)}…, "n1", "n2" and 2 more${FIX}`);
     const last = ['products', `x-${SCOPED.slice(-20).toLowerCase()}`];
     proxy.reset({ 'GET /collections +key': [listing(last), listing(last)] });
     const r2 = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'] });

@@ -97,6 +97,10 @@ describe('quote', () => {
   test('NaN and the infinities are shown as such, not as null', () => {
     expect([quote(NaN), quote(Infinity), quote(-Infinity), quote(1.5), quote(null)]).toEqual(['NaN', 'Infinity', '-Infinity', '1.5', 'null']);
   });
+
+  test('a newline, a tab or another C0 control is shown escaped (a value ending in a newline does not read as one ending in a space); a bidi control becomes a space', () => {
+    expect([quote('2026-11-22\n'), quote('a\tb'), quote('a\u0007b\u202ec')]).toEqual(['"2026-11-22\\n"', '"a\\tb"', '"a\\u0007b c"']);
+  });
 });
 
 describe('part of a secret in server text: safeLine shows none of it (holdsPart)', () => {
