@@ -40,16 +40,23 @@ function showUrl(raw) {
     masked = ambiguous ? `${masked.slice(0, start)}***` : `${masked.slice(0, start)}***${masked.slice(at)}`;
   }
   masked = masked.replace(/\?[^#]*/, '?***');
-  // After the host: a port, path segments, a fragment and words after whitespace that may be a key
-  // (long, or a JWT) are masked too, so that a key put into the address is not shown.
+  // After the host, what may be a key is masked too (see maskTail).
   const authority = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/*)?(?:[^@]*@)?(?:\[[^\]]*\]|[^:/?#\s]*)/.exec(masked)[0].length;
-  masked = masked.slice(0, authority) + maskParts(masked.slice(authority));
+  masked = masked.slice(0, authority) + maskTail(masked.slice(authority));
   return JSON.stringify(clip(stripControl(masked), 200));
 }
 
-/** Each part between ":", "/", "?", "#" and whitespace that may be a key (long, or a JWT) → `***`. */
-function maskParts(text) {
-  return text.replace(/[^:/?#\s]+/g, (part) => (mayBeKey(part) ? '***' : part));
+/**
+ * What follows a host, for a message: a port of digits is kept; the rest (a path, a fragment, a
+ * word after whitespace, a port that is not digits) is shown only when it cannot be a key (20
+ * characters or fewer, separators aside, and not a JWT): else its first character and `***`. As
+ * a whole, not per segment: a key may hold "/" (base64).
+ */
+function maskTail(tail) {
+  const port = /^:[0-9]{1,5}(?=[/?#\s]|$)/.exec(tail)?.[0] ?? '';
+  const rest = tail.slice(port.length);
+  const text = rest.replace('?***', '').replace(/[/?#:\s]+/g, '');
+  return port + (rest !== '' && mayBeKey(text) ? `${rest[0]}***` : rest);
 }
 
 /** A host for a message: quoted, invisible and control characters as \u escapes, clipped. */
@@ -170,7 +177,7 @@ function parseClusterUrl(raw) {
   const portText = hp ? hp[2] : undefined;
   if (pathPart !== '' && pathPart !== '/') {
     const address = `${protocol}//${hostText}${portText === undefined ? '' : `:${mayBeKey(portText) ? '<port>' : portText}`}`;
-    problems.push(`has a path ${JSON.stringify(clip(maskParts(pathPart), 80))}; give only the cluster address, e.g. ${JSON.stringify(address)}`);
+    problems.push(`has a path ${JSON.stringify(clip(maskTail(pathPart), 80))}; give only the cluster address, e.g. ${JSON.stringify(address)}`);
   }
   if (query >= 0) problems.push('has a query (not shown: it may hold a key); remove it, the API key is passed separately');
   if (fragment >= 0) problems.push('has a fragment ("#..."); remove it');

@@ -145,14 +145,16 @@ describe('a host is never rewritten silently (only lower case and punycode)', ()
   });
 });
 
-describe('a key put into the path, fragment or port of an address, or after whitespace, is not shown (long parts are masked)', () => {
+describe('a key put into the path, fragment or port of an address, or after whitespace, is not shown (a long tail is masked)', () => {
   const KEY = 'canary-url-Zq8vR2mX9pL4tW7yB3nK6cF1';
   test.each([
     [`https://127.0.0.1:6333/${KEY}`, '"https://127.0.0.1:6333/***"', 'has a path "/***"; give only the cluster address, e.g. "https://127.0.0.1:6333"'],
-    [`https://h.example/collections/${KEY}/points`, '"https://h.example/collections/***/points"', 'has a path "/collections/***/points"; give only the cluster address, e.g. "https://h.example"'],
+    [`https://h.example/collections/${KEY}/points`, '"https://h.example/***"', 'has a path "/***"; give only the cluster address, e.g. "https://h.example"'],
+    // A base64 key holds "/": no segment is long, the path is.
+    ['https://h.example:6333/Zk9x+R2t3/bE5wQ2h+Yb1dVaa/c2VjcmV0a2V5=', '"https://h.example:6333/***"', 'has a path "/***"; give only the cluster address, e.g. "https://h.example:6333"'],
     [`https://h.example#${KEY}`, '"https://h.example#***"', 'has a fragment ("#..."); remove it'],
     [`https://h.example:${KEY}`, '"https://h.example:***"', 'has port (not shown: it may be a key); a port is a number in 1-65535 without leading zeros'],
-    [`https://h.example:${KEY}/x`, '"https://h.example:***/x"', 'has a path "/x"; give only the cluster address, e.g. "https://h.example:<port>"'],
+    [`https://h.example:${KEY}/x`, '"https://h.example:***"', 'has a path "/x"; give only the cluster address, e.g. "https://h.example:<port>"'],
     [`https://h.example ${KEY}`, '"https://h.example ***"', 'holds whitespace or a control character; expected https://<host> or https://<host>:<port>'],
   ])('%s', (url, shown, first) => {
     const problems = parseClusterUrl(url).problems;
@@ -160,8 +162,9 @@ describe('a key put into the path, fragment or port of an address, or after whit
     expect(`${showUrl(url)} ${problems.join('; ')}`).not.toContain(KEY.slice(0, 12));
   });
 
-  test('the bound: a part of 20 characters is shown, one of 21 is masked, in a path and as a port', () => {
-    expect(showUrl(`https://h.example/${'b'.repeat(20)}/${'c'.repeat(21)}`)).toBe(`"https://h.example/${'b'.repeat(20)}/***"`);
+  test('the bound: 20 characters after the host (separators aside) are shown, 21 are masked, in a path and as a port', () => {
+    expect(showUrl(`https://h.example/${'b'.repeat(10)}/${'c'.repeat(10)}`)).toBe(`"https://h.example/${'b'.repeat(10)}/${'c'.repeat(10)}"`);
+    expect(showUrl(`https://h.example/${'b'.repeat(10)}/${'c'.repeat(11)}`)).toBe('"https://h.example/***"');
     expect(parseClusterUrl(`https://h.example:${'1'.repeat(20)}`).problems[0]).toBe(`has port "${'1'.repeat(20)}"; a port is a number in 1-65535 without leading zeros`);
     expect(parseClusterUrl(`https://h.example:${'1'.repeat(21)}`).problems[0]).toBe('has port (not shown: it may be a key); a port is a number in 1-65535 without leading zeros');
   });
