@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { provider, resource } from '@cdktf/provider-null';
-import { App, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import * as protocol from '../assets/runtime/protocol';
 import { ApiKeyHeader, ApiKeySource, ClusterAccess, HealthCheckOptions, KeyAccess } from '../src';
 import { newStack, synthJson } from './support/synth';
@@ -152,28 +152,47 @@ describe('the health check of a key', () => {
   });
 
   test('a key that is not set fails the deploy at once, naming the variable (a precondition) and where the setup guide is', () => {
-    const stack = stackWith();
-    const { res } = checkOf(synthJson(stack), 'ingest');
-    const guide = path.relative(process.cwd(), path.join(path.resolve(App.of(stack).outdir), 'stacks', 'test', 'qdrant-setup.md'));
+    const { res } = checkOf(synthJson(stackWith()), 'ingest');
     expect(res.lifecycle.precondition).toEqual([{
       condition: '${(var.qdrant_api_key_ingest != null)}',
       error_message: 'Qdrant API key "ingest" has no value: run read -rs TF_VAR_qdrant_api_key_ingest && export TF_VAR_qdrant_api_key_ingest, ' +
-        `paste the key (it is neither shown nor kept in the shell's history), then cdktf deploy (see ${guide}, section 3)`,
+        'paste the key (it is neither shown nor kept in the shell\'s history), then cdktf deploy (see qdrant-setup.md, section 3)',
     }]);
   });
 
-  test('a guide path that Terraform would read as an expression, or with a space, is given as the file name alone', () => {
-    for (const name of ['out ${x}', 'out dir']) {
-      const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-guide-'));
+  describe('the guide\'s path in that message', () => {
+    const cwd = process.cwd();
+    let dir: string;
+    beforeEach(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-guide-'));
+      process.chdir(dir);
+    });
+    afterEach(() => {
+      process.chdir(cwd);
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+    const message = (outdir: string) => {
+      const stack = new TerraformStack(Testing.app({ outdir }), 'test');
+      new ClusterAccess(stack, 'Qdrant', { clusters: [{ name: 'prod-eu', url: URL_EU }], apiKeys: [{ name: 'ingest', clusters: ['prod-eu'] }] });
+      return checkOf(synthJson(stack), 'ingest').res.lifecycle.precondition[0].error_message as string;
+    };
+
+    test('under the directory synth runs in: the path from there, the same at every synth', () => {
+      expect(message('cdktf.out')).toMatch(/, then cdktf deploy \(see cdktf\.out\/stacks\/test\/qdrant-setup\.md, section 3\)$/);
+      expect(message(path.join(dir, 'out'))).toMatch(/\(see out\/stacks\/test\/qdrant-setup\.md, section 3\)$/);
+    });
+
+    test('elsewhere (Testing.app()\'s temp dirs), or with a space, "${" or "%{" in the path: the file name alone, so the stack is the same at every synth', () => {
+      const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-elsewhere-'));
       try {
-        const stack = new TerraformStack(Testing.app({ outdir: path.join(parent, name) }), 'test');
-        new ClusterAccess(stack, 'Qdrant', { clusters: [{ name: 'prod-eu', url: URL_EU }], apiKeys: [{ name: 'ingest', clusters: ['prod-eu'] }] });
-        const [condition] = checkOf(synthJson(stack), 'ingest').res.lifecycle.precondition;
-        expect([name, condition.error_message]).toEqual([name, expect.stringMatching(/, then cdktf deploy \(see qdrant-setup\.md, section 3\)$/)]);
+        for (const outdir of [elsewhere, 'out dir', 'out${x}', 'out%{x}']) {
+          expect([outdir, message(outdir)]).toEqual([outdir, expect.stringMatching(/, then cdktf deploy \(see qdrant-setup\.md, section 3\)$/)]);
+        }
       } finally {
-        fs.rmSync(parent, { recursive: true, force: true });
+        fs.rmSync(elsewhere, { recursive: true, force: true });
       }
-    }
+      expect(synthJson(stackWith())).toEqual(synthJson(stackWith()));
+    });
   });
 
   test('without a setup guide, the missing-key message points to none', () => {

@@ -93,14 +93,17 @@ export class StackSupport extends Construct {
   /**
    * Where the stack's setup guide is written, from the directory synth runs in
    * (`cdktf.out/stacks/<stack>/qdrant-setup.md`), for messages; resolved at synth. Just the file
-   * name when that path could not be written into the stack as plain text.
+   * name when the output directory is not under that directory (a temp dir of `Testing.app()`: the
+   * stack then comes out the same at every synth), or when the path could not be written into the
+   * stack as plain text.
    */
   public guideFile(): string {
     const stack = TerraformStack.of(this);
     return Lazy.stringValue({
       produce: () => {
         const file = path.relative(process.cwd(), path.resolve(App.of(stack).outdir, Manifest.stacksFolder, stack.node.id, GUIDE_FILE_NAME));
-        return terraformLiteralProblem(file) || /\s/.test(file) ? GUIDE_FILE_NAME : file;
+        const outside = file.startsWith('..') || path.isAbsolute(file);
+        return outside || terraformLiteralProblem(file) || /\s/.test(file) ? GUIDE_FILE_NAME : file.split(path.sep).join('/');
       },
     });
   }
