@@ -1,4 +1,4 @@
-import { Annotations, Fn, Lazy, Op, TerraformOutput, TerraformResource, TerraformVariable, Token } from 'cdktf';
+import { Annotations, Fn, Lazy, Op, TerraformOutput, TerraformResource, TerraformStack, TerraformVariable, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
@@ -208,7 +208,7 @@ export class ApiKey extends Construct {
       }), variableName);
       this.source = ApiKeySource.fromVariable(this.variable);
       const other = AppSupport.of(this).keyVariableInOtherStack(variableName, this);
-      if (other !== undefined) Annotations.of(this).addWarning(errors.keyVariableShared(this.keyName, `TF_VAR_${variableName}`, other));
+      if (other !== undefined) Annotations.of(this).addWarning(errors.keyVariableShared(this.keyName, `TF_VAR_${variableName}`, other, TerraformStack.of(this).node.id));
     }
     this.expiresAtOutputName = `qdrant_api_key_${snake}_expires_at`;
     support.guardKey(this);

@@ -10,7 +10,7 @@ import { FileTarget } from './private/file-target';
 import { DEPLOY_COMMAND } from './private/framework';
 import { CheckSettings, KeyCheck } from './private/key-check';
 import { NullResource } from './private/null-resource';
-import { OutputsTarget } from './private/outputs-target';
+import { OutputsTarget, isGatedOutput } from './private/outputs-target';
 import { checkStruct } from './private/props';
 import { resolveIn } from './private/references';
 import { CLI, names, protocol } from './private/runtime';
@@ -273,11 +273,9 @@ export class ClusterAccess extends Construct {
         // Terraform writes an output even when a check fails (and after a failed apply, from the
         // prior state and the new variables), whatever resources its value also refers to: only
         // terraformOutputs() holds its values back, through its gate. One returned is reported above.
-        if (!(plan.target instanceof OutputsTarget)) {
-          for (const output of bindScope.node.findAll()) {
-            if (TerraformOutput.isTerraformOutput(output) && !(Array.isArray(returned) && returned.includes(output))) {
-              this.problems.push(errors.outputCannotWait(description, output));
-            }
+        for (const output of bindScope.node.findAll()) {
+          if (TerraformOutput.isTerraformOutput(output) && !isGatedOutput(output) && !(Array.isArray(returned) && returned.includes(output))) {
+            this.problems.push(errors.outputCannotWait(description, output));
           }
         }
       }

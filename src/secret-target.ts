@@ -71,8 +71,9 @@ export interface SecretTargetBindOptions {
    * proven: a failed check then leaves the store as it was. Resources, data sources and modules
    * created under `scope`, and the `dependables` returned, are made to depend on them in any case.
    * (A Terraform output cannot wait: Terraform writes outputs even when a dependency failed,
-   * whatever resources the value refers to. An output created under `scope`, or returned, is a
-   * validation error: use `SecretTarget.terraformOutputs()`, which holds its values back. Never pass
+   * whatever resources the value refers to. With health checks on, an output created under
+   * `scope`, or returned, is a validation error: use `SecretTarget.terraformOutputs()` (which
+   * holds its values back; it may also be bound under `scope`). Never pass
    * a key to a `terraform_data`: it does not keep the sensitive mark on its output, so plans print
    * the key in clear.)
    */
@@ -88,7 +89,7 @@ export interface SecretTargetConfig {
    * target's keys (as every resource, data source and module created under the bind scope is), so
    * that a key is written only once it is proven. Return resources created outside the bind scope
    * here. A list of resources, data sources or modules of the stack of the `ClusterAccess`;
-   * anything else (an output, another stack's resource) is a validation error.
+   * with health checks on, anything else (an output, another stack's resource) is a validation error.
    * @default - none
    */
   readonly dependables?: ITerraformDependable[];

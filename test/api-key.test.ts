@@ -144,8 +144,8 @@ describe('one key variable in two stacks', () => {
     expect(warningsOf(dev)).toEqual([]);
     expect(warningsOf(prod)).toEqual([
       'key "search-api" reads TF_VAR_qdrant_api_key_search_api, as dev/Qdrant/ApiKeys/search-api in another stack does: one exported value feeds both, ' +
-        'and one deploy of both stacks cannot give them different keys; if the keys differ, give them distinct names (e.g. "prod-search-api"), ' +
-        'or pass a variable of your own with ApiKeySource.fromVariable',
+        'and one deploy of both stacks cannot give them different keys; if the keys differ, give them distinct names (e.g. "prod-search-api"; ' +
+        'a new name gives the key new variable and output names), or pass a variable of your own with ApiKeySource.fromVariable',
     ]);
   });
 });

@@ -378,10 +378,10 @@ describe('what a user target creates under its scope or returns waits for the ch
     expect(synthErrorLines(stack)).toEqual([
       '[stores/Qdrant] bind() of secret target output store returned (TerraformOutput at stores/Qdrant/SecretTargets/output-store/Out) in dependables, ' +
         'which cannot wait for the health checks (only resources, data sources and modules can); return only those, ' +
-        'and pass the values on through a resource that depends on options.dependsOn (e.g. terraform_data)',
+        'and write outputs with SecretTarget.terraformOutputs()',
       '[stores/Qdrant] bind() of secret target output store returned {"fqn":"null_resource.elsewhere"} in dependables, ' +
         'which cannot wait for the health checks (only resources, data sources and modules can); return only those, ' +
-        'and pass the values on through a resource that depends on options.dependsOn (e.g. terraform_data)',
+        'and write outputs with SecretTarget.terraformOutputs()',
     ]);
   });
 
@@ -403,14 +403,15 @@ describe('what a user target creates under its scope or returns waits for the ch
     ]);
   });
 
-  test('the library\'s own terraformOutputs() target, bound the same way, is accepted', () => {
+  test('the library\'s own terraformOutputs() target is accepted, also bound inside a target of one\'s own', () => {
     const stack = new TerraformStack(Testing.app(), 'stores');
-    new ClusterAccess(stack, 'Qdrant', {
-      setupGuide: { enabled: false },
-      clusters: [{ name: 'prod-eu', url: URL_EU }],
-      apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs()] }],
-    });
+    accessWith(stack, new Made('store and outputs', (scope, o) => {
+      new DataResource(scope, 'Store', { input: o.entries.map((e) => e.name) });
+      return SecretTarget.terraformOutputs().bind(new Construct(scope, 'Outputs'), o);
+    }));
     expect(synthErrorLines(stack)).toEqual([]);
+    const json = JSON.parse(Testing.synth(stack, true));
+    expect(Object.keys(json.output).filter((n) => n.startsWith('QDRANT_')).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL']);
   });
 
   test('dependables that are not a list are an error, not a crash', () => {

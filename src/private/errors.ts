@@ -175,10 +175,11 @@ export const errors = {
   keySource: (key: string, problem: string) => `key ${qName(key)}: ${problem}`,
   createdOn: (key: string, value: unknown) =>
     `key ${qName(key)} createdOn ${qDate(value)} is not a date; expected YYYY-MM-DD (the day the key was created in the console), e.g. "2026-01-31"`,
-  keyVariableShared: (key: string, variable: string, other: string) =>
+  keyVariableShared: (key: string, variable: string, other: string, stack: string) =>
     `key ${qName(key)} reads ${variable}, as ${other} in another stack does: one exported value feeds both, ` +
     'and one deploy of both stacks cannot give them different keys; if the keys differ, give them distinct names ' +
-    `(${names.isValidName(key) ? `e.g. "prod-${key}"` : 'e.g. with the stack\'s name in front'}), or pass a variable of your own with ApiKeySource.fromVariable`,
+    `(${names.isValidName(key) && names.isValidName(`${stack}-${key}`) ? `e.g. "${stack}-${key}"` : 'e.g. with the stack\'s name in front'}; ` +
+    'a new name gives the key new variable and output names), or pass a variable of your own with ApiKeySource.fromVariable',
   createdOnFuture: (key: string, value: string, today: string) =>
     `key ${qName(key)} createdOn ${q(value)} is in the future (today is ${today}), which would keep the rotation reminder quiet; ` +
     'set the day the key was created in the console, as YYYY-MM-DD',
@@ -304,8 +305,7 @@ export const errors = {
     `bind() of secret target ${target} returned dependables that is not a list (got ${q(value)}); return { dependables: [resource, ...] }`,
   dependableCannotWait: (target: string, value: unknown) =>
     `bind() of secret target ${target} returned ${q(value)} in dependables, which cannot wait for the health checks ` +
-    '(only resources, data sources and modules can); return only those, and pass the values on through a resource ' +
-    'that depends on options.dependsOn (e.g. terraform_data)',
+    '(only resources, data sources and modules can); return only those, and write outputs with SecretTarget.terraformOutputs()',
   outputCannotWait: (target: string, output: unknown) =>
     `bind() of secret target ${target} created ${q(output)} under its scope: an output cannot wait for the health ` +
     'checks (Terraform writes it even when a check fails, whatever resources its value refers to, so a rejected key would reach it); ' +

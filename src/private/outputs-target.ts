@@ -24,6 +24,14 @@ const KIND_TEXT: Record<SecretEntryKind, string> = {
   [SecretEntryKind.API_KEY]: 'API key',
 };
 
+/** The outputs this target made (held back by its gate): a user's target may bind one inside its own. */
+const GATED = new WeakSet<TerraformOutput>();
+
+/** Whether `output` was made by an outputs target (its value shows only once the checks passed). */
+export function isGatedOutput(output: TerraformOutput): boolean {
+  return GATED.has(output);
+}
+
 export class OutputsTarget implements ISecretTarget {
   public readonly description = 'Terraform outputs';
 
@@ -49,11 +57,13 @@ export class OutputsTarget implements ISecretTarget {
       // Not the name alone as the id: a name may be "Verified", "" or hold "/" (invalid names are
       // reported by validation, which a constructs exception here would cut short).
       const id = scope.node.tryFindChild(`entry:${entry.name}`) ? `entry:${i}:${entry.name}` : `entry:${entry.name}`;
-      support.declared(new TerraformOutput(scope, id, {
+      const output = support.declared(new TerraformOutput(scope, id, {
         value: whenGateHolds(gate, 'values_sha256', valuesSha256, entry.value),
         sensitive: true,
         description: `${KIND_TEXT[entry.kind]} of Qdrant cluster "${entry.clusterName}" (key "${entry.keyName}"), once the key's health check passed`,
-      }), entry.name).addOverride('precondition', checked);
+      }), entry.name);
+      output.addOverride('precondition', checked);
+      GATED.add(output);
     });
     return { dependables: [gate] };
   }
