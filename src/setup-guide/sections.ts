@@ -389,7 +389,8 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
         : tokens ? '(and reads its expiry; for a key from `ApiKeySource.fromToken` Terraform hides the lines when it passes).' : '(and reads its expiry).');
   }
   const deploy = `${DEPLOY_COMMAND}${m.stack ? ` ${shellWord(m.stack)}` : ''}`;
-  const others = m.keys.length > 1 && variables ? ' The deploy needs every key of the stack: keep the variables of the keys you are not rotating set to their current values.' : '';
+  // Per stack, not per access: another access of the stack may hold the other keys.
+  const others = variables ? ' The deploy needs every key of the stack: keep the variables of any key you are not rotating set to its current value.' : '';
   const expiry = on ? ' (for a key with an expiry, the output `qdrant_api_key_<name>_expires_at` now shows the new key\'s date: see the table)' : '';
   out.push(
     'To rotate a key without downtime:',
@@ -401,7 +402,8 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
         'Restart or reload your apps, and confirm that they work with it. A key without a secret target you give to your apps yourself.'
       : '3. Give the new key to your apps (section 4) and confirm that they work with it.',
     `4. Only once the deploy succeeded${expiry}, delete the old key in the console (the cluster's **API Keys** tab, or **Access Management**). ` +
-      'A self-hosted cluster cannot delete a JWT: it stays valid until its expiry, so give such keys a short one.',
+      'A self-hosted cluster cannot delete a JWT: it stays valid until its expiry (one without an expiry never expires, and changing ' +
+      'the server\'s api_key ends all of them), so give such keys a short one.',
     '',
     'A lost key cannot be retrieved: the console shows a key only once. Create a new key for the same clusters, rotate to it as above, and delete the lost one.',
   );
