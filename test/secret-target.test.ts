@@ -13,7 +13,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { provider, resource } from '@cdktf/provider-null';
-import { TerraformAsset, TerraformLocal, TerraformOutput, TerraformResource, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { TerraformAsset, TerraformLocal, TerraformResource, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { Construct } from 'constructs';
 import * as dotenv from 'dotenv';
 import {
