@@ -188,7 +188,9 @@ export function cdktnPythonVenv(wheel: string, python = process.env.QCA_PYTHON ?
 export function normalizeStack(json: any): any {
   const walk = (v: any): any => {
     if (typeof v === 'string') {
-      return v.replace(/ --deploy-command "\$QCA_DEPLOY_COMMAND"/g, '').replace(/\bcdktn deploy\b/g, 'cdktf deploy');
+      // The guide's path in the missing-key message depends on where each app synthesized from.
+      return v.replace(/ --deploy-command "\$QCA_DEPLOY_COMMAND"/g, '').replace(/\bcdktn deploy\b/g, 'cdktf deploy')
+        .replace(/\(see [^()]*qdrant-setup\.md, section (\d)\)/g, '(see qdrant-setup.md, section $1)');
     }
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {

@@ -165,7 +165,10 @@ describe('cdktn-qdrant-cluster-access in a cdktn app', () => {
     const cdktn = message(readStack(cdktnOut, 'basic').json);
     const cdktf = message(readStack(cdktfOut, 'basic').json);
     expect(cdktf).toEqual([expect.stringContaining('read -rs TF_VAR_qdrant_api_key_search_api && export TF_VAR_qdrant_api_key_search_api, paste the key (it is neither shown nor kept in the shell\'s history), then cdktf deploy')]);
-    expect(cdktn).toEqual([cdktf[0].replace('then cdktf deploy', 'then cdktn deploy')]);
+    // Each names the guide from where its app synthesized (the cdktn app from its own directory).
+    expect(cdktn[0]).toMatch(/ \(see (cdktf\.out\/stacks\/basic\/)?qdrant-setup\.md, section 3\)$/);
+    const unplaced = (m: string) => m.replace(/\(see [^()]*qdrant-setup\.md, section 3\)$/, '(see qdrant-setup.md, section 3)');
+    expect(cdktn.map(unplaced)).toEqual([unplaced(cdktf[0]).replace('then cdktf deploy', 'then cdktn deploy')]);
   });
 
   test('the setup guide says `cdktn deploy`, `cdktn destroy` and `cdktn synth`, and is otherwise the cdktf one', () => {
