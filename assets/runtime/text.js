@@ -32,9 +32,10 @@ const CLIP_MARK = '…';
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+/** `text` cut to `max` characters, ending with CLIP_MARK when cut (never half of a surrogate pair). */
 function clip(text, max) {
   const s = String(text);
-  return s.length > max ? `${s.slice(0, max - 1)}${CLIP_MARK}` : s;
+  return s.length > max ? `${s.slice(0, max - 1).replace(/[\ud800-\udbff]$/, '')}${CLIP_MARK}` : s;
 }
 
 function stripControl(text) {
@@ -371,7 +372,13 @@ function quote(value, max = 120) {
       text = Object.prototype.toString.call(value); // a cycle
     }
   }
-  return clip(stripControl(text), max);
+  const line = stripControl(text);
+  if (line.length <= max) return line;
+  let kept = clip(line, max).slice(0, -CLIP_MARK.length);
+  // A cut JSON escape (`\`, `\u00`) would read as another character: drop it whole.
+  const escape = typeof value === 'string' ? /(\\+)(u[0-9a-fA-F]{0,3})?$/.exec(kept) : null;
+  if (escape && escape[1].length % 2 === 1) kept = kept.slice(0, escape.index + escape[1].length - 1);
+  return `${kept}${CLIP_MARK}`;
 }
 
 module.exports = { REDACTED, PART_HIDDEN, SHOWN_MAX, mayBeKey, clip, stripControl, redact, holdsSecret, holdsPart, redactDeep, safeLine, quote };

@@ -101,6 +101,18 @@ describe('quote', () => {
   test('a newline, a tab or another C0 control is shown escaped (a value ending in a newline does not read as one ending in a space); a bidi control becomes a space', () => {
     expect([quote('2026-11-22\n'), quote('a\tb'), quote('a\u0007b\u202ec')]).toEqual(['"2026-11-22\\n"', '"a\\tb"', '"a\\u0007b c"']);
   });
+
+  test('a clip never ends inside an escape or a surrogate pair (it would read as another character)', () => {
+    const a = (n: number) => 'a'.repeat(n);
+    // The quoted text is '"' + the value; the clip keeps 9 characters of it, then '…'.
+    expect(quote(`${a(6)}\u0007z`, 10)).toBe(`"${a(6)}…`); // '"aaaaaa\u0' would be cut
+    expect(quote(`${a(7)}\u0007z`, 10)).toBe(`"${a(7)}…`); // '"aaaaaaa\' likewise
+    expect(quote(`${a(6)}\\z`, 10)).toBe(`"${a(6)}\\\\…`); // a whole '\\' stays
+    expect(quote(`${a(7)}\\z`, 10)).toBe(`"${a(7)}…`); // half of one does not
+    expect(quote(`${a(7)}\u{1F600}z`, 10)).toBe(`"${a(7)}…`);
+    expect(quote(`${a(6)}\u{1F600}z`, 10)).toBe(`"${a(6)}\u{1F600}…`);
+    expect(quote(`${a(5)}u0007zzzz`, 10)).toBe(`"${a(5)}u00…`); // no backslash: plain text
+  });
 });
 
 describe('part of a secret in server text: safeLine shows none of it (holdsPart)', () => {
