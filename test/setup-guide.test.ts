@@ -846,6 +846,10 @@ describe('6. rotation', () => {
     expect(errors(props('2026-01-01'), { [TODAY_KEY]: 'tomorrow' })[0])
       .toContain('context "cdktf-qdrant-cluster-access:today" is "tomorrow", not a date');
     expect(errors(props('2026-01-01', 365))).toEqual([]);
+    // Beyond the range with a createdOn: the same error, not a crash computing the due date.
+    for (const days of [3651, 1e8, 1e12]) {
+      expect(errors(props('2026-01-01', days))).toEqual([expect.stringContaining(`rotateAfterDays ${days} is not a whole number of days in 1-3650`)]);
+    }
   });
 
   test('a createdOn in the future is a validation error (it would keep the reminder quiet); tomorrow is allowed (time zones)', () => {

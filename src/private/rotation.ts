@@ -10,6 +10,9 @@ import { errors } from './errors';
 /** Days after `createdOn` when a key is due for rotation, unless `rotateAfterDays` says otherwise. */
 export const DEFAULT_ROTATE_AFTER_DAYS = 90;
 
+/** The most days `rotateAfterDays` may be (ten years). */
+const MAX_ROTATE_AFTER_DAYS = 3650;
+
 /**
  * Construct context that fixes "today" (a `YYYY-MM-DD` date) for the overdue check, so tests
  * and reproducible builds do not depend on the clock.
@@ -37,7 +40,7 @@ function formatIsoDate(t: number): string {
 
 function isUsable(createdOn: string | undefined, rotateAfterDays: number): createdOn is string {
   return typeof createdOn === 'string' && !Token.isUnresolved(createdOn) && !Token.isUnresolved(rotateAfterDays) &&
-    parseIsoDate(createdOn) !== undefined && Number.isInteger(rotateAfterDays) && rotateAfterDays >= 1;
+    parseIsoDate(createdOn) !== undefined && Number.isInteger(rotateAfterDays) && rotateAfterDays >= 1 && rotateAfterDays <= MAX_ROTATE_AFTER_DAYS;
 }
 
 /** The day a key is due for rotation (`YYYY-MM-DD`), or undefined when it cannot be known. */
@@ -66,7 +69,7 @@ export function rotationProblems(scope: IConstruct, keyName: string, createdOn: 
   const days = typeof rotateAfterDays === 'number' && !Number.isNaN(rotateAfterDays) ? rotateAfterDays : undefined;
   if (days !== undefined && Token.isUnresolved(days)) {
     problems.push(errors.rotationToken(keyName, 'rotateAfterDays'));
-  } else if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= 3650)) {
+  } else if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= MAX_ROTATE_AFTER_DAYS)) {
     problems.push(errors.rotateAfterDays(keyName, days, DEFAULT_ROTATE_AFTER_DAYS));
   }
   const fixed = scope.node.tryGetContext(TODAY_CONTEXT_KEY);
