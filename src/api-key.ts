@@ -269,7 +269,8 @@ export class ApiKey extends Construct {
       return grant;
     }
     if (this._clusters.includes(cluster)) {
-      this._errors.push(errors.grantedTwice(this.keyName, cluster.clusterName));
+      const problem = errors.grantedTwice(this.keyName, cluster.clusterName);
+      if (!this._errors.includes(problem)) this._errors.push(problem); // once, however often
       return grant;
     }
     this._clusters.push(cluster);

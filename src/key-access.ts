@@ -51,9 +51,11 @@ export abstract class KeyAccess {
     const write = Array.isArray(options?.readWrite) ? options.readWrite : [];
     for (const [where, names] of [['read', read], ['readWrite', write]] as const) {
       for (const name of names) if (!isCollectionName(name)) problems.push(errors.collectionName(`KeyAccess.collections ${where}`, name));
+      const repeated = new Set(names.filter((name, i) => typeof name === 'string' && names.indexOf(name) !== i));
+      for (const name of repeated) problems.push(errors.collectionListedTwice(`KeyAccess.collections ${where}`, name));
     }
     if (problems.length === 0 && read.length + write.length === 0) problems.push(errors.collectionsEmpty());
-    for (const name of read) if (write.includes(name)) problems.push(errors.collectionTwice(name));
+    for (const name of new Set(read)) if (write.includes(name)) problems.push(errors.collectionTwice(name));
     // A value object has no scope to report to: it refuses at once (as SecretValue and EnvValue do).
     if (problems.length > 0) throw new Error(problems.join('; '));
     const words = [...read.map((c) => `read ${c}`), ...write.map((c) => `read-write ${c}`)].join(', ');

@@ -280,6 +280,15 @@ describe('one mistake, one line', () => {
     expect(() => KeyAccess.collections({ read: [Token.asString({ a: 1 })] })).toThrow(new Error(
       'KeyAccess.collections read: a token is not allowed as a collection name (the health check and the setup guide need the names at synth); give the name as text'));
   });
+
+  test('KeyAccess.collections with a name listed twice: each repeat once, and "in both" once', () => {
+    expect(() => KeyAccess.collections({ read: ['a', 'a', 'b', 'a'], readWrite: ['b', 'b', 'a'] })).toThrow(new Error([
+      'KeyAccess.collections read lists "a" twice; list each collection once',
+      'KeyAccess.collections readWrite lists "b" twice; list each collection once',
+      'KeyAccess.collections lists "a" in both read and readWrite; list it once (readWrite includes read)',
+      'KeyAccess.collections lists "b" in both read and readWrite; list it once (readWrite includes read)',
+    ].join('; ')));
+  });
 });
 
 test('setupGuide disabled with an outputPath: a warning that nothing is written', () => {

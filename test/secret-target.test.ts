@@ -470,6 +470,18 @@ describe('validation: one synth reports every error', () => {
     expect(errors).toContain('secretNaming has unknown property "prefx"; did you mean "prefix"?');
     expect(errors).toContain('secretNaming.names must be a map of strings; got an object with key "QDRANT_URL" (values not shown: they may hold an API key)');
     expect(errors).toContain('key "j" secretTarget must be an ISecretTarget (e.g. SecretTarget.dotenv({ path })); got ".env"');
+    expect(errors).not.toContain('@property'); // not a half target: no hint
+  });
+
+  test('an object with bind() but no description string: the message says a description is needed (in Python, a @property)', () => {
+    const stack = newStack();
+    // What a Python class with `self.description = "x"` in __init__ looks like from JavaScript.
+    const halfTarget = { bind: () => ({}) } as any;
+    accessIn(stack, { apiKeys: [{ name: 'k', clusters: ['prod-eu'], secretTargets: [halfTarget] }] });
+    expect(synthErrors(stack)).toEqual([
+      '[test/Qdrant/ApiKeys/k] key "k" secretTarget must be an ISecretTarget (e.g. SecretTarget.dotenv({ path })); got an object with key "bind" ' +
+        '(values not shown: they may hold an API key) (a target needs a description string besides bind(); in Python, declare description as a @property)',
+    ]);
   });
 
   // BUG (src/cluster-access.ts:174, src/api-key.ts:230): a key's props are checked twice, once as
@@ -1043,14 +1055,24 @@ describe('SecretTarget.terraformOutputs(): a gate, then one sensitive output per
   // only when the claimant's text differs, and the text is `key "<k>" of <access path>`. The same
   // key in two outputs targets claims with the same text, so both targets write QDRANT_URL... and
   // one TerraformOutput silently replaces the other (the stack keeps two gates, one output).
-  test('the same key in two outputs targets: the shared names are an error, not merged silently', () => {
+  test('the same key in two outputs targets: an error, not merged silently, and once (not once per entry)', () => {
     const stack = newStack();
     accessIn(stack, { apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs(), SecretTarget.terraformOutputs()] }] });
     expect(synthErrors(stack)).toEqual([
-      expect.stringMatching(/^\[test\/Qdrant\/SecretTargets\/Terraform-outputs-2\] secret target Terraform outputs: entry "QDRANT_URL" \(key "a"\) is already written to the outputs/),
-      expect.stringContaining('entry "QDRANT_GRPC_URL"'),
-      expect.stringContaining('entry "QDRANT_API_KEY"'),
+      '[test/Qdrant/SecretTargets/Terraform-outputs-2] key "a" is given secret target Terraform outputs twice; add each target once',
     ]);
+  });
+
+  test('a key of the same name in another access, in another outputs target: the clash is told as between two keys', () => {
+    const stack = newStack();
+    const target = { secretTargets: [SecretTarget.terraformOutputs()] };
+    accessIn(stack, { apiKeys: [{ name: 'a', clusters: ['prod-eu'], ...target }] });
+    accessIn(stack, { apiKeys: [{ name: 'a', clusters: ['prod-eu'], ...target }] }, 'Other');
+    // (The clusters and the key clash too, each reported on its own.)
+    const errors = synthErrors(stack).filter((e) => e.includes('/SecretTargets/'));
+    expect(errors).toHaveLength(3);
+    expect(errors[0]).toMatch(/^\[test\/Other\/SecretTargets\/Terraform-outputs\] secret target Terraform outputs: entry "QDRANT_URL" \(key "a"\) is already written to the outputs by key "a" of test\/Qdrant\//);
+    expect(errors[0]).toContain('give one of the two keys a prefix');
   });
 
   // BUG (src/private/outputs-target.ts:31, src/private/stack-support.ts:78-85): entry names and

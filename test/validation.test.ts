@@ -124,7 +124,15 @@ describe('validation', () => {
     ]);
   });
 
-  test('a cluster granted twice to the same key', () => {
+  test('a key naming an unknown cluster, with a cluster name given twice: each known name is listed once', () => {
+    const errors = errorsFor({
+      clusters: [{ name: 'prod-eu', url: URL_EU }, { name: 'prod-eu', url: URL_EU }],
+      apiKeys: [{ name: 'search-api', clusters: ['prod-useast'] }],
+    });
+    expect(errors).toContain('[test/Qdrant/ApiKeys/search-api] key "search-api" names unknown cluster "prod-useast" (known clusters: "prod-eu"); fix the name, or add the cluster before the key');
+  });
+
+  test('a cluster granted twice to the same key: one error, however often', () => {
     const stack = newStack();
     const access = new ClusterAccess(stack, 'Qdrant', {
       clusters: [{ name: 'prod-eu', url: URL_EU }],
@@ -132,7 +140,6 @@ describe('validation', () => {
     });
     access.apiKeys[0].grant(access.clusters[0]);
     expect(validationErrors(stack)).toEqual([
-      '[test/Qdrant/ApiKeys/search-api] key "search-api" is granted to cluster "prod-eu" twice; list each cluster once',
       '[test/Qdrant/ApiKeys/search-api] key "search-api" is granted to cluster "prod-eu" twice; list each cluster once',
     ]);
     expect(access.grants).toHaveLength(1);

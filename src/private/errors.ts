@@ -158,7 +158,7 @@ export const errors = {
 
   // ---- keys -----------------------------------------------------------------------------------
   unknownCluster: (key: string, cluster: string, known: readonly string[]) =>
-    `key ${qName(key)} names unknown cluster ${qName(cluster)} (known clusters: ${known.length > 0 ? known.map((k) => qName(k)).join(', ') : 'none yet'}); ` +
+    `key ${qName(key)} names unknown cluster ${qName(cluster)} (known clusters: ${known.length > 0 ? [...new Set(known)].map((k) => qName(k)).join(', ') : 'none yet'}); ` +
     'fix the name, or add the cluster before the key',
   grantNotCluster: (key: string, value: unknown) =>
     `key ${qName(key)} grant needs a Cluster (from ClusterAccess.addCluster or clusters[]); got ${typeof value === 'string' ? qShort(value) : qMaybeKey(value)}`,
@@ -268,6 +268,7 @@ export const errors = {
     'does not make (keys with granular access cover one cluster; its multi-cluster flow makes keys that can manage, which fail this check): ' +
     'declare one key per cluster (see the setup guide), unless your clusters are self-hosted and accept the same JWT',
   collectionsEmpty: () => 'KeyAccess.collections needs at least one collection in read or readWrite',
+  collectionListedTwice: (where: string, name: string) => `${where} lists ${q(name)} twice; list each collection once`,
   collectionTwice: (name: string) => `KeyAccess.collections lists ${q(name)} in both read and readWrite; list it once (readWrite includes read)`,
 
   // ---- secret targets -------------------------------------------------------------------------

@@ -38,10 +38,13 @@ export class OutputsTarget implements ISecretTarget {
   public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
     const support = StackSupport.of(scope);
     // One namespace with the library's own outputs (cluster endpoints, key expiry) and every other binding.
-    const problems = options.entries
+    const problems = [...new Set(options.entries
       .map((e) => ({ e, other: support.claimOutput(e.name, `key "${e.keyName}" of ${scope.node.path}`) }))
       .filter((x) => x.other !== undefined)
-      .map(({ e, other }) => errors.target(this.description, errors.entryClash(e.name, e.keyName, 'the outputs', other!, other!.includes(` of ${options.owner}/`))));
+      .map(({ e, other }) => ({ e, other: other!, sameAccess: other!.includes(` of ${options.owner}/`) }))
+      // The same key (names are unique in one access) in two outputs targets: one problem, not one per entry.
+      .map(({ e, other, sameAccess }) => sameAccess && other.startsWith(`key "${e.keyName}" of `) ? errors.targetTwice(e.keyName, this.description)
+        : errors.target(this.description, errors.entryClash(e.name, e.keyName, 'the outputs', other, sameAccess))))];
     if (problems.length > 0) {
       scope.node.addValidation({ validate: () => problems });
       return {};

@@ -18,9 +18,15 @@ export type PropType =
   | { readonly oneOf: readonly string[] }
   | { readonly struct: StructSchema }
   | { readonly structList: StructSchema }
-  /** `mayHoldKey`: where the key itself is easily pasted by mistake; a string there is not shown. */
-  | { readonly instanceOf: string; readonly test: (x: unknown) => boolean; readonly mayHoldKey?: boolean }
-  | { readonly listOf: string; readonly test: (x: unknown) => boolean; readonly mayHoldKey?: boolean };
+  /**
+   * `mayHoldKey`: where the key itself is easily pasted by mistake; a string there is not shown.
+   * `hint`: what to add to the message about a value that failed `test`, if anything.
+   */
+  | { readonly instanceOf: string; readonly test: (x: unknown) => boolean; readonly mayHoldKey?: boolean; readonly hint?: Hint }
+  | { readonly listOf: string; readonly test: (x: unknown) => boolean; readonly mayHoldKey?: boolean; readonly hint?: Hint };
+
+/** What to add to the message about a value of the wrong type, if anything. */
+type Hint = (x: unknown) => string | undefined;
 
 /** The fields of one public struct, by their TypeScript (camelCase) names. */
 export interface StructSchema {
@@ -130,7 +136,8 @@ export function checkStruct(value: unknown, schema: StructSchema, where: string)
       // In a key's options, a list or an object where it does not belong may hold the key too.
       const hide = (typeof type === 'object' && 'mayHoldKey' in type && type.mayHoldKey === true)
         || (schema.mayBeKey === true && ((typeof v === 'object' && v !== null) || typeof v === 'function'));
-      problems.push(errors.wrongType(path, typeName(type), v, hide));
+      const hint = typeof type === 'object' && 'hint' in type ? type.hint?.(v) : undefined;
+      problems.push(errors.wrongType(path, typeName(type), v, hide) + (hint === undefined ? '' : ` (${hint})`));
       continue;
     }
     if (typeof type === 'object' && 'struct' in type) problems.push(...checkStruct(v, type.struct, path));

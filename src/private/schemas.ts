@@ -37,8 +37,18 @@ export function subclassOf(x: unknown): 'KeyAccess' | 'ApiKeySource' | undefined
 const isSecretTarget = (x: unknown) => x !== null && typeof x === 'object' &&
   typeof (x as { bind?: unknown }).bind === 'function' && typeof (x as { description?: unknown }).description === 'string';
 
+/**
+ * Why an object with a bind() method is not a target: in Python, a plain attribute set in
+ * `__init__` is not seen by JavaScript; only a `@property` is.
+ */
+function secretTargetHint(x: unknown): string | undefined {
+  const items = Array.isArray(x) ? x : [x];
+  const halfTarget = items.some((t) => t !== null && typeof t === 'object' && typeof (t as { bind?: unknown }).bind === 'function' && !isSecretTarget(t));
+  return halfTarget ? 'a target needs a description string besides bind(); in Python, declare description as a @property' : undefined;
+}
+
 /** One secret target (an ISecretTarget, possibly implemented in another language). */
-export const SECRET_TARGET: PropType = { instanceOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget };
+export const SECRET_TARGET: PropType = { instanceOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget, hint: secretTargetHint };
 
 export const CLUSTER_OPTIONS: StructSchema = {
   name: 'ClusterOptions',
@@ -71,7 +81,7 @@ export const API_KEY_OPTIONS: StructSchema = {
   fields: {
     ...API_KEY_PROPS.fields,
     clusters: 'string-list',
-    secretTargets: { listOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget },
+    secretTargets: { listOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget, hint: secretTargetHint },
     secretNaming: { struct: SECRET_NAMING },
   },
 };
