@@ -480,8 +480,14 @@ describe('validation: one synth reports every error', () => {
     accessIn(stack, { apiKeys: [{ name: 'k', clusters: ['prod-eu'], secretTargets: [halfTarget] }] });
     expect(synthErrors(stack)).toEqual([
       '[test/Qdrant/ApiKeys/k] key "k" secretTarget must be an ISecretTarget (e.g. SecretTarget.dotenv({ path })); got an object with key "bind" ' +
-        '(values not shown: they may hold an API key) (a target needs a description string besides bind(); in Python, declare description as a @property)',
+        '(values not shown: they may hold an API key) (a target needs a description (text, not empty) besides bind(); in Python, declare description as a @property)',
     ]);
+  });
+
+  test('an empty description is refused too (the setup guide names each target by it)', () => {
+    const stack = newStack();
+    accessIn(stack, { apiKeys: [{ name: 'k', clusters: ['prod-eu'], secretTargets: [{ description: ' ', bind: () => ({}) } as any] }] });
+    expect(synthErrors(stack)).toEqual([expect.stringContaining('(a target needs a description (text, not empty) besides bind()')]);
   });
 
   // BUG (src/cluster-access.ts:174, src/api-key.ts:230): a key's props are checked twice, once as

@@ -34,8 +34,8 @@ export function subclassOf(x: unknown): 'KeyAccess' | 'ApiKeySource' | undefined
   if (API_KEY_SOURCE_SYMBOL in x && !isApiKeySource(x)) return 'ApiKeySource';
   return undefined;
 }
-const isSecretTarget = (x: unknown) => x !== null && typeof x === 'object' &&
-  typeof (x as { bind?: unknown }).bind === 'function' && typeof (x as { description?: unknown }).description === 'string';
+const isSecretTarget = (x: unknown) => x !== null && typeof x === 'object' && typeof (x as { bind?: unknown }).bind === 'function' &&
+  typeof (x as { description?: unknown }).description === 'string' && (x as { description: string }).description.trim() !== '';
 
 /**
  * Why an object with a bind() method is not a target: in Python, a plain attribute set in
@@ -44,7 +44,7 @@ const isSecretTarget = (x: unknown) => x !== null && typeof x === 'object' &&
 function secretTargetHint(x: unknown): string | undefined {
   const items = Array.isArray(x) ? x : [x];
   const halfTarget = items.some((t) => t !== null && typeof t === 'object' && typeof (t as { bind?: unknown }).bind === 'function' && !isSecretTarget(t));
-  return halfTarget ? 'a target needs a description string besides bind(); in Python, declare description as a @property' : undefined;
+  return halfTarget ? 'a target needs a description (text, not empty) besides bind(); in Python, declare description as a @property' : undefined;
 }
 
 /** One secret target (an ISecretTarget, possibly implemented in another language). */
