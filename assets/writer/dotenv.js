@@ -220,6 +220,14 @@ function parseDotenv(text, opts) {
       }
       Object.assign(item, { quote: '`', valueRaw: bm[1], suffix: bm[2], eol, raw: content + eol, endLine: line });
     } else {
+      // python-dotenv skips any whitespace after "=" (the dotenv npm parser too, most of it), so a
+      // quote after a no-break space or the like opens a quoted value for them, which may run
+      // over many lines, ours included: refused, as this grammar reads it as unquoted.
+      const odd = /^([^\S\r\n]|[\x1c-\x1f\x85])+(?=['"`])/.exec(rest);
+      if (odd) {
+        const code = `U+${odd[0].codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+        throw new DotenvError(`line ${line}: the value starts with whitespace other than spaces and tabs (${code}) before a quote, where parsers disagree on whether it is quoted; remove that character`, line);
+      }
       // Unquoted: the value ends where a comment starts (python-dotenv: whitespace then #). A
       // match starts only where a run of spaces does: the same index as /[ \t]+#/, without
       // trying every position inside a long run (quadratic time).

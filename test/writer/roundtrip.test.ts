@@ -305,3 +305,25 @@ test('a quoted value ending in escaped backslashes: wherever we accept it, both 
   const merged = w.mergeEntries('A="C:\\\\temp\\\\"\n', { QDRANT_URL: 'https://h:6333' }, { owner: OWNER });
   expect(pyParse([merged])[0]).toEqual({ A: 'C:\\temp\\', QDRANT_URL: 'https://h:6333' });
 });
+
+test('whitespace other than spaces and tabs before a quote: refused; wherever we accept such whitespace, both parsers see the same assignments we do', () => {
+  const spaces = ['\u00a0', '\v', '\f', '\u001c', '\u001f', '\u0085', '\u2003', '\u3000', '\u2028', '\ufeff', '\u200b', ' \u00a0', '\u00a0 '];
+  const texts: string[] = [];
+  for (const s of spaces) for (const q of ["'", '"', '`', 'x']) texts.push(`A=${s}${q}open\nB=1\nC='c'\nD="d"\nE=\`e\`\n`);
+  const accepted = texts.filter((t) => {
+    try {
+      w.parseDotenv(t);
+      return true;
+    } catch (e) {
+      expect((e as Error).message).toMatch(/^line 1: the value starts with whitespace other than spaces and tabs \(U\+[0-9A-F]{4}\) before a quote/);
+      return false;
+    }
+  });
+  expect(accepted.length).toBe(spaces.length + 3); // every unquoted value, and a zero-width space (not whitespace) before each quote
+  const py = pyParse(accepted);
+  accepted.forEach((t, n) => {
+    const ours = w.parseDotenv(t).items.filter((i: any) => i.kind === 'assign').map((i: any) => i.key).sort();
+    expect([t, Object.keys(py[n]).sort()]).toEqual([t, ours]);
+    expect([t, Object.keys(dotenv.parse(t)).sort()]).toEqual([t, ours]);
+  });
+});
