@@ -243,7 +243,10 @@ function parseDotenv(text, opts) {
     }
     items.push(item);
   }
-  return { bom, eol: firstEol ? firstEol.eol : '\n', items };
+  // The file's line ending: the first one that ends an item (not one inside a quoted value,
+  // where a stray \r would make every line written in a new block end with it).
+  const firstItemEol = items.find((it) => it.eol !== '');
+  return { bom, eol: (firstItemEol || firstEol || { eol: '\n' }).eol, items };
 }
 
 /**

@@ -41,6 +41,11 @@ describe('parseDotenv', () => {
     expect(m.items[m.items.length - 1].eol).toBe('');
   });
 
+  test('the line ending of a new block is the file\'s, not a stray \\r inside a quoted value on the first line', () => {
+    expect(merge("X='a\rb'\nY=1\n", { Q: 'v' })).toBe(`X='a\rb'\nY=1\n${START}\n${REC('Q')}\nQ='v'\n${END}\n`);
+    expect(merge('X=1\rY=1\r', { Q: 'v' })).toBe(`X=1\rY=1\r${START}\r${REC('Q')}\rQ='v'\r${END}\r`); // a file of \r line endings keeps them
+  });
+
   test('keeps a UTF-8 byte order mark', () => {
     const text = '\ufeffA=1\n';
     expect(merge(text, { Q: 'v' }).startsWith('\ufeffA=1\n')).toBe(true);
