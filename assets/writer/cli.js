@@ -37,7 +37,7 @@ const json = require('./json.js');
 const { FILE_OPTIONS, DROPPED_OPTIONS, WRITER_ENV } = require('../runtime/protocol.js');
 const { UsageError, RunError, parseArgs, withDefaults, optionsHelp, runCli, showable, sameSha256, setKeyHint, variableSetTwice } = require('../runtime/cli.js');
 const { isEnvName, isOwner, OWNER_RULE } = require('../runtime/names.js');
-const { quote } = require('../runtime/text.js');
+const { mayBeKey, stripControl } = require('../runtime/text.js');
 
 const PROG = 'qdrant-cluster-access-writer';
 
@@ -126,6 +126,10 @@ async function removeDropped(owner, env, fileOpts) {
   return dropped.length === 0 ? [`no file dropped by owner ${owner}: nothing to clean up`] : lines;
 }
 
+/** An entry name, as messages show it: a key pasted in its place must not come back. */
+const NAME_NOT_SHOWN = '(not shown: it may be a key)';
+const entryShown = (name) => (isEnvName(name) && !mayBeKey(name) ? name : showable(name) ?? NAME_NOT_SHOWN);
+
 function readEntries(env, command, deployCommand) {
   const raw = env[WRITER_ENV.entries];
   if (raw === undefined || raw === '') throw new UsageError(`environment variable ${WRITER_ENV.entries} is not set`);
@@ -136,6 +140,7 @@ function readEntries(env, command, deployCommand) {
     throw new UsageError(`${WRITER_ENV.entries} is not valid JSON (expected an object of NAME: value)`);
   }
   if (command === 'remove' && Array.isArray(entries)) {
+    if (!entries.every((n) => typeof n === 'string')) throw new UsageError(`${WRITER_ENV.entries} must be a JSON object of NAME: value, or for remove a list of names`);
     entries = Object.fromEntries(entries.map((n) => [n, '']));
   }
   if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
@@ -144,10 +149,10 @@ function readEntries(env, command, deployCommand) {
   if (command === 'write') entries = { ...entries, ...entriesFromEnv(env, deployCommand) };
   for (const [name, value] of Object.entries(entries)) {
     if (!isEnvName(name)) {
-      throw new UsageError(`${WRITER_ENV.entries}: entry name ${quote(name, 64)} is not a valid variable name (letters, digits and _, not starting with a digit)`);
+      throw new UsageError(`${WRITER_ENV.entries}: entry name ${entryShown(name)} is not a valid variable name (letters, digits and _, not starting with a digit)`);
     }
     if (command === 'write' && typeof value !== 'string') {
-      throw new UsageError(`${WRITER_ENV.entries}: entry ${name} must be a string`);
+      throw new UsageError(`${WRITER_ENV.entries}: entry ${entryShown(name)} must be a string`);
     }
   }
   return entries;
@@ -160,19 +165,22 @@ function entriesFromEnv(env, deployCommand) {
   const hashes = jsonObjectIn(env, WRITER_ENV.entriesSha256, 'ENV_VAR: sha256 hex');
   const out = {};
   for (const [name, variable] of Object.entries(refs)) {
+    if (!isEnvName(name)) {
+      throw new UsageError(`${WRITER_ENV.entriesFromEnv}: entry name ${entryShown(name)} is not a valid variable name (letters, digits and _, not starting with a digit)`);
+    }
     if (!isEnvName(variable)) {
-      throw new UsageError(`QCA_ENTRIES_FROM_ENV: entry ${name.slice(0, 64)} must name an environment variable`);
+      throw new UsageError(`${WRITER_ENV.entriesFromEnv}: entry ${entryShown(name)} must name an environment variable`);
     }
     const value = env[variable];
     if (value === undefined || value === '') {
       const hint = variable.startsWith('TF_VAR_')
         ? `${setKeyHint(variable, deployCommand)} (a value given with -var or a .tfvars file does not reach this step)`
         : 'set it in the provisioner\'s environment';
-      throw new RunError(`entry ${name.slice(0, 64)}: environment variable ${variable} is not set or empty; ${hint}`);
+      throw new RunError(`entry ${entryShown(name)}: environment variable ${variable} is not set or empty; ${hint}`);
     }
     // The check of this key read the same TF_VAR_, compared with the same hash: a file gets the checked key only.
     if (Object.prototype.hasOwnProperty.call(hashes, variable) && !sameSha256(value, hashes[variable])) {
-      throw new RunError(`entry ${name.slice(0, 64)}: ${variable.startsWith('TF_VAR_') ? variableSetTwice(variable) : `environment variable ${variable} is not the value Terraform uses`}`);
+      throw new RunError(`entry ${entryShown(name)}: ${variable.startsWith('TF_VAR_') ? variableSetTwice(variable) : `environment variable ${variable} is not the value Terraform uses`}`);
     }
     out[name] = value;
   }
@@ -287,10 +295,10 @@ async function main(io) {
     const fileOpts = { warn: (m) => warnings.push(m) };
     try {
       const lines = await removeDropped(parsed.owner, io.env, fileOpts);
-      io.stdout(`${lines.join('\n')}\n`);
+      io.stdout(`${lines.map(stripControl).join('\n')}\n`);
       return 0;
     } finally {
-      for (const w of warnings) io.stderr(`${w}\n`);
+      for (const w of warnings) io.stderr(`${stripControl(w)}\n`);
     }
   }
   let entries;
@@ -306,11 +314,11 @@ async function main(io) {
   if (Number.isFinite(lockMs) && lockMs > 0) fileOpts.lockTimeoutMs = lockMs;
   try {
     const line = await apply(parsed, entries, fileOpts);
-    for (const w of warnings) io.stderr(`${w}\n`);
-    io.stdout(`${line}\n`);
+    for (const w of warnings) io.stderr(`${stripControl(w)}\n`);
+    io.stdout(`${stripControl(line)}\n`);
     return 0;
   } catch (err) {
-    for (const w of warnings) io.stderr(`${w}\n`);
+    for (const w of warnings) io.stderr(`${stripControl(w)}\n`);
     if (err instanceof file.FileError || err instanceof file.LockError) throw new RunError(err.message);
     throw err;
   }

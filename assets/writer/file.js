@@ -159,7 +159,7 @@ function checkTarget(file) {
     }
   }
   if (!writable) {
-    throw new FileError(`cannot write ${file}: the file is not writable (mode ${modeString(st.mode)}); make it writable (chmod u+w ${file}) or choose another file`, 'EREADONLY');
+    throw new FileError(`cannot write ${file}: the file is not writable (mode ${modeString(st.mode)}); make it writable (chmod u+w ${shellWord(file)}) or choose another file`, 'EREADONLY');
   }
   return st;
 }
@@ -281,6 +281,11 @@ function fsyncDir(dir) {
   }
 }
 
+/** A path as one word of a shell command in a message (single-quoted unless it is plain). */
+function shellWord(p) {
+  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`;
+}
+
 /**
  * Syncs the directory of `file` after a commit (a rename or an unlink): the change is made by
  * then, so an error only warns (failing would make the caller believe nothing changed).
@@ -322,9 +327,9 @@ function keepGroup(file, fd, gid, mode, warn) {
   const now = groupLabel(have);
   const m = modeString(mode);
   if (mode & 0o070) {
-    throw new FileError(`refusing to change ${file}: it belongs to group ${was} and mode ${m} gives that group access, but this user is not a member of group ${was}, so the rewritten file would belong to group ${now} instead; run as a member of group ${was} or as root, or remove the group's access first (chmod g-rwx ${file}); the file was not changed`, 'EGROUP');
+    throw new FileError(`refusing to change ${file}: it belongs to group ${was} and mode ${m} gives that group access, but this user is not a member of group ${was}, so the rewritten file would belong to group ${now} instead; run as a member of group ${was} or as root, or remove the group's access first (chmod g-rwx ${shellWord(file)}); the file was not changed`, 'EGROUP');
   }
-  warn(`warning: ${file} belonged to group ${was}; the rewritten file belongs to group ${now} (this user is not a member of group ${was}; mode ${m} gives no group access); run chgrp ${gid} ${file} as root to restore it`);
+  warn(`warning: ${file} belonged to group ${was}; the rewritten file belongs to group ${now} (this user is not a member of group ${was}; mode ${m} gives no group access); run chgrp ${gid} ${shellWord(file)} as root to restore it`);
 }
 
 /**
@@ -373,7 +378,7 @@ async function replaceFile(file, text, c, warn) {
   try {
     if ((fs.fstatSync(fd).mode & 0o7777) !== c.mode) fs.fchmodSync(fd, c.mode);
   } catch (err) {
-    warn(`warning: ${file} was written but its mode could not be set to ${modeString(c.mode)} (${err.code}); run chmod ${modeString(c.mode).slice(1)} ${file}`);
+    warn(`warning: ${file} was written but its mode could not be set to ${modeString(c.mode)} (${err.code}); run chmod ${modeString(c.mode).slice(1)} ${shellWord(file)}`);
   } finally {
     closeQuiet(fd);
   }
@@ -520,7 +525,7 @@ async function updateOnce(file, transform, opts, side, lock, warn) {
     : null;
   // Not when removing: the file is left without our keys.
   if (targetStep && !opts.removing && plan.text !== DELETE && cur && (cur.stat.mode & 0o004)) {
-    warn(`warning: ${file} is readable by all users (mode ${modeString(cur.stat.mode)}) and holds API keys; consider chmod 600 ${file}`);
+    warn(`warning: ${file} is readable by all users (mode ${modeString(cur.stat.mode)}) and holds API keys; consider chmod 600 ${shellWord(file)}`);
   }
   if (plan.sidecarFirst && sideStep && targetStep) {
     await sideStep();

@@ -171,6 +171,17 @@ describe('dotenv format', () => {
     expect(r.stderr).toBe(`warning: ${f} is readable by all users (mode 0644) and holds API keys; consider chmod 600 ${f}\n`);
   });
 
+  test('a path with an escape sequence or a newline reaches the terminal as spaces; a command in a hint quotes the path', async () => {
+    const f = path.join(dir, 'my \u001b[31mred\nfile.env');
+    fs.writeFileSync(f, 'A=1\n');
+    fs.chmodSync(f, 0o644);
+    const r = await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
+    expect(r.code).toBe(0);
+    const shown = path.join(dir, 'my  [31mred file.env');
+    expect(r.stdout).toBe(`wrote 2 entries to ${shown} (0 updated, 2 added)\n`);
+    expect(r.stderr).toBe(`warning: ${shown} is readable by all users (mode 0644) and holds API keys; consider chmod 600 '${shown}'\n`);
+  });
+
   test.each([
     ['invalid dotenv', (f: string) => fs.writeFileSync(f, `A=1\nB='${SECRET}\n`),
       (f: string) => `qdrant-cluster-access-writer: error: refusing to change ${f}: line 2: unterminated single-quoted value (the closing ' is missing); the file was not changed\n`],
@@ -316,6 +327,11 @@ describe('usage errors exit 2', () => {
     [['write', '--file', 'F', '--owner', 'o'], [SECRET], 'QCA_ENTRIES must be a JSON object of NAME: value'],
     [['write', '--file', 'F', '--owner', 'o'], { K: 42 }, 'QCA_ENTRIES: entry K must be a string'],
     [['write', '--file', 'F', '--owner', 'o'], { 'BAD NAME': SECRET }, 'QCA_ENTRIES: entry name "BAD NAME" is not a valid variable name'],
+    // A key pasted where a name goes is not a registered value: it must not come back either.
+    [['write', '--file', 'F', '--owner', 'o'], { [SECRET]: 'y' }, 'QCA_ENTRIES: entry name (not shown: it may be a key) is not a valid variable name'],
+    [['remove', '--file', 'F', '--owner', 'o'], [SECRET], 'QCA_ENTRIES: entry name (not shown: it may be a key) is not a valid variable name'],
+    [['remove', '--file', 'F', '--owner', 'o'], [{ a: 1 }], 'QCA_ENTRIES must be a JSON object of NAME: value, or for remove a list of names\n'],
+    [['remove', '--file', 'F', '--owner', 'o'], [null], 'QCA_ENTRIES must be a JSON object of NAME: value, or for remove a list of names\n'],
     [[SECRET], ENTRIES, 'expected the command write, remove or remove-dropped; got an argument (not shown: it may be a key)\n'],
     [['write', '--file', 'F', '--owner', 'o', '--format', SECRET], ENTRIES, '--format must be one of dotenv, json; got a value (not shown: it may be a key)\n'],
     [['remove', '--file', 'F', '--owner', 'o', `--format=${SECRET}`], ENTRIES, '--format must be one of dotenv, json; got a value (not shown: it may be a key)\n'],
