@@ -902,6 +902,7 @@ describe('7. troubleshooting', () => {
 
     const cases: [string, Parameters<StandInQdrant['setMode']>[0], Partial<Checker.CheckOptions>, FailureId][] = [
       ['a wrong key', 'normal', { apiKey: 'not-the-key-0000' }, 'key-rejected'],
+      ['a proxy that drops the api-key header', 'strip-api-key', {}, 'key-not-received'],
       ['an expired key', 'normal', { apiKey: expired }, 'key-expired'],
       ['a key with a trailing newline', 'normal', { apiKey: `${key}\n` }, 'key-whitespace'],
       ['an open cluster', 'open', {}, 'cluster-open'],

@@ -32,7 +32,7 @@ const { DEFAULT_REST_PORT, DEFAULT_GRPC_PORT, parseClusterUrl, showUrl } = requi
 const { COLLECTION_RULE, isCollectionName } = require('../runtime/names.js');
 const { planProbes, accessWords, reportedNames } = require('./access.js');
 const { failure, withFix } = require('./failures.js');
-const { createRestClient, attempt, answer, commonFailure, unexpected, isQdrantRefusal } = require('./http.js');
+const { createRestClient, attempt, answer, commonFailure, unexpected, isQdrantRefusal, NO_KEY_TEXT } = require('./http.js');
 const { BACKOFF } = require('./retry.js');
 const { keyInfo, describeExpiry, daysUntil } = require('./jwt.js');
 
@@ -250,6 +250,10 @@ function isAuthFailure(res) {
 function rejected(ctx, report, res) {
   const expired = res.status === 403 && /ExpiredSignature/.test(res.body);
   report.keyStatus = expired ? 'expired' : 'rejected';
+  // Qdrant's "no key at all": the key was sent, so something on the way took it out.
+  if (res.status === 401 && String(res.body || '').trim().startsWith(NO_KEY_TEXT)) {
+    return failure('key-not-received', ` (${answer(res, ctx.secrets)}, although it was sent in the ${ctx.header === 'bearer' ? 'Authorization' : 'api-key'} header)`);
+  }
   if (!expired) return failure('key-rejected', ` (${answer(res, ctx.secrets)})`);
   const when = ctx.keyInfo.expiresAt ? ` on ${ctx.keyInfo.expiresAt.toISOString().slice(0, 10)}` : '';
   return failure('key-expired', `${when} (${answer(res, ctx.secrets)}); create a new key and rotate to it`);

@@ -24,13 +24,14 @@ const USAGE = `Usage: ${PROG} check --url <base_url> [options]
        ${PROG} check --grants-env NAME [options]
 
 Proves that an API key works on a Qdrant cluster, and has the access its apps need:
-  root      GET <url>/ with the key: must answer Qdrant's version JSON. Qdrant does not
-            check keys on GET /, so this step alone proves nothing about the key.
+  root      GET <url>/ without the key: must answer Qdrant's version JSON (asked again with
+            the key only when the Qdrant Cloud edge refuses it), so the key goes nowhere
+            that has not shown to be Qdrant. It proves nothing about the key.
   key       GET <url>/collections with the key: 200 = key accepted; 401/403 = key
             rejected (403 ExpiredSignature = key expired).
   enforced  GET <url>/collections without a key: must be refused (401/403); a 200
             means anyone can use the cluster, which fails unless --allow-open.
-  access    with --access or collections: side-effect-free probes (an empty alias batch,
+  access    with --access, --read-collections or --write-collections: side-effect-free probes (an empty alias batch,
             collection exists, an empty delete) prove the declared access, and no more.
   grpc      with --grpc-url: Qdrant/HealthCheck, then Collections/List with and without the key.
   expiry    a key that is a JWT: its expiry date, against --min-validity-days.

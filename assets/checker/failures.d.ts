@@ -2,7 +2,7 @@
 
 export type FailureId =
   | 'not-qdrant' | 'redirect' | 'unexpected-answer'
-  | 'key-rejected' | 'key-expired' | 'key-expires-soon' | 'key-whitespace' | 'key-bad-characters' | 'cluster-open'
+  | 'key-rejected' | 'key-not-received' | 'key-expired' | 'key-expires-soon' | 'key-whitespace' | 'key-bad-characters' | 'cluster-open'
   | 'cannot-manage' | 'excess-manage' | 'no-global-read' | 'excess-global'
   | 'collection-missing' | 'collection-no-access' | 'collection-no-write' | 'excess-write' | 'excess-collections'
   | 'grpc-not-qdrant' | 'grpc-rejected' | 'grpc-open' | 'grpc-unexpected'

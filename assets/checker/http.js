@@ -433,7 +433,8 @@ function unexpected(ctx, o, method, path) {
 }
 
 /** Qdrant's own texts when a key is missing or wrong (REST bodies, gRPC grpc-message). */
-const QDRANT_AUTH_TEXTS = ['Must provide an API key or an Authorization bearer token', 'Invalid API key or JWT'];
+const NO_KEY_TEXT = 'Must provide an API key or an Authorization bearer token';
+const QDRANT_AUTH_TEXTS = [NO_KEY_TEXT, 'Invalid API key or JWT'];
 
 /**
  * Whether a refusal of a keyless request (REST 401/403, gRPC 16/7) may come from Qdrant or from
@@ -444,4 +445,4 @@ function isQdrantRefusal(hostname, text) {
   return /\.cloud\.qdrant\.io$/i.test(hostname) || QDRANT_AUTH_TEXTS.some((t) => String(text || '').trim().startsWith(t));
 }
 
-module.exports = { createRestClient, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times, h2Error, isQdrantRefusal };
+module.exports = { createRestClient, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times, h2Error, isQdrantRefusal, NO_KEY_TEXT };

@@ -95,14 +95,16 @@ describe('verdicts', () => {
     expect(s.requests.filter((q) => q.path === '/collections' && carriesKey(q))).toHaveLength(1);
   });
 
-  test('missing key (a proxy drops the api-key header): the step key reports the server message', async () => {
+  test('missing key (a proxy drops the api-key header): not "rejected", but that the key did not arrive, and what to send instead', async () => {
     s.setMode('strip-api-key');
     const r = await check();
     expect(r).toMatchObject({
       ok: false,
       failedStep: 'key',
+      failureId: 'key-not-received',
       keyStatus: 'rejected',
-      reason: `key rejected (401 Must provide an API key or an Authorization bearer token)${KEY_REJECTED_FIX}`,
+      reason: 'key did not arrive (401 Must provide an API key or an Authorization bearer token, although it was sent in the api-key header); ' +
+        'send it in the other header (healthCheck.header: ApiKeyHeader.BEARER or API_KEY; --header bearer or api-key), or let the proxy pass the header',
     });
     // The same key as a Bearer token gets through that proxy.
     expect((await check({ header: 'bearer' })).ok).toBe(true);
