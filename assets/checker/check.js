@@ -44,15 +44,16 @@ const STEP_ORDER = ['root', 'key', 'enforced', 'access', 'grpc', 'expiry'];
 
 /** A cluster address as the checker connects to it. Throws UsageError. */
 function parseBaseUrl(input, defaultPort = DEFAULT_REST_PORT, secrets = []) {
+  const what = defaultPort === DEFAULT_GRPC_PORT ? 'gRPC url' : 'url';
   if (typeof input !== 'string' || input.trim() === '') {
-    throw new UsageError('missing URL: give the cluster base URL, e.g. https://xyz.eu-central.aws.cloud.qdrant.io:6333');
+    throw new UsageError(`missing ${what}: give the cluster's base URL, e.g. https://xyz.eu-central.aws.cloud.qdrant.io:${defaultPort}`);
   }
   const raw = input.trim().replace(/\/$/, '');
   const parsed = parseClusterUrl(raw);
-  if (parsed.problems.length > 0) throw new UsageError(`url ${showUrl(raw)} ${parsed.problems[0]}`);
+  if (parsed.problems.length > 0) throw new UsageError(`${what} ${showUrl(raw)} ${parsed.problems[0]}`);
   // A key pasted into the host would go to a DNS resolver with the lookup, before any check.
   if (holdsPart(parsed.host, secrets)) {
-    throw new UsageError('url: its host holds part of the API key (not shown; a copy-paste error?), so nothing was sent to it; give the cluster\'s URL');
+    throw new UsageError(`${what}: its host holds part of the API key (not shown; a copy-paste error?), so nothing was sent to it; give the cluster's URL`);
   }
   const port = parsed.explicitPort === undefined ? defaultPort : parsed.explicitPort;
   return {

@@ -154,6 +154,7 @@ function parseCommandLine(argv, env) {
     } catch {
       throw new UsageError(`${variable} is not valid JSON; expected a list of {"label","url","grpcUrl"}`);
     }
+    if (!Array.isArray(grants) || grants.length === 0) throw new UsageError(`${variable} must be a non-empty JSON list of {"label","url","grpcUrl"}`);
   }
   const options = {
     url: o.url,

@@ -103,7 +103,7 @@ const FAILURES = Object.freeze([
     fix: 'Check that this machine may reach the cluster; raise `healthCheck.timeoutSeconds` (`--timeout`) for slow links.' },
   { id: 'deadline', phrase: 'overall deadline',
     cause: 'Retries did not succeed within the time limit of one cluster\'s check.',
-    fix: 'Check the network and the cluster\'s status; raise `healthCheck.timeoutSeconds` (`--timeout`; the deadline grows with it).' },
+    fix: 'Check the network and the cluster\'s status; raise `healthCheck.timeoutSeconds` (`--timeout`; the deadline grows with it, unless `--deadline` is given).' },
   { id: 'refused', phrase: 'connection refused',
     cause: 'Nothing listens on that port: a wrong port or a stopped cluster.',
     fix: 'Check the port (REST 6333, gRPC 6334) and that the cluster is running.' },

@@ -132,7 +132,7 @@ const entryShown = (name) => (isEnvName(name) && !mayBeKey(name) ? name : showab
 
 function readEntries(env, command, deployCommand) {
   const raw = env[WRITER_ENV.entries];
-  if (raw === undefined || raw === '') throw new UsageError(`environment variable ${WRITER_ENV.entries} is not set`);
+  if (raw === undefined || raw === '') throw new UsageError(`environment variable ${WRITER_ENV.entries} is not set or empty`);
   let entries;
   try {
     entries = JSON.parse(raw);

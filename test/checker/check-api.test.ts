@@ -15,7 +15,7 @@ const KEY = canaryKey();
 /** The fix a key-rejected line ends with (the catalog's, in the CLI's words). */
 const KEY_REJECTED_FIX = '; check the key\'s clusters in the console (setup guide, section 2), set the variable again (setup guide, section 3), or create a new key';
 const TIMEOUT_FIX = '; check that this machine may reach the cluster; raise healthCheck.timeoutSeconds (--timeout) for slow links';
-const DEADLINE_FIX = '; check the network and the cluster\'s status; raise healthCheck.timeoutSeconds (--timeout; the deadline grows with it)';
+const DEADLINE_FIX = '; check the network and the cluster\'s status; raise healthCheck.timeoutSeconds (--timeout; the deadline grows with it, unless --deadline is given)';
 const UNEXPECTED_FIX = '; check the cluster\'s status in the console and the address; run the check again';
 const READ_ONLY_KEY = canaryKey('canary-ro');
 const EXPIRED_KEY = canaryKey('canary-expired');
@@ -205,7 +205,8 @@ describe('the key goes only to an address proven to be Qdrant', () => {
       const grpcUrl = url === 'https://c.invalid/' ? `https://${key.toUpperCase()}.invalid:6334` : undefined;
       const err = await checkClusterAccess({ url, grpcUrl, apiKey: key, ...FAST }).then(() => undefined, (e: Error) => e);
       expect(err).toBeInstanceOf(UsageError);
-      expect(err?.message).toBe('url: its host holds part of the API key (not shown; a copy-paste error?), so nothing was sent to it; give the cluster\'s URL');
+      // The gRPC address says so (its own flag), the others are the REST URL.
+      expect(err?.message).toBe(`${grpcUrl ? 'gRPC url' : 'url'}: its host holds part of the API key (not shown; a copy-paste error?), so nothing was sent to it; give the cluster's URL`);
     }
     // Many grants: every address is checked before anything is sent to any of them.
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -348,6 +348,13 @@ describe('usage (exit 2, one line on stderr)', () => {
     expect(r.stderr).not.toContain(value.slice(0, 6));
   });
 
+  test('an empty --grpc-url is named as the gRPC address, with the gRPC port in the example', async () => {
+    const r = await run(checkArgs('--grpc-url', ''), { QDRANT_API_KEY: KEY });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('qdrant-cluster-access: error: missing gRPC url: give the cluster\'s base URL, e.g. https://xyz.eu-central.aws.cloud.qdrant.io:6334\n');
+    expect(s.requests).toEqual([]);
+  });
+
   test.each([['--key-env', 'MYK'], ['--key-env=MYK']])(
     'the key in the variable named by %s, pasted as another option\'s value, is redacted', async (...keyEnv) => {
       const short = 'hand-picked-key-0042'; // short enough to be quoted, were it not known as the key

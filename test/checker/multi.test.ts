@@ -234,7 +234,8 @@ describe('CLI --grants-env', () => {
 
   test.each([
     ['not JSON', { QCA_GRANTS: '[{' }, [], 'is not valid JSON'],
-    ['an empty list', { QCA_GRANTS: '[]' }, [], 'the grants must be a non-empty list'],
+    ['an empty list', { QCA_GRANTS: '[]' }, [], 'environment variable QCA_GRANTS (--grants-env) must be a non-empty JSON list of {"label","url","grpcUrl"}'],
+    ['an object', { QCA_GRANTS: '{}' }, [], 'environment variable QCA_GRANTS (--grants-env) must be a non-empty JSON list of {"label","url","grpcUrl"}'],
     ['an unknown field', { QCA_GRANTS: '[{"url":"https://127.0.0.1:1","key":"x"}]' }, [], 'grant 1 has unknown field "key"'],
     ['a grant without url', { QCA_GRANTS: '[{"label":"a"}]' }, [], 'grant 1 has no "url"'],
     ['the variable not set', {}, [], 'environment variable QCA_GRANTS (--grants-env) is not set or empty'],
