@@ -172,13 +172,13 @@ describe('faults on one probe', () => {
     expect(proxy.seen.filter((x) => x.route === ALIASES)).toHaveLength(2);
   });
 
-  test('a redirect on a probe fails the step and is not followed: the key goes nowhere else', async () => {
+  test.each([301, 303, 307, 308])('a redirect (%i) on a probe fails the step and is not followed: the key goes nowhere else', async (status) => {
     const location = `${s.otherOrigin.url}/collections/products/points/delete`;
-    proxy.reset({ [DELETE_PRODUCTS]: [{ status: 307, headers: { location } }] });
+    proxy.reset({ [DELETE_PRODUCTS]: [{ status, headers: { location } }] });
     const r = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'] });
     expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'redirect' });
-    expect(r.reason).toBe(`redirected (307) to ${s.otherOrigin.url} — not followed so the key is not sent elsewhere; use the final URL`);
-    expect(stepOf(r, 'access')?.status).toBe(307);
+    expect(r.reason).toBe(`redirected (${status}) to ${s.otherOrigin.url} — not followed so the key is not sent elsewhere; use the final URL`);
+    expect(stepOf(r, 'access')?.status).toBe(status);
     expect(s.otherOrigin.requests).toHaveLength(0);
     expect(proxy.seen.filter((x) => x.route === DELETE_PRODUCTS)).toHaveLength(1); // a redirect is not retried
   });
@@ -191,6 +191,18 @@ describe('faults on one probe', () => {
     // The steps that had their answers passed.
     expect(r.steps.filter((x) => x.ok).map((x) => x.name)).toEqual(['root', 'key', 'enforced']);
   });
+
+  // Not a speed test: the deadline is a promise to the user (a deploy never waits longer). From a
+  // mutation audit: the last attempt's timeout was not cut to the time left, and nothing noticed.
+  test('the last attempt is cut short by the deadline, not given a whole timeout', async () => {
+    proxy.reset({ [ALIASES]: ['hang', 'hang'] });
+    const started = Date.now();
+    const r = await check({ access: 'manage', timeoutSeconds: 3, deadlineSeconds: 4, retries: 1 });
+    const ms = Date.now() - started;
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'deadline' });
+    // A 3 s attempt, then one of the ~1 s left: about 4 s. A whole second timeout would take 6 s.
+    expect(ms).toBeLessThan(5000);
+  }, 15_000);
 
   test('a probe that never answers, without retries: a timeout', async () => {
     proxy.reset({ [ALIASES]: ['hang'] });
@@ -355,6 +367,48 @@ describe('CLI: NODE_TLS_REJECT_UNAUTHORIZED=0 does not switch TLS verification o
       expect(s.grpcRequests).toHaveLength(0);
     } finally {
       if (other) fs.rmSync(other.dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// Found by a mutation audit: these verdicts were guarded only by the real-Qdrant suites, which do
+// not run without a Qdrant binary. The stand-in answers the probes as Qdrant 1.18.3 does (parity).
+describe('access verdicts against the stand-in (no Qdrant binary needed)', () => {
+  const READ_PRODUCTS = collectionJwt(KEY, [{ collection: 'products', access: 'r' }]);
+
+  test('a key scoped to some collections, declared read-only (cluster-wide): no-global-read', async () => {
+    const r = await check({ apiKey: SCOPED, access: 'read-only' });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'no-global-read' });
+  });
+
+  test('a cluster-wide read-only key, declared for some collections: excess-global (a warning when allowed)', async () => {
+    const r = await check({ apiKey: READ_ONLY_KEY, access: 'collections', readCollections: ['products'] });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'excess-global' });
+    const allowed = await check({ apiKey: READ_ONLY_KEY, access: 'collections', readCollections: ['products'], allowExcessAccess: true });
+    expect(allowed.ok).toBe(true);
+    expect(allowed.access?.excess).toEqual([expect.stringMatching(/^key has access to every collection/)]);
+  });
+
+  test('a key that may only read a collection declared read-write: collection-no-write', async () => {
+    const r = await check({ apiKey: READ_PRODUCTS, access: 'collections', writeCollections: ['products'] });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'collection-no-write' });
+  });
+
+  test('a 400 to the write probe that is not Qdrant\'s "Empty update request" (a proxy, a WAF): not taken for write access', async () => {
+    proxy.reset({ [DELETE_PRODUCTS]: [{ status: 400, headers: { 'content-type': 'text/plain' }, body: 'Bad Request' }] });
+    const r = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'] });
+    expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'unexpected-answer' });
+    proxy.reset({ [DELETE_PRODUCTS]: [{ status: 400, headers: { 'content-type': 'text/plain' }, body: 'Bad Request' }] });
+    const ro = await check({ apiKey: READ_PRODUCTS, access: 'collections', readCollections: ['products'] });
+    expect(ro).toMatchObject({ ok: false, failedStep: 'access', failureId: 'unexpected-answer' }); // not excess-write
+  });
+
+  test('an answer to the keyless GET /collections that is neither a refusal nor 200 (a proxy\'s 404): unexpected, not "open"', async () => {
+    const fault: Fault = { status: 404, headers: { 'content-type': 'text/plain' }, body: 'no route' };
+    for (const requireAuth of [true, false]) {
+      proxy.reset({ 'GET /collections +key': ['forward'], 'GET /collections': [fault] });
+      const r = await check({ requireAuth });
+      expect(r).toMatchObject({ ok: false, failedStep: 'enforced', failureId: 'unexpected-answer' });
     }
   });
 });

@@ -2,7 +2,7 @@
  * The checker's Node API (assets/checker/check.js) against the stand-in Qdrant.
  * CLI behaviour (exit codes, output line) is in cli.test.ts.
  */
-import { constants as http2Constants, type Http2ServerRequest } from 'node:http2';
+import { constants as http2Constants, type Http2ServerRequest, type ServerHttp2Stream } from 'node:http2';
 import type * as Checker from '../../assets/checker';
 import { canaryKey, carriesKey, forwardTo, LoopbackServer, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
@@ -193,6 +193,53 @@ describe('Qdrant Cloud edge over gRPC (HealthCheck too needs a key: not confirme
     expect(r).toMatchObject({ ok: false, failedStep: 'root' });
     expect(stepOf(r, 'grpc')).toMatchObject({ ok: false });
     expect(stepOf(r, 'grpc').message).toMatch(/^gRPC refused the key \(16 .* from \/qdrant\.Qdrant\/HealthCheck, which the endpoint checks the key on\)/);
+  });
+});
+
+describe('gRPC Collections/List: every answer but the two expected ones fails the step (from a mutation audit)', () => {
+  /** A protobuf string field (lengths under 128). */
+  const pbString = (field: number, text: string) => Buffer.concat([Buffer.from([field * 8 + 2, Buffer.byteLength(text)]), Buffer.from(text)]);
+  const reply = (stream: ServerHttp2Stream, message: Buffer) => {
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+    stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+    const frame = Buffer.alloc(5);
+    frame.writeUInt32BE(message.length, 1);
+    stream.end(Buffer.concat([frame, message]));
+  };
+  const status = (stream: ServerHttp2Stream, code: number) =>
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': String(code), 'grpc-message': 'odd' }, { endStream: true });
+
+  /** A gRPC endpoint that is Qdrant's on HealthCheck, and answers List with `withKey` / `withoutKey` (a status, or 0 for a reply). */
+  async function grpcWith(withKey: number, withoutKey: number): Promise<Checker.StepResult> {
+    const server = await LoopbackServer.startGrpcAnswering((stream, method, headers) => {
+      if (method === '/qdrant.Qdrant/HealthCheck') return reply(stream, Buffer.concat([pbString(1, 'qdrant - vector search engine'), pbString(2, '1.16.2')]));
+      const code = headers['api-key'] === undefined ? withoutKey : withKey;
+      return code === 0 ? reply(stream, Buffer.alloc(0)) : status(stream, code);
+    });
+    try {
+      const r = await check({ grpcUrl: server.url, retries: 0 });
+      return stepOf(r, 'grpc');
+    } finally {
+      await server.stop();
+    }
+  }
+
+  test('with the key, neither OK nor a refusal (13 INTERNAL): not "key accepted"', async () => {
+    const step = await grpcWith(13, 16);
+    expect(step.ok).toBe(false);
+    expect(step.message).toMatch(/^unexpected gRPC answer to \/qdrant\.Collections\/List with the key: 13 odd/);
+  });
+
+  test('without the key, neither OK nor a refusal (13 INTERNAL): not "keys enforced"', async () => {
+    const step = await grpcWith(0, 13);
+    expect(step.ok).toBe(false);
+    expect(step.message).toMatch(/^unexpected gRPC answer to \/qdrant\.Collections\/List without a key: 13 odd/);
+  });
+
+  test('without the key, OK (gRPC open while REST is not): fails unless open clusters are allowed', async () => {
+    const step = await grpcWith(0, 0);
+    expect(step.ok).toBe(false);
+    expect(step.message).toMatch(/^gRPC is open: \/qdrant\.Collections\/List without a key answered status 0/);
   });
 });
 

@@ -41,6 +41,27 @@ describe('redact', () => {
     }
   });
 
+  test('base64url with - and _ in it, where standard base64 differs (found by a mutation audit)', () => {
+    // ">>>" and "???" encode to "Pj4+" and "Pz8/" in base64, "Pj4-" and "Pz8_" in base64url.
+    const urlKey = 'key>>>???~~~0123456789abcdef';
+    for (const n of [0, 1, 2]) {
+      const encoded = Buffer.from(`${'p'.repeat(n)}${urlKey}-suffix`).toString('base64url');
+      expect(encoded).toMatch(/[-_]/);
+      const out = redact(`echo: ${encoded}`, urlKey);
+      expect(out).toContain('[redacted]');
+      expect(out).not.toMatch(/Pj4-|Pz8_|j4-P|z8_f/);
+      expect(JSON.stringify(redactDeep({ a: [encoded] }, urlKey))).toContain('[redacted]');
+    }
+  });
+
+  test('a clipped line is redacted again: the clip cannot leave the start of an encoded key (found by a mutation audit)', () => {
+    const hexKey = 'qk_9f3b2c7d1e8a4b6c0d2e4f6a8b';
+    const hex = Buffer.from(hexKey).toString('hex');
+    const line = safeLine(`${'x'.repeat(190)}${hex.slice(0, 30)} tail`, [hexKey]);
+    expect(line).not.toContain(hex.slice(0, 8));
+    expect(line).toMatch(/x\[redacted\]…$/);
+  });
+
   test('short or missing secrets change nothing', () => {
     expect(redact('abc abc', 'abc')).toBe('abc abc');
     expect(redact('text', undefined as unknown as string)).toBe('text');

@@ -85,6 +85,13 @@ describe('mergeEntries', () => {
     expect(merge(out, { QDRANT_URL: 'https://h:6333', QDRANT_API_KEY: SECRET })).toBe(out);
   });
 
+  test('a name added to an existing block of a CRLF file gets CRLF, like the lines around it (found by a mutation audit)', () => {
+    const first = merge('A=1\r\n', { QDRANT_URL: 'u' });
+    expect(first).toBe(`A=1\r\n${START}\r\n${REC('QDRANT_URL')}\r\nQDRANT_URL='u'\r\n${END}\r\n`);
+    const second = merge(first, { QDRANT_URL: 'u', QDRANT_API_KEY: 'k' });
+    expect(second).toBe(`A=1\r\n${START}\r\n${REC('QDRANT_URL', 'QDRANT_API_KEY')}\r\nQDRANT_URL='u'\r\nQDRANT_API_KEY='k'\r\n${END}\r\n`);
+  });
+
   test('updates in place inside our block, keeping export, spacing, comment and line ending', () => {
     const text = `A=1\r\n${START}\r\nexport  QDRANT_URL = old # the url\r\n${END}\r\nB=2`;
     const out = merge(text, { QDRANT_URL: 'new' });
