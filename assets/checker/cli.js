@@ -133,8 +133,8 @@ function parseCommandLine(argv, env) {
     throw new UsageError('--grpc-url goes with --url; with --grants-env, give "grpcUrl" in each grant');
   }
   const apiKey = env[o.keyEnv];
-  if (apiKey === undefined || apiKey === '') {
-    const state = apiKey === undefined ? 'is not set' : 'is empty';
+  if (apiKey === undefined || apiKey.trim() === '') {
+    const state = apiKey === undefined ? 'is not set' : apiKey === '' ? 'is empty' : 'holds only whitespace';
     const variable = describeVariable(o.keyEnv);
     // A name that is not shown is not repeated in the hint either.
     const hint = variable.includes('(not shown') ? ': --key-env takes the NAME of the variable that holds the key, not the key'

@@ -179,7 +179,11 @@ function entriesFromEnv(env, deployCommand) {
       throw new RunError(`entry ${entryShown(name)}: environment variable ${variable} is not set or empty; ${hint}`);
     }
     // The check of this key read the same TF_VAR_, compared with the same hash: a file gets the checked key only.
-    if (Object.prototype.hasOwnProperty.call(hashes, variable) && !sameSha256(value, hashes[variable])) {
+    const hash = Object.prototype.hasOwnProperty.call(hashes, variable) ? hashes[variable] : undefined;
+    if (hash !== undefined && (typeof hash !== 'string' || !/^[0-9a-fA-F]{64}$/.test(hash))) {
+      throw new UsageError(`${WRITER_ENV.entriesSha256}: the value for ${variable} is not a sha256 of 64 hex digits (value not shown)`);
+    }
+    if (hash !== undefined && !sameSha256(value, hash)) {
       throw new RunError(`entry ${entryShown(name)}: ${variable.startsWith('TF_VAR_') ? variableSetTwice(variable) : `environment variable ${variable} is not the value Terraform uses`}`);
     }
     out[name] = value;

@@ -319,6 +319,13 @@ describe('usage (exit 2, one line on stderr)', () => {
     expect(r.stderr).toContain('environment variable QDRANT_API_KEY is empty');
   });
 
+  test('a key variable of only whitespace is a missing key too (exit 2, as the README says), not "remove the whitespace"', async () => {
+    const r = await run(checkArgs(), { QDRANT_API_KEY: ' \n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^qdrant-cluster-access: error: environment variable QDRANT_API_KEY holds only whitespace: put the API key in QDRANT_API_KEY/);
+    expect(s.requests).toEqual([]);
+  });
+
   test('unknown flag: exit 2', async () => {
     const r = await run(checkArgs('--verbose'), { QDRANT_API_KEY: KEY });
     expect(r.code).toBe(2);

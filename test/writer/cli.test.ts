@@ -305,6 +305,16 @@ describe('a key from TF_VAR_ that is not the value Terraform uses (QCA_ENTRIES_S
     expect(fs.existsSync(path.join(dir, '.env'))).toBe(false);
   });
 
+  test('a hash that is not 64 hex digits: a usage error that says so (not "set twice"), the value not shown', async () => {
+    const r = await run(SECRET, JSON.stringify({ TF_VAR_qdrant_api_key_app: '123abc' }));
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'qdrant-cluster-access-writer: error: QCA_ENTRIES_SHA256: the value for TF_VAR_qdrant_api_key_app is not a sha256 of 64 hex digits (value not shown)\n',
+    });
+    expect(fs.existsSync(path.join(dir, '.env'))).toBe(false);
+  });
+
   test('not a JSON object: a usage error', async () => {
     const r = await run(SECRET, '[1]');
     expect(r.code).toBe(2);
