@@ -818,6 +818,12 @@ describe('6. rotation', () => {
     expect(warnings(newAccess(props(undefined), { [TODAY_KEY]: '2099-01-01' }))).toEqual([]);
   });
 
+  test('a year under 100 is that year (Date.UTC would read 0099 as 1999): a date, long overdue, not "not a date"', () => {
+    const access = newAccess(props('0099-12-31'), { [TODAY_KEY]: '2026-11-22' });
+    expect(validationErrors(access.node.scope as TerraformStack)).toEqual([]);
+    expect(warnings(access)[0]).toMatch(/^key "search-api" was created on 0099-12-31 and was due for rotation on 0100-03-31 /);
+  });
+
   test('the warning reaches the synth manifest', () => {
     const access = newAccess(props('2020-01-01'), { [TODAY_KEY]: '2026-11-22' });
     const outdir = Testing.fullSynth(access.node.scope as TerraformStack);

@@ -27,8 +27,10 @@ export function parseIsoDate(value: string): number | undefined {
   const m = ISO_DATE.exec(value);
   if (!m) return undefined;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = Date.UTC(y, mo - 1, d);
-  const back = new Date(t);
+  // setUTCFullYear, not Date.UTC: that reads the years 0-99 as 1900-1999.
+  const back = new Date(0);
+  back.setUTCFullYear(y, mo - 1, d);
+  const t = back.getTime();
   // Rejects 2025-02-30 and friends, which Date.UTC would roll over into March.
   if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return undefined;
   return t;
