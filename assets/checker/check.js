@@ -252,7 +252,7 @@ function rejected(ctx, report, res) {
   const expired = res.status === 403 && /ExpiredSignature/.test(res.body);
   report.keyStatus = expired ? 'expired' : 'rejected';
   // Qdrant's "no key at all": the key was sent, so something on the way took it out.
-  if (res.status === 401 && String(res.body || '').trim().startsWith(NO_KEY_TEXT)) {
+  if (res.status === 401 && String(res.body || '').trim() === NO_KEY_TEXT) {
     return failure('key-not-received', ` (${answer(res, ctx.secrets)}, although it was sent in the ${ctx.header === 'bearer' ? 'Authorization' : 'api-key'} header)`);
   }
   if (!expired) return failure('key-rejected', ` (${answer(res, ctx.secrets)})`);
@@ -477,7 +477,10 @@ async function checkGrant(shared, grant) {
     // Each grant has its own deadline; the time spent preparing (reading the CA) counts against it.
     const deadlineAt = started + shared.deadlineMs - shared.prepareMs;
     const ctx = { ...shared, target, rest: createRestClient(target, shared.secureContext), deadlineAt, portHint: 'Qdrant REST is 6333' };
-    const grpc = grpcTarget ? require('./grpc-check.js').checkGrpc({ ...shared, target: grpcTarget, deadlineAt, portHint: 'Qdrant gRPC is 6334' }, report) : undefined;
+    // gRPC runs alongside; its keyed calls wait for root (below) as REST's do.
+    let settleRoot;
+    const restProven = new Promise((resolve) => { settleRoot = resolve; });
+    const grpc = grpcTarget ? require('./grpc-check.js').checkGrpc({ ...shared, target: grpcTarget, deadlineAt, portHint: 'Qdrant gRPC is 6334', restProven }, report) : undefined;
     try {
       const timed = async (name, run) => {
         const t = Date.now();
@@ -494,19 +497,24 @@ async function checkGrant(shared, grant) {
         await timed('root', stepRootKeyed);
         results.set('root', { ...results.get('root'), durationMs: keyless.durationMs + results.get('root').durationMs });
       }
+      settleRoot(!results.get('root').failure);
       if (!results.get('root').failure) await Promise.all([timed('key', stepKey), timed('access', stepAccess)]);
       await enforced;
       if (results.has('access')) results.set('access', settleExcess(ctx, report, results.get('access')));
       if (grpc) {
         const t = Date.now();
         const r = await grpc;
-        // gRPC ran alongside REST: only now is it known whether REST accepted the key.
-        const f = r.failure && r.failure.id === 'grpc-rejected' && report.keyStatus === 'accepted'
-          ? { ...r.failure, message: `${r.failure.message} although REST accepted it` } : r.failure;
-        results.set('grpc', { ...r, failure: f, durationMs: r.durationMs ?? Date.now() - t });
-        if (r.note) report.notes.push(r.note);
+        // Skipped: root failed, which is the check's verdict (its keyless HealthCheck is not shown).
+        if (!r.skipped) {
+          // gRPC ran alongside REST: only now is it known whether REST accepted the key.
+          const f = r.failure && r.failure.id === 'grpc-rejected' && report.keyStatus === 'accepted'
+            ? { ...r.failure, message: `${r.failure.message} although REST accepted it` } : r.failure;
+          results.set('grpc', { ...r, failure: f, durationMs: r.durationMs ?? Date.now() - t });
+          if (r.note) report.notes.push(r.note);
+        }
       }
     } finally {
+      settleRoot(false); // (no effect once settled) a throw above must not leave gRPC waiting
       ctx.rest.destroy();
     }
     if ([...results.values()].every((r) => !r.failure)) {

@@ -73,9 +73,11 @@ function transportFailure(ctx, o, path) {
 }
 
 /**
- * Runs the gRPC step. ctx: the check's context with `target` the gRPC address. Resolves
- * { o: {attempts}, failure?, message?, note?, durationMs }; never rejects. It runs alongside the
- * REST steps: `note` (an open gRPC endpoint, allowed) is for the caller to add to the report.
+ * Runs the gRPC step. ctx: the check's context with `target` the gRPC address, and `restProven`
+ * (optional) a promise of whether REST's root step passed. Resolves { o: {attempts}, failure?,
+ * message?, note?, skipped?, durationMs }; never rejects. It runs alongside the REST steps: `note`
+ * (an open gRPC endpoint, allowed) is for the caller to add to the report; `skipped`: REST's root
+ * failed, so the keyed calls were not made.
  */
 async function checkGrpc(ctx, report) {
   const started = Date.now();
@@ -117,6 +119,9 @@ async function checkGrpc(ctx, report) {
     }
     report.grpcVersion = safeLine(info.version, ctx.secrets, 40);
 
+    // The key goes to List only once REST's root has proven the cluster's address (a failed root
+    // fails the check anyway): HealthCheck proved this port is Qdrant, not that it is this cluster's.
+    if (ctx.restProven && !(await ctx.restProven)) return done(health.attempts, { skipped: true });
     const [withKey, withoutKey] = await Promise.all([attemptCall(ctx, client, LIST, credential), attemptCall(ctx, client, LIST, {})]);
     const attempts = health.attempts + withKey.attempts + withoutKey.attempts;
     for (const o of [withKey, withoutKey]) {

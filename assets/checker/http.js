@@ -432,9 +432,13 @@ function unexpected(ctx, o, method, path) {
   return failure('unexpected-answer', ` to ${method} ${path}: ${answer(o.res, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`, { serverText: true });
 }
 
-/** Qdrant's own texts when a key is missing or wrong (REST bodies, gRPC grpc-message). */
+/**
+ * Qdrant's own texts when a key is missing or wrong (REST bodies, gRPC grpc-message), whole: a
+ * gateway's text that only starts with one ("Invalid API key or JWT (sign in at /login)") is not
+ * Qdrant's. 1.8.2-1.8.4 said "… JWT token".
+ */
 const NO_KEY_TEXT = 'Must provide an API key or an Authorization bearer token';
-const QDRANT_AUTH_TEXTS = [NO_KEY_TEXT, 'Invalid API key or JWT'];
+const QDRANT_AUTH_TEXTS = new Set([NO_KEY_TEXT, 'Invalid API key or JWT', 'Invalid API key or JWT token']);
 
 /**
  * Whether a refusal of a keyless request (REST 401/403, gRPC 16/7) may come from Qdrant or from
@@ -442,7 +446,7 @@ const QDRANT_AUTH_TEXTS = [NO_KEY_TEXT, 'Invalid API key or JWT'];
  * Cloud host, or Qdrant's own text. (REST also accepts the Cloud edge's JSON: see check.js.)
  */
 function isQdrantRefusal(hostname, text) {
-  return /\.cloud\.qdrant\.io$/i.test(hostname) || QDRANT_AUTH_TEXTS.some((t) => String(text || '').trim().startsWith(t));
+  return /\.cloud\.qdrant\.io$/i.test(hostname) || QDRANT_AUTH_TEXTS.has(String(text || '').trim());
 }
 
 module.exports = { createRestClient, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times, h2Error, isQdrantRefusal, NO_KEY_TEXT };

@@ -246,6 +246,41 @@ describe('gRPC Collections/List: every answer but the two expected ones fails th
 describe('the key goes only to an address proven to be Qdrant', () => {
   // Found by a mutation review: only the report's final redaction hid a key pasted into the host,
   // and the DNS lookup of that host had already carried it to a resolver.
+  // Found by a docs review: gRPC ran alongside REST, and sent the key to Collections/List as soon
+  // as its own HealthCheck passed, whatever root said of the cluster's address.
+  // Found by a docs review: a refusal counted as Qdrant's when it only started with Qdrant's text.
+  test('a gateway whose 401 text only starts with Qdrant\'s ("Invalid API key or JWT (sign in…)"): not Qdrant, and the key is never sent', async () => {
+    const keyed: boolean[] = [];
+    const gateway = await LoopbackServer.start('https', (req, res) => {
+      keyed.push(req.headers['api-key'] !== undefined || req.headers.authorization !== undefined);
+      res.writeHead(401, { 'content-type': 'text/plain' });
+      res.end('Invalid API key or JWT (ACME gateway: sign in at /login)');
+    });
+    try {
+      const r = await checkClusterAccess({ url: gateway.url, apiKey: KEY, caFile: s.caFile, ...FAST, retries: 0 });
+      expect(r).toMatchObject({ ok: false, failedStep: 'root', failureId: 'not-qdrant' });
+      expect(keyed.length).toBeGreaterThan(0);
+      expect(keyed.every((k) => !k)).toBe(true);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  test('a REST address that is not Qdrant: the gRPC port gets no keyed call either', async () => {
+    s.setMode('not-qdrant');
+    const g = await StandInQdrant.start({ apiKey: KEY }); // the same test CA as s
+    try {
+      const r = await check({ grpcUrl: g.grpcUrl });
+      expect(r).toMatchObject({ ok: false, failedStep: 'root', failureId: 'not-qdrant' });
+      expect(r.steps.map((x) => x.name)).toEqual(['root', 'enforced']);
+      expect(g.grpcRequests.map((x) => x.path)).toEqual(['/qdrant.Qdrant/HealthCheck']); // keyless
+      expect(g.grpcRequests.filter(carriesKey)).toEqual([]);
+      expect(s.requests.filter(carriesKey)).toEqual([]);
+    } finally {
+      await g.stop();
+    }
+  });
+
   test('a URL whose host holds the key, or part of it, is refused before any lookup, naming neither', async () => {
     const key = 'canarykey0123456789abcdef';
     for (const url of [`https://${key}.invalid`, 'https://x-canarykey0123.invalid:6333', 'https://c.invalid/']) {
