@@ -23,10 +23,11 @@ const OWNER_RULE = 'owners are 1-128 characters from A-Z a-z 0-9 _ . : @ / + - (
 
 // Qdrant's own rule (no / \ : * ? " < > | ,, at most 255) plus what this library refuses so that
 // a name shows as what it is: surrounding whitespace, control characters (C0, DEL, C1), bidi
-// controls and line or paragraph separators.
+// controls, line or paragraph separators, and characters shown as nothing (soft hyphen,
+// zero-width ones, the word joiner, a BOM): a name pasted with one looks right and is another.
 // eslint-disable-next-line no-control-regex
-const COLLECTION_BAD_RE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029/\\:*?"<>|,]/;
-const COLLECTION_RULE = '1-255 characters, none of / \\ : * ? " < > | , or control, bidi or line-separator characters, no leading or trailing whitespace';
+const COLLECTION_BAD_RE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\u2028\u2029\ufeff/\\:*?"<>|,]/;
+const COLLECTION_RULE = '1-255 characters, none of / \\ : * ? " < > | , or control, bidi, invisible or line-separator characters, no leading or trailing whitespace';
 
 function isCollectionName(name) {
   return typeof name === 'string' && name.length >= 1 && name.length <= 255 && name.trim() === name && !COLLECTION_BAD_RE.test(name);
