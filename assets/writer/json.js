@@ -74,9 +74,34 @@ function lineAt(text, offset) {
   return (text.slice(0, offset).match(/\r\n|\r|\n/g) || []).length + 1;
 }
 
+/** Whether `prefix` can still start valid JSON: it parses, or fails only where it ends. */
+function viablePrefix(prefix) {
+  try {
+    JSON.parse(prefix);
+    return true;
+  } catch (err) {
+    const m = /position (\d+)/.exec(err.message);
+    return /Unexpected end of JSON input/.test(err.message) || (m !== null && Number(m[1]) === prefix.length);
+  }
+}
+
+/**
+ * " (line N)" of the first character that makes `text` invalid JSON. V8 names the position for
+ * most errors, but not for an unexpected token (it quotes the text instead, which is never
+ * shown): then the shortest prefix that cannot start valid JSON is searched for.
+ */
 function jsonLineOf(text, err) {
   const m = /position (\d+)/.exec(err && err.message ? err.message : '');
-  return m ? ` (line ${lineAt(text, Number(m[1]))})` : '';
+  if (m) return ` (line ${lineAt(text, Number(m[1]))})`;
+  let lo = 0; // viable
+  let hi = text.length; // not viable
+  if (viablePrefix(text)) return ` (it ends early, at line ${lineAt(text, text.trimEnd().length)})`;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (viablePrefix(text.slice(0, mid))) lo = mid;
+    else hi = mid;
+  }
+  return ` (line ${lineAt(text, hi - 1)})`;
 }
 
 function skipWs(text, i) {
