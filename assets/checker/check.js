@@ -44,7 +44,7 @@ const STEP_ORDER = ['root', 'key', 'enforced', 'access', 'grpc', 'expiry'];
 
 /** A cluster address as the checker connects to it. Throws UsageError. */
 function parseBaseUrl(input, defaultPort = DEFAULT_REST_PORT, secrets = []) {
-  const what = defaultPort === DEFAULT_GRPC_PORT ? 'gRPC url' : 'url';
+  const what = defaultPort === DEFAULT_GRPC_PORT ? 'gRPC URL' : 'url';
   if (typeof input !== 'string' || input.trim() === '') {
     throw new UsageError(`missing ${what}: give the cluster's base URL, e.g. https://xyz.eu-central.aws.cloud.qdrant.io:${defaultPort}`);
   }
@@ -111,12 +111,13 @@ function enumOption(options, name, spec) {
 function checkCollections(list, name, options) {
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw new UsageError(`${name} must be a list of collection names`);
+  const shown = (c) => (typeof c === 'string' && holdsPart(c, [options.apiKey]) ? '(a name not shown: it holds part of the API key)' : shownValue(c, options, 60));
   for (const c of list) {
-    if (!isCollectionName(c)) {
-      const shown = typeof c === 'string' && holdsPart(c, [options.apiKey]) ? '(a name not shown: it holds part of the API key)' : shownValue(c, options, 60);
-      throw new UsageError(`${name}: ${shown} is not a collection name (${COLLECTION_RULE})`);
-    }
+    if (!isCollectionName(c)) throw new UsageError(`${name}: ${shown(c)} is not a collection name (${COLLECTION_RULE})`);
   }
+  // As at synth (KeyAccess.collections): a repeat is a slip, and would be probed twice.
+  const twice = list.find((c, i) => list.indexOf(c) !== i);
+  if (twice !== undefined) throw new UsageError(`${name} lists ${shown(twice)} twice; list each collection once`);
   return [...list];
 }
 
@@ -491,21 +492,23 @@ async function checkGrant(shared, grant) {
       // prove the address is Qdrant (an edge that wants a key even on GET / costs a round trip more).
       const enforced = timed('enforced', stepEnforced);
       await timed('root', stepRoot);
+      // What REST's root allows (Qdrant, or its edge) allows gRPC's keyed calls too: no later.
+      settleRoot(!results.get('root').failure);
       if (results.get('root').edge) {
         // The step's attempts (and its messages) are those of root with the key; its time is both.
         const keyless = results.get('root');
         await timed('root', stepRootKeyed);
         results.set('root', { ...results.get('root'), durationMs: keyless.durationMs + results.get('root').durationMs });
       }
-      settleRoot(!results.get('root').failure);
       if (!results.get('root').failure) await Promise.all([timed('key', stepKey), timed('access', stepAccess)]);
       await enforced;
       if (results.has('access')) results.set('access', settleExcess(ctx, report, results.get('access')));
       if (grpc) {
         const t = Date.now();
         const r = await grpc;
-        // Skipped: root failed, which is the check's verdict (its keyless HealthCheck is not shown).
-        if (!r.skipped) {
+        // Skipped: root failed, which is the check's verdict; nothing keyed went to gRPC.
+        if (r.skipped) delete report.grpcVersion;
+        else {
           // gRPC ran alongside REST: only now is it known whether REST accepted the key.
           const f = r.failure && r.failure.id === 'grpc-rejected' && report.keyStatus === 'accepted'
             ? { ...r.failure, message: `${r.failure.message} although REST accepted it` } : r.failure;

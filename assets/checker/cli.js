@@ -31,9 +31,11 @@ Proves that an API key works on a Qdrant cluster, and has the access its apps ne
             rejected (403 ExpiredSignature = key expired).
   enforced  GET <url>/collections without a key: must be refused (401/403); a 200
             means anyone can use the cluster, which fails unless --allow-open.
-  access    with --access, --read-collections or --write-collections: side-effect-free probes (an empty alias batch,
-            collection exists, an empty delete) prove the declared access, and no more.
-  grpc      with --grpc-url: Qdrant/HealthCheck, then Collections/List with and without the key.
+  access    with --access, --read-collections or --write-collections: side-effect-free
+            probes (an empty alias batch, collection exists, an empty delete) prove the
+            declared access, and no more.
+  grpc      with --grpc-url: Qdrant/HealthCheck, then (once root passed) Collections/List
+            with and without the key.
   expiry    a key that is a JWT: its expiry date, against --min-validity-days.
 
 Options:

@@ -12,7 +12,7 @@
  */
 const { openGrpc, encodeEmpty, decodeHealthCheckReply, GrpcStatus } = require('./grpc.js');
 const { failure } = require('./failures.js');
-const { networkFailure, commonFailure, times, h2Error, isQdrantRefusal } = require('./http.js');
+const { networkFailure, commonFailure, times, h2Error, isQdrantRefusal, NO_KEY_TEXT } = require('./http.js');
 const { safeLine } = require('../runtime/text.js');
 const { RETRYABLE_CODES, withRetries, backoff } = require('./retry.js');
 
@@ -95,8 +95,9 @@ async function checkGrpc(ctx, report) {
     }
     if (isRefusal(health.answer)) {
       // Qdrant answers HealthCheck whatever the key: a refusal is an edge in front of it (as on
-      // REST, see stepRoot), or a Qdrant before 1.15.1. Ask again, with the key; the step's
-      // attempts (and its messages) are those of this call.
+      // REST, see stepRoot), or a Qdrant before 1.15.1. Ask again, with the key, once REST's root
+      // allows keyed calls; the step's attempts (and its messages) are those of this call.
+      if (ctx.restProven && !(await ctx.restProven)) return done(health.attempts, { skipped: true });
       health = await attemptCall(ctx, client, HEALTH, credential);
       broken = transportFailure(ctx, health, HEALTH);
       if (broken) return done(health.attempts, { failure: broken });
@@ -119,8 +120,8 @@ async function checkGrpc(ctx, report) {
     }
     report.grpcVersion = safeLine(info.version, ctx.secrets, 40);
 
-    // The key goes to List only once REST's root has proven the cluster's address (a failed root
-    // fails the check anyway): HealthCheck proved this port is Qdrant, not that it is this cluster's.
+    // The key goes to List only once REST's root has proven the cluster's address, or its edge (a
+    // failed root fails the check anyway): HealthCheck proved this port is Qdrant, not this cluster's.
     if (ctx.restProven && !(await ctx.restProven)) return done(health.attempts, { skipped: true });
     const [withKey, withoutKey] = await Promise.all([attemptCall(ctx, client, LIST, credential), attemptCall(ctx, client, LIST, {})]);
     const attempts = health.attempts + withKey.attempts + withoutKey.attempts;
@@ -132,6 +133,11 @@ async function checkGrpc(ctx, report) {
     if (k.grpcStatus === GrpcStatus.PERMISSION_DENIED && /ExpiredSignature/.test(k.grpcMessage)) {
       const when = ctx.keyInfo.expiresAt ? ` on ${ctx.keyInfo.expiresAt.toISOString().slice(0, 10)}` : '';
       return done(attempts, { failure: failure('key-expired', `${when} (gRPC ${describe(k, ctx.secrets)}); create a new key and rotate to it`) });
+    }
+    // Qdrant's "no key at all" although it was sent: a proxy on the way drops that metadata.
+    if (k.grpcStatus === GrpcStatus.UNAUTHENTICATED && String(k.grpcMessage || '').trim() === NO_KEY_TEXT) {
+      const where = ctx.header === 'bearer' ? 'authorization' : 'api-key';
+      return done(attempts, { failure: failure('key-not-received', ` over gRPC (${describe(k, ctx.secrets)} from ${LIST}, although it was sent in the ${where} metadata)`) });
     }
     if (k.grpcStatus === GrpcStatus.UNAUTHENTICATED || k.grpcStatus === GrpcStatus.PERMISSION_DENIED) {
       return done(attempts, { failure: failure('grpc-rejected', ` (${describe(k, ctx.secrets)} from ${LIST})`) });

@@ -361,24 +361,33 @@ function mayBeKey(text) {
  */
 function quote(value, max = 120) {
   let text;
+  let json = true; // text is JSON: escapes may be cut, and invisible characters are shown as escapes
   if (typeof value === 'string') {
-    text = JSON.stringify(value); // a newline or tab shows as \n or \t (stripped below: other controls)
+    text = JSON.stringify(value); // a newline or tab shows as \n or \t
   } else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
     text = String(value);
+    json = false;
   } else {
     try {
       text = String(JSON.stringify(value) ?? value);
     } catch {
       text = Object.prototype.toString.call(value); // a cycle
+      json = false;
     }
   }
+  // What a terminal shows as nothing or reorders (C1, bidi, zero-width, soft hyphen, BOM) is shown
+  // as its escape, as JSON shows C0: a value refused for holding one must not look like it does not.
+  if (json) text = text.replace(SHOWN_AS_ESCAPE_RE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const line = stripControl(text);
   if (line.length <= max) return line;
   let kept = clip(line, max).slice(0, -CLIP_MARK.length);
   // A cut JSON escape (`\`, `\u00`) would read as another character: drop it whole.
-  const escape = typeof value === 'string' ? /(\\+)(u[0-9a-fA-F]{0,3})?$/.exec(kept) : null;
+  const escape = json ? /(\\+)(u[0-9a-fA-F]{0,3})?$/.exec(kept) : null;
   if (escape && escape[1].length % 2 === 1) kept = kept.slice(0, escape.index + escape[1].length - 1);
   return `${kept}${CLIP_MARK}`;
 }
+
+// eslint-disable-next-line no-control-regex
+const SHOWN_AS_ESCAPE_RE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 module.exports = { REDACTED, PART_HIDDEN, SHOWN_MAX, mayBeKey, clip, stripControl, redact, holdsSecret, holdsPart, redactDeep, safeLine, quote };

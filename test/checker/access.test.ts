@@ -256,7 +256,7 @@ describe('collections access: a key that reaches undeclared collections', () => 
     const r = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'] });
     expect(r).toMatchObject({ ok: false, failedStep: 'access', failureId: 'excess-collections' });
     const hidden = '(a name not shown: it holds part of the API key)';
-    expect(r.reason).toBe(`key has access to undeclared collections: "a b\\nc", ${hidden}, "${'m'.repeat(38)}…, "n1", "n2" and 2 more${FIX}`);
+    expect(r.reason).toBe(`key has access to undeclared collections: "a\\u202eb\\nc", ${hidden}, "${'m'.repeat(38)}…, "n1", "n2" and 2 more${FIX}`);
     const last = ['products', `x-${SCOPED.slice(-20).toLowerCase()}`];
     proxy.reset({ 'GET /collections +key': [listing(last), listing(last)] });
     const r2 = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'] });
@@ -330,6 +330,9 @@ describe('CLI: declared access', () => {
     [['--access', 'read-only', '--write-collections', 'orders'], 'access read-only and write collections contradict each other'],
     [['--access', 'everything'], '--access must be one of any, read-only, manage, collections'],
     [['--access', 'collections', '--read-collections', 'a/b'], 'is not a collection name'],
+    [['--access', 'collections', '--read-collections', 'products,orders,products'], 'readCollections lists "products" twice; list each collection once'],
+    // Shown as its escape: refused for a zero-width space, it must not look like a plain name.
+    [['--access', 'collections', '--read-collections', 'prod\u200bucts'], 'readCollections: "prod\\u200bucts" is not a collection name'],
   ])('usage error %p: exit 2, nothing sent', async (extra, message) => {
     const r = await runCli([...base(), ...extra], { QDRANT_API_KEY: KEY });
     expect(r.code).toBe(2);

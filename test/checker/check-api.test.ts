@@ -108,6 +108,12 @@ describe('verdicts', () => {
     });
     // The same key as a Bearer token gets through that proxy.
     expect((await check({ header: 'bearer' })).ok).toBe(true);
+    // Over gRPC too: the metadata is dropped the same way.
+    const grpc = stepOf(await check({ grpcUrl: s.grpcUrl }), 'grpc');
+    expect(grpc).toMatchObject({ ok: false });
+    expect(grpc.message).toBe('key did not arrive over gRPC (16 Must provide an API key or an Authorization bearer token from /qdrant.Collections/List, ' +
+      'although it was sent in the api-key metadata); send it in the other header (healthCheck.header: ApiKeyHeader.BEARER or API_KEY; --header bearer or api-key), ' +
+      'or let the proxy pass the header');
   });
 
   test('expired key: 403 ExpiredSignature is reported as expired', async () => {
@@ -281,6 +287,20 @@ describe('the key goes only to an address proven to be Qdrant', () => {
     }
   });
 
+  test('the same with a gRPC port that refuses the keyless HealthCheck as an edge does: its retry with the key waits for root too', async () => {
+    s.setMode('not-qdrant');
+    const g = await StandInQdrant.start({ apiKey: KEY, mode: 'cloud-edge' });
+    try {
+      const r = await check({ grpcUrl: g.grpcUrl });
+      expect(r).toMatchObject({ ok: false, failedStep: 'root', failureId: 'not-qdrant' });
+      expect(r.steps.map((x) => x.name)).toEqual(['root', 'enforced']);
+      expect(r).not.toHaveProperty('grpcVersion');
+      expect(g.grpcRequests.map((x) => [x.path, carriesKey(x)])).toEqual([['/qdrant.Qdrant/HealthCheck', false]]);
+    } finally {
+      await g.stop();
+    }
+  });
+
   test('a URL whose host holds the key, or part of it, is refused before any lookup, naming neither', async () => {
     const key = 'canarykey0123456789abcdef';
     for (const url of [`https://${key}.invalid`, 'https://x-canarykey0123.invalid:6333', 'https://c.invalid/']) {
@@ -288,7 +308,7 @@ describe('the key goes only to an address proven to be Qdrant', () => {
       const err = await checkClusterAccess({ url, grpcUrl, apiKey: key, ...FAST }).then(() => undefined, (e: Error) => e);
       expect(err).toBeInstanceOf(UsageError);
       // The gRPC address says so (its own flag), the others are the REST URL.
-      expect(err?.message).toBe(`${grpcUrl ? 'gRPC url' : 'url'}: its host holds part of the API key (not shown; a copy-paste error?), so nothing was sent to it; give the cluster's URL`);
+      expect(err?.message).toBe(`${grpcUrl ? 'gRPC URL' : 'url'}: its host holds part of the API key (not shown; a copy-paste error?), so nothing was sent to it; give the cluster's URL`);
     }
     // Many grants: every address is checked before anything is sent to any of them.
     // eslint-disable-next-line @typescript-eslint/no-require-imports

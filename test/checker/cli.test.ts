@@ -358,7 +358,7 @@ describe('usage (exit 2, one line on stderr)', () => {
   test('an empty --grpc-url is named as the gRPC address, with the gRPC port in the example', async () => {
     const r = await run(checkArgs('--grpc-url', ''), { QDRANT_API_KEY: KEY });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('qdrant-cluster-access: error: missing gRPC url: give the cluster\'s base URL, e.g. https://xyz.eu-central.aws.cloud.qdrant.io:6334\n');
+    expect(r.stderr).toBe('qdrant-cluster-access: error: missing gRPC URL: give the cluster\'s base URL, e.g. https://xyz.eu-central.aws.cloud.qdrant.io:6334\n');
     expect(s.requests).toEqual([]);
   });
 

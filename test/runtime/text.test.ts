@@ -119,8 +119,17 @@ describe('quote', () => {
     expect([quote(NaN), quote(Infinity), quote(-Infinity), quote(1.5), quote(null)]).toEqual(['NaN', 'Infinity', '-Infinity', '1.5', 'null']);
   });
 
-  test('a newline, a tab or another C0 control is shown escaped (a value ending in a newline does not read as one ending in a space); a bidi control becomes a space', () => {
-    expect([quote('2026-11-22\n'), quote('a\tb'), quote('a\u0007b\u202ec')]).toEqual(['"2026-11-22\\n"', '"a\\tb"', '"a\\u0007b c"']);
+  test('a newline, a tab or another C0 control is shown escaped (a value ending in a newline does not read as one ending in a space); so are C1, bidi and invisible characters', () => {
+    expect([quote('2026-11-22\n'), quote('a\tb'), quote('a\u0007b\u202ec')]).toEqual(['"2026-11-22\\n"', '"a\\tb"', '"a\\u0007b\\u202ec"']);
+    // A collection name refused for a zero-width space must not look like one without it.
+    expect([quote('prod\u200bucts'), quote('a\u00adb'), quote('\ufeffx'), quote('a\u0085b'), quote({ k: 'a\u2060b' })])
+      .toEqual(['"prod\\u200bucts"', '"a\\u00adb"', '"\\ufeffx"', '"a\\u0085b"', '{"k":"a\\u2060b"}']);
+    // Not in what is not JSON (a number, a symbol).
+    expect(quote(Symbol('a\u200bb'))).toBe('Symbol(a\u200bb)');
+  });
+
+  test('an object\'s JSON is not cut inside an escape either', () => {
+    expect(quote({ a: '\u0001\u0001\u0001' }, 12)).toBe('{"a":"…');
   });
 
   test('a clip never ends inside an escape or a surrogate pair (it would read as another character)', () => {
