@@ -126,9 +126,13 @@ async function removeDropped(owner, env, fileOpts) {
   return dropped.length === 0 ? [`no file dropped by owner ${owner}: nothing to clean up`] : lines;
 }
 
-/** An entry name, as messages show it: a key pasted in its place must not come back. */
+/**
+ * An entry name, as messages show it: a key pasted in its place must not come back. Upper-case
+ * names such as QDRANT_PROD_EU_API_KEY (the library's, and most renames) are shown at any length
+ * up to 64; others only when short (a key is rarely upper case and underscores only).
+ */
 const NAME_NOT_SHOWN = '(not shown: it may be a key)';
-const entryShown = (name) => (isEnvName(name) && !mayBeKey(name) ? name : showable(name) ?? NAME_NOT_SHOWN);
+const entryShown = (name) => ((isEnvName(name) && (/^[A-Z][A-Z0-9_]{0,63}$/.test(name) || !mayBeKey(name))) ? name : showable(name) ?? NAME_NOT_SHOWN);
 
 function readEntries(env, command, deployCommand) {
   const raw = env[WRITER_ENV.entries];

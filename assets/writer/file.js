@@ -283,7 +283,8 @@ function fsyncDir(dir) {
 
 /** A path as one word of a shell command in a message (single-quoted unless it is plain). */
 function shellWord(p) {
-  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`;
+  const word = p.startsWith('-') ? `./${p}` : p; // not read as an option
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /**

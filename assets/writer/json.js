@@ -92,10 +92,12 @@ function viablePrefix(prefix) {
  */
 function jsonLineOf(text, err) {
   const m = /position (\d+)/.exec(err && err.message ? err.message : '');
-  if (m) return ` (line ${lineAt(text, Number(m[1]))})`;
+  const end = text.trimEnd().length;
+  const endsEarly = ` (it ends early, at line ${lineAt(text, end)})`;
+  if (m) return Number(m[1]) >= end ? endsEarly : ` (line ${lineAt(text, Number(m[1]))})`;
   let lo = 0; // viable
   let hi = text.length; // not viable
-  if (viablePrefix(text)) return ` (it ends early, at line ${lineAt(text, text.trimEnd().length)})`;
+  if (viablePrefix(text)) return endsEarly;
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
     if (viablePrefix(text.slice(0, mid))) lo = mid;

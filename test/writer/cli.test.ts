@@ -339,6 +339,8 @@ describe('usage errors exit 2', () => {
     [['write', '--file', 'F', '--owner', 'o'], { 'BAD NAME': SECRET }, 'QCA_ENTRIES: entry name "BAD NAME" is not a valid variable name'],
     // A key pasted where a name goes is not a registered value: it must not come back either.
     [['write', '--file', 'F', '--owner', 'o'], { [SECRET]: 'y' }, 'QCA_ENTRIES: entry name (not shown: it may be a key) is not a valid variable name'],
+    [['write', '--file', 'F', '--owner', 'o'], { Zq8vR2mX9pL4tW7yB3nK6cF1: 5 }, 'QCA_ENTRIES: entry (not shown: it may be a key) must be a string'],
+    [['write', '--file', 'F', '--owner', 'o'], { QDRANT_URL_SEARCH_PROD_EU_WEST: 5 }, 'QCA_ENTRIES: entry QDRANT_URL_SEARCH_PROD_EU_WEST must be a string'],
     [['remove', '--file', 'F', '--owner', 'o'], [SECRET], 'QCA_ENTRIES: entry name (not shown: it may be a key) is not a valid variable name'],
     [['remove', '--file', 'F', '--owner', 'o'], [{ a: 1 }], 'QCA_ENTRIES must be a JSON object of NAME: value, or for remove a list of names\n'],
     [['remove', '--file', 'F', '--owner', 'o'], [null], 'QCA_ENTRIES must be a JSON object of NAME: value, or for remove a list of names\n'],

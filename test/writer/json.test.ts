@@ -43,6 +43,7 @@ describe('scanJsonObject', () => {
     ['{\n\n  "a": [1, 2,, 3]}', 'not valid JSON (line 3); fix it or choose another file'],
     ['{"a": 1} x', 'not valid JSON (line 1); fix it or choose another file'],
     ['{\n  "a": [1,\n', 'not valid JSON (it ends early, at line 2); fix it or choose another file'],
+    ['{\n  "a": 1,\n  "last": 1\n\n', 'not valid JSON (it ends early, at line 3); fix it or choose another file'],
     ['[1]', 'the JSON file does not hold an object at the top level; give the path of a file holding an object ({ ... })'],
     ['"str"', 'the JSON file does not hold an object at the top level'],
     // A target switched from dotenv() to json() on the same path (found by a lifecycle review): say what the file is.
