@@ -281,6 +281,21 @@ describe('one mistake, one line', () => {
       'KeyAccess.collections read: a token is not allowed as a collection name (the health check and the setup guide need the names at synth); give the name as text'));
   });
 
+  test('KeyAccess.collections: every name repeated is named, once; what is not a name is only said to be that', () => {
+    expect(() => KeyAccess.collections({ read: ['a', 'b', 'a', 'b', 'c'] })).toThrow(new Error([
+      'KeyAccess.collections read lists "a" twice; list each collection once',
+      'KeyAccess.collections read lists "b" twice; list each collection once',
+    ].join('; ')));
+    let message = '';
+    try {
+      KeyAccess.collections({ read: [5, 5] as any });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).not.toContain('twice');
+    expect(message).toContain('is not a collection name');
+  });
+
   test('KeyAccess.collections with a name listed twice: each repeat once, and "in both" once', () => {
     expect(() => KeyAccess.collections({ read: ['a', 'a', 'b', 'a'], readWrite: ['b', 'b', 'a'] })).toThrow(new Error([
       'KeyAccess.collections read lists "a" twice; list each collection once',

@@ -477,10 +477,13 @@ describe('validation: one synth reports every error', () => {
     const stack = newStack();
     // What a Python class with `self.description = "x"` in __init__ looks like from JavaScript.
     const halfTarget = { bind: () => ({}) } as any;
-    accessIn(stack, { apiKeys: [{ name: 'k', clusters: ['prod-eu'], secretTargets: [halfTarget] }] });
+    accessIn(stack, { apiKeys: [{ name: 'k', clusters: ['prod-eu'], secretTargets: [halfTarget, { foo: 1 } as any] }] });
     expect(synthErrors(stack)).toEqual([
       '[test/Qdrant/ApiKeys/k] key "k" secretTarget must be an ISecretTarget (e.g. SecretTarget.dotenv({ path })); got an object with key "bind" ' +
         '(values not shown: they may hold an API key) (a target needs a description (text, not empty) besides bind(); in Python, declare description as a @property)',
+      // Not a target at all: no word about descriptions.
+      '[test/Qdrant/ApiKeys/k] key "k" secretTarget must be an ISecretTarget (e.g. SecretTarget.dotenv({ path })); got an object with key "foo" ' +
+        '(values not shown: they may hold an API key)',
     ]);
   });
 

@@ -222,7 +222,7 @@ describe('collection names: one rule for the constructs and the checker (runtime
   // A name that would show as something else: C1 controls, bidi controls, line separators, and
   // characters shown as nothing (zero-width ones, the soft hyphen, the word joiner, a BOM).
   const hidden = ['a\u0085b', 'a\u009bb', 'abc\u202eevil', 'a\u2066b', 'a\u200fb', 'a\u2028b', 'a\u2029b', 'a\u007fb',
-    'prod\u200bucts', 'a\u200cb', 'a\u200db', 'a\u00adb', 'a\u2060b', '\ufeffproducts'];
+    'prod\u200bucts', 'a\u200cb', 'a\u200db', 'a\u00adb', 'a\u2060b', '\ufeffproducts', 'a\ufeffb', 'a\u180eb', 'a\u061cb'];
   test.each(hidden)('%j is refused by KeyAccess.collections and by the checker', (name) => {
     expect(() => KeyAccess.collections({ read: [name] })).toThrow(/is not a collection name \(1-255 characters, none of/);
     return expect(checker.checkClusterAccess({ url: 'https://127.0.0.1:1', apiKey: 'k', access: 'collections', readCollections: [name] }))

@@ -127,12 +127,14 @@ async function removeDropped(owner, env, fileOpts) {
 }
 
 /**
- * An entry name, as messages show it: a key pasted in its place must not come back. Upper-case
- * names such as QDRANT_PROD_EU_API_KEY (the library's, and most renames) are shown at any length
- * up to 64; others only when short (a key is rarely upper case and underscores only).
+ * An entry name, as messages show it: a key pasted in its place must not come back. Names made of
+ * short upper-case words, such as QDRANT_PROD_EU_API_KEY (the library's, and most renames), are
+ * shown up to 64 characters; others only when short. A key is rarely that: an upper-case hex key
+ * is one long word.
  */
 const NAME_NOT_SHOWN = '(not shown: it may be a key)';
-const entryShown = (name) => ((isEnvName(name) && (/^[A-Z][A-Z0-9_]{0,63}$/.test(name) || !mayBeKey(name))) ? name : showable(name) ?? NAME_NOT_SHOWN);
+const wordyName = (name) => /^[A-Z][A-Z0-9_]{0,63}$/.test(name) && name.split('_').every((word) => word.length <= 16);
+const entryShown = (name) => ((isEnvName(name) && (wordyName(name) || !mayBeKey(name))) ? name : showable(name) ?? NAME_NOT_SHOWN);
 
 function readEntries(env, command, deployCommand) {
   const raw = env[WRITER_ENV.entries];

@@ -42,8 +42,7 @@ const isSecretTarget = (x: unknown) => x !== null && typeof x === 'object' && ty
  * `__init__` is not seen by JavaScript; only a `@property` is.
  */
 function secretTargetHint(x: unknown): string | undefined {
-  const items = Array.isArray(x) ? x : [x];
-  const halfTarget = items.some((t) => t !== null && typeof t === 'object' && typeof (t as { bind?: unknown }).bind === 'function' && !isSecretTarget(t));
+  const halfTarget = x !== null && typeof x === 'object' && typeof (x as { bind?: unknown }).bind === 'function' && !isSecretTarget(x);
   return halfTarget ? 'a target needs a description (text, not empty) besides bind(); in Python, declare description as a @property' : undefined;
 }
 
@@ -81,7 +80,7 @@ export const API_KEY_OPTIONS: StructSchema = {
   fields: {
     ...API_KEY_PROPS.fields,
     clusters: 'string-list',
-    secretTargets: { listOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget, hint: secretTargetHint },
+    secretTargets: { listOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget },
     secretNaming: { struct: SECRET_NAMING },
   },
 };

@@ -332,6 +332,9 @@ describe('the key goes only to an address proven to be Qdrant', () => {
     // Qdrant's own texts, from any host.
     expect(isQdrantRefusal('127.0.0.1', 'Must provide an API key or an Authorization bearer token')).toBe(true);
     expect(isQdrantRefusal('127.0.0.1', 'Invalid API key or JWT')).toBe(true);
+    expect(isQdrantRefusal('127.0.0.1', 'Invalid API key or JWT token')).toBe(true); // Qdrant 1.8.2-1.8.4
+    expect(isQdrantRefusal('127.0.0.1', ' Invalid API key or JWT\n')).toBe(true); // around it: whitespace only
+    expect(isQdrantRefusal('127.0.0.1', 'Invalid API key or JWT (sign in at /login)')).toBe(false);
     expect(isQdrantRefusal('127.0.0.1', 'Unauthorized')).toBe(false);
   });
 

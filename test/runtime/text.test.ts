@@ -142,6 +142,7 @@ describe('quote', () => {
     expect(quote(`${a(7)}\u{1F600}z`, 10)).toBe(`"${a(7)}…`);
     expect(quote(`${a(6)}\u{1F600}z`, 10)).toBe(`"${a(6)}\u{1F600}…`);
     expect(quote(`${a(5)}u0007zzzz`, 10)).toBe(`"${a(5)}u00…`); // no backslash: plain text
+    expect(quote(`${a(3)}\u0007z`, 10)).toBe(`"${a(3)}…`); // '"aaa\u000' (three hex digits) would be cut
   });
 });
 

@@ -83,6 +83,20 @@ describe('values from the environment (QCA_ENTRIES_FROM_ENV)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^qdrant-cluster-access-writer: error: QCA_ENTRIES_FROM_ENV: entry QDRANT_API_KEY must name an environment variable\n/);
   });
+
+  test('a name that is not a variable name (a usage error, named as QCA_ENTRIES_FROM_ENV\'s), or that may be a key (not shown)', async () => {
+    for (const [name, code] of [['not a name', 2], ['Zq8vR2mX9pL4tW7yB3nK6cF1hJ5dG0sA8eU2iO4rT6wY9x', 1]] as const) {
+      const r = await cli(['write', '--file', path.join(dir, '.env'), '--owner', 'o'], {}, { QCA_ENTRIES_FROM_ENV: JSON.stringify({ [name]: 'TF_VAR_unset_here' }) });
+      expect(r.code).toBe(code);
+      expect(r.stderr).toMatch(/^qdrant-cluster-access-writer: error: (QCA_ENTRIES_FROM_ENV: entry name "not a name" is not a valid variable name|entry \(not shown: it may be a key\): environment)/);
+      expect(r.stderr).not.toContain('Zq8vR2');
+    }
+    // A long name of short upper-case words is the library's (several clusters): shown.
+    const r = await cli(['write', '--file', path.join(dir, '.env'), '--owner', 'o'], {}, {
+      QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_PROD_EU_WEST_API_KEY: 'TF_VAR_qdrant_api_key_unset_here' }),
+    });
+    expect(r.stderr).toMatch(/^qdrant-cluster-access-writer: error: entry QDRANT_PROD_EU_WEST_API_KEY: environment variable TF_VAR_qdrant_api_key_unset_here is not set/);
+  });
 });
 
 describe('dotenv format', () => {
@@ -340,6 +354,8 @@ describe('usage errors exit 2', () => {
     // A key pasted where a name goes is not a registered value: it must not come back either.
     [['write', '--file', 'F', '--owner', 'o'], { [SECRET]: 'y' }, 'QCA_ENTRIES: entry name (not shown: it may be a key) is not a valid variable name'],
     [['write', '--file', 'F', '--owner', 'o'], { Zq8vR2mX9pL4tW7yB3nK6cF1: 5 }, 'QCA_ENTRIES: entry (not shown: it may be a key) must be a string'],
+    [['write', '--file', 'F', '--owner', 'o'], { [`F${'0A9C'.repeat(8)}`]: 5 }, 'QCA_ENTRIES: entry (not shown: it may be a key) must be a string'], // upper-case hex
+    [['write', '--file', 'F', '--owner', 'o'], { SK_LIVE_4EC39HQLYJWDARJTT1ZDP7DC: 5 }, 'QCA_ENTRIES: entry (not shown: it may be a key) must be a string'],
     [['write', '--file', 'F', '--owner', 'o'], { QDRANT_URL_SEARCH_PROD_EU_WEST: 5 }, 'QCA_ENTRIES: entry QDRANT_URL_SEARCH_PROD_EU_WEST must be a string'],
     [['remove', '--file', 'F', '--owner', 'o'], [SECRET], 'QCA_ENTRIES: entry name (not shown: it may be a key) is not a valid variable name'],
     [['remove', '--file', 'F', '--owner', 'o'], [{ a: 1 }], 'QCA_ENTRIES must be a JSON object of NAME: value, or for remove a list of names\n'],
@@ -516,6 +532,21 @@ describe('remove-dropped: the owner\'s entries leave the files it no longer writ
     expect(fs.readFileSync(dropped, 'utf8')).not.toContain('QDRANT_PROD_EU');
     expect(fs.readFileSync(json, 'utf8')).toBe('{ "a": 1 }\n');
     expect(fs.existsSync(path.join(dir, '.dropped.json.qdrant-cluster-access'))).toBe(false);
+  });
+
+  test('a dropped path with an escape sequence or a newline is shown with spaces in its line', async () => {
+    const dropped = path.join(dir, 'x\u001b[2Jy\nz.env');
+    expect((await cli(['write', '--file', dropped, '--owner', 'app/Q'], ENTRIES)).code).toBe(0);
+    const r = await cli(['remove-dropped', '--owner', 'app/Q'], undefined, { QCA_FILES: list([dropped, 'dotenv']), QCA_KEEP_FILES: list() });
+    expect(r).toMatchObject({ code: 0, stdout: `removed 2 entries from ${path.join(dir, 'x [2Jy z.env')} (0 not present, file deleted: this tool had created it)\n` });
+  });
+
+  test('a path with a quote or a space in a suggested command is quoted so that it pastes as one word', async () => {
+    const f = path.join(dir, "it's my.env");
+    fs.writeFileSync(f, 'A=1\n');
+    fs.chmodSync(f, 0o644);
+    const r = await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
+    expect(r.stderr).toBe(`warning: ${f} is readable by all users (mode 0644) and holds API keys; consider chmod 600 '${f.replace("'", "'\\''")}'\n`);
   });
 
   test('nothing dropped: one line, nothing changed; a bad list or no owner: exit 2', async () => {
