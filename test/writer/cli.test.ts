@@ -176,24 +176,21 @@ describe('dotenv format', () => {
     expect(fs.readFileSync(f, 'utf8')).toBe(text);
   });
 
-  test('a world-readable file gets a warning without values', async () => {
-    const f = path.join(dir, '.env');
+  // A world-readable file gets a warning without values. Its path reaches the terminal with an
+  // escape sequence or a newline as spaces, and the suggested command quotes it as one word.
+  test.each([
+    ['.env', '.env', (p: string) => p],
+    ['my \u001b[31mred\nfile.env', 'my  [31mred file.env', (p: string) => `'${p}'`],
+    ["it's my.env", "it's my.env", (p: string) => `'${p.replace("'", "'\\''")}'`],
+  ])('a world-readable file %j: a warning without values', async (name, shownName, word) => {
+    const f = path.join(dir, name);
     fs.writeFileSync(f, 'A=1\n');
     fs.chmodSync(f, 0o644);
     const r = await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`warning: ${f} is readable by all users (mode 0644) and holds API keys; consider chmod 600 ${f}\n`);
-  });
-
-  test('a path with an escape sequence or a newline reaches the terminal as spaces; a command in a hint quotes the path', async () => {
-    const f = path.join(dir, 'my \u001b[31mred\nfile.env');
-    fs.writeFileSync(f, 'A=1\n');
-    fs.chmodSync(f, 0o644);
-    const r = await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
-    expect(r.code).toBe(0);
-    const shown = path.join(dir, 'my  [31mred file.env');
+    const shown = path.join(dir, shownName);
     expect(r.stdout).toBe(`wrote 2 entries to ${shown} (0 updated, 2 added)\n`);
-    expect(r.stderr).toBe(`warning: ${shown} is readable by all users (mode 0644) and holds API keys; consider chmod 600 '${shown}'\n`);
+    expect(r.stderr).toBe(`warning: ${shown} is readable by all users (mode 0644) and holds API keys; consider chmod 600 ${word(shown)}\n`);
   });
 
   test.each([
@@ -539,14 +536,6 @@ describe('remove-dropped: the owner\'s entries leave the files it no longer writ
     expect((await cli(['write', '--file', dropped, '--owner', 'app/Q'], ENTRIES)).code).toBe(0);
     const r = await cli(['remove-dropped', '--owner', 'app/Q'], undefined, { QCA_FILES: list([dropped, 'dotenv']), QCA_KEEP_FILES: list() });
     expect(r).toMatchObject({ code: 0, stdout: `removed 2 entries from ${path.join(dir, 'x [2Jy z.env')} (0 not present, file deleted: this tool had created it)\n` });
-  });
-
-  test('a path with a quote or a space in a suggested command is quoted so that it pastes as one word', async () => {
-    const f = path.join(dir, "it's my.env");
-    fs.writeFileSync(f, 'A=1\n');
-    fs.chmodSync(f, 0o644);
-    const r = await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
-    expect(r.stderr).toBe(`warning: ${f} is readable by all users (mode 0644) and holds API keys; consider chmod 600 '${f.replace("'", "'\\''")}'\n`);
   });
 
   test('nothing dropped: one line, nothing changed; a bad list or no owner: exit 2', async () => {
