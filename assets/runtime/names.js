@@ -11,6 +11,8 @@
  *   collection     products, "a b", ü       a Qdrant collection a key's access names (COLLECTION_RULE)
  */
 
+const { SHOWN_AS_NOTHING } = require('./text.js');
+
 const NAME_RE = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
 const NAME_RULE = 'names start with a letter and hold only letters, digits, "-" and "_" (at most 63 characters)';
 
@@ -25,8 +27,7 @@ const OWNER_RULE = 'owners are 1-128 characters from A-Z a-z 0-9 _ . : @ / + - (
 // a name shows as what it is: surrounding whitespace, control characters (C0, DEL, C1), bidi
 // controls, line or paragraph separators, and characters shown as nothing (soft hyphen,
 // zero-width ones, the word joiner, a BOM): a name pasted with one looks right and is another.
-// eslint-disable-next-line no-control-regex
-const COLLECTION_BAD_RE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\u2028\u2029\ufeff/\\:*?"<>|,]/;
+const COLLECTION_BAD_RE = new RegExp(`[\\u0000-\\u001f${SHOWN_AS_NOTHING}/\\\\:*?"<>|,]`);
 const COLLECTION_RULE = '1-255 characters, none of / \\ : * ? " < > | , or control, bidi, invisible or line-separator characters, no leading or trailing whitespace';
 
 function isCollectionName(name) {

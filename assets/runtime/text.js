@@ -29,6 +29,14 @@ const MIN_CUT_CHARS_AT_END = 16;
 /** What clip() ends a shortened text with. */
 const CLIP_MARK = '…';
 
+/**
+ * What a terminal shows as nothing, or that reorders the text around it (a character class's
+ * body): DEL and C1, the soft hyphen, the Arabic letter and Mongolian vowel marks, zero-width and
+ * directional characters, line and paragraph separators, the word joiner and its kin, a BOM.
+ * Messages show these as escapes (quote), and collection names may not hold them (names.js).
+ */
+const SHOWN_AS_NOTHING = '\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff';
+
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
@@ -192,8 +200,7 @@ function decodeOnce(text) {
 }
 
 /** Whitespace, controls and the characters a terminal shows as nothing (soft hyphen, zero-width ones). */
-// eslint-disable-next-line no-control-regex
-const INVISIBLE_RE = /[\s\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]+/g;
+const INVISIBLE_RE = new RegExp(`[\\s\\u0000-\\u001f${SHOWN_AS_NOTHING}]+`, 'g');
 
 /**
  * `text` decoded (up to three rounds, for a double encoding) and lower-cased: `words` with every
@@ -387,7 +394,6 @@ function quote(value, max = 120) {
   return `${kept}${CLIP_MARK}`;
 }
 
-// eslint-disable-next-line no-control-regex
-const SHOWN_AS_ESCAPE_RE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+const SHOWN_AS_ESCAPE_RE = new RegExp(`[${SHOWN_AS_NOTHING}]`, 'g');
 
-module.exports = { REDACTED, PART_HIDDEN, SHOWN_MAX, mayBeKey, clip, stripControl, redact, holdsSecret, holdsPart, redactDeep, safeLine, quote };
+module.exports = { REDACTED, PART_HIDDEN, SHOWN_MAX, SHOWN_AS_NOTHING, mayBeKey, clip, stripControl, redact, holdsSecret, holdsPart, redactDeep, safeLine, quote };
