@@ -270,10 +270,11 @@ function planMerge(text, side, entries, opts) {
     checkName(n);
     if (typeof entries[n] !== 'string') throw new JsonError(`entry ${n}: value must be a string`);
   }
-  if (names.length === 0) return { text: null, sidecar: side, sidecarAfter: null, added: [], updated: [], unchanged: [], dropped: [] };
   const blank = text == null || BLANK_RE.test(text);
-  let scan = blank ? null : scanJsonObject(text);
   const mine = new Set(side && side.owners[owner] ? side.owners[owner] : []);
+  // Nothing to write and nothing of ours in the file: nothing to change (no file is created).
+  if (names.length === 0 && (mine.size === 0 || blank)) return { text: null, sidecar: side, sidecarAfter: null, added: [], updated: [], unchanged: [], dropped: [] };
+  let scan = blank ? null : scanJsonObject(text);
   for (const m of scan ? scan.members : []) {
     if (Object.prototype.hasOwnProperty.call(entries, m.key) && !mine.has(m.key)) {
       throw foreignMemberError(text, m, owner, side, sidecarName);

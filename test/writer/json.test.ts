@@ -117,6 +117,15 @@ describe('planMerge sets the owner\'s members to exactly the given ones', () => 
     // The user's members are never dropped, recorded or not.
     expect(jx.planMerge(r.text, r.sidecarAfter, { QDRANT_B: 'b' }, O).text).toBe('{"a": 1,\n  "QDRANT_B": "b"}');
   });
+
+  test('no entries at all drops every recorded member, as the .env writer does; a blank file stays as it is', () => {
+    const w = jx.planMerge('{"a": 1}', null, E, O);
+    const r = jx.planMerge(w.text, w.sidecar, {}, O);
+    expect(r.text).toBe('{"a": 1}');
+    expect([r.added, r.updated, r.unchanged, r.dropped]).toEqual([[], [], [], NAMES]);
+    expect(r.sidecarAfter.owners).toEqual({ o: [] });
+    expect(jx.planMerge('', w.sidecar, {}, O)).toMatchObject({ text: null, dropped: [] });
+  });
 });
 
 describe('planRemove', () => {
