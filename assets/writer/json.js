@@ -237,17 +237,21 @@ function recordedOwnerOf(side, name) {
   return Object.keys(side.owners).find((o) => side.owners[o].includes(name)) || null;
 }
 
-function foreignMemberError(text, m, owner, side, sidecarName) {
+function foreignMemberError(text, m, owner, side, sidecarName, others = []) {
   const who = recordedOwnerOf(side, m.key);
   const key = JSON.stringify(m.key);
   const line = lineAt(text, m.start);
+  // The others that the same fix clears: all of them in one message, not one a deploy.
+  const same = others.filter((o) => recordedOwnerOf(side, o.key) === who);
+  const also = same.length === 0 ? '' : ` (so ${same.length === 1 ? 'does' : 'do'} ${same.map((o) => `${JSON.stringify(o.key)} on line ${lineAt(text, o.start)}`).join(', ')})`;
+  const those = same.length === 0 ? 'that member' : 'those members';
   if (who) {
-    return new JsonError(`line ${line}: member ${key} was written for owner ${who} (recorded in ${sidecarName}); ${SECRET_NAMING_FIX}, or remove owner ${who}'s entries first`, line);
+    return new JsonError(`line ${line}: member ${key}${also} was written for owner ${who} (recorded in ${sidecarName}); ${SECRET_NAMING_FIX}, or remove owner ${who}'s entries first`, line);
   }
   const why = side
     ? `and ${sidecarName} does not record it as written for owner ${owner}`
     : `and there is no ownership record ${sidecarName} saying this tool wrote it (if an earlier version of this tool wrote it, deleting it is safe: the next deploy writes it again)`;
-  return new JsonError(`line ${line}: member ${key} already exists ${why}; remove that member, or ${SECRET_NAMING_FIX}`, line);
+  return new JsonError(`line ${line}: member ${key}${also} already exists ${why}; remove ${those}, or ${SECRET_NAMING_FIX}`, line);
 }
 
 function options(opts) {
@@ -275,11 +279,8 @@ function planMerge(text, side, entries, opts) {
   // Nothing to write and nothing of ours in the file: nothing to change (no file is created).
   if (names.length === 0 && (mine.size === 0 || blank)) return { text: null, sidecar: side, sidecarAfter: null, added: [], updated: [], unchanged: [], dropped: [] };
   let scan = blank ? null : scanJsonObject(text);
-  for (const m of scan ? scan.members : []) {
-    if (Object.prototype.hasOwnProperty.call(entries, m.key) && !mine.has(m.key)) {
-      throw foreignMemberError(text, m, owner, side, sidecarName);
-    }
-  }
+  const foreign = (scan ? scan.members : []).filter((m) => Object.prototype.hasOwnProperty.call(entries, m.key) && !mine.has(m.key));
+  if (foreign.length > 0) throw foreignMemberError(text, foreign[0], owner, side, sidecarName, foreign.slice(1));
   for (const n of names) {
     // Recorded for another owner but not in the file (removed by hand, or a crash): still theirs.
     const who = recordedOwnerOf(side, n);

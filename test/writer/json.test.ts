@@ -100,6 +100,17 @@ describe('planMerge', () => {
       `member "QDRANT_API_KEY" is recorded in ${SIDE} as written for owner p; ${FIX}, or remove owner p's entries first`);
     expect(msg(() => j.planMerge('{}', null, { QDRANT_URL: 1 } as any, O))).toBe('entry QDRANT_URL: value must be a string');
   });
+
+  test('several members in the way are named in one message, so that one fix clears them all', () => {
+    const t = '{\n  "QDRANT_URL": "u",\n  "a": 1,\n  "QDRANT_API_KEY": "theirs"\n}';
+    expect(msg(() => j.planMerge(t, null, E, O))).toBe(
+      `line 2: member "QDRANT_URL" (so does "QDRANT_API_KEY" on line 4) already exists and there is no ownership record ${SIDE} saying this tool wrote it ` +
+      `(if an earlier version of this tool wrote it, deleting it is safe: the next deploy writes it again); remove those members, or ${FIX}`);
+    // Another owner's member needs another fix: it is not listed with them.
+    const side = { created: false, originalWhenEmpty: null, owners: { p: ['QDRANT_API_KEY'] } };
+    expect(msg(() => j.planMerge(t, side, E, O))).toBe(
+      `line 2: member "QDRANT_URL" already exists and ${SIDE} does not record it as written for owner o; remove that member, or ${FIX}`);
+  });
 });
 
 describe('planMerge sets the owner\'s members to exactly the given ones', () => {
