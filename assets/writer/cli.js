@@ -282,6 +282,9 @@ async function apply({ command, format, file: target, owner }, entries, options)
       `and members this tool wrote (their names are unknown without the record) may still be in ${target}, with keys; delete them by hand`);
   } else if (p.noRecord) note = `; ${sidecarName} records no entries of owner ${owner}, nothing changed`;
   else if (res.deleted) note = ', file deleted: this tool had created it';
+  if (p.keptInBlock > 0) {
+    note += `; ${p.keptInBlock} ${p.keptInBlock === 1 ? 'line' : 'lines'} not written by this tool ${p.keptInBlock === 1 ? 'was' : 'were'} kept inside the managed block of owner ${owner}, so its markers stay`;
+  }
   if (p.unrecorded && p.unrecorded.length > 0) {
     // The record line was removed by hand: what is left may hold a key.
     const left = `${entriesWord(p.unrecorded.length)} in it ${p.unrecorded.length === 1 ? 'was' : 'were'} left: ${p.unrecorded.join(', ')}; delete the ones this tool wrote by hand`;

@@ -19,7 +19,7 @@ export interface DotenvItem {
 
 export interface DotenvModel {
   readonly bom: '' | '\ufeff';
-  /** The file's first line terminator ('\n' when it has none). */
+  /** The line terminator that ends the file's first item, outside any quoted value ('\n' when none does). */
   readonly eol: string;
   readonly items: DotenvItem[];
 }
@@ -56,9 +56,12 @@ export interface RemovePlan {
   readonly unrecorded: string[];
   /** This tool created the file and nothing but blank lines is left: delete it. */
   readonly deleteFile: boolean;
+  /** Lines not ours left between our markers once nothing of ours is (they and the markers stay); else 0. */
+  readonly keptInBlock: number;
 }
 
-export declare function parseDotenv(text: string): DotenvModel;
+/** opts.written: the text is what planMerge would write (an error then blames the entries of this write). */
+export declare function parseDotenv(text: string, opts?: { written?: boolean }): DotenvModel;
 /** The value as written after NAME=, read back unchanged by the dotenv package and python-dotenv. */
 export declare function formatValue(value: string): string;
 /** Sets owner's entries to exactly `entries`. `text` null: the file does not exist (the block then records that this tool created it). */

@@ -530,7 +530,7 @@ function planRemove(text, names, opts) {
       if (it.kind === 'assign' && inBlock(block, idx) && !wanted.has(it.key)) unrecorded.add(it.key);
     });
   }
-  const result = (out, deleteFile) => ({
+  const result = (out, deleteFile, keptInBlock = 0) => ({
     text: out,
     removed: list.filter((n) => removed.has(n)),
     notOurs: list.filter((n) => !removed.has(n) && elsewhere.has(n)),
@@ -538,6 +538,7 @@ function planRemove(text, names, opts) {
     noBlock: !block,
     unrecorded: [...unrecorded],
     deleteFile,
+    keptInBlock,
   });
   if (!block) return result(text, false);
 
@@ -573,7 +574,11 @@ function planRemove(text, names, opts) {
     // The original had no final newline and its last line is gone: keep "no final newline".
     items[items.length - 1] = { ...newLast, raw: newLast.raw.slice(0, -newLast.eol.length), eol: '' };
   }
-  return result(joinItems(model.bom, items), deleteFile);
+  // Nothing of ours is left, but other lines are (the user's, between our markers): they stay,
+  // and so do the markers. Said in the summary line. (Without a record line, nothing tells ours
+  // from the user's: `unrecorded` names them instead.)
+  const keptInBlock = block.record && left.length === 0 && end > start + 1 ? end - start - 1 : 0;
+  return result(joinItems(model.bom, items), deleteFile, keptInBlock);
 }
 
 function mergeEntries(text, entries, opts) {

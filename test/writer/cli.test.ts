@@ -486,6 +486,23 @@ describe('found by running the CLI', () => {
     expect(r.stderr).toBe(`warning: the managed block of owner o in ${f} has no record line, so 2 entries in it were left: ` +
       `${Object.keys(ENTRIES).join(', ')}; delete the ones this tool wrote by hand\n`);
   });
+
+  test('a line of the user inside our block stays on remove, with its markers, and the summary says so', async () => {
+    const f = path.join(dir, '.env');
+    fs.writeFileSync(f, 'A=1\n');
+    await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
+    const written = fs.readFileSync(f, 'utf8');
+    fs.writeFileSync(f, written.replace(/^(QDRANT_PROD_EU_URL=.*\n)/m, '$1MINE=1\n'));
+    const r = await cli(['remove', '--file', f, '--owner', 'o'], []);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`removed 2 entries from ${f} (0 not present; 1 line not written by this tool was kept inside the managed block of owner o, so its markers stay)\n`);
+    const lines = fs.readFileSync(f, 'utf8').split('\n');
+    expect(lines.filter((l) => !l.startsWith('#'))).toEqual(['A=1', 'MINE=1', '']);
+    expect(lines).toHaveLength(5);
+    // Without a line of the user's inside, the block goes and nothing more is said.
+    await cli(['write', '--file', f, '--owner', 'p'], { QDRANT_OTHER_URL: 'https://o:6333' });
+    expect((await cli(['remove', '--file', f, '--owner', 'p'], [])).stdout).toBe(`removed 1 entry from ${f} (0 not present)\n`);
+  });
 });
 
 describe('found by running the CLI: the size bound', () => {

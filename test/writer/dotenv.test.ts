@@ -235,7 +235,7 @@ describe('removeEntries', () => {
   test('without a block of ours, changes nothing and says so', () => {
     const text = 'K=user\n';
     const r = w.planRemove(text, ['K', 'L'], { owner: OWNER });
-    expect(r).toEqual({ text, removed: [], notOurs: ['K'], absent: ['L'], noBlock: true, unrecorded: [], deleteFile: false });
+    expect(r).toEqual({ text, removed: [], notOurs: ['K'], absent: ['L'], noBlock: true, unrecorded: [], deleteFile: false, keptInBlock: 0 });
     expect(w.planRemove(null, ['K'], { owner: OWNER })).toMatchObject({ text: null, noBlock: true, deleteFile: false });
   });
 
