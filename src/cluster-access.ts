@@ -39,7 +39,8 @@ export interface ClusterAccessProps {
 
   /**
    * The health checks that prove every key on every granted cluster during `cdktf deploy`.
-   * @default - enabled, `api-key` header, 10 s timeout, 3 retries, keys must be enforced, gRPC checked
+   * @default - enabled, `api-key` header, 10 s timeout, 3 retries, keys must be enforced, gRPC
+   * checked, no access in excess of the declared, no minimum validity, run when their inputs change
    */
   readonly healthCheck?: HealthCheckOptions;
 
@@ -202,6 +203,9 @@ export class ClusterAccess extends Construct {
         if (namingValid) key.addSecretTarget(target, o.secretNaming);
         else key._checkSecretTarget(target);
       }
+    } else if (isOptions && o.secretNaming !== undefined) {
+      // It would be dropped without a word: a later addSecretTarget(target) does not see it.
+      this.problems.push(errors.namingWithoutTargets(where));
     }
     if (Array.isArray(o.clusters)) {
       // Names that are not strings are reported above, as the type of clusters.

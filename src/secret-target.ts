@@ -130,7 +130,8 @@ export interface ISecretTarget {
  */
 export interface SecretNaming {
   /**
-   * Put in front of every default name: `APP_` gives `APP_QDRANT_URL`. Letters, digits and `_`.
+   * Put in front of every default name: `APP_` gives `APP_QDRANT_URL`. Letters, digits and `_`, not starting
+   * with a digit.
    * @default - no prefix
    */
   readonly prefix?: string;

@@ -62,6 +62,20 @@ describe('a key pasted into secretNaming is not shown', () => {
   });
 });
 
+test('secretNaming without secretTargets is refused: a target added later would not get it', () => {
+  const stack = newStack();
+  const q = access(stack, { secretNaming: { prefix: 'APP_' } });
+  q.apiKeys[0].addSecretTarget(SecretTarget.terraformOutputs());
+  expect(synthErrors(stack)).toEqual([
+    '[test/Q] ClusterAccess props.apiKeys[0]: secretNaming applies only to the targets of the same options\' secretTargets, and there are none; ' +
+    'add the targets there, or give the naming to addSecretTarget(target, naming)',
+  ]);
+  // An empty list of targets is a list: the naming waits for none, as before.
+  const other = newStack();
+  access(other, { secretTargets: [], secretNaming: { prefix: 'APP_' } });
+  expect(synthErrors(other)).toEqual([]);
+});
+
 describe('other places where a key may be pasted', () => {
   test('a cluster url without a scheme that is a key', () => {
     const stack = newStack();

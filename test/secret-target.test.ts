@@ -286,13 +286,13 @@ describe('validation: one synth reports every error', () => {
       '[test/Qdrant] secret target .env file ".env": entry "QDRANT_API_KEY" would be written twice, for key "search-api" ' +
         '(API key of cluster "prod-eu") and for key "ingest" (API key of cluster "prod-eu"); give key "ingest" another name with its secretNaming (or addSecretTarget(target, naming)), ' +
         'e.g. names: { QDRANT_API_KEY: "QDRANT_INGEST_API_KEY" }, or a prefix',
-      '[test/Qdrant] secret target JSON file "secrets.json": key "admin" has prefix "app-", which is not a variable name; ' +
-        'use letters, digits and "_", such as "APP_"',
+      '[test/Qdrant] secret target JSON file "secrets.json": key "admin" has prefix "app-", which is not a variable name: ' +
+        'environment-variable names hold only letters, digits and "_", and do not start with a digit, such as "APP_"',
       '[test/Qdrant] secret target JSON file "secrets.json": key "admin" renames "QDRANT_URL", which is not one of its entries ' +
         '(QDRANT_PROD_EU_URL, QDRANT_PROD_EU_GRPC_URL, QDRANT_PROD_EU_API_KEY, QDRANT_PROD_US_URL, QDRANT_PROD_US_GRPC_URL, ' +
         'QDRANT_PROD_US_API_KEY); the keys of names are default names, without the prefix',
       '[test/Qdrant] secret target JSON file "secrets.json": key "admin" renames "QDRANT_PROD_US_URL" to "prod us url", ' +
-        'which is not a variable name; use letters, digits and "_"',
+        'which is not a variable name: environment-variable names hold only letters, digits and "_", and do not start with a digit',
       '[test/Qdrant/ApiKeys/search-api] key "search-api" is given secret target .env file ".env" twice; add each target once',
       '[test/Qdrant/SecretTargets/.env-file] secret target .env file "": the path is empty; give the path of a file, such as ".env"',
       `[test/Qdrant/SecretTargets/JSON-file-test] secret target JSON file "test": ${JSON.stringify(path.resolve('test'))} ` +

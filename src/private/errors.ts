@@ -277,13 +277,16 @@ export const errors = {
     `secret targets ${[...new Set(descriptions)].map((d) => q(d)).join(' and ')} share the first 60 characters of their descriptions, ` +
     `so only their order tells them apart (${descriptions.length} targets): reordering keys would swap their Terraform addresses and ` +
     'replace their resources; give each target a description that names its store early (for a file target, a shorter path)',
+  namingWithoutTargets: (where: string) =>
+    `${where}: secretNaming applies only to the targets of the same options' secretTargets, and there are none; ` +
+    'add the targets there, or give the naming to addSecretTarget(target, naming)',
   prefixInvalid: (key: string, prefix: unknown) =>
-    `key ${qName(key)} has prefix ${qShort(prefix)}, which is not a variable name; use letters, digits and "_", such as "APP_"`,
+    `key ${qName(key)} has prefix ${qShort(prefix)}, which is not a variable name: ${names.ENV_NAME_RULE}, such as "APP_"`,
   renameUnknown: (key: string, from: string, known: readonly string[]) =>
     `key ${qName(key)} renames ${names.isEnvName(from) ? q(from) : qShort(from)}, which is not one of its entries (${known.join(', ') || 'none'}); ` +
     'the keys of names are default names, without the prefix',
   renameInvalid: (key: string, from: string, to: unknown) =>
-    `key ${qName(key)} renames ${q(from)} to ${qShort(to)}, which is not a variable name; use letters, digits and "_"`,
+    `key ${qName(key)} renames ${q(from)} to ${qShort(to)}, which is not a variable name: ${names.ENV_NAME_RULE}`,
   entryTwice: (name: string, first: string, second: string, key: string, defaultName: string, suggestion: string) =>
     `entry ${q(name)} would be written twice, for ${first} and for ${second}; ` +
     `give key ${qName(key)} another name with its secretNaming (or addSecretTarget(target, naming)), ` +
