@@ -15,7 +15,7 @@ export interface ApiKeySourceConfig {
   /**
    * The environment variable that Terraform itself reads the key from (`TF_VAR_<name>`), when
    * the source is a variable. A local-exec process inherits it, so the checker reads it from
-   * there and its output stays visible (see README, "What Terraform shows").
+   * there and its output stays visible (see README, "No plaintext keys").
    */
   readonly inheritedEnvironmentVariable?: string;
   /** The Terraform variable, when the source is one (for the "key not set" precondition). */
@@ -39,8 +39,10 @@ export interface ApiKeySourceConfig {
 export abstract class ApiKeySource {
   /**
    * Use an existing Terraform variable. It must be declared `sensitive: true`, must have no
-   * default value, and must not be `nullable: false`; the checker reads it from
-   * `TF_VAR_<variable name>` at deploy time. The library gives the variable a `null` default,
+   * default value, must not be `nullable: false`, must be in the key's stack, and its Terraform
+   * name must be an environment-variable name (letters, digits and `_`); the checker reads it from
+   * `TF_VAR_<its Terraform name>` at deploy time. That name is the variable's id at the stack's
+   * top level; inside a construct, cdktf makes it unique (`Inner_key_086D030F`). The library gives the variable a `null` default,
    * so that a deploy without the key fails at once with a message naming the variable instead of
    * waiting at Terraform's prompt, and so that `cdktf destroy` does not need the key.
    */

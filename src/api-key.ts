@@ -20,7 +20,8 @@ export interface ApiKeyProps {
    * Logical name of the key, unique within one stack (for example `search-api`). It names the
    * Terraform variable `qdrant_api_key_<name>` when no `source` is given, and the output
    * `qdrant_api_key_<name>_expires_at`, where `<name>` is the key name in lower case with each
-   * `-` turned into `_` (`Search-API` gives `qdrant_api_key_search_api`).
+   * `-` turned into `_` (`Search-API` gives `qdrant_api_key_search_api`). It starts with a
+   * letter, holds only letters, digits, `-` and `_`, and is at most 63 characters long.
    */
   readonly name: string;
 
@@ -35,6 +36,7 @@ export interface ApiKeyProps {
    * the day the key is due for rotation, shown in the setup guide; synth warns once it is due
    * (today is the real date, or the context value `cdktf-qdrant-cluster-access:today` when set).
    * Keys that are JWTs carry their real expiry, which the deploy reads (see `expiresAtOutputName`).
+   * A date later than tomorrow (UTC) is refused.
    * @default - not recorded: no due date and no warning
    */
   readonly createdOn?: string;
@@ -75,7 +77,8 @@ export interface ApiKeyOptions extends ApiKeyProps {
   readonly secretTargets?: ISecretTarget[];
 
   /**
-   * How this key's entries are named in the targets of `secretTargets`.
+   * How this key's entries are named in the targets of `secretTargets` (given without them, it is
+   * refused: for a target added later, pass the naming to `ApiKey.addSecretTarget()`).
    * @default - `QDRANT_URL`, `QDRANT_GRPC_URL`, `QDRANT_API_KEY` in a target that receives one cluster, `QDRANT_<CLUSTER>_...` in one that receives several
    */
   readonly secretNaming?: SecretNaming;
@@ -142,7 +145,6 @@ export class ApiKey extends Construct {
   public readonly expiresAtOutputName: string;
 
   private readonly _clusters: Cluster[] = [];
-  private readonly _onGrant: ((grant: ApiKeyGrant) => void)[] = [];
   private readonly _errors: string[] = [];
   private readonly _unknownClusters: string[] = [];
   private readonly _targets: { target: ISecretTarget; naming: SecretNaming }[] = [];
@@ -189,12 +191,12 @@ export class ApiKey extends Construct {
     this.access = isKeyAccess(p.access) ? p.access : undefined;
     const valid = names.isValidName(this.keyName);
     const snake = valid ? names.snakeCase(this.keyName) : `invalid_${names.snakeCase(id.replace(/[^A-Za-z0-9_-]/g, '_'))}`;
+    const variableName = names.keyVariableName(snake);
 
     const support = StackSupport.of(this);
     if (isApiKeySource(p.source)) {
       this.source = p.source as ApiKeySource;
     } else {
-      const variableName = `qdrant_api_key_${snake}`;
       this.variable = support.declared(new TerraformVariable(this, 'Variable', {
         type: 'string',
         sensitive: true,
@@ -210,10 +212,10 @@ export class ApiKey extends Construct {
       const other = AppSupport.of(this).keyVariableInOtherStack(variableName, this);
       if (other !== undefined) Annotations.of(this).addWarning(errors.keyVariableShared(this.keyName, `TF_VAR_${variableName}`, other, TerraformStack.of(this).node.id));
     }
-    this.expiresAtOutputName = `qdrant_api_key_${snake}_expires_at`;
+    this.expiresAtOutputName = names.keyExpiryOutputName(snake);
     support.guardKey(this);
-    const clash = support.claimVariable(`qdrant_api_key_${snake}`, this.node.path) ?? support.claimOutput(this.expiresAtOutputName, this.node.path);
-    if (clash && !isSibling(this, clash)) this._errors.push(errors.keyNameClash(this.keyName, `qdrant_api_key_${snake}`, clash));
+    const clash = support.claimVariable(variableName, this.node.path) ?? support.claimOutput(this.expiresAtOutputName, this.node.path);
+    if (clash && !isSibling(this, clash)) this._errors.push(errors.keyNameClash(this.keyName, variableName, clash));
 
     this._expiry = expiryExpression(this._sourceConfig().expression);
     this._expiresAt = support.declared(new TerraformOutput(this, 'ExpiresAt', {
@@ -274,7 +276,6 @@ export class ApiKey extends Construct {
       return grant;
     }
     this._clusters.push(cluster);
-    for (const listener of this._onGrant) listener(grant);
     return grant;
   }
 
@@ -335,15 +336,6 @@ export class ApiKey extends Construct {
   /** @internal */
   public _sourceConfig(): ApiKeySourceConfig {
     return this.source._config();
-  }
-
-  /**
-   * Calls `listener` for every grant, present and future.
-   * @internal
-   */
-  public _onEachGrant(listener: (grant: ApiKeyGrant) => void): void {
-    this._onGrant.push(listener);
-    for (const grant of this.grants) listener(grant);
   }
 
   /**

@@ -24,7 +24,8 @@ export interface ClusterOptions {
   /**
    * Logical name of the cluster, unique within one stack (for example `prod-eu`).
    * It names Terraform outputs and environment variables, so it starts with a letter and holds
-   * only letters, digits, `-` and `_`. Names that differ only in case or `-`/`_` collide.
+   * only letters, digits, `-` and `_`, at most 63 characters. Names that differ only in case or
+   * `-`/`_` collide.
    */
   readonly name: string;
 
@@ -87,7 +88,10 @@ export class Cluster extends Construct {
   /** The host (ASCII, lower case; an IDN as punycode). A token when `url` is one. */
   public readonly host: string;
 
-  /** The REST port. */
+  /**
+   * The REST port. When `url` is a token, 6333 (or `restPort` as given): a port inside the token's
+   * value is used by `restEndpoint` and the checks, but not seen here.
+   */
   public readonly restPort: number;
 
   /** The gRPC port. */

@@ -49,8 +49,10 @@ export interface HealthCheckOptions {
   /**
    * A PEM file with an extra CA certificate to trust, for clusters behind a private CA. It is
    * copied into the synthesized stack. Relative paths are resolved from the working directory of
-   * the synth. TLS verification itself cannot be turned off.
-   * @default - the system's trusted roots only
+   * the synth; a token (a value known only at deploy) and a file over 1 MiB are refused. TLS
+   * verification itself cannot be turned off.
+   * @default - Node.js's bundled root CAs and those of `NODE_EXTRA_CA_CERTS` only (Node does not
+   * read the operating system's trust store by default)
    */
   readonly caFile?: string;
 
@@ -80,8 +82,10 @@ export interface HealthCheckOptions {
   /**
    * Fail the check of a key that expires in fewer days than this (0-3650). Keys with granular
    * access are JWTs that carry their expiry; a plain key has none and is never failed by this.
-   * A key that expires within 14 days always gets a warning line, and a key past its expiry
-   * always fails (Qdrant still accepts one for 30 seconds).
+   * A key that expires within 14 days gets a warning line (not shown for a key from
+   * `ApiKeySource.fromToken`: Terraform hides that check's output when it passes; watch the key's
+   * `..._expires_at` output), and a key past its expiry always fails (Qdrant still accepts one
+   * for 30 seconds).
    * @default 0
    */
   readonly minValidityDays?: number;

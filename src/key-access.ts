@@ -44,6 +44,9 @@ export abstract class KeyAccess {
   /**
    * Exactly these collections: `read` ones readable and not writable, `readWrite` ones writable,
    * nothing cluster-wide. The collections must exist on every cluster the key is granted to.
+   * Refused at the call (it throws): no collection at all, a name listed twice or in both lists,
+   * and a name that is not a collection name (1-255 characters, none of `/ \ : * ? " < > | ,`,
+   * no control or invisible characters, no surrounding whitespace).
    */
   public static collections(options: CollectionAccessOptions): KeyAccess {
     const problems = checkStruct(options, KEY_ACCESS_COLLECTIONS, 'KeyAccess.collections(options)');
@@ -108,10 +111,6 @@ class FixedAccess extends KeyAccess {
   }
 }
 
-/**
- * Qdrant's rule for collection names, plus what the stack cannot carry (a comma, "${", a token),
- * and no surrounding whitespace (the checker trims the names it receives).
- */
 /** The runtime's rule (runtime/names.js), plus no token or "${" / "%{": the names reach Terraform strings. */
 function isCollectionName(name: unknown): name is string {
   return nameRules.isCollectionName(name) && !Token.isUnresolved(name) && !/[$%]\{/.test(name);

@@ -3,8 +3,9 @@
  *
  * Terraform writes outputs even when a resource they depend on failed, so each output is tied to a
  * `terraform_data` gate that waits for the health checks: the gate holds a hash of the values,
- * which a change (a rotated key) makes unknown until the gate is applied, and the outputs read
- * `length(gate.output) >= 1 ? value : ""`. A failed check leaves the gate unapplied, the outputs unknown,
+ * which a change (a rotated key) makes unknown until the gate is applied, and each output reads
+ * `gate.output["values_sha256"] == <the hash of the values> ? value : ""` (gate.ts, with a
+ * precondition on the same comparison). A failed check leaves the gate unapplied, the outputs unknown,
  * and so Terraform keeps them as they were. The values themselves stay out of the gate, because
  * Terraform does not keep the sensitive mark on a terraform_data's output (a destroy plan would
  * print them). Not exported.
