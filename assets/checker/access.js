@@ -2,7 +2,7 @@
 /**
  * The access probes: what a key may do, learned without touching data. Qdrant checks access
  * before it does any work, so an empty alias batch and an empty delete answer the question and
- * change nothing (measured on a real server; see the README, "What the check proves"):
+ * change nothing (measured on a real server; see the README, "What the deploy proves"):
  *
  *   manage         POST /collections/aliases {"actions":[]}       200 = global manage, 403 = not
  *   global read    GET  /collections/<random>/exists               200 = cluster-wide, 403 = scoped

@@ -59,7 +59,6 @@ function parseBaseUrl(input, defaultPort = DEFAULT_REST_PORT, secrets = []) {
   return {
     protocol: parsed.protocol,
     hostname: parsed.host, // for net.connect: IPv6 without brackets
-    servername: parsed.host,
     port,
     url: `${parsed.origin}:${port}`,
     host: parsed.explicitPort === undefined ? parsed.hostForUrl : `${parsed.hostForUrl}:${port}`, // the default label

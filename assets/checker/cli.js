@@ -44,7 +44,8 @@ ${optionsHelp(CHECK_OPTIONS)}
 TLS is always verified, whatever NODE_TLS_REJECT_UNAUTHORIZED says. Redirects are not followed
 (the key would go elsewhere). The key is read from the environment, never from an argument.
 
-Output, one line per cluster (and a warning line when the key expires soon):
+Output, one line per cluster, and warning lines: a key that expires soon, access beyond the declared
+that --allow-excess-access lets pass, declared access on an open cluster:
   ok   search-api → prod-eu  qdrant 1.18.3  key accepted, keys enforced  expires 2027-02-20 (in 90 days)  184 ms
   FAIL search-api → prod-eu  step key: key rejected (401 Invalid API key or JWT); check the key's clusters in the console (setup guide, section 2), set the variable again (setup guide, section 3), or create a new key  52 ms
 

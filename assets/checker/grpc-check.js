@@ -6,7 +6,7 @@
  *      (a refusal without a key, 16 or 7, from a Qdrant Cloud host or with Qdrant's own message,
  *      is asked again with the key; any other refusal fails the step, the key unsent);
  *   2. qdrant.Collections/List with the key (grpc-status 0 = accepted, 16 = rejected, 7 =
- *      forbidden or expired) and without it (16 = keys enforced, 0 = open), both at once.
+ *      forbidden or expired) and without it (16 or 7 = keys enforced, 0 = open), both at once.
  * Retries like REST (network errors, timeouts, UNAVAILABLE, RESOURCE_EXHAUSTED), within the
  * check's deadline. Node built-ins only.
  */
@@ -74,7 +74,7 @@ function transportFailure(ctx, o, path) {
 
 /**
  * Runs the gRPC step. ctx: the check's context with `target` the gRPC address, and `restProven`
- * (optional) a promise of whether REST's root step passed. Resolves { o: {attempts}, failure?,
+ * a promise of whether REST's root step passed (without one, the keyed calls are skipped). Resolves { o: {attempts}, failure?,
  * message?, note?, skipped?, durationMs }; never rejects. It runs alongside the REST steps: `note`
  * (an open gRPC endpoint, allowed) is for the caller to add to the report; `skipped`: REST's root
  * failed, so the keyed calls were not made.
@@ -97,7 +97,7 @@ async function checkGrpc(ctx, report) {
       // Qdrant answers HealthCheck whatever the key: a refusal is an edge in front of it (as on
       // REST, see stepRoot), or a Qdrant before 1.15.1. Ask again, with the key, once REST's root
       // allows keyed calls; the step's attempts (and its messages) are those of this call.
-      if (ctx.restProven && !(await ctx.restProven)) return done(health.attempts, { skipped: true });
+      if (!(await ctx.restProven)) return done(health.attempts, { skipped: true });
       health = await attemptCall(ctx, client, HEALTH, credential);
       broken = transportFailure(ctx, health, HEALTH);
       if (broken) return done(health.attempts, { failure: broken });
@@ -122,7 +122,7 @@ async function checkGrpc(ctx, report) {
 
     // The key goes to List only once REST's root has proven the cluster's address, or its edge (a
     // failed root fails the check anyway): HealthCheck proved this port is Qdrant, not this cluster's.
-    if (ctx.restProven && !(await ctx.restProven)) return done(health.attempts, { skipped: true });
+    if (!(await ctx.restProven)) return done(health.attempts, { skipped: true });
     const [withKey, withoutKey] = await Promise.all([attemptCall(ctx, client, LIST, credential), attemptCall(ctx, client, LIST, {})]);
     const attempts = health.attempts + withKey.attempts + withoutKey.attempts;
     for (const o of [withKey, withoutKey]) {

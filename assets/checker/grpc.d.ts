@@ -31,8 +31,8 @@ export declare const MAX_RESPONSE_BYTES: number;
 export interface GrpcClientOptions {
   /**
    * The trusted CAs: it replaces Node's default trust for this client, so to trust a CA in addition
-   * to Node's roots build it as `tls.createSecureContext({ ca: [...tls.rootCertificates, pem] })`
-   * (as check.js does for `caFile`). Verification stays on either way. Default: Node's root CAs.
+   * to Node's roots give a context that holds them too (check.js's loadCa adds the CA to a default
+   * context). Verification stays on either way. Default: Node's root CAs.
    */
   secureContext?: SecureContext;
   /** Default time limit of one call in ms: connect, TLS, the request and the whole answer. Required. */
@@ -57,7 +57,7 @@ export interface GrpcAnswer {
   /**
    * The gRPC status: from the trailers, or from the headers of a trailers-only answer, or (when the
    * answer had none, e.g. a proxy's HTTP error) mapped from the HTTP status as gRPC specifies
-   * (401→16, 403→7, 404→12, 429/502/503/504→14, 200→13, others→2); see {@link statusFromHttp}.
+   * (400→13, 401→16, 403→7, 404→12, 429/502/503/504→14, 200→13, others→2); see {@link statusFromHttp}.
    */
   grpcStatus: number;
   /** `grpc-message`, percent-decoded; '' when absent. Untrusted server text: may echo what was sent. */

@@ -23,7 +23,7 @@ const http2 = require('node:http2');
 const net = require('node:net');
 const { clip } = require('../runtime/text.js');
 // Masks user:password@ (up to the last "@": a password may hold "/" or "#") and the query; quoted.
-const { showUrl } = require('../runtime/url.js');
+const { isLoopbackHost, showUrl } = require('../runtime/url.js');
 
 const DEFAULT_PORT = 6334;
 const MAX_RESPONSE_BYTES = 1024 * 1024; // Qdrant's answers to the checker are a few hundred bytes
@@ -57,12 +57,6 @@ function codedError(message, code) {
   return e;
 }
 
-function isLoopback(hostname) {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host === '::1') return true;
-  return net.isIPv4(host) && host.startsWith('127.');
-}
-
 /**
  * Validates a gRPC base URL: `https://host[:port]` (port 6334 when absent), or `http://` for a
  * loopback host. Throws an Error with code 'ERR_GRPC_USAGE'.
@@ -75,7 +69,7 @@ function parseGrpcUrl(input) {
   } catch {
     throw codedError(`invalid gRPC URL ${shown}: expected https://host:port`, 'ERR_GRPC_USAGE');
   }
-  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopback(u.hostname))) {
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopbackHost(u.hostname))) {
     throw codedError(`gRPC URL ${shown} must start with https:// (http:// only for loopback hosts)`, 'ERR_GRPC_USAGE');
   }
   if (u.username || u.password || u.pathname !== '/' || u.search || u.hash) {

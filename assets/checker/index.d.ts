@@ -2,8 +2,8 @@
  * Types of the Node API of the Qdrant cluster access checker (implemented in `check.js` and
  * `batch.js`).
  *
- * The check proves that one API key works on one Qdrant cluster: `root` (GET / with the key),
- * `key` (GET /collections with the key), `enforced` (GET /collections without a key), and, when
+ * The check proves that one API key works on one Qdrant cluster: `root` (GET / without the key;
+ * with it only after an edge refused the keyless one), `key` (GET /collections with the key), `enforced` (GET /collections without a key), and, when
  * asked, `access` (side-effect-free probes of the declared access), `grpc` (the gRPC endpoint)
  * and `expiry` (a JWT's expiry date). GET / alone proves nothing about the key: self-hosted Qdrant
  * does not check keys on it.
@@ -77,7 +77,8 @@ export interface StepResult {
   ok: boolean;
   /**
    * HTTP status of the last answer; absent when no answer came (network, TLS, timeout). The access
-   * step sends several probes at once: its status is the failing probe's, absent when it passed.
+   * step sends several probes at once: its status is the failing probe's, absent when it passed
+   * or when it failed for access in excess of the declared (decided from all the answers).
    */
   status?: number;
   /** One line (key redacted): what happened, with the server's answer on failure. */
@@ -115,8 +116,9 @@ export interface CheckReport {
    * The declared access and what was found in excess of it (when access was declared). Excess fails
    * the check unless `allowExcessAccess` (then each is a warning) or the cluster is open and allowed
    * (then one warning says the declared access is not enforced: no key can have less there).
+   * In the declared names, a name that holds part of the key is replaced by "(a name not shown: it
+   * holds part of the API key)".
    */
-  /** The declared names; a name that holds part of the key is replaced by "(a name not shown: it holds part of the API key)". */
   access?: { declared: DeclaredAccess; readCollections: string[]; writeCollections: string[]; excess: string[] };
   /** When the key expires (ISO 8601), or null for a key that carries no expiry (a plain key, or a JWT without `exp`). */
   expiresAt: string | null;

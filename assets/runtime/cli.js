@@ -79,7 +79,6 @@ function sameSha256(value, hex) {
   return crypto.timingSafeEqual(crypto.createHash('sha256').update(String(value), 'utf8').digest(), Buffer.from(hex, 'hex'));
 }
 
-/** The message when TF_VAR_<name> is not the value Terraform uses for variable <name>: never a value or a hash. */
 /**
  * How to set a key variable without the key on a command line (which the shell keeps in its
  * history): `read -rs` takes it from the terminal without showing it. Synth says the same.
@@ -88,6 +87,7 @@ function setKeyHint(variable, deployCommand) {
   return `run read -rs ${variable} && export ${variable}, paste the key (it is neither shown nor kept in the shell's history), then ${deployCommand}`;
 }
 
+/** The message when TF_VAR_<name> is not the value Terraform uses for variable <name>: never a value or a hash. */
 function variableSetTwice(variable) {
   return `${variable} in the environment is not the value Terraform uses for variable ${variable.slice('TF_VAR_'.length)} ` +
     `(it is also set by -var, a .tfvars or *.auto.tfvars file, or -var-file): give the key one way only, by exporting ${variable}`;

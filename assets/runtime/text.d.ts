@@ -6,6 +6,11 @@ export declare const REDACTED: '[redacted]';
 export declare const PART_HIDDEN: '(answer not shown: it holds part of the API key)';
 /** Longer text is not shown in messages where a key may have been put: it may be one. */
 export declare const SHOWN_MAX: 20;
+/**
+ * The characters a terminal shows as nothing (DEL and C1, soft hyphen, zero-width, bidi and line
+ * separators, a BOM…), as the body of a RegExp character class (`\uXXXX` ranges).
+ */
+export declare const SHOWN_AS_NOTHING: string;
 /** Whether text given where a key may have been put could be one: longer than SHOWN_MAX, or a JWT. */
 export declare function mayBeKey(text: string): boolean;
 /** `text` cut to `max` characters with an ellipsis. */
@@ -14,7 +19,8 @@ export declare function clip(text: string, max: number): string;
 export declare function stripControl(text: string): string;
 /**
  * Every form of each secret (raw, URL-encoded, JSON-escaped, hex, base64, base64url) → `[redacted]`,
- * and a clipped copy of one (at least 6 characters of a form's start, ending at `…` or the text's end).
+ * and a clipped copy of one: at least 6 characters of a form's start ending at `…`, or at least 16
+ * ending the text.
  */
 export declare function redact(text: string, secrets: string | undefined | ReadonlyArray<string | undefined>): string;
 /** Whether `text` holds a form of a secret in any letter case, or part of one (holdsPart): for text a parser may have changed. */

@@ -16,7 +16,7 @@ export declare const DELETE: unique symbol;
 export type Next = string | null | typeof DELETE;
 
 export declare const DEFAULTS: { readonly lockTimeoutMs: number; readonly staleLockMs: number; readonly maxBytes: number };
-/** This host's name as written in lock files. */
+/** This host's name as written in lock files, with its PID namespace (a pid means something only there). */
 export declare const HOST: string;
 /** 8 hex digits of sha256(HOST), part of every temp file name. */
 export declare const HOST_TAG: string;
@@ -49,6 +49,8 @@ export interface SidecarPlan {
   readonly sidecar: Next;
   /** Commit the sidecar before the target (else after). */
   readonly sidecarFirst: boolean;
+  /** Committed to the sidecar last, after both (a write that dropped members records only the new names then). */
+  readonly sidecarAfter?: string | null;
 }
 
 export interface UpdateResult {

@@ -16,10 +16,14 @@ export interface LockOptions {
   readonly staleLockMs: number;
 }
 
-/** This host's name as written in lock files. */
+/** This host's name as written in lock files, with its PID namespace (a pid means something only there). */
 export declare const HOST: string;
 /** 8 hex digits of sha256(HOST), part of every temp file name. */
 export declare const HOST_TAG: string;
+/** unlink(2) that ignores every error: whether the file was removed. */
+export declare function unlinkQuiet(path: string): boolean;
+/** close(2) that ignores every error. */
+export declare function closeQuiet(fd: number): void;
 /** Our temp files not yet renamed, and our locks: what a signal handler must undo. */
 export declare const live: { readonly temps: Set<string>; readonly locks: Set<Lock> };
 
