@@ -282,8 +282,10 @@ async function apply({ command, format, file: target, owner }, entries, options)
       `and members this tool wrote (their names are unknown without the record) may still be in ${target}, with keys; delete them by hand`);
   } else if (p.noRecord) note = `; ${sidecarName} records no entries of owner ${owner}, nothing changed`;
   else if (res.deleted) note = ', file deleted: this tool had created it';
-  if (p.keptInBlock > 0) {
-    note += `; ${p.keptInBlock} ${p.keptInBlock === 1 ? 'line' : 'lines'} not written by this tool ${p.keptInBlock === 1 ? 'was' : 'were'} kept inside the managed block of owner ${owner}, so its markers stay`;
+  if (p.keptLines > 0) {
+    const defining = p.keptNames.length > 0 ? ` (defining ${p.keptNames.join(', ')})` : '';
+    note += `; ${p.keptLines === 1 ? '1 line' : `${p.keptLines} lines`} inside the managed block of owner ${owner} that its record does not name ` +
+      `${p.keptLines === 1 ? 'was' : 'were'} kept, and so were the block's markers${defining}`;
   }
   if (p.unrecorded && p.unrecorded.length > 0) {
     // The record line was removed by hand: what is left may hold a key.

@@ -56,8 +56,10 @@ export interface RemovePlan {
   readonly unrecorded: string[];
   /** This tool created the file and nothing but blank lines is left: delete it. */
   readonly deleteFile: boolean;
-  /** Lines not ours left between our markers once nothing of ours is (they and the markers stay); else 0. */
-  readonly keptInBlock: number;
+  /** Lines inside owner's block that its record does not name, once no recorded name is left: they, the markers and the record line stay. */
+  readonly keptLines: number;
+  /** The names those kept lines define. */
+  readonly keptNames: string[];
 }
 
 /** opts.written: the text is what planMerge would write (an error then blames the entries of this write). */

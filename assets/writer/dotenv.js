@@ -43,8 +43,10 @@
  *     record. Without a block it appends one at the end of the file (keeping a missing final
  *     newline).
  *   - planRemove removes the named definitions inside owner's block only; with opts.all, also
- *     every recorded name. The names removed leave the record (the record line goes when it is
- *     empty). The markers go when nothing else is left between them; if the start marker
+ *     every recorded name. The names removed leave the record. The markers and the record line
+ *     go when nothing else is left between them (a user's line keeps them, the record perhaps
+ *     empty, so that a later run does not take the block for one whose record was deleted by
+ *     hand); if the start marker
  *     carried CREATED, the tag moves to the next block of another owner, or, when no block is
  *     left and the rest of the file is blank lines only, deleteFile tells the caller to delete
  *     the file.
@@ -456,7 +458,8 @@ function planMerge(text, entries, opts) {
     items.forEach((it, idx) => {
       if (idx === block.end) lines.forEach((l) => out.push({ kind: 'assign', raw: l + eol }));
       if (block.record && idx === block.record.idx) {
-        if (names.length > 0) out.push(it.content === recordLine(names) ? it : record(it.eol));
+        // Kept when empty too: a block without a record line would read as one whose record was deleted by hand.
+        out.push(it.content === recordLine(names) ? it : record(it.eol));
         return;
       }
       if (inBlock(block, idx) && it.kind === 'assign' && recorded.has(it.key) && !formatted.has(it.key)) {
@@ -500,10 +503,13 @@ function planMerge(text, entries, opts) {
  *   unrecorded  with all and no names given, when the block has no record line: the names
  *            the block defines, all left (ours or the user's: nothing says which);
  *   deleteFile true when this tool created the file (see the module header) and nothing but
- *            blank lines is left: the caller deletes the file instead of writing `text`.
- * The removed names leave the record, which goes when it is empty. The markers go when only
- * removed entries (and the record) were between them; a "created this file" record then moves
- * to the next remaining block of any owner.
+ *            blank lines is left: the caller deletes the file instead of writing `text`;
+ *   keptLines, keptNames  when no recorded name is left but the block is (a record line, and
+ *            lines the record does not name: a user's): how many such lines, and the names
+ *            they define.
+ * The removed names leave the record. The markers and the record line go when nothing else is
+ * left between them; a "created this file" record then moves to the next remaining block of
+ * any owner.
  */
 function planRemove(text, names, opts) {
   const owner = checkOwner(opts && opts.owner);
@@ -530,7 +536,7 @@ function planRemove(text, names, opts) {
       if (it.kind === 'assign' && inBlock(block, idx) && !wanted.has(it.key)) unrecorded.add(it.key);
     });
   }
-  const result = (out, deleteFile, keptInBlock = 0) => ({
+  const result = (out, deleteFile, kept = []) => ({
     text: out,
     removed: list.filter((n) => removed.has(n)),
     notOurs: list.filter((n) => !removed.has(n) && elsewhere.has(n)),
@@ -538,26 +544,30 @@ function planRemove(text, names, opts) {
     noBlock: !block,
     unrecorded: [...unrecorded],
     deleteFile,
-    keptInBlock,
+    keptLines: kept.length,
+    keptNames: kept.filter((it) => it.kind === 'assign').map((it) => it.key),
   });
   if (!block) return result(text, false);
 
   const left = recorded.filter((n) => !wanted.has(n));
   let items = [];
+  let record;
   model.items.forEach((it, idx) => {
     if (it.kind === 'assign' && wanted.has(it.key) && inBlock(block, idx)) return;
     if (block.record && idx === block.record.idx) {
-      if (left.length === recorded.length) items.push(it);
-      else if (left.length > 0) items.push({ ...it, content: recordLine(left), raw: recordLine(left) + it.eol });
+      record = left.length === recorded.length ? it : { ...it, content: recordLine(left), raw: recordLine(left) + it.eol };
+      items.push(record);
       return;
     }
     items.push(it);
   });
   const start = items.indexOf(model.items[block.start]);
   const end = items.indexOf(model.items[block.end]);
+  // What is left between the markers besides the record line.
+  const inner = items.slice(start + 1, end).filter((it) => it !== record);
   let deleteFile = false;
-  if (end === start + 1) {
-    items = items.filter((_, idx) => idx !== start && idx !== end);
+  if (inner.length === 0) {
+    items = items.filter((_, idx) => idx < start || idx > end);
     if (block.created) {
       const next = readBlocks(items, owner).blocks[0];
       if (next) {
@@ -574,11 +584,11 @@ function planRemove(text, names, opts) {
     // The original had no final newline and its last line is gone: keep "no final newline".
     items[items.length - 1] = { ...newLast, raw: newLast.raw.slice(0, -newLast.eol.length), eol: '' };
   }
-  // Nothing of ours is left, but other lines are (the user's, between our markers): they stay,
-  // and so do the markers. Said in the summary line. (Without a record line, nothing tells ours
-  // from the user's: `unrecorded` names them instead.)
-  const keptInBlock = block.record && left.length === 0 && end > start + 1 ? end - start - 1 : 0;
-  return result(joinItems(model.bom, items), deleteFile, keptInBlock);
+  // No recorded name is left, but lines the record does not name are (a user's): they stay, and
+  // so do the markers and the (empty) record line. Said in the summary line. (Without a record
+  // line, nothing tells ours from the user's: `unrecorded` names them instead.)
+  const kept = block.record && left.length === 0 ? inner : [];
+  return result(joinItems(model.bom, items), deleteFile, kept);
 }
 
 function mergeEntries(text, entries, opts) {

@@ -487,21 +487,29 @@ describe('found by running the CLI', () => {
       `${Object.keys(ENTRIES).join(', ')}; delete the ones this tool wrote by hand\n`);
   });
 
-  test('a line of the user inside our block stays on remove, with its markers, and the summary says so', async () => {
+  test('a line of the user inside our block stays on remove, with the markers and an empty record; the summary names it, and says it again', async () => {
     const f = path.join(dir, '.env');
     fs.writeFileSync(f, 'A=1\n');
     await cli(['write', '--file', f, '--owner', 'o'], ENTRIES);
     const written = fs.readFileSync(f, 'utf8');
-    fs.writeFileSync(f, written.replace(/^(QDRANT_PROD_EU_URL=.*\n)/m, '$1MINE=1\n'));
+    fs.writeFileSync(f, written.replace(/^(QDRANT_PROD_EU_URL=.*\n)/m, '$1MINE=1\n# my note\n'));
+    const kept = `removed 0 entries from ${f} (0 not present; 2 lines inside the managed block of owner o that its record does not name ` +
+      'were kept, and so were the block\'s markers (defining MINE))\n';
     const r = await cli(['remove', '--file', f, '--owner', 'o'], []);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`removed 2 entries from ${f} (0 not present; 1 line not written by this tool was kept inside the managed block of owner o, so its markers stay)\n`);
-    const lines = fs.readFileSync(f, 'utf8').split('\n');
-    expect(lines.filter((l) => !l.startsWith('#'))).toEqual(['A=1', 'MINE=1', '']);
-    expect(lines).toHaveLength(5);
+    expect([r.code, r.stdout.replace('removed 2 entries', 'removed 0 entries'), r.stderr]).toEqual([0, kept, '']);
+    const left = fs.readFileSync(f, 'utf8');
+    expect(left.split('\n').filter((l) => !l.startsWith('# >>>') && !l.startsWith('# <<<')))
+      .toEqual(['A=1', '# cdktf-qdrant-cluster-access entries:', 'MINE=1', '# my note', '']);
+    // The empty record tells the next run that nothing in the block is ours: no warning about keys left.
+    const again = await cli(['remove', '--file', f, '--owner', 'o'], []);
+    expect([again.code, again.stdout, again.stderr]).toEqual([0, kept, '']);
+    expect(fs.readFileSync(f, 'utf8')).toBe(left);
     // Without a line of the user's inside, the block goes and nothing more is said.
-    await cli(['write', '--file', f, '--owner', 'p'], { QDRANT_OTHER_URL: 'https://o:6333' });
-    expect((await cli(['remove', '--file', f, '--owner', 'p'], [])).stdout).toBe(`removed 1 entry from ${f} (0 not present)\n`);
+    const g = path.join(dir, 'other.env');
+    fs.writeFileSync(g, 'A=1\n');
+    await cli(['write', '--file', g, '--owner', 'p'], { QDRANT_OTHER_URL: 'https://o:6333' });
+    expect((await cli(['remove', '--file', g, '--owner', 'p'], [])).stdout).toBe(`removed 1 entry from ${g} (0 not present)\n`);
+    expect(fs.readFileSync(g, 'utf8')).toBe('A=1\n');
   });
 });
 

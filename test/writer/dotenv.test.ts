@@ -152,7 +152,7 @@ describe('mergeEntries', () => {
     const l = w.planMerge(legacy, { K1: 'a2' }, { owner: OWNER });
     expect(l.text).toBe(`A=1\n${START}\n${REC('K1')}\nK1='a2'\n# entries: DEBUG\nDEBUG=1\n${END}\n`);
     expect(l.dropped).toEqual([]);
-    expect(w.planRemove(l.text, [], { owner: OWNER, all: true }).text).toBe(`A=1\n${START}\n# entries: DEBUG\nDEBUG=1\n${END}\n`);
+    expect(w.planRemove(l.text, [], { owner: OWNER, all: true }).text).toBe(`A=1\n${START}\n${w.recordLine([])}\n# entries: DEBUG\nDEBUG=1\n${END}\n`);
     // Right after the start marker, above our record.
     const noted = merge('A=1\n', { K1: 'a' }).replace(`${START}\n`, `${START}\n# entries: MY_FLAG\nMY_FLAG=on\n`);
     const r = w.planMerge(noted, { K2: 'b' }, { owner: OWNER });
@@ -235,7 +235,7 @@ describe('removeEntries', () => {
   test('without a block of ours, changes nothing and says so', () => {
     const text = 'K=user\n';
     const r = w.planRemove(text, ['K', 'L'], { owner: OWNER });
-    expect(r).toEqual({ text, removed: [], notOurs: ['K'], absent: ['L'], noBlock: true, unrecorded: [], deleteFile: false, keptInBlock: 0 });
+    expect(r).toEqual({ text, removed: [], notOurs: ['K'], absent: ['L'], noBlock: true, unrecorded: [], deleteFile: false, keptLines: 0, keptNames: [] });
     expect(w.planRemove(null, ['K'], { owner: OWNER })).toMatchObject({ text: null, noBlock: true, deleteFile: false });
   });
 
@@ -250,7 +250,14 @@ describe('removeEntries', () => {
   test('with all, removes every recorded name (and the names given) and the record; a user\'s lines in the block stay', () => {
     const text = `A=1\n${START}\n${REC('K', 'L')}\nK='k'\n# ops note\nMY_FLAG=on\nL='l'\n${END}\nB=2\n`;
     const r = w.planRemove(text, [], { owner: OWNER, all: true });
-    expect(r.text).toBe(`A=1\n${START}\n# ops note\nMY_FLAG=on\n${END}\nB=2\n`);
+    // The record stays, empty: nothing left in the block is ours (a block without a record line would not say so).
+    expect(r.text).toBe(`A=1\n${START}\n${w.recordLine([])}\n# ops note\nMY_FLAG=on\n${END}\nB=2\n`);
+    expect([r.keptLines, r.keptNames]).toEqual([2, ['MY_FLAG']]);
+    expect(w.planRemove(r.text, [], { owner: OWNER, all: true })).toMatchObject({ text: r.text, unrecorded: [], keptLines: 2, keptNames: ['MY_FLAG'] });
+    // A write of no entries keeps the record line too, empty.
+    const emptied = w.planMerge(text, {}, { owner: OWNER });
+    expect(emptied.text).toBe(r.text);
+    expect(emptied.dropped).toEqual(['K', 'L']);
     expect([r.removed, r.absent, r.notOurs]).toEqual([['K', 'L'], [], []]);
     // Nothing but ours in the block: it goes, and the file is the original again.
     expect(remove(merge('A=1', { K: 'k', L: 'l' }), [])).toBe(merge('A=1', { K: 'k', L: 'l' }));
@@ -285,7 +292,7 @@ describe('a file this tool created', () => {
     expect(w.planRemove(`# mine\n${made}`, ['K'], { owner: OWNER })).toMatchObject({ text: '# mine\n', deleteFile: false });
     // A user line inside the block keeps the block, its record and the file.
     const inside = made.replace('K=\'v\'\n', 'K=\'v\'\nUSER=1\n');
-    expect(w.planRemove(inside, ['K'], { owner: OWNER })).toMatchObject({ text: `${CREATED}\nUSER=1\n${END}\n`, deleteFile: false });
+    expect(w.planRemove(inside, ['K'], { owner: OWNER })).toMatchObject({ text: `${CREATED}\n${w.recordLine([])}\nUSER=1\n${END}\n`, deleteFile: false });
   });
 
   test('an existing empty file is not recorded as created and stays', () => {

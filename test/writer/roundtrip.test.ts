@@ -223,14 +223,15 @@ test('property: write refuses our names outside our block; remove takes only our
       }
 
       // 2. Lines the user added inside our block after the write survive remove; only our
-      //    entries (and the markers, when nothing else is between them) go.
+      //    entries go (and the markers with the record line, when nothing else is between them:
+      //    else the record line stays, empty, saying that nothing left in the block is ours).
       const merged = w.mergeEntries(original, ok, { owner: OWNER });
       const items = w.parseDotenv(merged).items.map((it: any) => it.raw);
       const start = items.indexOf(w.startMarker(OWNER) + eol);
       // The record line directly follows the start marker, then our entry lines, one per name.
       expect(items[start + 1]).toBe(w.recordLine(names) + eol);
-      const edited: Array<{ raw: string; ours: boolean; injected?: boolean }> = items.map(
-        (raw: string, i: number) => ({ raw, ours: i > start && i <= start + 1 + names.length }));
+      const edited: Array<{ raw: string; ours: boolean; record?: boolean; injected?: boolean }> = items.map(
+        (raw: string, i: number) => ({ raw, ours: i > start && i <= start + 1 + names.length, record: i === start + 1 }));
       for (const [pos, line] of injections) {
         const at = start + 1 + (pos % (names.length + 2));
         edited.splice(at, 0, { raw: line.replace(/\n$/, '') + eol, ours: false, injected: true });
@@ -243,7 +244,7 @@ test('property: write refuses our names outside our block; remove takes only our
       if (injections.length === 0) {
         expect(r.text).toBe(original);
       } else {
-        expect(r.text).toBe(bom + edited.filter((e) => !e.ours).map((e) => e.raw).join(''));
+        expect(r.text).toBe(bom + edited.filter((e) => !e.ours || e.record).map((e) => (e.record ? w.recordLine([]) + eol : e.raw)).join(''));
         // The injected lines in the order they stand in the file (a later insertion at the same
         // place goes above an earlier one): the user's last definition of a name wins.
         const injectedInFile = edited.filter((e) => e.injected).map((e) => e.raw).join('');
