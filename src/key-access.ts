@@ -46,7 +46,9 @@ export abstract class KeyAccess {
    * nothing cluster-wide. The collections must exist on every cluster the key is granted to.
    * Refused at the call (it throws): no collection at all, a name listed twice or in both lists,
    * and a name that is not a collection name (1-255 characters, none of `/ \ : * ? " < > | ,`,
-   * no control or invisible characters, no surrounding whitespace).
+   * no control or invisible characters, no surrounding whitespace, no `${` or `%{`, not a token,
+   * not a JWT: a key pasted as a name would reach the stack). A rejected name longer than 20
+   * characters is not shown: it may be a key.
    */
   public static collections(options: CollectionAccessOptions): KeyAccess {
     const problems = checkStruct(options, KEY_ACCESS_COLLECTIONS, 'KeyAccess.collections(options)');

@@ -70,10 +70,16 @@ test('secretNaming without secretTargets is refused: a target added later would 
     '[test/Q] ClusterAccess props.apiKeys[0]: secretNaming applies only to the targets of the same options\' secretTargets, and there are none; ' +
     'add the targets there, or give the naming to addSecretTarget(target, naming)',
   ]);
-  // An empty list of targets is a list: the naming waits for none, as before.
-  const other = newStack();
-  access(other, { secretTargets: [], secretNaming: { prefix: 'APP_' } });
-  expect(synthErrors(other)).toEqual([]);
+  // An empty list of targets too; a naming or a list of the wrong type is reported as such, once.
+  const empty = newStack();
+  access(empty, { secretTargets: [], secretNaming: { prefix: 'APP_' } });
+  expect(synthErrors(empty)).toEqual([expect.stringContaining('secretNaming applies only to the targets')]);
+  const single = newStack();
+  access(single, { secretTargets: SecretTarget.terraformOutputs(), secretNaming: { prefix: 'APP_' } });
+  expect(synthErrors(single)).toEqual([expect.stringContaining('secretTargets must be a list')]);
+  const none = newStack();
+  access(none, { secretNaming: null });
+  expect(synthErrors(none)).toEqual([expect.stringContaining('secretNaming must be')]);
 });
 
 describe('other places where a key may be pasted', () => {
@@ -308,6 +314,22 @@ describe('one mistake, one line', () => {
     }
     expect(message).not.toContain('twice');
     expect(message).toContain('is not a collection name');
+  });
+
+  test('KeyAccess.collections: a JWT pasted as a name is refused (it would reach the stack), and a long rejected name is not shown', () => {
+    const messages: string[] = [];
+    for (const name of [JWT, `${PLAIN_KEY}/x`]) {
+      try {
+        KeyAccess.collections({ read: [name] });
+        messages.push('no error');
+      } catch (e) {
+        messages.push((e as Error).message);
+      }
+    }
+    expect(messages).toEqual([0, 1].map(() => expect.stringMatching(/^KeyAccess\.collections read: \(not shown: it may be an API key\) is not a collection name \(.*not a JWT/)));
+    expectNoKey(messages);
+    // A short one is shown, as before.
+    expect(() => KeyAccess.collections({ read: ['a/b'] })).toThrow(/^KeyAccess\.collections read: "a\/b" is not a collection name/);
   });
 
   test('KeyAccess.collections with a name listed twice: each repeat once, and "in both" once', () => {

@@ -28,10 +28,13 @@ const OWNER_RULE = 'owners are 1-128 characters from A-Z a-z 0-9 _ . : @ / + - (
 // controls, line or paragraph separators, and characters shown as nothing (soft hyphen,
 // zero-width ones, the word joiner, a BOM): a name pasted with one looks right and is another.
 const COLLECTION_BAD_RE = new RegExp(`[\\u0000-\\u001f${SHOWN_AS_NOTHING}/\\\\:*?"<>|,]`);
-const COLLECTION_RULE = '1-255 characters, none of / \\ : * ? " < > | , or control, bidi, invisible or line-separator characters, no leading or trailing whitespace';
+// And a JWT (Qdrant Cloud's keys with granular access are JWTs): a key pasted as a name would
+// reach the synthesized stack, the setup guide and the check's output.
+const JWT_LIKE_RE = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(\.|$)/;
+const COLLECTION_RULE = '1-255 characters, none of / \\ : * ? " < > | , or control, bidi, invisible or line-separator characters, no leading or trailing whitespace, not a JWT';
 
 function isCollectionName(name) {
-  return typeof name === 'string' && name.length >= 1 && name.length <= 255 && name.trim() === name && !COLLECTION_BAD_RE.test(name);
+  return typeof name === 'string' && name.length >= 1 && name.length <= 255 && name.trim() === name && !COLLECTION_BAD_RE.test(name) && !JWT_LIKE_RE.test(name);
 }
 
 function isValidName(name) {

@@ -262,7 +262,7 @@ export const errors = {
   // ---- access ---------------------------------------------------------------------------------
   collectionName: (where: string, name: unknown) => (Token.isUnresolved(name)
     ? `${where}: a token is not allowed as a collection name (the health check and the setup guide need the names at synth); give the name as text`
-    : `${where}: ${q(name)} is not a collection name (${names.COLLECTION_RULE}, no "\${" or "%{")`),
+    : `${where}: ${qShort(name)} is not a collection name (${names.COLLECTION_RULE}, no "\${" or "%{")`),
   multiClusterGranularKey: (key: string, clusters: number, mode: string) =>
     `key ${qName(key)} covers ${clusters} clusters with ${mode === 'read-only' ? 'read-only' : 'per-collection'} access, which Qdrant Cloud's console ` +
     'does not make (keys with granular access cover one cluster; its multi-cluster flow makes keys that can manage, which fail this check): ' +

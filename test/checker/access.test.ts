@@ -333,6 +333,8 @@ describe('CLI: declared access', () => {
     [['--access', 'collections', '--read-collections', 'products,orders,products'], 'readCollections lists "products" twice; list each collection once'],
     // Shown as its escape: refused for a zero-width space, it must not look like a plain name.
     [['--access', 'collections', '--read-collections', 'prod\u200bucts'], 'readCollections: "prod\\u200bucts" is not a collection name'],
+    // A JWT (another key, say) is not a name: it would be probed in a URL and shown in the line.
+    [['--access', 'collections', '--read-collections', 'eyJhbGciOiJIUzI1NiJ9.eyJhY2Nlc3MiOiJyIn0.c2ln'], 'is not a collection name (1-255 characters'],
   ])('usage error %p: exit 2, nothing sent', async (extra, message) => {
     const r = await runCli([...base(), ...extra], { QDRANT_API_KEY: KEY });
     expect(r.code).toBe(2);
