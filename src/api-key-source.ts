@@ -40,7 +40,7 @@ export abstract class ApiKeySource {
   /**
    * Use an existing Terraform variable. It must be declared `sensitive: true`, must have no
    * default value, must not be `nullable: false`, must be in the key's stack, and its Terraform
-   * name must be an environment-variable name (letters, digits and `_`); the checker reads it from
+   * name must be an environment-variable name (letters, digits and `_`, not starting with a digit); the checker reads it from
    * `TF_VAR_<its Terraform name>` at deploy time. That name is the variable's id at the stack's
    * top level; inside a construct, cdktf makes it unique (`Inner_key_086D030F`). The library gives the variable a `null` default,
    * so that a deploy without the key fails at once with a message naming the variable instead of

@@ -77,8 +77,9 @@ export interface ApiKeyOptions extends ApiKeyProps {
   readonly secretTargets?: ISecretTarget[];
 
   /**
-   * How this key's entries are named in the targets of `secretTargets` (given without them, it is
-   * refused: for a target added later, pass the naming to `ApiKey.addSecretTarget()`).
+   * How this key's entries are named in the targets of `secretTargets` (given without them, or
+   * with an empty list, it is refused: for a target added later, pass the naming to
+   * `ApiKey.addSecretTarget()`).
    * @default - `QDRANT_URL`, `QDRANT_GRPC_URL`, `QDRANT_API_KEY` in a target that receives one cluster, `QDRANT_<CLUSTER>_...` in one that receives several
    */
   readonly secretNaming?: SecretNaming;

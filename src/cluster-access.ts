@@ -203,7 +203,8 @@ export class ClusterAccess extends Construct {
         if (namingValid) key.addSecretTarget(target, o.secretNaming);
         else key._checkSecretTarget(target);
       }
-    } else if (isOptions && o.secretNaming !== undefined) {
+    }
+    if (isObject(o.secretNaming) && (o.secretTargets === undefined || (Array.isArray(o.secretTargets) && o.secretTargets.length === 0))) {
       // It would be dropped without a word: a later addSecretTarget(target) does not see it.
       this.problems.push(errors.namingWithoutTargets(where));
     }

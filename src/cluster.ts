@@ -89,8 +89,9 @@ export class Cluster extends Construct {
   public readonly host: string;
 
   /**
-   * The REST port. When `url` is a token, 6333 (or `restPort` as given): a port inside the token's
-   * value is used by `restEndpoint` and the checks, but not seen here.
+   * The REST port. When `url` is a token, `restPort` as given, else 6333: a port inside the
+   * token's value (used by `restEndpoint` and the checks when `restPort` is not given) is not
+   * seen here.
    */
   public readonly restPort: number;
 

@@ -51,8 +51,8 @@ export interface HealthCheckOptions {
    * copied into the synthesized stack. Relative paths are resolved from the working directory of
    * the synth; a token (a value known only at deploy) and a file over 1 MiB are refused. TLS
    * verification itself cannot be turned off.
-   * @default - Node.js's bundled root CAs and those of `NODE_EXTRA_CA_CERTS` only (Node does not
-   * read the operating system's trust store by default)
+   * @default - Node.js's bundled root CAs and those of `NODE_EXTRA_CA_CERTS` (Node reads the
+   * operating system's trust store only when `NODE_OPTIONS` asks, e.g. `--use-openssl-ca`)
    */
   readonly caFile?: string;
 

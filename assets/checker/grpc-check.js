@@ -74,8 +74,8 @@ function transportFailure(ctx, o, path) {
 
 /**
  * Runs the gRPC step. ctx: the check's context with `target` the gRPC address, and `restProven`
- * a promise of whether REST's root step passed (without one, the keyed calls are skipped). Resolves { o: {attempts}, failure?,
- * message?, note?, skipped?, durationMs }; never rejects. It runs alongside the REST steps: `note`
+ * a promise of whether REST's root step passed (without one, the keyed calls are skipped).
+ * Resolves { o: {attempts}, failure?, message?, note?, skipped?, durationMs }; never rejects. It runs alongside the REST steps: `note`
  * (an open gRPC endpoint, allowed) is for the caller to add to the report; `skipped`: REST's root
  * failed, so the keyed calls were not made.
  */

@@ -242,7 +242,8 @@ function foreignMemberError(text, m, owner, side, sidecarName, others = []) {
   const key = JSON.stringify(m.key);
   const line = lineAt(text, m.start);
   // The others that the same fix clears: all of them in one message, not one a deploy.
-  const same = others.filter((o) => recordedOwnerOf(side, o.key) === who);
+  // (A member given twice in the file is named once, at its first line.)
+  const same = others.filter((o, i) => o.key !== m.key && others.findIndex((x) => x.key === o.key) === i && recordedOwnerOf(side, o.key) === who);
   const also = same.length === 0 ? '' : ` (so ${same.length === 1 ? 'does' : 'do'} ${same.map((o) => `${JSON.stringify(o.key)} on line ${lineAt(text, o.start)}`).join(', ')})`;
   const those = same.length === 0 ? 'that member' : 'those members';
   if (who) {

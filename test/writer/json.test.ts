@@ -106,6 +106,9 @@ describe('planMerge', () => {
     expect(msg(() => j.planMerge(t, null, E, O))).toBe(
       `line 2: member "QDRANT_URL" (so does "QDRANT_API_KEY" on line 4) already exists and there is no ownership record ${SIDE} saying this tool wrote it ` +
       `(if an earlier version of this tool wrote it, deleting it is safe: the next deploy writes it again); remove those members, or ${FIX}`);
+    // A member given twice is named once.
+    expect(msg(() => j.planMerge('{"QDRANT_URL": 1, "QDRANT_URL": 2, "QDRANT_API_KEY": 3, "QDRANT_API_KEY": 4}', null, E, O)))
+      .toMatch(/^line 1: member "QDRANT_URL" \(so does "QDRANT_API_KEY" on line 1\) already exists /);
     // Another owner's member needs another fix: it is not listed with them.
     const side = { created: false, originalWhenEmpty: null, owners: { p: ['QDRANT_API_KEY'] } };
     expect(msg(() => j.planMerge(t, side, E, O))).toBe(
