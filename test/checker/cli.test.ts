@@ -291,6 +291,8 @@ describe('usage (exit 2, one line on stderr)', () => {
       '--deadline', '--allow-open', '--label', '--json', 'Exit codes']) {
       expect(r.stdout).toContain(word);
     }
+    // What --ca adds to: Node's roots and NODE_EXTRA_CA_CERTS (check.js keeps them), not "the system roots".
+    expect(r.stdout).toMatch(/--ca FILE +PEM CA certificate\(s\) to trust in addition to Node's bundled roots and NODE_EXTRA_CA_CERTS/);
     expect((await run(['check', '--help'])).code).toBe(0);
     expect((await run(['check', '-h'])).stdout).toBe(r.stdout);
   });

@@ -254,6 +254,8 @@ describe('removeEntries', () => {
     expect(r.text).toBe(`A=1\n${START}\n${w.recordLine([])}\n# ops note\nMY_FLAG=on\n${END}\nB=2\n`);
     expect([r.keptLines, r.keptNames]).toEqual([2, ['MY_FLAG']]);
     expect(w.planRemove(r.text, [], { owner: OWNER, all: true })).toMatchObject({ text: r.text, unrecorded: [], keptLines: 2, keptNames: ['MY_FLAG'] });
+    // Some recorded names left: nothing is reported as kept (the block is still ours).
+    expect(w.planRemove(text, ['K'], { owner: OWNER })).toMatchObject({ keptLines: 0, keptNames: [] });
     // A write of no entries keeps the record line too, empty.
     const emptied = w.planMerge(text, {}, { owner: OWNER });
     expect(emptied.text).toBe(r.text);

@@ -102,6 +102,10 @@ describe('planMerge', () => {
   });
 
   test('several members in the way are named in one message, so that one fix clears them all', () => {
+    // Each named by the line of its name (a value may start on the next line).
+    const three = '{\n  "QDRANT_URL": "u",\n  "QDRANT_GRPC_URL":\n    "g",\n  "QDRANT_API_KEY": "k"\n}';
+    expect(msg(() => j.planMerge(three, null, { ...E, QDRANT_GRPC_URL: 'https://h:6334' }, O)))
+      .toMatch(/^line 2: member "QDRANT_URL" \(so do "QDRANT_GRPC_URL" on line 3, "QDRANT_API_KEY" on line 5\) already exists /);
     const t = '{\n  "QDRANT_URL": "u",\n  "a": 1,\n  "QDRANT_API_KEY": "theirs"\n}';
     expect(msg(() => j.planMerge(t, null, E, O))).toBe(
       `line 2: member "QDRANT_URL" (so does "QDRANT_API_KEY" on line 4) already exists and there is no ownership record ${SIDE} saying this tool wrote it ` +
@@ -139,6 +143,9 @@ describe('planMerge sets the owner\'s members to exactly the given ones', () => 
     expect([r.added, r.updated, r.unchanged, r.dropped]).toEqual([[], [], [], NAMES]);
     expect(r.sidecarAfter.owners).toEqual({ o: [] });
     expect(jx.planMerge('', w.sidecar, {}, O)).toMatchObject({ text: null, dropped: [] });
+    // Nothing of ours recorded: nothing is read or changed, not even a file that is not JSON.
+    expect(jx.planMerge('{"a":1}', null, {}, O)).toMatchObject({ text: null, sidecar: null, sidecarAfter: null });
+    expect(jx.planMerge('not json', { ...w.sidecar, owners: {} }, {}, O)).toMatchObject({ text: null, dropped: [] });
   });
 });
 
