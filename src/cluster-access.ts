@@ -237,8 +237,12 @@ export class ClusterAccess extends Construct {
     if (this.boundTargets !== undefined) return;
     const plans = planSecretTargets(this._apiKeys);
     this.boundTargets = targetSignature(plans);
-    this.recordFiles(plans);
-    if (plans.length === 0) return;
+    // Where each target is bound (its construct path): the record of the files names it.
+    const boundAt = new Map<SecretTargetPlan, string>();
+    if (plans.length === 0) {
+      this.recordFiles(plans, boundAt);
+      return;
+    }
     const scope = new Construct(this, 'SecretTargets');
     for (const plan of plans) {
       const checks: TerraformResource[] = [];
@@ -247,6 +251,7 @@ export class ClusterAccess extends Construct {
         if (check) checks.push(check.resource);
       }
       const bindScope = new Construct(scope, uniqueId(scope, plan.target.description));
+      boundAt.set(plan, bindScope.node.path);
       const config: unknown = plan.target.bind(bindScope, { entries: plan.entries, owner: this.node.path, dependsOn: checks });
       // Whatever the target did: the resources, data sources and modules it created here, and
       // those it returned, wait for the checks. The result is checked by value (any language).
@@ -286,6 +291,7 @@ export class ClusterAccess extends Construct {
       }
     }
     for (const group of clashingTargets(plans)) Annotations.of(scope).addWarning(errors.targetsByOrder(group));
+    this.recordFiles(plans, boundAt);
   }
 
   /**
@@ -299,10 +305,16 @@ export class ClusterAccess extends Construct {
    * create_before_destroy replacement, so it cannot wait for them); it only touches files that no
    * target of this ClusterAccess writes to any more. Created even without file targets and
    * checks, so that removing the last file target (or every key) still cleans up.
+   *
+   * Each file is listed with the path of the target that writes it. A dropped file whose target
+   * is still configured (the same target, now for another absolute path: the project moved) is
+   * left to that target's Registration, which this deploy replaces, so its destroy step removes
+   * the entries: both removing them made the second find nothing, and warn for a JSON file that
+   * the record of what it wrote was missing.
    */
-  private recordFiles(plans: SecretTargetPlan[]): void {
+  private recordFiles(plans: SecretTargetPlan[], boundAt: Map<SecretTargetPlan, string>): void {
     const files = plans.filter((p) => p.target instanceof FileTarget)
-      .map((p) => ({ file: path.resolve((p.target as FileTarget).path), format: (p.target as FileTarget).format }))
+      .map((p) => ({ file: path.resolve((p.target as FileTarget).path), format: (p.target as FileTarget).format, target: boundAt.get(p) }))
       .sort((a, b) => (`${a.format}:${a.file}` < `${b.format}:${b.file}` ? -1 : 1));
     // Without a valid owner the file targets are refused; the writer would refuse this one at destroy.
     if (!names.isOwner(this.node.path)) return;

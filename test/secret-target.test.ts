@@ -1157,7 +1157,10 @@ describe('targets are written after the checks of their keys', () => {
       ],
     });
     const { res } = oneResource(synthJson(stack), 'Qdrant_Files_');
-    const files = JSON.stringify([{ file: path.resolve('b/.env'), format: 'dotenv' }, { file: path.resolve('a.json'), format: 'json' }]);
+    const files = JSON.stringify([
+      { file: path.resolve('b/.env'), format: 'dotenv', target: 'test/Qdrant/SecretTargets/.env-file-b-.env' },
+      { file: path.resolve('a.json'), format: 'json', target: 'test/Qdrant/SecretTargets/JSON-file-a.json' },
+    ]);
     expect(res.triggers).toEqual({ owner: 'test/Qdrant', files });
     expect(res.depends_on).toBeUndefined();
     expect(res.lifecycle).toBeUndefined();

@@ -93,9 +93,9 @@ const WRITER_ENV = {
    * variables: -var and .tfvars files win over TF_VAR_, and the file must get the checked key.
    */
   entriesSha256: 'QCA_ENTRIES_SHA256',
-  /** remove-dropped: JSON array of {file, format}, the files an owner wrote to (a record in the state). */
+  /** remove-dropped: JSON array of {file, format, target?}, the files an owner wrote to and the targets that wrote them (a record in the state). */
   files: 'QCA_FILES',
-  /** remove-dropped: JSON array of {file, format}, the files the current configuration still writes to. */
+  /** remove-dropped: JSON array of {file, format, target?}, the files the current configuration still writes to. */
   keepFiles: 'QCA_KEEP_FILES',
 };
 

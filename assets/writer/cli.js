@@ -51,8 +51,9 @@ a JSON object of NAME: ENV_VAR naming the variable that holds a value (a key).
 write sets the owner's entries in the file to exactly these (names it wrote before and no longer
 gets are removed); remove takes out every entry the file records for the owner, and the names given.
 remove-dropped does what remove does for each file of ${WRITER_ENV.files} (a JSON array of
-{"file","format"}: the files the owner wrote to) that ${WRITER_ENV.keepFiles} (the same shape: the
-files it still writes to) does not list.
+{"file","format","target"}: the files the owner wrote to, and the targets that wrote them) that
+${WRITER_ENV.keepFiles} (the same shape: the files it still writes to) does not list, except a file
+whose target ${WRITER_ENV.keepFiles} still lists: that target's own removal step cleans it.
 
 Options:
 ${optionsHelp(FILE_OPTIONS)}
@@ -89,7 +90,7 @@ function parseDropped(rest) {
   return { command: 'remove-dropped', owner: o.owner };
 }
 
-/** A list of {file, format} from environment variable `name` ([] when unset or empty). */
+/** A list of {file, format, target?} from environment variable `name` ([] when unset or empty). */
 function fileList(env, name) {
   const raw = env[name];
   if (raw === undefined || raw === '') return [];
@@ -100,18 +101,26 @@ function fileList(env, name) {
     throw new UsageError(`${name} is not valid JSON (expected a list of {"file","format"})`);
   }
   const valid = Array.isArray(list) && list.every((f) => f && typeof f === 'object' && typeof f.file === 'string' && f.file !== '' &&
-    FILE_OPTIONS.format.values.includes(f.format));
-  if (!valid) throw new UsageError(`${name} must be a JSON list of {"file": PATH, "format": "dotenv" or "json"}`);
+    FILE_OPTIONS.format.values.includes(f.format) && (f.target === undefined || (typeof f.target === 'string' && f.target !== '')));
+  if (!valid) throw new UsageError(`${name} must be a JSON list of {"file": PATH, "format": "dotenv" or "json", "target": PATH (optional)}`);
   return list;
 }
 
 /** remove-dropped: removes the owner's entries from each file it no longer writes to; a line per file. */
 async function removeDropped(owner, env, fileOpts) {
-  const keep = new Set(fileList(env, WRITER_ENV.keepFiles).map((f) => `${f.format}:${f.file}`));
+  const keepList = fileList(env, WRITER_ENV.keepFiles);
+  const keep = new Set(keepList.map((f) => `${f.format}:${f.file}`));
   const dropped = fileList(env, WRITER_ENV.files).filter((f) => !keep.has(`${f.format}:${f.file}`));
+  // A target still configured, now for another file: Terraform replaces its Registration in this
+  // deploy, and that destroy step takes the entries out of the old file (see cluster-access.ts).
+  const configured = new Set(keepList.map((f) => f.target).filter((t) => t !== undefined));
   const lines = [];
   const failed = [];
   for (const f of dropped) {
+    if (f.target !== undefined && configured.has(f.target)) {
+      lines.push(`${f.file}: left to ${f.target}, whose replaced registration takes owner ${owner}'s entries out of it`);
+      continue;
+    }
     try {
       lines.push(await apply({ command: 'remove', format: f.format, file: f.file, owner }, {}, fileOpts));
     } catch (err) {

@@ -139,4 +139,37 @@ describe('real Terraform: a deploy from another checkout with the same state', (
     expect(fs.readFileSync(b.envFile, 'utf8')).toBe(USER_ENV);
     expect(fs.readFileSync(b.jsonFile, 'utf8')).toBe(USER_JSON);
   });
+
+  test('apply from A, copy A to B, apply from B with A\'s state: A\'s files are the user\'s again, once, with no warning', async () => {
+    const out = tempDir('qca-copied-');
+    const a = checkout(out, 'checkout-a');
+    const dirA = synth(a.base);
+    const first = await initAndApply(dirA, VARS);
+    runs.push(first);
+    expect(first.exitCode).toBe(0);
+
+    // A copy of the checkout (a new release directory, say) deploys with the same state.
+    const b = checkout(out, 'checkout-b');
+    const dirB = synth(b.base);
+    fs.copyFileSync(path.join(dirA, 'terraform.tfstate'), path.join(dirB, 'terraform.tfstate'));
+    const copied = await initAndApply(dirB, VARS);
+    runs.push(copied);
+    expect([copied.exitCode, copied.stderr]).toEqual([0, '']);
+    // Each file of A is cleaned by its target's own (replaced) registration, and only by it: the
+    // record of the files leaves them to it, so no second removal finds the JSON record gone.
+    for (const f of [a.envFile, a.jsonFile]) {
+      expect(copied.stdout).toContain(`${f}: left to moved/Qdrant/SecretTargets/`);
+    }
+    expect(copied.stdout).not.toContain('is missing');
+    expect(copied.stdout).not.toContain('warning');
+    expect(fs.readFileSync(a.envFile, 'utf8')).toBe(USER_ENV);
+    expect(fs.readFileSync(a.jsonFile, 'utf8')).toBe(USER_JSON);
+    expect(fs.existsSync(path.join(a.base, '.app.json.qdrant-cluster-access'))).toBe(false);
+    expect(ours(b.envFile)).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL']);
+
+    const destroy = await tf(dirB, ['destroy', '-auto-approve']);
+    expect(destroy.exitCode).toBe(0);
+    expect(fs.readFileSync(b.envFile, 'utf8')).toBe(USER_ENV);
+    expect(fs.readFileSync(b.jsonFile, 'utf8')).toBe(USER_JSON);
+  });
 });

@@ -73,11 +73,17 @@ describe('.env: destroy removes only what was written', () => {
     fs.writeFileSync(f, text);
 
     const r = await remove(f, Object.keys(ENTRIES));
-    expect(r).toMatchObject({ code: 0, stdout: `removed 2 entries from ${f} (0 not present)\n`, stderr: '' });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: `removed 2 entries from ${f} (0 not present; 2 lines inside the managed block of owner o that its record does not name were kept, ` +
+        'and so were the block\'s markers (defining MY_FLAG))\n',
+      stderr: '',
+    });
     const after = fs.readFileSync(f, 'utf8');
-    // Exactly our two entry lines and the block's record of them are gone; every other byte is where it was.
+    // Exactly our two entry lines are gone, and the record is empty (nothing left in the block is
+    // ours); every other byte is where it was.
     expect(after).toBe(text.replace('QDRANT_URL=\'https://h:6333\'\r\n', '').replace(`QDRANT_API_KEY='${SECRET}'\r\n`, '')
-      .replace('# cdktf-qdrant-cluster-access entries: QDRANT_API_KEY QDRANT_URL\r\n', ''));
+      .replace('# cdktf-qdrant-cluster-access entries: QDRANT_API_KEY QDRANT_URL\r\n', '# cdktf-qdrant-cluster-access entries:\r\n'));
     expect(dotenv.parse(after)).toEqual({
       DB: 'postgres://x',
       MULTI: 'a\nb',

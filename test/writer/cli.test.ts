@@ -556,6 +556,30 @@ describe('remove-dropped: the owner\'s entries leave the files it no longer writ
     expect(fs.existsSync(path.join(dir, '.dropped.json.qdrant-cluster-access'))).toBe(false);
   });
 
+  test('a dropped file whose target is still configured (for another path) is left to that target\'s registration; one whose target left is cleaned', async () => {
+    const moved = path.join(dir, 'old', 'app.json');
+    const gone = path.join(dir, 'gone.json');
+    fs.mkdirSync(path.dirname(moved));
+    for (const f of [moved, gone]) {
+      fs.writeFileSync(f, '{ "a": 1 }\n');
+      expect((await cli(['write', '--file', f, '--format', 'json', '--owner', 'app/Q'], ENTRIES)).code).toBe(0);
+    }
+    const entry = (file: string, target: string) => ({ file, format: 'json', target });
+    const r = await cli(['remove-dropped', '--owner', 'app/Q'], undefined, {
+      QCA_FILES: JSON.stringify([entry(moved, 'app/Q/SecretTargets/JSON-file-app.json'), entry(gone, 'app/Q/SecretTargets/JSON-file-gone.json')]),
+      QCA_KEEP_FILES: JSON.stringify([entry(path.join(dir, 'new', 'app.json'), 'app/Q/SecretTargets/JSON-file-app.json')]),
+    });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toBe(`${moved}: left to app/Q/SecretTargets/JSON-file-app.json, whose replaced registration takes owner app/Q's entries out of it\n` +
+      `removed 2 entries from ${gone} (0 not present)\n`);
+    // The registration's own removal then finds the record and warns of nothing.
+    expect(fs.readFileSync(moved, 'utf8')).toContain('QDRANT_PROD_EU_URL');
+    const own = await cli(['remove', '--file', moved, '--format', 'json', '--owner', 'app/Q'], []);
+    expect([own.code, own.stdout, own.stderr]).toEqual([0, `removed 2 entries from ${moved} (0 not present)\n`, '']);
+    expect(fs.readFileSync(moved, 'utf8')).toBe('{ "a": 1 }\n');
+    expect(fs.readFileSync(gone, 'utf8')).toBe('{ "a": 1 }\n');
+  });
+
   test('a dropped path with an escape sequence or a newline is shown with spaces in its line', async () => {
     const dropped = path.join(dir, 'x\u001b[2Jy\nz.env');
     expect((await cli(['write', '--file', dropped, '--owner', 'app/Q'], ENTRIES)).code).toBe(0);
@@ -569,7 +593,9 @@ describe('remove-dropped: the owner\'s entries leave the files it no longer writ
       .toMatchObject({ code: 0, stdout: 'no file dropped by owner app/Q: nothing to clean up\n' });
     expect(fs.existsSync(f)).toBe(false);
     const bad = await cli(['remove-dropped', '--owner', 'app/Q'], undefined, { QCA_FILES: '[{"file":"x","format":"yaml"}]' });
-    expect(bad).toMatchObject({ code: 2, stderr: 'qdrant-cluster-access-writer: error: QCA_FILES must be a JSON list of {"file": PATH, "format": "dotenv" or "json"}\n' });
+    expect(bad).toMatchObject({ code: 2, stderr: 'qdrant-cluster-access-writer: error: QCA_FILES must be a JSON list of {"file": PATH, "format": "dotenv" or "json", "target": PATH (optional)}\n' });
+    const badTarget = await cli(['remove-dropped', '--owner', 'app/Q'], undefined, { QCA_FILES: '[{"file":"x","format":"json","target":7}]' });
+    expect(badTarget.code).toBe(2);
     expect((await cli(['remove-dropped'])).stderr).toContain('--owner is required');
   });
 });
