@@ -16,7 +16,7 @@ import { resolveIn } from './private/references';
 import { CLI, names, protocol } from './private/runtime';
 import { API_KEY_OPTIONS_IN_ACCESS, CLUSTER_ACCESS_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING } from './private/schemas';
 import { SecretTargetPlan, planSecretTargets } from './private/secret-plan';
-import { terraformLiteralProblem } from './private/stack-strings';
+import { stateOwner, terraformLiteralProblem } from './private/stack-strings';
 import { StackSupport } from './private/stack-support';
 import type { SetupGuideOptions } from './setup-guide';
 import { registerSetupGuide } from './setup-guide/writer';
@@ -325,7 +325,7 @@ export class ClusterAccess extends Construct {
     const listed = JSON.stringify(files);
     const remove = protocol.invocation('remove-dropped', { owner: '${self.triggers.owner}' }, `${support.runtime.path}/${CLI.writer}`);
     new NullResource(this, 'Files', {
-      triggers: { owner: this.node.path, files: listed },
+      triggers: { owner: stateOwner(this.node.path), files: listed },
       provisioners: [{
         type: 'local-exec',
         when: 'destroy',

@@ -158,7 +158,9 @@ export interface FileSecretTargetOptions {
    * the target's identity in the Terraform state. With state shared between machines or
    * checkouts, a deploy from elsewhere moves the entries: it removes them from the file at the
    * previous path when that file exists on the deploying machine (nothing to remove otherwise),
-   * and writes them to the file at the new path.
+   * and writes them to the file at the new path. The entries in the file belong to the
+   * `ClusterAccess`'s construct path and the Terraform workspace (`<path>@<workspace>` outside
+   * `default`): a second workspace that would write the same names into the file is refused.
    */
   readonly path: string;
 }

@@ -27,7 +27,10 @@ import {
   SecretTargetBindOptions,
   SecretTargetConfig,
 } from '../src';
-import { newStack, synthErrors, synthJson, synthMessage } from './support/synth';
+import { WORKSPACE_SUFFIX, inDefaultWorkspace, newStack, synthErrors, synthJson, synthMessage } from './support/synth';
+
+/** The owner of the entries a file target writes: the access's construct path, per Terraform workspace. */
+const OWNER = `test/Qdrant${WORKSPACE_SUFFIX}`;
 
 const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
 const URL_US = 'https://def-456.us-east-1-0.aws.cloud.qdrant.io';
@@ -447,7 +450,7 @@ describe('validation: one synth reports every error', () => {
     const stack = new TerraformStack(Testing.app(), 'prod.eu-1');
     accessIn(stack, { apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }] }, 'Qdrant_2');
     const write = oneResource(synthJson(stack), '_Write_').res;
-    expect(write.provisioner[0]['local-exec'].environment.QCA_OWNER).toBe('prod.eu-1/Qdrant_2');
+    expect(write.provisioner[0]['local-exec'].environment.QCA_OWNER).toBe(`prod.eu-1/Qdrant_2${WORKSPACE_SUFFIX}`);
   });
 
   test('file target options are checked by value, at once (a value object has no scope)', () => {
@@ -601,8 +604,8 @@ describe('collisions on one file, wherever the bindings are', () => {
     const json = synthJson(stack);
     const writes = nullResources(json, '_Write_').map(([, r]) => r.provisioner[0]['local-exec'].environment);
     expect(writes.map((e) => [e.QCA_FILE, e.QCA_OWNER, Object.keys(JSON.parse(e.QCA_ENTRIES_FROM_ENV))])).toEqual([
-      [path.resolve('.env'), 'test/Ingest', ['INGEST_QDRANT_API_KEY']],
-      [path.resolve('.env'), 'test/Search', ['QDRANT_API_KEY']],
+      [path.resolve('.env'), `test/Ingest${WORKSPACE_SUFFIX}`, ['INGEST_QDRANT_API_KEY']],
+      [path.resolve('.env'), `test/Search${WORKSPACE_SUFFIX}`, ['QDRANT_API_KEY']],
     ]);
   });
 
@@ -678,7 +681,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     const stack = newStack();
     const access = accessIn(stack, { apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: 'app/.env' })] }] });
     const synthesized = Testing.synth(stack, true);
-    expect(synthesized).toHaveResourceWithProperties(resource.Resource, { triggers: expect.objectContaining({ format: 'dotenv', owner: 'test/Qdrant' }) });
+    expect(synthesized).toHaveResourceWithProperties(resource.Resource, { triggers: expect.objectContaining({ format: 'dotenv', owner: OWNER }) });
     const json = JSON.parse(synthesized);
     const registration = oneResource(json, 'Qdrant_SecretTargets_env-file-app-env_Registration_');
     const write = oneResource(json, 'Qdrant_SecretTargets_env-file-app-env_Write_');
@@ -698,7 +701,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
         writer: expect.stringMatching(/^[0-9A-F]{32}$/),
         file,
         format: 'dotenv',
-        owner: 'test/Qdrant',
+        owner: OWNER,
       },
       provisioner: [{
         'local-exec': {
@@ -707,7 +710,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
             QCA_CLI: cli,
             QCA_FILE: file,
             QCA_FORMAT: 'dotenv',
-            QCA_OWNER: 'test/Qdrant',
+            QCA_OWNER: OWNER,
             // Only the URLs are literal; the key is read from the variable Terraform inherits.
             QCA_ENTRIES: JSON.stringify({ QDRANT_URL: `${URL_EU}:6333`, QDRANT_GRPC_URL: `${URL_EU}:6334` }),
             QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'TF_VAR_qdrant_api_key_search_api' }),
@@ -725,7 +728,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     expect([...new Set(regDeps)]).toEqual([`null_resource.${write.id}`, check]);
     expect(regRest).toEqual({
       // Its identity only: neither the names nor their order replace it.
-      triggers: { file, format: 'dotenv', owner: 'test/Qdrant' },
+      triggers: { file, format: 'dotenv', owner: OWNER },
       // Registrations of the earlier layout also hold the ordered names: kept, never a replacement.
       lifecycle: { ignore_changes: ['triggers["names"]'] },
       provisioner: [{
@@ -762,7 +765,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
       expect([id, exec.command]).not.toEqual([id, expect.stringContaining('var.')]);
       for (const [name, value] of Object.entries<string>(res.triggers)) {
         if (name === 'values_sha256') expect(value).toMatch(/^\$\{sha256\(jsonencode\(\{.*\}\)\)\}$/);
-        else expect(`${id}.${name}=${value}`).not.toMatch(/var\.|TF_VAR_|\$\{(?!self\.)/);
+        else expect(`${id}.${name}=${inDefaultWorkspace(value)}`).not.toMatch(/var\.|TF_VAR_|\$\{(?!self\.)/);
       }
       // The writer's provisioner holds nothing derived from the key (that would hide its output)
       // but the nonsensitive hash it compares with the TF_VAR_... it reads.
@@ -783,8 +786,8 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     const json = synthJson(stack);
     const registration = oneResource(json, '_Registration_').res;
     const write = oneResource(json, '_Write_').res;
-    expect(registration.triggers).toEqual({ file: path.resolve('secrets.json'), format: 'json', owner: 'test/Qdrant' });
-    expect(write.triggers).toMatchObject({ file: path.resolve('secrets.json'), format: 'json', owner: 'test/Qdrant' });
+    expect(registration.triggers).toEqual({ file: path.resolve('secrets.json'), format: 'json', owner: OWNER });
+    expect(write.triggers).toMatchObject({ file: path.resolve('secrets.json'), format: 'json', owner: OWNER });
     const exec = write.provisioner[0]['local-exec'];
     expect(exec.command).toBe('node "$QCA_CLI" write --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"');
     expect(exec.environment.QCA_FORMAT).toBe('json');
@@ -850,7 +853,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
       QCA_CLI: expect.stringMatching(RUNTIME_CLI),
       QCA_FILE: path.resolve('.env'),
       QCA_FORMAT: 'dotenv',
-      QCA_OWNER: 'test/Qdrant',
+      QCA_OWNER: OWNER,
       QCA_ENTRIES: JSON.stringify({ QDRANT_URL: `${URL_EU}:6333`, QDRANT_GRPC_URL: `${URL_EU}:6334` }),
       QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'QCA_SECRET_1' }),
       QCA_SECRET_1: '${sensitive(null_resource.vault_lookup.id)}',
@@ -866,7 +869,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     });
     expect(both.QCA_SECRET_1).toBe('${sensitive(null_resource.vault_lookup.id)}');
     expect(both.QCA_SECRET_2).toBe('${sensitive(null_resource.other_lookup.id)}');
-    expect(both.QCA_OWNER).toBe('test/Other');
+    expect(both.QCA_OWNER).toBe(`test/Other${WORKSPACE_SUFFIX}`);
     expect(Object.keys(both).filter((k) => k.startsWith('QCA_SECRET_'))).toEqual(['QCA_SECRET_1', 'QCA_SECRET_2']);
   });
 
@@ -897,8 +900,8 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
       // As Terraform runs local-exec: in the stack's directory, with the inherited environment.
       const run = (exec: { command: string; environment: Record<string, string> }, self: Record<string, string>) => {
         const environment = Object.fromEntries(Object.entries(exec.environment)
-          .map(([k, v]) => [k, v.replace(/^\$\{self\.triggers\.(\w+)\}$/, (_, t) => self[t])
-            .replace(/^\$\{lookup\(self\.triggers, "(\w+)", "(.*)"\)\}$/, (_, t, d) => self[t] ?? d)]));
+          .map(([k, v]) => [k, inDefaultWorkspace(v.replace(/^\$\{self\.triggers\.(\w+)\}$/, (_, t) => self[t])
+            .replace(/^\$\{lookup\(self\.triggers, "(\w+)", "(.*)"\)\}$/, (_, t, d) => self[t] ?? d))]));
         // Terraform's value of the hashes' expression: that of the same key as TF_VAR_.
         if (environment.QCA_ENTRIES_SHA256 !== undefined) {
           environment.QCA_ENTRIES_SHA256 = JSON.stringify({ TF_VAR_qdrant_api_key_search_api: createHash('sha256').update('canary-write-7d1f').digest('hex') });
@@ -1161,7 +1164,7 @@ describe('targets are written after the checks of their keys', () => {
       { file: path.resolve('b/.env'), format: 'dotenv', target: 'test/Qdrant/SecretTargets/.env-file-b-.env' },
       { file: path.resolve('a.json'), format: 'json', target: 'test/Qdrant/SecretTargets/JSON-file-a.json' },
     ]);
-    expect(res.triggers).toEqual({ owner: 'test/Qdrant', files });
+    expect(res.triggers).toEqual({ owner: OWNER, files });
     expect(res.depends_on).toBeUndefined();
     expect(res.lifecycle).toBeUndefined();
     const exec = res.provisioner[0]['local-exec'];

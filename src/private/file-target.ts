@@ -35,7 +35,7 @@ import { NullResource } from './null-resource';
 import { checkStruct } from './props';
 import { CLI, names, protocol } from './runtime';
 import { FILE_SECRET_TARGET_OPTIONS } from './schemas';
-import { terraformLiteralProblem } from './stack-strings';
+import { stateOwner, terraformLiteralProblem } from './stack-strings';
 import { AppSupport, StackSupport, fileIdentity } from './stack-support';
 import type { FileSecretTargetOptions, ISecretTarget, SecretTargetBindOptions, SecretTargetConfig } from '../secret-target';
 
@@ -97,11 +97,12 @@ export class FileTarget implements ISecretTarget {
     }
     // The hint of a missing key names the deploy command (omitted when it is the runtime's default).
     const deployCommand = DEPLOY_COMMAND === protocol.CHECK_OPTIONS.deployCommand.default ? undefined : DEPLOY_COMMAND;
-    const write = protocol.invocation('write', { file, format: this.format, owner: options.owner, deployCommand }, cli);
+    const owner = stateOwner(options.owner);
+    const write = protocol.invocation('write', { file, format: this.format, owner, deployCommand }, cli);
     // Sorted by name, so that the order of the keys and clusters does not even show in the text.
     const values = Object.fromEntries(options.entries.map((e) => [e.name, e.value]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     // What identifies the registration; Write's triggers hold every one of these (see the header).
-    const identity = { file, format: this.format, owner: options.owner };
+    const identity = { file, format: this.format, owner };
     const writer = new NullResource(scope, 'Write', {
       triggers: {
         values_sha256: Fn.sha256(Fn.jsonencode(values)),

@@ -10,3 +10,15 @@ export function terraformLiteralProblem(value: string): string | undefined {
   if (/[\u0000-\u001f\u007f]/.test(value)) return 'holds a control character';
   return undefined;
 }
+
+/**
+ * The owner of a ClusterAccess's entries in a file, as the deploy's Terraform state knows it: the
+ * construct path in the default workspace (as ever), `<path>@<workspace>` in another. Two
+ * workspaces of one stack are two states writing the same files: with one owner, each deploy
+ * overwrote the other's block and a destroy in one removed both's entries. With an owner each,
+ * the second to write names the first one's block in its refusal, and a destroy takes out only
+ * its own. (The owner is validated as a literal at synth; the writer checks the whole at deploy.)
+ */
+export function stateOwner(owner: string): string {
+  return `${owner}\${terraform.workspace == "default" ? "" : format("@%s", terraform.workspace)}`;
+}

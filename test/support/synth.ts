@@ -56,3 +56,11 @@ export function fullSynth(stack: TerraformStack): string {
 }
 
 export { App };
+
+/** What the stack appends to a file target's owner for the Terraform workspace (nothing in the default one). */
+export const WORKSPACE_SUFFIX = '${terraform.workspace == "default" ? "" : format("@%s", terraform.workspace)}';
+
+/** A string of the stack as Terraform evaluates it in the default workspace. */
+export function inDefaultWorkspace(value: string): string {
+  return value.split(WORKSPACE_SUFFIX).join('');
+}

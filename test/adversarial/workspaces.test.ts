@@ -1,0 +1,115 @@
+/**
+ * Two Terraform workspaces of one stack are two states that write the same files. Each
+ * workspace's entries belong to an owner of their own (`<path>@<workspace>`; the default
+ * workspace keeps `<path>`), so with real Terraform:
+ * - a second workspace writing the same names to the same file is refused, naming the first
+ *   one's block, and the file is left as it was (before, it overwrote the block without a word);
+ * - a destroy in the second workspace leaves the first one's entries alone (before, it removed
+ *   them, and the first workspace's plan still showed no changes);
+ * - with names of its own (a prefix), each workspace keeps a block of its own in the file.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { TerraformStack } from 'cdktf';
+import * as dotenv from 'dotenv';
+import { ClusterAccess, SecretTarget } from '../../src';
+import { canaryKey } from '../../tools/testing/stand-in-qdrant';
+import { TerraformRun, initAndApply, synthStack, tempDir, terraform } from '../../tools/testing/terraform';
+import { appFiles } from '../support/app-files';
+
+jest.setTimeout(300_000);
+
+const KEY = canaryKey('canary-ws-default');
+const STAGING_KEY = canaryKey('canary-ws-staging');
+const runs: TerraformRun[] = [];
+afterAll(() => {
+  for (const run of runs) for (const k of [KEY, STAGING_KEY]) expect(run.stdout.includes(k) || run.stderr.includes(k)).toBe(false);
+});
+
+const USER_ENV = '# app\nDATABASE_URL=postgres://db/app\n';
+const USER_JSON = '{\n  "region": "eu"\n}\n';
+
+/** The stack, synthesized in `base` (its relative paths resolve there); `prefix` names the entries. */
+function synth(base: string, prefix?: string): string {
+  const cwd = process.cwd();
+  process.chdir(base);
+  try {
+    return synthStack(path.join(base, 'cdktf.out'), 'ws', (app, id) => {
+      const stack = new TerraformStack(app, id);
+      new ClusterAccess(stack, 'Qdrant', {
+        clusters: [{ name: 'prod-eu', url: 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' }],
+        apiKeys: [{
+          name: 'app',
+          clusters: ['prod-eu'],
+          secretTargets: [SecretTarget.dotenv({ path: '.env' }), SecretTarget.json({ path: 'app.json' })],
+          secretNaming: prefix === undefined ? undefined : { prefix },
+        }],
+        // The checks are not what this is about (and need a cluster): the writer runs without them.
+        healthCheck: { enabled: false },
+        setupGuide: { enabled: false },
+      });
+      return stack;
+    });
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+async function tf(dir: string, args: string[], key: string): Promise<TerraformRun> {
+  const run = await terraform(dir, [...args, '-no-color'], { TF_VAR_qdrant_api_key_app: key });
+  runs.push(run);
+  return run;
+}
+
+const ours = (envFile: string) => Object.fromEntries(Object.entries(dotenv.parse(fs.readFileSync(envFile, 'utf8'))).filter(([k]) => /QDRANT_/.test(k)));
+
+test('a second workspace writing the same names is refused and changes nothing; its destroy leaves the first one\'s entries', async () => {
+  const files = appFiles(tempDir('qca-ws-'), 'app', USER_ENV, USER_JSON);
+  const dir = synth(files.base);
+  const first = await initAndApply(dir, { TF_VAR_qdrant_api_key_app: KEY });
+  runs.push(first);
+  expect(first.exitCode).toBe(0);
+  expect(fs.readFileSync(files.envFile, 'utf8')).toContain('(ws/Qdrant) — do not edit');
+  const envAfterDefault = fs.readFileSync(files.envFile, 'utf8');
+  const jsonAfterDefault = fs.readFileSync(files.jsonFile, 'utf8');
+
+  expect((await tf(dir, ['workspace', 'new', 'staging'], STAGING_KEY)).exitCode).toBe(0);
+  const staging = await tf(dir, ['apply', '-auto-approve', '-input=false'], STAGING_KEY);
+  expect(staging.exitCode).not.toBe(0);
+  // Terraform wraps the writer's lines.
+  const said = staging.stderr.replace(/\s+/g, ' ');
+  expect(said).toContain(`refusing to change ${files.envFile}: line 5: QDRANT_URL is already defined in the managed block of owner ws/Qdrant;`);
+  expect(said).toContain(`refusing to change ${files.jsonFile}: line 3: member "QDRANT_URL" (so do "QDRANT_GRPC_URL" on line 4, "QDRANT_API_KEY" on line 5) was written for owner ws/Qdrant`);
+  expect(fs.readFileSync(files.envFile, 'utf8')).toBe(envAfterDefault);
+  expect(fs.readFileSync(files.jsonFile, 'utf8')).toBe(jsonAfterDefault);
+
+  const stagingDestroy = await tf(dir, ['destroy', '-auto-approve', '-input=false'], STAGING_KEY);
+  expect(stagingDestroy.exitCode).toBe(0);
+  expect(fs.readFileSync(files.envFile, 'utf8')).toBe(envAfterDefault);
+  expect(ours(files.envFile).QDRANT_API_KEY).toBe(KEY);
+
+  expect((await tf(dir, ['workspace', 'select', 'default'], KEY)).exitCode).toBe(0);
+  expect((await tf(dir, ['plan', '-detailed-exitcode', '-input=false'], KEY)).exitCode).toBe(0); // no changes, and none needed
+  expect((await tf(dir, ['destroy', '-auto-approve', '-input=false'], KEY)).exitCode).toBe(0);
+  expect(fs.readFileSync(files.envFile, 'utf8')).toBe(USER_ENV);
+  expect(fs.readFileSync(files.jsonFile, 'utf8')).toBe(USER_JSON);
+});
+
+test('with names of its own, each workspace keeps its own block in the file, and each destroy takes out only its own', async () => {
+  const files = appFiles(tempDir('qca-ws-'), 'app', USER_ENV, USER_JSON);
+  // One checkout: the prefix comes from the environment at synth, as a per-environment choice would.
+  const dir = synth(files.base);
+  expect((await initAndApply(dir, { TF_VAR_qdrant_api_key_app: KEY })).exitCode).toBe(0);
+  const stagingDir = synth(files.base, 'STAGING_');
+  expect(stagingDir).toBe(dir);
+  expect((await tf(dir, ['workspace', 'new', 'staging'], STAGING_KEY)).exitCode).toBe(0);
+  const staging = await tf(dir, ['apply', '-auto-approve', '-input=false'], STAGING_KEY);
+  expect([staging.exitCode, staging.stderr]).toEqual([0, '']);
+  expect(fs.readFileSync(files.envFile, 'utf8')).toContain('(ws/Qdrant@staging) — do not edit');
+  expect(ours(files.envFile)).toMatchObject({ QDRANT_API_KEY: KEY, STAGING_QDRANT_API_KEY: STAGING_KEY });
+  expect(JSON.parse(fs.readFileSync(files.jsonFile, 'utf8'))).toMatchObject({ QDRANT_API_KEY: KEY, STAGING_QDRANT_API_KEY: STAGING_KEY });
+
+  expect((await tf(dir, ['destroy', '-auto-approve', '-input=false'], STAGING_KEY)).exitCode).toBe(0);
+  expect(Object.keys(ours(files.envFile)).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL']);
+  expect(Object.keys(JSON.parse(fs.readFileSync(files.jsonFile, 'utf8'))).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL', 'region']);
+});
