@@ -5,7 +5,7 @@ import { dataNullDataSource } from '@cdktf/provider-null';
 import * as vault from '@cdktf/provider-vault';
 import { DataResource, ITerraformDependable, TerraformHclModule, TerraformOutput, TerraformResource, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
 import { Construct } from 'constructs';
-import { WORKSPACE_SUFFIX } from './support/synth';
+import { stateOwner } from './support/synth';
 import { KubernetesSecretTarget } from '../examples/custom-targets/kubernetes-secret-target';
 import { CustomTargetsStack } from '../examples/custom-targets/main';
 import { VaultKvTarget } from '../examples/custom-targets/vault-kv-target';
@@ -166,7 +166,7 @@ describe('custom targets example: the stores are written after the health checks
     });
     const json = JSON.parse(Testing.synth(stack, true));
     // No check; the Files record alone (empty: no file target).
-    expect(Object.values<any>(json.resource.null_resource).map((r) => r.triggers)).toEqual([{ owner: `unchecked/Qdrant${WORKSPACE_SUFFIX}`, files: '[]' }]);
+    expect(Object.values<any>(json.resource.null_resource).map((r) => r.triggers)).toEqual([{ owner: stateOwner('unchecked/Qdrant'), files: '[]' }]);
     expect(only(json, 'kubernetes_secret').res.depends_on).toBeUndefined();
     expect(only(json, 'vault_kv_secret_v2').res.depends_on).toBeUndefined();
   });

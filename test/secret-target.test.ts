@@ -27,10 +27,10 @@ import {
   SecretTargetBindOptions,
   SecretTargetConfig,
 } from '../src';
-import { WORKSPACE_SUFFIX, inDefaultWorkspace, newStack, synthErrors, synthJson, synthMessage } from './support/synth';
+import { inDefaultWorkspace, newStack, stateOwner, synthErrors, synthJson, synthMessage } from './support/synth';
 
 /** The owner of the entries a file target writes: the access's construct path, per Terraform workspace. */
-const OWNER = `test/Qdrant${WORKSPACE_SUFFIX}`;
+const OWNER = stateOwner('test/Qdrant');
 
 const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
 const URL_US = 'https://def-456.us-east-1-0.aws.cloud.qdrant.io';
@@ -450,7 +450,7 @@ describe('validation: one synth reports every error', () => {
     const stack = new TerraformStack(Testing.app(), 'prod.eu-1');
     accessIn(stack, { apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }] }, 'Qdrant_2');
     const write = oneResource(synthJson(stack), '_Write_').res;
-    expect(write.provisioner[0]['local-exec'].environment.QCA_OWNER).toBe(`prod.eu-1/Qdrant_2${WORKSPACE_SUFFIX}`);
+    expect(write.provisioner[0]['local-exec'].environment.QCA_OWNER).toBe(stateOwner('prod.eu-1/Qdrant_2'));
   });
 
   test('file target options are checked by value, at once (a value object has no scope)', () => {
@@ -604,8 +604,8 @@ describe('collisions on one file, wherever the bindings are', () => {
     const json = synthJson(stack);
     const writes = nullResources(json, '_Write_').map(([, r]) => r.provisioner[0]['local-exec'].environment);
     expect(writes.map((e) => [e.QCA_FILE, e.QCA_OWNER, Object.keys(JSON.parse(e.QCA_ENTRIES_FROM_ENV))])).toEqual([
-      [path.resolve('.env'), `test/Ingest${WORKSPACE_SUFFIX}`, ['INGEST_QDRANT_API_KEY']],
-      [path.resolve('.env'), `test/Search${WORKSPACE_SUFFIX}`, ['QDRANT_API_KEY']],
+      [path.resolve('.env'), stateOwner('test/Ingest'), ['INGEST_QDRANT_API_KEY']],
+      [path.resolve('.env'), stateOwner('test/Search'), ['QDRANT_API_KEY']],
     ]);
   });
 
@@ -869,7 +869,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     });
     expect(both.QCA_SECRET_1).toBe('${sensitive(null_resource.vault_lookup.id)}');
     expect(both.QCA_SECRET_2).toBe('${sensitive(null_resource.other_lookup.id)}');
-    expect(both.QCA_OWNER).toBe(`test/Other${WORKSPACE_SUFFIX}`);
+    expect(both.QCA_OWNER).toBe(stateOwner('test/Other'));
     expect(Object.keys(both).filter((k) => k.startsWith('QCA_SECRET_'))).toEqual(['QCA_SECRET_1', 'QCA_SECRET_2']);
   });
 

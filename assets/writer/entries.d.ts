@@ -6,3 +6,7 @@ export declare class EntryError extends Error {
 export declare function checkOwner(owner: unknown): string;
 /** Returns the name, or throws EntryError. */
 export declare function checkName(name: unknown): string;
+/** Whether owners `a` and `b` are one ClusterAccess in two Terraform workspaces (`<path>` and `<path>@<workspace>`). */
+export declare function otherWorkspace(a: string, b: string): boolean;
+/** The fix when another workspace's block holds one of our names. */
+export declare const WORKSPACE_FIX: string;

@@ -25,4 +25,16 @@ function checkName(name) {
   return name;
 }
 
-module.exports = { EntryError, checkName, checkOwner };
+/**
+ * Whether owners `a` and `b` are one ClusterAccess in two Terraform workspaces (the constructs
+ * add `@<workspace>` to the path outside the default one, src/private/stack-strings.ts).
+ */
+function otherWorkspace(a, b) {
+  const path = (o) => String(o).replace(/@[^/@]*$/, '');
+  return a !== b && path(a) === path(b);
+}
+
+/** The fix when another workspace's block holds one of our names. */
+const WORKSPACE_FIX = 'give each workspace its own file, or a secretNaming prefix chosen per environment in your code';
+
+module.exports = { EntryError, checkName, checkOwner, otherWorkspace, WORKSPACE_FIX };

@@ -17,8 +17,17 @@ export function terraformLiteralProblem(value: string): string | undefined {
  * workspaces of one stack are two states writing the same files: with one owner, each deploy
  * overwrote the other's block and a destroy in one removed both's entries. With an owner each,
  * the second to write names the first one's block in its refusal, and a destroy takes out only
- * its own. (The owner is validated as a literal at synth; the writer checks the whole at deploy.)
+ * its own.
+ *
+ * Owners are at most 128 characters of A-Z a-z 0-9 _ . : @ / + - (runtime/names.js), which
+ * Terraform's workspace names need not be: a name with other characters, or too long for the
+ * room left after the path, is replaced by 16 hex digits of its SHA-256. (A path that leaves less
+ * room than that keeps one owner for all workspaces, as before; the path is validated at synth.)
  */
 export function stateOwner(owner: string): string {
-  return `${owner}\${terraform.workspace == "default" ? "" : format("@%s", terraform.workspace)}`;
+  const room = 127 - owner.length;
+  if (room < 16) return owner;
+  const ws = 'terraform.workspace';
+  const usable = `can(regex("^[A-Za-z0-9_.:+-]{1,${room}}$", ${ws}))`;
+  return `${owner}\${${ws} == "default" ? "" : format("@%s", ${usable} ? ${ws} : substr(sha256(${ws}), 0, 16))}`;
 }

@@ -8,6 +8,7 @@
  *   them, and the first workspace's plan still showed no changes);
  * - with names of its own (a prefix), each workspace keeps a block of its own in the file.
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TerraformStack } from 'cdktf';
@@ -78,8 +79,11 @@ test('a second workspace writing the same names is refused and changes nothing; 
   expect(staging.exitCode).not.toBe(0);
   // Terraform wraps the writer's lines.
   const said = staging.stderr.replace(/\s+/g, ' ');
-  expect(said).toContain(`refusing to change ${files.envFile}: line 5: QDRANT_URL is already defined in the managed block of owner ws/Qdrant;`);
-  expect(said).toContain(`refusing to change ${files.jsonFile}: line 3: member "QDRANT_URL" (so do "QDRANT_GRPC_URL" on line 4, "QDRANT_API_KEY" on line 5) was written for owner ws/Qdrant`);
+  const another = 'the same access in another Terraform workspace (this one writes as ws/Qdrant@staging); ' +
+    'give each workspace its own file, or a secretNaming prefix chosen per environment in your code';
+  expect(said).toContain(`refusing to change ${files.envFile}: line 5: QDRANT_URL is already defined in the managed block of owner ws/Qdrant, ${another}`);
+  expect(said).toContain(`refusing to change ${files.jsonFile}: line 3: member "QDRANT_URL" (so do "QDRANT_GRPC_URL" on line 4, "QDRANT_API_KEY" on line 5) ` +
+    `was written for owner ws/Qdrant (recorded in ${path.join(files.base, '.app.json.qdrant-cluster-access')}), ${another}`);
   expect(fs.readFileSync(files.envFile, 'utf8')).toBe(envAfterDefault);
   expect(fs.readFileSync(files.jsonFile, 'utf8')).toBe(jsonAfterDefault);
 
@@ -112,4 +116,20 @@ test('with names of its own, each workspace keeps its own block in the file, and
   expect((await tf(dir, ['destroy', '-auto-approve', '-input=false'], STAGING_KEY)).exitCode).toBe(0);
   expect(Object.keys(ours(files.envFile)).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL']);
   expect(Object.keys(JSON.parse(fs.readFileSync(files.jsonFile, 'utf8'))).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL', 'region']);
+});
+
+test('a workspace name that an owner cannot hold (a "~", or too long) is written as 16 hex digits of its SHA-256; destroy takes it out', async () => {
+  const files = appFiles(tempDir('qca-ws-'), 'app', USER_ENV, USER_JSON);
+  const dir = synth(files.base, 'ODD_');
+  await terraform(dir, ['init', '-input=false', '-no-color'], {});
+  for (const name of ['feat~1', `pr-${'x'.repeat(130)}`]) {
+    expect((await tf(dir, ['workspace', 'new', name], STAGING_KEY)).exitCode).toBe(0);
+    const apply = await tf(dir, ['apply', '-auto-approve', '-input=false'], STAGING_KEY);
+    expect([apply.exitCode, apply.stderr]).toEqual([0, '']);
+    const hash = createHash('sha256').update(name).digest('hex').slice(0, 16);
+    expect(fs.readFileSync(files.envFile, 'utf8')).toContain(`(ws/Qdrant@${hash}) — do not edit`);
+    expect((await tf(dir, ['destroy', '-auto-approve', '-input=false'], STAGING_KEY)).exitCode).toBe(0);
+    expect(fs.readFileSync(files.envFile, 'utf8')).toBe(USER_ENV);
+    expect(fs.readFileSync(files.jsonFile, 'utf8')).toBe(USER_JSON);
+  }
 });

@@ -57,10 +57,12 @@ export function fullSynth(stack: TerraformStack): string {
 
 export { App };
 
-/** What the stack appends to a file target's owner for the Terraform workspace (nothing in the default one). */
-export const WORKSPACE_SUFFIX = '${terraform.workspace == "default" ? "" : format("@%s", terraform.workspace)}';
+/** The owner of a file target's entries as the stack writes it: the path, per Terraform workspace. */
+export { stateOwner } from '../../src/private/stack-strings';
+
+const WORKSPACE_SUFFIX_RE = /\$\{terraform\.workspace == "default" \? "" : format\("@%s", .*? : substr\(sha256\(terraform\.workspace\), 0, 16\)\)\}/g;
 
 /** A string of the stack as Terraform evaluates it in the default workspace. */
 export function inDefaultWorkspace(value: string): string {
-  return value.split(WORKSPACE_SUFFIX).join('');
+  return value.replace(WORKSPACE_SUFFIX_RE, '');
 }

@@ -110,6 +110,14 @@ describe('planMerge', () => {
     expect(msg(() => j.planMerge(t, null, E, O))).toBe(
       `line 2: member "QDRANT_URL" (so does "QDRANT_API_KEY" on line 4) already exists and there is no ownership record ${SIDE} saying this tool wrote it ` +
       `(if an earlier version of this tool wrote it, deleting it is safe: the next deploy writes it again); remove those members, or ${FIX}`);
+    // The same access in another Terraform workspace (owner <path>@<workspace>): the fix is a file or prefix per workspace.
+    const ws = { created: false, originalWhenEmpty: null, owners: { o: ['QDRANT_API_KEY'] } };
+    const another = 'the same access in another Terraform workspace (this one writes as o@staging); ' +
+      'give each workspace its own file, or a secretNaming prefix chosen per environment in your code';
+    expect(msg(() => j.planMerge('{}', ws, E, { ...O, owner: 'o@staging' })))
+      .toBe(`member "QDRANT_API_KEY" is recorded in ${SIDE} as written for owner o, ${another}`);
+    expect(msg(() => j.planMerge('{\n  "QDRANT_API_KEY": "k"\n}', ws, E, { ...O, owner: 'o@staging' })))
+      .toBe(`line 2: member "QDRANT_API_KEY" was written for owner o (recorded in ${SIDE}), ${another}`);
     // A member given twice is named once.
     expect(msg(() => j.planMerge('{"QDRANT_URL": 1, "QDRANT_URL": 2, "QDRANT_API_KEY": 3, "QDRANT_API_KEY": 4}', null, E, O)))
       .toMatch(/^line 1: member "QDRANT_URL" \(so does "QDRANT_API_KEY" on line 1\) already exists /);
