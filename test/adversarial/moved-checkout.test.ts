@@ -13,12 +13,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TerraformStack } from 'cdktf';
 import * as dotenv from 'dotenv';
-import { ClusterAccess, SecretTarget } from '../../src';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
-import { TerraformRun, initAndApply, synthStack, tempDir, terraform } from '../../tools/testing/terraform';
-import { appFiles } from '../support/app-files';
+import { TerraformRun, initAndApply, tempDir, terraform } from '../../tools/testing/terraform';
+import { appFiles, synthAppStack } from '../support/app-files';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const writer = require('../../assets/writer/cli.js');
@@ -75,25 +73,7 @@ describe('real Terraform: a deploy from another checkout with the same state', (
    * The stack as `cdktf synth` makes it in one checkout: the same relative paths (so the same
    * construct ids), resolved against that checkout's directory.
    */
-  function synth(base: string): string {
-    const cwd = process.cwd();
-    process.chdir(base);
-    try {
-      return synthStack(path.join(base, 'cdktf.out'), 'moved', (app, id) => {
-        const stack = new TerraformStack(app, id);
-        new ClusterAccess(stack, 'Qdrant', {
-          clusters: [{ name: 'prod-eu', url: 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' }],
-          apiKeys: [{ name: 'app', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' }), SecretTarget.json({ path: 'app.json' })] }],
-          // The checks are not what this is about (and need a cluster): the writer runs without them.
-          healthCheck: { enabled: false },
-          setupGuide: { enabled: false },
-        });
-        return stack;
-      });
-    } finally {
-      process.chdir(cwd);
-    }
-  }
+  const synth = (base: string): string => synthAppStack(base, 'moved');
 
   async function tf(dir: string, args: string[]): Promise<TerraformRun> {
     const run = await terraform(dir, [...args, '-input=false', '-no-color'], VARS);

@@ -11,12 +11,10 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TerraformStack } from 'cdktf';
 import * as dotenv from 'dotenv';
-import { ClusterAccess, SecretTarget } from '../../src';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
-import { TerraformRun, initAndApply, synthStack, tempDir, terraform } from '../../tools/testing/terraform';
-import { appFiles } from '../support/app-files';
+import { TerraformRun, initAndApply, tempDir, terraform } from '../../tools/testing/terraform';
+import { appFiles, synthAppStack } from '../support/app-files';
 
 jest.setTimeout(300_000);
 
@@ -30,31 +28,8 @@ afterAll(() => {
 const USER_ENV = '# app\nDATABASE_URL=postgres://db/app\n';
 const USER_JSON = '{\n  "region": "eu"\n}\n';
 
-/** The stack, synthesized in `base` (its relative paths resolve there); `prefix` names the entries. */
-function synth(base: string, prefix?: string): string {
-  const cwd = process.cwd();
-  process.chdir(base);
-  try {
-    return synthStack(path.join(base, 'cdktf.out'), 'ws', (app, id) => {
-      const stack = new TerraformStack(app, id);
-      new ClusterAccess(stack, 'Qdrant', {
-        clusters: [{ name: 'prod-eu', url: 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' }],
-        apiKeys: [{
-          name: 'app',
-          clusters: ['prod-eu'],
-          secretTargets: [SecretTarget.dotenv({ path: '.env' }), SecretTarget.json({ path: 'app.json' })],
-          secretNaming: prefix === undefined ? undefined : { prefix },
-        }],
-        // The checks are not what this is about (and need a cluster): the writer runs without them.
-        healthCheck: { enabled: false },
-        setupGuide: { enabled: false },
-      });
-      return stack;
-    });
-  } finally {
-    process.chdir(cwd);
-  }
-}
+/** The stack, synthesized in `base`; `prefix` names the entries. */
+const synth = (base: string, prefix?: string): string => synthAppStack(base, 'ws', prefix);
 
 async function tf(dir: string, args: string[], key: string): Promise<TerraformRun> {
   const run = await terraform(dir, [...args, '-no-color'], { TF_VAR_qdrant_api_key_app: key });

@@ -1,5 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { TerraformStack } from 'cdktf';
+import { ClusterAccess, SecretTarget } from '../../src';
+import { synthStack } from '../../tools/testing/terraform';
 
 /** An app's own files before a deploy: `<parent>/<name>/.env` and `app.json` (mode 0600) with the given text. */
 export function appFiles(parent: string, name: string, env: string, json: string): { base: string; envFile: string; jsonFile: string } {
@@ -10,4 +13,34 @@ export function appFiles(parent: string, name: string, env: string, json: string
   fs.writeFileSync(envFile, env, { mode: 0o600 });
   fs.writeFileSync(jsonFile, json, { mode: 0o600 });
   return { base, envFile, jsonFile };
+}
+
+/**
+ * The stack of such an app, synthesized as `cdktf synth` would in `base` (its relative paths
+ * resolve there): key `app` writes `.env` and `app.json`, named with `prefix` when given. No
+ * checks (they need a cluster) and no guide: what the files get is what this is about.
+ * Returns the stack's directory.
+ */
+export function synthAppStack(base: string, id: string, prefix?: string): string {
+  const cwd = process.cwd();
+  process.chdir(base);
+  try {
+    return synthStack(path.join(base, 'cdktf.out'), id, (app, stackId) => {
+      const stack = new TerraformStack(app, stackId);
+      new ClusterAccess(stack, 'Qdrant', {
+        clusters: [{ name: 'prod-eu', url: 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' }],
+        apiKeys: [{
+          name: 'app',
+          clusters: ['prod-eu'],
+          secretTargets: [SecretTarget.dotenv({ path: '.env' }), SecretTarget.json({ path: 'app.json' })],
+          secretNaming: prefix === undefined ? undefined : { prefix },
+        }],
+        healthCheck: { enabled: false },
+        setupGuide: { enabled: false },
+      });
+      return stack;
+    });
+  } finally {
+    process.chdir(cwd);
+  }
 }
