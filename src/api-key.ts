@@ -153,6 +153,8 @@ export class ApiKey extends Construct {
   private readonly _propProblems: string[];
   /** Whether a ClusterAccess owns the key (checks it and binds its targets). */
   private _owned = false;
+  /** The setup guide that explains the key's creation: null when its ClusterAccess writes none (undefined before it adopts the key). */
+  private _guideFile: string | null | undefined;
   /** Whether the owner reported this key's options as not an object. */
   private _optionsReported = false;
   /**
@@ -205,7 +207,7 @@ export class ApiKey extends Construct {
         description: Lazy.stringValue({
           produce: () => `Qdrant API key "${valid ? this.keyName : snake}" for clusters ` +
             `${this._clusters.map((c) => (names.isValidName(c.clusterName) ? c.clusterName : '(invalid name)')).join(', ') || '(none yet)'}. ` +
-            'Create it in the Qdrant Cloud console (see qdrant-setup.md, section 2) ' +
+            `Create it in the Qdrant Cloud console${this._guideFile === null ? '' : ` (see ${this._guideFile ?? 'qdrant-setup.md'}, section 2)`} ` +
             `and set TF_VAR_${variableName}.`,
         }),
       }), variableName);
@@ -323,8 +325,9 @@ export class ApiKey extends Construct {
    * `clustersReported`: it reported `clusters` as not a list of names.
    * @internal
    */
-  public _adopt(reported: { optionsReported: boolean; clustersReported: boolean }): void {
+  public _adopt(reported: { optionsReported: boolean; clustersReported: boolean; guideFile?: string }): void {
     this._owned = true;
+    this._guideFile = reported.guideFile ?? null;
     this._optionsReported = reported.optionsReported;
     this._clustersReported = this._clustersReported || reported.clustersReported || reported.optionsReported;
   }

@@ -194,7 +194,11 @@ export class ClusterAccess extends Construct {
       access: o.access,
     });
     const clustersValid = o.clusters === undefined || (Array.isArray(o.clusters) && o.clusters.every((c) => typeof c === 'string'));
-    key._adopt({ optionsReported: !isOptions, clustersReported: !clustersValid });
+    key._adopt({
+      optionsReported: !isOptions,
+      clustersReported: !clustersValid,
+      guideFile: this.settings.guide ? StackSupport.of(this).guideFile() : undefined,
+    });
     this._apiKeys.push(key);
     if (Array.isArray(o.secretTargets)) {
       // A naming refused above: the targets are still checked, but not attached with another naming.

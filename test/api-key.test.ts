@@ -24,6 +24,17 @@ describe('ApiKey', () => {
     expect(variable.description).toContain('TF_VAR_qdrant_api_key_search_api');
   });
 
+  test('without a setup guide, the variable\'s description cites none', () => {
+    const stack = newStack();
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: URL_EU }],
+      apiKeys: [{ name: 'search-api', clusters: ['prod-eu'] }],
+      setupGuide: { enabled: false },
+    });
+    expect(synthJson(stack).variable.qdrant_api_key_search_api.description)
+      .toBe('Qdrant API key "search-api" for clusters prod-eu. Create it in the Qdrant Cloud console and set TF_VAR_qdrant_api_key_search_api.');
+  });
+
   test('one key may be granted to many clusters, and a cluster may appear in many keys', () => {
     const stack = newStack();
     const access = new ClusterAccess(stack, 'Qdrant', {
