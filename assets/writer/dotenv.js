@@ -56,7 +56,7 @@
  * Values written by this module: see formatValue.
  */
 
-const { checkName, checkOwner, otherWorkspace, WORKSPACE_FIX } = require('./entries.js');
+const { checkName, checkOwner, otherWorkspace, anotherWorkspace } = require('./entries.js');
 
 const TOOL = 'cdktf-qdrant-cluster-access';
 const CREATED_TAG = ' \u2014 created this file';
@@ -429,8 +429,7 @@ function planMerge(text, entries, opts) {
     if (it.kind !== 'assign' || !formatted.has(it.key) || inBlock(block, idx)) return;
     const where = ownerAt[idx] ? `in the managed block of owner ${ownerAt[idx]}` : `outside the managed block of owner ${owner}`;
     if (ownerAt[idx] && otherWorkspace(ownerAt[idx], owner)) {
-      throw new DotenvError(`line ${it.line}: ${it.key} is already defined in the managed block of owner ${ownerAt[idx]}, the same access in another ` +
-        `Terraform workspace (this one writes as ${owner}); ${WORKSPACE_FIX}`, it.line);
+      throw new DotenvError(`line ${it.line}: ${it.key} is already defined in the managed block of owner ${ownerAt[idx]}${anotherWorkspace(owner)}`, it.line);
     }
     throw new DotenvError(`line ${it.line}: ${it.key} is already defined ${where}; remove that line, or ${SECRET_NAMING_FIX}`, it.line);
   });

@@ -8,5 +8,5 @@ export declare function checkOwner(owner: unknown): string;
 export declare function checkName(name: unknown): string;
 /** Whether owners `a` and `b` are one ClusterAccess in two Terraform workspaces (`<path>` and `<path>@<workspace>`). */
 export declare function otherWorkspace(a: string, b: string): boolean;
-/** The fix when another workspace's block holds one of our names. */
-export declare const WORKSPACE_FIX: string;
+/** What a refusal says after naming the other workspace's owner, with the fix (starts with ", "). */
+export declare function anotherWorkspace(owner: string): string;

@@ -34,7 +34,10 @@ function otherWorkspace(a, b) {
   return a !== b && path(a) === path(b);
 }
 
-/** The fix when another workspace's block holds one of our names. */
-const WORKSPACE_FIX = 'give each workspace its own file, or a secretNaming prefix chosen per environment in your code';
+/** What a refusal says after naming the other workspace's owner, with the fix. */
+function anotherWorkspace(owner) {
+  return `, the same access in another Terraform workspace (this one writes as ${owner}); ` +
+    'give each workspace its own file, or a secretNaming prefix chosen per environment in your code';
+}
 
-module.exports = { EntryError, checkName, checkOwner, otherWorkspace, WORKSPACE_FIX };
+module.exports = { EntryError, checkName, checkOwner, otherWorkspace, anotherWorkspace };

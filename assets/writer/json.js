@@ -49,7 +49,7 @@
  */
 const path = require('node:path');
 const { TOOL } = require('./dotenv.js');
-const { checkName, checkOwner, otherWorkspace, WORKSPACE_FIX } = require('./entries.js');
+const { checkName, checkOwner, otherWorkspace, anotherWorkspace } = require('./entries.js');
 
 const SIDECAR_SUFFIX = '.qdrant-cluster-access';
 const SIDECAR_VERSION = 1;
@@ -247,8 +247,7 @@ function foreignMemberError(text, m, owner, side, sidecarName, others = []) {
   const also = same.length === 0 ? '' : ` (so ${same.length === 1 ? 'does' : 'do'} ${same.map((o) => `${JSON.stringify(o.key)} on line ${lineAt(text, o.start)}`).join(', ')})`;
   const those = same.length === 0 ? 'that member' : 'those members';
   if (who && otherWorkspace(who, owner)) {
-    return new JsonError(`line ${line}: member ${key}${also} was written for owner ${who} (recorded in ${sidecarName}), the same access in another ` +
-      `Terraform workspace (this one writes as ${owner}); ${WORKSPACE_FIX}`, line);
+    return new JsonError(`line ${line}: member ${key}${also} was written for owner ${who} (recorded in ${sidecarName})${anotherWorkspace(owner)}`, line);
   }
   if (who) {
     return new JsonError(`line ${line}: member ${key}${also} was written for owner ${who} (recorded in ${sidecarName}); ${SECRET_NAMING_FIX}, or remove owner ${who}'s entries first`, line);
@@ -290,8 +289,7 @@ function planMerge(text, side, entries, opts) {
     // Recorded for another owner but not in the file (removed by hand, or a crash): still theirs.
     const who = recordedOwnerOf(side, n);
     if (who && otherWorkspace(who, owner)) {
-      throw new JsonError(`member ${JSON.stringify(n)} is recorded in ${sidecarName} as written for owner ${who}, the same access in another ` +
-        `Terraform workspace (this one writes as ${owner}); ${WORKSPACE_FIX}`);
+      throw new JsonError(`member ${JSON.stringify(n)} is recorded in ${sidecarName} as written for owner ${who}${anotherWorkspace(owner)}`);
     }
     if (who && who !== owner) {
       throw new JsonError(`member ${JSON.stringify(n)} is recorded in ${sidecarName} as written for owner ${who}; ${SECRET_NAMING_FIX}, or remove owner ${who}'s entries first`);
