@@ -265,7 +265,22 @@ async function runCli(prog, main, io = processIo()) {
   return code;
 }
 
+/**
+ * A reader that goes away before the run ends (`qdrant-cluster-access check ... | head -1`) makes
+ * the next write fail with EPIPE, which Node raises as an uncaught error: a stack trace, and exit 1
+ * whatever the checks found. The rest of that stream's output is dropped instead, as other
+ * command-line tools do, and the run still exits with the code it decides.
+ */
+function dropOutputOnEpipe(stream) {
+  stream.on('error', (err) => {
+    if (err && err.code === 'EPIPE') return;
+    throw err;
+  });
+}
+
 function processIo() {
+  dropOutputOnEpipe(process.stdout);
+  dropOutputOnEpipe(process.stderr);
   return {
     argv: process.argv.slice(2),
     env: process.env,

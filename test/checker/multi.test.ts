@@ -165,8 +165,9 @@ describe('checkMany', () => {
 // ---------------------------------------------------------------------------------------------
 // The CLI
 
-async function runCli(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { code, stdout, stderr } = await runNode([CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+async function runCli(args: readonly string[], env: Record<string, string>, closeStdout = false):
+Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await runNode([CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, closeStdout });
   expect(SECRETS.some((k) => stdout.includes(k) || stderr.includes(k))).toBe(false);
   return { code, stdout, stderr };
 }
@@ -208,6 +209,16 @@ describe('CLI --grants-env', () => {
     expect(r.stderr).toBe('');
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.map((l) => /^(ok {3}|FAIL )(.+?) {2}/.exec(l)?.[0]).sort()).toEqual(ok.map((g) => `ok   ${g.label}  `).sort());
+  });
+
+  // `qdrant-cluster-access check ... | head -1`: every line after the reader left failed with EPIPE,
+  // which Node raised as an uncaught error (a stack trace on stderr, exit 1 even when all passed).
+  test('a reader that goes away (| head -1): no stack trace, and the exit code still says what the checks found', async () => {
+    const ok = grants.filter((g) => !FAILED.includes(g.label!));
+    const passed = await runCli(args(), { QDRANT_API_KEY: KEY, QCA_GRANTS: JSON.stringify(ok) }, true);
+    expect(passed).toEqual({ code: 0, stdout: '', stderr: '' });
+    const failed = await runCli(args(), { QDRANT_API_KEY: KEY, QCA_GRANTS: JSON.stringify(grants) }, true);
+    expect(failed).toEqual({ code: 1, stdout: '', stderr: '' });
   });
 
   test('--json: one BatchReport', async () => {

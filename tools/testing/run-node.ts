@@ -33,6 +33,8 @@ export interface NodeRunOptions {
   readonly deadlineMs?: number;
   /** When given, the run's stdout and stderr are pushed here (to check later that no secret was printed). */
   readonly outputs?: string[];
+  /** Close the read end of the child's stdout at once, as a reader that went away would (`| head -1`); stdout is then ''. */
+  readonly closeStdout?: boolean;
 }
 
 /** The default of {@link NodeRunOptions.deadlineMs}. */
@@ -56,7 +58,8 @@ export function runNode(args: readonly string[], options: NodeRunOptions = {}): 
       ended();
       if (timer) clearTimeout(timer);
     };
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
+    if (options.closeStdout) child.stdout.destroy();
+    else child.stdout.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
     child.stderr.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
     child.on('error', (e) => {
       done();
