@@ -117,6 +117,15 @@ const typecheck = project.addTask('typecheck', {
 });
 project.testTask.prependSpawn(typecheck);
 
+// The runtime runs at deploy on the user's `node`, not on the Node that builds the library: its
+// CLI suites run again with the checker and the writer on each Node line a deploy may use
+// (scripts/runtime-node-versions.sh; about 2 minutes a version, Linux x86_64 only).
+const runtimeNodes = project.addTask('test:runtime-nodes', {
+  description: 'Run the runtime\'s CLI suites with the checker and the writer on Node 18, 22, 24 and 26',
+  exec: 'bash scripts/runtime-node-versions.sh',
+});
+project.testTask.spawn(runtimeNodes);
+
 // jsii warns when a name is reserved in a target language; keep those warnings visible.
 // lib/ is emptied first: jsii never deletes the output of a removed or renamed src file, and
 // whatever sits in lib/ ships in the npm tarball.

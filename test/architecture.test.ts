@@ -63,3 +63,16 @@ test('scripts and tools share nothing from test/', () => {
   const offenders = files.flatMap((f) => valueImports(f).filter((s) => /(^|\/)test\//.test(s)).map((s) => `${f}: ${s}`));
   expect(offenders).toEqual([]);
 });
+
+// scripts/runtime-node-versions.sh runs the suites that start the runtime's CLIs again on other
+// Node versions; a suite added later and left out of its list would run on this Node only.
+test('scripts/runtime-node-versions.sh lists every suite outside e2e/ and real-qdrant/ that starts the runtime as a child', () => {
+  const script = fs.readFileSync(path.join(REPO, 'scripts', 'runtime-node-versions.sh'), 'utf8');
+  const listed = [...(/^SUITES=\(([^)]*)\)/m.exec(script)?.[1] ?? '').matchAll(/\S+/g)].map((m) => m[0]).sort();
+  const starting = ['test/checker', 'test/writer', 'test/runtime', 'test/adversarial']
+    .flatMap((d) => filesUnder(d, /\.test\.ts$/))
+    .filter((f) => valueImports(f).some((s) => /\/run-node$|\/run-cli$/.test(s)))
+    .sort();
+  expect(starting.length).toBeGreaterThan(10);
+  expect(listed).toEqual(starting);
+});

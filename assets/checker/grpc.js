@@ -21,6 +21,7 @@
  */
 const http2 = require('node:http2');
 const net = require('node:net');
+const tls = require('node:tls');
 const { clip } = require('../runtime/text.js');
 // Masks user:password@ (up to the last "@": a password may hold "/" or "#") and the query; quoted.
 const { isLoopbackHost, showUrl } = require('../runtime/url.js');
@@ -280,15 +281,20 @@ function openGrpc(url, options = {}) {
   function connect() {
     if (session && !session.closed && !session.destroyed) return session;
     sessionError = undefined;
-    const connectOptions = target.protocol === 'https:'
-      ? {
-        rejectUnauthorized: true, // explicit: NODE_TLS_REJECT_UNAUTHORIZED cannot change it
-        ...(secureContext ? { secureContext } : {}),
-        // SNI only for names; checkServerIdentity still matches IP addresses against the certificate.
-        ...(net.isIP(target.hostname) ? {} : { servername: target.hostname }),
-      }
-      : {};
-    const s = http2.connect(target.origin, connectOptions);
+    // The TLS connection is made here, not by http2.connect: Node 18's http2 sets an IP address
+    // as the SNI server name, and prints a deprecation warning (DEP0123) for it.
+    const tlsOptions = {
+      host: target.hostname,
+      port: target.port,
+      ALPNProtocols: ['h2'],
+      rejectUnauthorized: true, // explicit: NODE_TLS_REJECT_UNAUTHORIZED cannot change it
+      ...(secureContext ? { secureContext } : {}),
+      // SNI only for names; checkServerIdentity still matches IP addresses against the certificate.
+      ...(net.isIP(target.hostname) ? {} : { servername: target.hostname }),
+    };
+    const s = target.protocol === 'https:'
+      ? http2.connect(target.origin, { createConnection: () => tls.connect(tlsOptions) })
+      : http2.connect(target.origin);
     // A connection failure is reported through the calls it fails (and a listener keeps it from throwing).
     s.on('error', (err) => {
       sessionError = err;

@@ -8,6 +8,7 @@
  * go on into later files.
  */
 import { spawn } from 'node:child_process';
+import * as path from 'node:path';
 import { killAtDeadline } from './file-end';
 
 export interface NodeRun {
@@ -40,10 +41,23 @@ export interface NodeRunOptions {
 /** The default of {@link NodeRunOptions.deadlineMs}. */
 const DEFAULT_DEADLINE_MS = 10 * 60_000;
 
+/** The runtime that ships in a stack (the checker, the writer). */
+const ASSETS = path.join(__dirname, '..', '..', 'assets') + path.sep;
+
+/**
+ * The Node that runs `args`: QCA_TEST_RUNTIME_NODE when it is set and args[0] is a script of the
+ * runtime (under assets/), so that scripts/runtime-node-versions.sh runs the runtime's suites on
+ * each Node a deploy may use; otherwise this process's Node.
+ */
+function nodeFor(args: readonly string[]): string {
+  const other = process.env.QCA_TEST_RUNTIME_NODE;
+  return other && args.length > 0 && path.resolve(args[0]).startsWith(ASSETS) ? other : process.execPath;
+}
+
 /** `node ...args` with stdin ignored; resolves on 'close', rejects if the spawn fails. */
 export function runNode(args: readonly string[], options: NodeRunOptions = {}): Promise<NodeRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(nodeFor(args), args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const ended = killAtDeadline(child, options.deadlineMs ?? DEFAULT_DEADLINE_MS);
     let stdout = '';
     let stderr = '';
