@@ -1,6 +1,7 @@
 /**
- * Runs Node (`process.execPath`) as a child process and collects what it printed. Asynchronous on
- * purpose: a test's servers (stand-ins, proxies) live in the test process and must keep answering.
+ * Runs Node (`process.execPath`, or QCA_TEST_RUNTIME_NODE for the runtime's scripts: see nodeFor)
+ * as a child process and collects what it printed. Asynchronous on purpose: a test's servers
+ * (stand-ins, proxies) live in the test process and must keep answering.
  *
  * A child never outlives its test file: it is killed (SIGKILL) after `deadlineMs` (default 10
  * minutes) and, inside jest, at the end of the test file that started it (a root-level afterAll
