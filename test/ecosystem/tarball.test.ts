@@ -13,6 +13,8 @@
  * - `assets/**` `.js` and `.d.ts`, minus tests: the runtime that Terraform runs at deploy
  *   (checker, writer, their shared runtime), copied into every stack with TerraformAsset, and the
  *   `qdrant-cluster-access` CLI (`bin`); the `.d.ts` type `cdktf-qdrant-cluster-access/assets/checker`.
+ * - `assets/package.json`: it says the runtime is CommonJS, also in a stack's copy of it under an
+ *   app whose package.json says `"type": "module"` (test/e2e/esm-app.test.ts).
  * Not: sources, tests, examples, scripts, tools, CI, configs (`.markdownlint-cli2.jsonc`, ...),
  * and nothing a deploy run by hand leaves in the tree (`.env`, state, `cdktf.out`, `.terraform`).
  */
@@ -29,6 +31,7 @@ const ALLOWED: RegExp[] = [
   /^\.jsii$/,
   /^lib\/(?:[\w-]+\/)*[\w-]+\.(?:js|d\.ts)$/,
   /^assets\/(?:[\w-]+\/)*[\w-]+\.(?:js|d\.ts)$/,
+  /^assets\/package\.json$/,
 ];
 const TEST_FILE = /(?:^|\/)(?:__tests__|test|tests)\/|\.(?:test|spec)\.[jt]s$/;
 
@@ -50,7 +53,7 @@ test('every file in the tarball is on the allow-list', () => {
 
 test('what users need is in it: the entry point, the jsii assembly, the CLI and the runtime', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { main: string; types: string; bin: Record<string, string> };
-  for (const f of ['package.json', 'README.md', 'LICENSE', 'API.md', '.jsii', pkg.main, pkg.types, ...Object.values(pkg.bin)]) {
+  for (const f of ['package.json', 'README.md', 'LICENSE', 'API.md', '.jsii', 'assets/package.json', pkg.main, pkg.types, ...Object.values(pkg.bin)]) {
     expect(files).toContain(f.replace(/^\.\//, ''));
   }
   // Every runtime file in the tree ships (the checker and the writer are run from the package).
