@@ -52,7 +52,8 @@ export interface HealthCheckOptions {
    * the synth; a token (a value known only at deploy) and a file over 1 MiB are refused. TLS
    * verification itself cannot be turned off.
    * @default - Node.js's bundled root CAs and those of `NODE_EXTRA_CA_CERTS` (Node reads the
-   * operating system's trust store only when `NODE_OPTIONS` asks, e.g. `--use-openssl-ca`)
+   * operating system's trust store only when `NODE_OPTIONS` asks: `--use-openssl-ca`, or on Node
+   * 22.15 and later `--use-system-ca`; the file adds to the roots Node uses either way)
    */
   readonly caFile?: string;
 

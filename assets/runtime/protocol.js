@@ -25,7 +25,7 @@ const CHECK_OPTIONS = {
     describe: 'Environment variable holding the sha256 (hex) of the key meant to be checked: a key in --key-env that differs is refused (exit 2)',
   },
   header: { flag: '--header', type: 'enum', values: ['api-key', 'bearer'], default: 'api-key', describe: 'Send "api-key: KEY" or "Authorization: Bearer KEY"' },
-  ca: { flag: '--ca', type: 'string', valueName: 'FILE', describe: 'PEM CA certificate(s) to trust in addition to Node\'s bundled roots and NODE_EXTRA_CA_CERTS (the OS trust store only when NODE_OPTIONS asks, e.g. --use-openssl-ca)' },
+  ca: { flag: '--ca', type: 'string', valueName: 'FILE', describe: 'PEM CA certificate(s) to trust in addition to Node\'s bundled roots and NODE_EXTRA_CA_CERTS (the OS trust store only when NODE_OPTIONS asks: --use-openssl-ca, or on Node 22.15 and later --use-system-ca)' },
   timeout: { flag: '--timeout', type: 'number', min: 1, max: 300, default: 10, unit: 'seconds', valueName: 'SECONDS', describe: 'Timeout of each request' },
   retries: {
     flag: '--retries', type: 'integer', min: 0, max: 10, default: 3, valueName: 'N',

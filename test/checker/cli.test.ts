@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { CheckReport } from '../../assets/checker';
 import { signJwt } from '../../tools/testing/jwt';
 import { runNode } from '../../tools/testing/run-node';
-import { canaryKey, carriesKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
+import { canaryKey, carriesKey, createTestCa, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
 const KEY = canaryKey();
@@ -141,6 +141,22 @@ describe('verdicts and exit codes', () => {
     expect(r.code).toBe(1);
     // Node 22 and later add a hint of their own to their words ("; if the root CA is installed locally, try running Node.js with --use-system-ca").
     expect(r.stdout).toMatch(/step root: TLS certificate not trusted: unable to verify the first certificate(?:; [^()]+)? \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\) — if the server uses a private CA, trust it \(healthCheck\.caFile, or --ca FILE\)/);
+  });
+
+  test('--ca adds to the roots Node uses: with NODE_OPTIONS=--use-openssl-ca the OS store stays trusted', async () => {
+    // SSL_CERT_FILE plays the OS store, which OpenSSL reads when Node is told to; only it holds the stand-in's CA.
+    const other = createTestCa();
+    try {
+      const args = ['check', '--url', s.url, '--ca', other.caFile];
+      const asked = await run(args, { QDRANT_API_KEY: KEY, NODE_OPTIONS: '--use-openssl-ca', SSL_CERT_FILE: s.caFile });
+      expect(asked.stdout).toMatch(/^ok {3}127\.0\.0\.1:\d+ {2}qdrant /);
+      expect(asked.code).toBe(0);
+      const notAsked = await run(args, { QDRANT_API_KEY: KEY, SSL_CERT_FILE: s.caFile });
+      expect(notAsked.code).toBe(1);
+      expect(notAsked.stdout).toContain('step root: TLS certificate not trusted');
+    } finally {
+      fs.rmSync(other.dir, { recursive: true, force: true });
+    }
   });
 
   test('redirect: exit 1, the other origin received no key', async () => {
