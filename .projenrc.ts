@@ -121,7 +121,7 @@ project.testTask.prependSpawn(typecheck);
 // CLI suites run again with the checker and the writer on each Node line a deploy may use
 // (scripts/runtime-node-versions.sh; about 2 minutes a version, Linux x86_64 only).
 const runtimeNodes = project.addTask('test:runtime-nodes', {
-  description: 'Run the runtime\'s CLI suites with the checker and the writer on Node 18, 22, 24 and 26',
+  description: 'Run the runtime\'s CLI suites with the checker and the writer on one Node of each line from 18 to 26 but the build\'s',
   exec: 'bash scripts/runtime-node-versions.sh',
 });
 project.testTask.spawn(runtimeNodes);

