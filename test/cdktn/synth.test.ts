@@ -126,13 +126,13 @@ describe('cdktn-qdrant-cluster-access in a cdktn app', () => {
     const walk = (dir: string): string[] => fs.readdirSync(path.join(root, dir), { withFileTypes: true })
       .flatMap((e) => e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]);
     const files = walk('');
-    const allowed = [/^(package\.json|README\.md|LICENSE|\.jsii)$/, /^(lib|assets)\/(?:[\w-]+\/)*[\w-]+\.(?:js|d\.ts)$/];
+    const allowed = [/^(package\.json|README\.md|LICENSE|\.jsii|assets\/package\.json)$/, /^(lib|assets)\/(?:[\w-]+\/)*[\w-]+\.(?:js|d\.ts)$/];
     expect(files.filter((f) => !allowed.some((re) => re.test(f)) || /\.test\.|__tests__/.test(f))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(['.jsii', 'lib/index.js', 'lib/index.d.ts', 'lib/private/framework.js', 'assets/checker/cli.js', 'assets/writer/cli.js']));
+    expect(files).toEqual(expect.arrayContaining(['.jsii', 'lib/index.js', 'lib/index.d.ts', 'lib/private/framework.js', 'assets/checker/cli.js', 'assets/writer/cli.js', 'assets/package.json']));
     // Every file of the runtime ships, as it is in the repository.
     const runtime = walk('assets').length;
     expect(runtime).toBe(fs.readdirSync(path.join(REPO, 'assets'), { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile() && /\.(?:js|d\.ts)$/.test(e.name) && !/\.test\./.test(e.name)).length);
+      .filter((e) => e.isFile() && /\.(?:js|d\.ts)$|^package\.json$/.test(e.name) && !/\.test\./.test(e.name)).length);
   });
 
   test('the documented `npm install cdktn-qdrant-cluster-access` needs no flag: no peer conflict', () => {
