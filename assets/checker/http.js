@@ -317,7 +317,7 @@ function networkFailure(err, ctx, suffix = '') {
     return failure('unexpected-answer', ` to ${err.request}: ${msg}${suffix} — Qdrant's answers to the check are a few KB: check that the URL is the cluster's REST address`);
   }
   if (UNTRUSTED_CERT_CODES.has(code)) {
-    // Node 22.15 and later add a fix of their own ("; if the root CA is installed locally, try
+    // Node 24 and later add a fix of their own ("; if the root CA is installed locally, try
     // running Node.js with --use-system-ca"): the line gives one fix, the same on every Node.
     const reason = msg.replace(/; if the root CA is installed locally\b.*$/, '');
     return failure('tls-untrusted', `: ${reason} (${code})${suffix} — if the server uses a private CA, trust it (healthCheck.caFile, or --ca FILE)`);

@@ -139,7 +139,7 @@ describe('verdicts and exit codes', () => {
   test('without --ca the test CA is untrusted: exit 1 with a clear TLS message', async () => {
     const r = await run(['check', '--url', s.url], { QDRANT_API_KEY: KEY });
     expect(r.code).toBe(1);
-    // The same line on every Node: 22.15 and later add a fix of their own to their words ("; if
+    // The same line on every Node: 24 and later add a fix of their own to their words ("; if
     // the root CA is installed locally, try running Node.js with --use-system-ca"), left out.
     expect(r.stdout).toMatch(/step root: TLS certificate not trusted: unable to verify the first certificate \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\) — if the server uses a private CA, trust it \(healthCheck\.caFile, or --ca FILE\) {2}\d+ ms\n$/);
   });
