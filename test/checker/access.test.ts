@@ -21,7 +21,7 @@ const { checkClusterAccess, formatReport, formatWarnings } = require('../../asse
 
 const CLI = `${__dirname}/../../assets/checker/cli.js`;
 const KEY = canaryKey();
-const TIMEOUT_FIX = '; check that this machine may reach the cluster; raise healthCheck.timeoutSeconds (--timeout) for slow links';
+const TIMEOUT_FIX = '; check that this machine may reach the cluster directly (the check does not use HTTPS_PROXY); raise healthCheck.timeoutSeconds (--timeout) for slow links';
 const UNEXPECTED_FIX = '; check the cluster\'s status in the console and the address; run the check again';
 const READ_ONLY_KEY = canaryKey('canary-ro');
 const SCOPED = collectionJwt(KEY, [{ collection: 'products', access: 'rw' }]);

@@ -14,7 +14,7 @@ const { checkClusterAccess, formatReport, parseBaseUrl, UsageError } = checker;
 const KEY = canaryKey();
 /** The fix a key-rejected line ends with (the catalog's, in the CLI's words). */
 const KEY_REJECTED_FIX = '; check the key\'s clusters in the console (setup guide, section 2), set the variable again (setup guide, section 3), or create a new key';
-const TIMEOUT_FIX = '; check that this machine may reach the cluster; raise healthCheck.timeoutSeconds (--timeout) for slow links';
+const TIMEOUT_FIX = '; check that this machine may reach the cluster directly (the check does not use HTTPS_PROXY); raise healthCheck.timeoutSeconds (--timeout) for slow links';
 const DEADLINE_FIX = '; check the network and the cluster\'s status; raise healthCheck.timeoutSeconds (--timeout; the deadline grows with it, unless --deadline is given)';
 const UNEXPECTED_FIX = '; check the cluster\'s status in the console and the address; run the check again';
 const READ_ONLY_KEY = canaryKey('canary-ro');

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { CheckReport } from '../../assets/checker';
 import { signJwt } from '../../tools/testing/jwt';
 import { runNode } from '../../tools/testing/run-node';
-import { canaryKey, carriesKey, createTestCa, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
+import { canaryKey, carriesKey, closedPort, createTestCa, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
 const KEY = canaryKey();
@@ -158,6 +158,17 @@ describe('verdicts and exit codes', () => {
     } finally {
       fs.rmSync(other.dir, { recursive: true, force: true });
     }
+  });
+
+  // The README says so, and the timeout, DNS and network fixes: the checks connect directly.
+  test('HTTPS_PROXY and the other proxy variables are not used: the check connects to the cluster directly', async () => {
+    const proxy = `http://127.0.0.1:${await closedPort()}`;
+    const r = await run(checkArgs('--grpc-url', s.grpcUrl), {
+      QDRANT_API_KEY: KEY, HTTPS_PROXY: proxy, https_proxy: proxy, HTTP_PROXY: proxy, http_proxy: proxy, ALL_PROXY: proxy, NO_PROXY: '', NODE_USE_ENV_PROXY: '1',
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^ok {3}127\.0\.0\.1:\d+ {2}qdrant [\d.]+ {2}key accepted, keys enforced, gRPC ok /);
+    expect(r.code).toBe(0);
   });
 
   test('redirect: exit 1, the other origin received no key', async () => {
