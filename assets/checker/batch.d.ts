@@ -3,7 +3,7 @@ import type { BatchReport, CheckReport, Grant, SharedCheckOptions } from './inde
 
 /** Checks every grant with one key, `concurrency` clusters at a time (default 8). */
 export declare function checkMany(options: SharedCheckOptions, grants: Grant[],
-  settings?: { concurrency?: number; onReport?: (report: CheckReport) => void }): Promise<BatchReport>;
+  settings?: { concurrency?: number; onReport?: (report: CheckReport, index: number) => void }): Promise<BatchReport>;
 /**
  * Validates a list of grants (`{label?, url, grpcUrl?}`, at least one): returns copies of them,
  * or throws UsageError naming the entry (what it shows is redacted of `secrets`).

@@ -6,7 +6,8 @@
  * Node built-ins only.
  */
 const { UsageError } = require('../runtime/cli.js');
-const { quote, redact, safeLine } = require('../runtime/text.js');
+const { quote, redact } = require('../runtime/text.js');
+const { formatSummary } = require('./report.js');
 const { prepare, checkGrant, parseBaseUrl, withoutSecrets } = require('./check.js');
 const { DEFAULT_REST_PORT, DEFAULT_GRPC_PORT } = require('../runtime/url.js');
 
@@ -43,26 +44,40 @@ function checkGrantList(grants, secrets = []) {
  * Checks every grant with one key. Resolves { ok, expiresAt, grants: CheckReport[], failed: string[] }.
  * Rejects only with UsageError (bad options or a bad grant, before anything is sent).
  */
-async function checkMany(options, grants, { concurrency = 8, onReport } = {}) {
+async function checkMany(options, grants, { concurrency = 8, onReport, connections } = {}) {
+  const { list, shared } = prepareMany(options, grants);
+  return summarize(shared, await checkEach({ ...shared, connections }, list, { concurrency, onReport }));
+}
+
+/** Validates the options and the grants, before anything is sent: { list, shared } (settings: prepare's). Throws UsageError. */
+function prepareMany(options, grants, settings) {
   const secrets = [options && options.apiKey];
-  let list;
-  let shared;
   try {
-    list = checkGrantList(grants, secrets);
-    shared = prepare(options);
+    return { list: checkGrantList(grants, secrets), shared: prepare(options, settings) };
   } catch (err) {
     throw withoutSecrets(err, secrets);
   }
-  const reports = new Array(list.length);
+}
+
+/**
+ * Checks the grants of `list` whose index is in `indexes` (default: all), `concurrency` at a time;
+ * `onReport(report, index)` sees each as soon as it is done. Resolves the reports, by index.
+ */
+async function checkEach(shared, list, { concurrency = 8, onReport, indexes = list.map((_, i) => i), reports = new Array(list.length) } = {}) {
   let next = 0;
   async function worker() {
-    while (next < list.length) {
-      const i = next++;
+    while (next < indexes.length) {
+      const i = indexes[next++];
       reports[i] = await checkGrant(shared, list[i]);
-      if (onReport) onReport(reports[i]);
+      if (onReport) onReport(reports[i], i);
     }
   }
-  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, indexes.length) }, worker));
+  return reports;
+}
+
+/** The batch report of one key's reports. */
+function summarize(shared, reports) {
   return {
     ok: reports.every((r) => r.ok),
     expiresAt: shared.keyInfo.expiresAt ? shared.keyInfo.expiresAt.toISOString() : null,
@@ -71,16 +86,4 @@ async function checkMany(options, grants, { concurrency = 8, onReport } = {}) {
   };
 }
 
-/**
- * "FAIL 2 of 10 grants of key search-api failed: search-api → prod-us (step key), …", or undefined.
- * The labels are user text (--label, the grants): made one line without control characters.
- */
-function formatSummary(result, keyLabel) {
-  const failed = result.grants.filter((r) => !r.ok);
-  if (failed.length === 0) return undefined;
-  const of = keyLabel ? ` of key ${safeLine(keyLabel, [], 120)}` : '';
-  return `FAIL ${failed.length} of ${result.grants.length} grant${result.grants.length === 1 ? '' : 's'}${of} failed: ` +
-    failed.map((r) => `${safeLine(r.label, [], 120)} (step ${r.failedStep})`).join(', ');
-}
-
-module.exports = { checkMany, checkGrantList, formatSummary };
+module.exports = { checkMany, checkGrantList, checkEach, prepareMany, summarize, formatSummary };

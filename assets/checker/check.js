@@ -35,6 +35,7 @@ const { failure, withFix } = require('./failures.js');
 const { createRestClient, attempt, answer, commonFailure, unexpected, isQdrantRefusal, NO_KEY_TEXT } = require('./http.js');
 const { BACKOFF } = require('./retry.js');
 const { keyInfo, describeExpiry, daysUntil } = require('./jwt.js');
+const { formatReport, formatWarnings } = require('./report.js');
 
 const MAX_CA_BYTES = 1024 * 1024;
 const STEP_ORDER = ['root', 'key', 'enforced', 'access', 'grpc', 'expiry'];
@@ -128,7 +129,8 @@ function checkCollections(list, name, options) {
  * Node's default context holds its bundled roots (parsed once, in C++); adding NODE_EXTRA_CA_CERTS
  * and the file to it costs ~1 ms, where `ca: [...tls.rootCertificates, pem]` parses ~150 PEM
  * roots in JavaScript in every check process (~20 ms). The explicit list stays as the fallback
- * for a Node without `SecureContext.context.addCACert`.
+ * for a Node without `SecureContext.context.addCACert`. Returns { secureContext, id }: the id (a
+ * sha256 of the certificates added) tells which checks may share connections (pool.js).
  */
 function loadCa(caFile) {
   const shown = quote(String(caFile));
@@ -170,12 +172,13 @@ function loadCa(caFile) {
         // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS; do the same (silently).
       }
     }
+    const id = crypto.createHash('sha256').update([...extra, pem].join('\n')).digest('hex');
     const context = tls.createSecureContext();
     if (typeof context.context?.addCACert !== 'function') {
-      return tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra, pem] });
+      return { secureContext: tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra, pem] }), id };
     }
     context.context.addCACert([...extra, pem].join('\n'));
-    return context;
+    return { secureContext: context, id };
   } catch (err) {
     throw new UsageError(`CA file ${shown} holds no usable certificate (${safeLine(err.message, [], 80)})`);
   }
@@ -193,10 +196,10 @@ function notBundled(pem) {
 }
 
 /**
- * Validates what all grants of one key share and prepares it (the CA is read once).
- * Throws UsageError for bad options.
+ * Validates what all grants of one key share and prepares it (the CA is read once, by `loadTrust`:
+ * a pool (pool.js) reads each file once for all keys). Throws UsageError for bad options.
  */
-function prepare(options) {
+function prepare(options, { loadTrust = loadCa } = {}) {
   const started = Date.now();
   if (!options || typeof options !== 'object') throw new UsageError('options are required');
   if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new UsageError('the API key is empty or missing');
@@ -214,6 +217,7 @@ function prepare(options) {
     const v = options[name];
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) throw new UsageError(`${name} must be a number >= 0; got ${shownValue(v, options)}`);
   }
+  const ca = options.caFile === undefined ? undefined : loadTrust(options.caFile);
   const shared = {
     started,
     key: options.apiKey,
@@ -232,7 +236,8 @@ function prepare(options) {
     deployCommand: enumOption(options, 'deployCommand', CHECK_OPTIONS.deployCommand),
     backoffBaseMs: options.backoffBaseMs ?? BACKOFF.baseMs,
     backoffCapMs: options.backoffCapMs ?? BACKOFF.capMs,
-    secureContext: options.caFile === undefined ? undefined : loadCa(options.caFile),
+    secureContext: ca && ca.secureContext,
+    caId: ca ? ca.id : 'default', // which connections of a pool (share.js) the checks may share
     keyInfo: keyInfo(options.apiKey),
     now: options.now instanceof Date ? options.now : new Date(),
   };
@@ -476,7 +481,10 @@ async function checkGrant(shared, grant) {
   } else {
     // Each grant has its own deadline; the time spent preparing (reading the CA) counts against it.
     const deadlineAt = started + shared.deadlineMs - shared.prepareMs;
-    const ctx = { ...shared, target, rest: createRestClient(target, shared.secureContext), deadlineAt, portHint: 'Qdrant REST is 6333' };
+    // With a pool (share.js), the connections outlive the check and carry other keys' checks too.
+    const pool = shared.connections;
+    const rest = pool ? pool.rest(target, shared.secureContext, shared.caId) : createRestClient(target, shared.secureContext);
+    const ctx = { ...shared, target, rest, deadlineAt, portHint: 'Qdrant REST is 6333' };
     // gRPC runs alongside; its keyed calls wait for root (below) as REST's do.
     let settleRoot;
     const restProven = new Promise((resolve) => { settleRoot = resolve; });
@@ -517,7 +525,7 @@ async function checkGrant(shared, grant) {
       }
     } finally {
       settleRoot(false); // (no effect once settled) a throw above must not leave gRPC waiting
-      ctx.rest.destroy();
+      if (!pool) ctx.rest.destroy();
     }
     if ([...results.values()].every((r) => !r.failure)) {
       const r = stepExpiry(ctx, report);
@@ -558,40 +566,8 @@ async function checkClusterAccess(options) {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Output
-
-/** The verdict words of a passing report, e.g. "key accepted, keys enforced, read-only as declared, gRPC ok". */
-function verdict(report) {
-  const parts = [report.enforcement === 'open' ? 'key not verified, cluster is open (allowed)' : 'key accepted, keys enforced'];
-  const access = report.steps.find((s) => s.name === 'access');
-  if (access && access.message) parts.push(access.message);
-  if (report.steps.some((s) => s.name === 'grpc')) parts.push('gRPC ok');
-  return parts.join(', ');
-}
-
-/**
- * The one-line summary printed by the CLI, e.g.
- *   ok   search-api → prod-eu  qdrant 1.18.3  key accepted, keys enforced  expires 2027-02-20 (in 90 days)  184 ms
- *   FAIL search-api → prod-eu  step key: key rejected (401 Invalid API key or JWT); check the key's clusters in the console (setup guide, section 2), set the variable again (setup guide, section 3), or create a new key  52 ms
- */
-function formatReport(report) {
-  if (!report.ok) return `FAIL ${report.label}  step ${report.failedStep}: ${report.reason}  ${report.durationMs} ms`;
-  const expiry = report.steps.find((s) => s.name === 'expiry');
-  const parts = [`ok   ${report.label}`];
-  if (report.qdrantVersion) parts.push(`qdrant ${report.qdrantVersion}`);
-  parts.push(verdict(report));
-  if (expiry) parts.push(expiry.message);
-  parts.push(`${report.durationMs} ms`);
-  return parts.join('  ');
-}
-
-/** The warning lines of a report: `warn <label>  <text>`. */
-function formatWarnings(report) {
-  return report.warnings.map((w) => `warn ${report.label}  ${w}`);
-}
-
 module.exports = {
+  loadCa,
   checkClusterAccess,
   checkGrant,
   prepare,

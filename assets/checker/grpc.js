@@ -323,6 +323,8 @@ function openGrpc(url, options = {}) {
         'user-agent': USER_AGENT,
         'grpc-timeout': grpcTimeoutHeader(timeoutMs),
         'grpc-accept-encoding': ACCEPT_ENCODINGS.join(','),
+        // Metadata that may carry a key is never put in HPACK's table (other keys' calls may share the connection).
+        [http2.sensitiveHeaders]: ['api-key', 'authorization'],
       };
       for (const [name, value] of Object.entries(callOptions.metadata || {})) {
         const lower = name.toLowerCase();

@@ -25,6 +25,8 @@ const MAX_BODY_BYTES = 1024 * 1024; // a larger answer fails the step: a status,
 /** An HTML error page's <title> is looked for in its first characters only (it is in <head>). */
 const TITLE_SCAN_CHARS = 4096;
 const USER_AGENT = 'qdrant-cluster-access-checker';
+/** The headers that may carry a key: sent never-indexed over HTTP/2 (http2.sensitiveHeaders). */
+const CREDENTIAL_HEADERS = Object.freeze(['api-key', 'authorization']);
 
 const UNTRUSTED_CERT_CODES = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -255,7 +257,8 @@ function sendH2(session, method, path, headers, payload, answered) {
   }
   let stream;
   try {
-    stream = session.request({ ':method': method, ':path': path, ...headers }, { endStream: payload === undefined });
+    // The key is never put in HPACK's table: another key's requests may share the connection (pool.js).
+    stream = session.request({ ':method': method, ':path': path, ...headers, [http2.sensitiveHeaders]: CREDENTIAL_HEADERS }, { endStream: payload === undefined });
   } catch (err) {
     answered.reject(h2Error(err));
     return () => undefined;
@@ -301,6 +304,15 @@ function retryDelay(ctx, outcome, attempt) {
  * @returns {Promise<{res?, err?, attempts: number, deadlineHit: boolean}>}
  */
 async function attempt(ctx, method, path, options) {
+  // Checks that share connections (pool.js) share a request without a key too: it is the same for every key.
+  if (ctx.connections && !options.withKey && options.body === undefined) {
+    const id = `rest ${ctx.caId} ${ctx.target.url} ${method} ${path} ${ctx.timeoutMs} ${ctx.retries} ${ctx.deadlineMs}`;
+    return ctx.connections.once(id, () => attemptAlone(ctx, method, path, options));
+  }
+  return attemptAlone(ctx, method, path, options);
+}
+
+async function attemptAlone(ctx, method, path, options) {
   const { value: res, ...rest } = await withRetries(ctx,
     (timeoutMs, byDeadline) => send(ctx, method, path, options, timeoutMs, byDeadline),
     (outcome, n) => retryDelay(ctx, outcome, n));
@@ -452,4 +464,4 @@ function isQdrantRefusal(hostname, text) {
   return /\.cloud\.qdrant\.io$/i.test(hostname) || QDRANT_AUTH_TEXTS.has(String(text || '').trim());
 }
 
-module.exports = { createRestClient, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times, h2Error, isQdrantRefusal, NO_KEY_TEXT };
+module.exports = { CREDENTIAL_HEADERS, createRestClient, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times, h2Error, isQdrantRefusal, NO_KEY_TEXT };

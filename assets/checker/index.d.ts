@@ -192,7 +192,7 @@ export declare class UsageError extends Error {
 
 /** Checks every grant of one key, `concurrency` clusters at a time (default 8). */
 export declare function checkMany(options: SharedCheckOptions, grants: Grant[],
-  settings?: { concurrency?: number; onReport?: (report: CheckReport) => void }): Promise<BatchReport>;
+  settings?: { concurrency?: number; onReport?: (report: CheckReport, index: number) => void }): Promise<BatchReport>;
 
 /** "FAIL 2 of 10 grants of key search-api failed: …", or undefined when all passed. */
 export declare function formatSummary(result: BatchReport, keyLabel?: string): string | undefined;
