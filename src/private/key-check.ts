@@ -64,6 +64,8 @@ export class KeyCheck extends Construct {
       grantsEnv: GRANTS_ENV,
       keyEnv,
       keySha256Env: source.inheritedEnvironmentVariable ? KEY_SHA256_ENV : undefined,
+      // Keys from variables share connections with the other checks of the deploy (assets/checker/share.js).
+      shareConnections: source.inheritedEnvironmentVariable ? true : undefined,
       header: settings.header,
       timeout: settings.timeoutSeconds,
       retries: settings.retries,

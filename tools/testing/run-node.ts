@@ -9,6 +9,7 @@
  * go on into later files.
  */
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { killAtDeadline } from './file-end';
 
@@ -52,7 +53,23 @@ const ASSETS = path.join(__dirname, '..', '..', 'assets') + path.sep;
  */
 function nodeFor(args: readonly string[]): string {
   const other = process.env.QCA_TEST_RUNTIME_NODE;
-  return other && args.length > 0 && path.resolve(args[0]).startsWith(ASSETS) ? other : process.execPath;
+  const script = args.length > 0 ? path.resolve(args[0]) : '';
+  const isRuntime = script.startsWith(ASSETS) || [...runtimeCopies].some((dir) => script.startsWith(dir));
+  return other && isRuntime ? other : process.execPath;
+}
+
+/** Copies of the runtime made by tests (as a stack holds one): their scripts run as the runtime's. */
+const runtimeCopies = new Set<string>();
+
+/**
+ * Copies assets/ (the runtime) to `<dir>/assets`, as cdktf copies it into a stack, and returns the
+ * copy's path; its scripts then run on QCA_TEST_RUNTIME_NODE too (see nodeFor).
+ */
+export function copyRuntime(dir: string): string {
+  const copy = path.join(dir, 'assets');
+  fs.cpSync(ASSETS, copy, { recursive: true, filter: (src) => path.basename(src) !== '.share' });
+  runtimeCopies.add(copy + path.sep);
+  return copy;
 }
 
 /** `node ...args` with stdin ignored; resolves on 'close', rejects if the spawn fails. */

@@ -357,6 +357,11 @@ export class StandInQdrant {
     return this.main?.connections ?? 0;
   }
 
+  /** TCP connections the gRPC port accepted so far. */
+  get grpcConnections(): number {
+    return this.grpc?.connections ?? 0;
+  }
+
   /** Switches mode; the request counters of `flaky-5xx` / `rate-limited` restart. */
   setMode(mode: StandInMode, params: ModeParams = {}): void {
     this.mode = mode;
