@@ -34,7 +34,8 @@ function attemptCall(ctx, client, path, metadata, first = false) {
   // Checks that share connections (pool.js) share a call without a key too: it is the same for every key.
   if (ctx.connections && Object.keys(metadata).length === 0) {
     const id = `grpc ${ctx.caId} ${ctx.target.url} ${path} ${ctx.timeoutMs} ${ctx.retries} ${ctx.deadlineMs}`;
-    return ctx.connections.once(id, () => attemptCallAlone(ctx, client, path, metadata, first));
+    return ctx.connections.once(id, ctx.deadlineAt, () => attemptCallAlone(ctx, client, path, metadata, first),
+      (o) => o.answer !== undefined && !RETRY_STATUSES.has(o.answer.grpcStatus) && !(o.answer.statusFromHttp && o.answer.httpStatus >= 500));
   }
   return attemptCallAlone(ctx, client, path, metadata, first);
 }

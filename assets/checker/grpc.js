@@ -354,8 +354,9 @@ function openGrpc(url, options = {}) {
       pending.add(entry);
       timer = setTimeout(() => {
         entry.cancel(codedError(`no answer to ${path} from ${target.authority} within ${timeoutMs} ms`, 'CHECK_TIMEOUT'));
-        // A connection that never completed (or a server that answers nothing) is not worth keeping.
-        if (!s.connected || pending.size === 0) s.destroy();
+        // A connection that never completed (or a server that answers nothing) is not worth keeping,
+        // once no other call waits on it (a pool's client carries other keys' calls, pool.js).
+        if (pending.size === 0) s.destroy();
       }, timeoutMs);
 
       try {

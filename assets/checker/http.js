@@ -83,7 +83,10 @@ class RestClient {
     if (this.closed) return Promise.reject(closedError());
     if (this.agent) return Promise.resolve('h1');
     if (this.session && !this.session.closed && !this.session.destroyed) return Promise.resolve('h2');
-    if (this.connecting) return this.connecting.ready;
+    if (this.connecting) {
+      this.connecting.waiters += 1;
+      return this.connecting.ready;
+    }
     const socket = tls.connect({ host: this.target.hostname, port: this.target.port, ALPNProtocols: ['h2', 'http/1.1'], ...this.tlsOptions });
     const ready = new Promise((resolve, reject) => {
       const failed = (err) => {
@@ -115,13 +118,17 @@ class RestClient {
         }
       });
     });
-    this.connecting = { socket, ready };
+    this.connecting = { socket, ready, waiters: 1 };
     return ready;
   }
 
-  /** Gives up a connection still being made (a request timed out waiting for it): the next attempt makes a new one. */
+  /**
+   * A request that waited for the connection being made gives up (it timed out): the connection is
+   * given up with the last request waiting for it, and the next attempt makes a new one. Requests of
+   * other keys (a pool's client, pool.js) keep waiting for it on their own clocks.
+   */
   abandonConnecting(err) {
-    if (this.connecting) this.connecting.socket.destroy(err);
+    if (this.connecting && --this.connecting.waiters <= 0) this.connecting.socket.destroy(err);
   }
 
   destroy() {
@@ -307,7 +314,8 @@ async function attempt(ctx, method, path, options) {
   // Checks that share connections (pool.js) share a request without a key too: it is the same for every key.
   if (ctx.connections && !options.withKey && options.body === undefined) {
     const id = `rest ${ctx.caId} ${ctx.target.url} ${method} ${path} ${ctx.timeoutMs} ${ctx.retries} ${ctx.deadlineMs}`;
-    return ctx.connections.once(id, () => attemptAlone(ctx, method, path, options));
+    return ctx.connections.once(id, ctx.deadlineAt, () => attemptAlone(ctx, method, path, options),
+      (o) => o.res !== undefined && o.res.status < 500 && o.res.status !== 429);
   }
   return attemptAlone(ctx, method, path, options);
 }

@@ -11,6 +11,11 @@ const { loadCa } = require('./check.js');
 const { createRestClient } = require('./http.js');
 const { openGrpc } = require('./grpc.js');
 
+/** How much later a check's deadline may be than that of a keyless request it waits for (see once). */
+const SHARE_SLACK_MS = 1000;
+/** HTTP/1.1 sockets per cluster (a server without HTTP/2): what ten checks alone would open at most between them. */
+const MAX_SHARED_SOCKETS = 64;
+
 class ConnectionPool {
   constructor() {
     this.clients = new Map();
@@ -27,7 +32,7 @@ class ConnectionPool {
 
   /** The REST client of `target` (check.js parseBaseUrl) for checks that trust `trust` (prepare's caId). */
   rest(target, secureContext, trust) {
-    return this.client(`rest ${trust} ${target.url}`, () => createRestClient(target, secureContext));
+    return this.client(`rest ${trust} ${target.url}`, () => createRestClient(target, secureContext, MAX_SHARED_SOCKETS));
   }
 
   /** The gRPC client of `url` for checks that trust `trust`. */
@@ -36,12 +41,25 @@ class ConnectionPool {
   }
 
   /**
-   * What `run()` resolves, run once for all the checks of the pool: a request without a key, the
-   * same for every key (http.js attempt, grpc-check.js attemptCall).
+   * The outcome of a request without a key (http.js attempt, grpc-check.js attemptCall), the same
+   * for every key: `run()` once for the checks of the pool. An outcome that `keep(outcome)` calls
+   * final (an answer that no retry would change: the cluster's version, whether it wants a key) is
+   * kept for the later checks. Any other (a network error, a timeout, a 5xx) is shared only while it
+   * is being made, and only with checks whose deadline (`deadlineAt`) is at most SHARE_SLACK_MS
+   * later than that of the check making it: a later check tries for itself, with the time it has.
    */
-  once(id, run) {
-    if (!this.shared.has(id)) this.shared.set(id, run());
-    return this.shared.get(id);
+  once(id, deadlineAt, run, keep) {
+    const entry = this.shared.get(id);
+    if (entry && (entry.kept || (!entry.settled && deadlineAt - entry.deadlineAt <= SHARE_SLACK_MS))) return entry.outcome;
+    const made = { deadlineAt, settled: false, kept: false };
+    made.outcome = run().then((o) => {
+      made.settled = true;
+      made.kept = !o.deadlineHit && keep(o);
+      if (!made.kept && this.shared.get(id) === made) this.shared.delete(id);
+      return o;
+    });
+    this.shared.set(id, made);
+    return made.outcome;
   }
 
   client(id, make) {

@@ -21,7 +21,8 @@
  *     check.js).
  * Who can connect: the directory is made 0700, and nothing is shared unless it is a directory (not a
  * link) owned by this user that nobody else may enter. Whoever can connect is this user (or root),
- * who can read Terraform's environment, and every key in it, anyway.
+ * who can read Terraform's environment, and every key in it, anyway. (The sha256 keeps a leader
+ * from checking another value than the follower's; it is no secret, and no access control.)
  *
  * Sharing changes the cost, never the verdict: a follower that finds no leader becomes one, or checks
  * alone; one whose leader refuses or goes away checks what is left itself. Node built-ins only.
@@ -77,7 +78,12 @@ function socketPath(dir = SHARE_DIR) {
   const full = path.join(dir, `checks-${process.pid % SLOTS}.sock`);
   if (Buffer.byteLength(full) <= MAX_SOCKET_PATH) return full;
   // Every process of one Terraform run has the same working directory.
-  const relative = `.${path.sep}${path.relative(process.cwd(), full)}`;
+  let relative;
+  try {
+    relative = `.${path.sep}${path.relative(process.cwd(), full)}`;
+  } catch {
+    return undefined; // the working directory was removed
+  }
   return Buffer.byteLength(relative) <= MAX_SOCKET_PATH ? relative : undefined;
 }
 
@@ -131,7 +137,9 @@ async function join(where) {
     if (!st.isSocket() || st.uid !== process.getuid()) return {};
     if (st.ctimeMs < performance.timeOrigin) {
       try {
-        fs.unlinkSync(where);
+        // Still that file (not one another process has just put there in its place)?
+        const now = fs.lstatSync(where);
+        if (now.ino === st.ino && now.ctimeMs === st.ctimeMs) fs.unlinkSync(where);
       } catch {
         // another process removed it first
       }
@@ -172,6 +180,15 @@ function send(socket, value) {
   if (!socket.destroyed && socket.writable) socket.write(`${JSON.stringify(value)}\n`);
 }
 
+/**
+ * What decides a check's TLS verdicts besides its options: Node's version and its trust settings.
+ * A leader serves only a follower with the same (two Terraform runs of one stack, in two
+ * workspaces say, may meet on one socket).
+ */
+function trustOf(env) {
+  return [process.version, ...['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'].map((name) => env[name] ?? '')].join('\n');
+}
+
 /** Whether `expected` (hex) is the sha256 of `value`, compared in constant time. */
 function hasSha256(value, expected) {
   if (typeof value !== 'string' || typeof expected !== 'string' || !/^[0-9a-fA-F]{64}$/.test(expected)) return false;
@@ -185,25 +202,25 @@ function hasSha256(value, expected) {
  */
 function serve(socket, pool, env) {
   let started = false;
-  const refuse = () => {
-    send(socket, { refused: true });
-    socket.end();
+  // What is sent last is flushed, then the connection ends without waiting for the follower.
+  const end = (message) => {
+    if (!socket.destroyed) socket.end(`${JSON.stringify(message)}\n`, () => socket.destroy());
   };
+  const refuse = () => end({ refused: true });
   socket.on('error', () => undefined);
-  // A connection that sends no request soon (not a check process) must not keep the leader running.
-  socket.setTimeout(REQUEST_WAIT_MS, () => {
-    if (!started) socket.destroy();
-  });
+  // A connection without a whole request soon (not a check process) must not keep the leader running.
+  const wait = setTimeout(() => socket.destroy(), REQUEST_WAIT_MS);
+  socket.on('close', () => clearTimeout(wait));
   readLines(socket, (request) => {
     if (started) return;
     started = true;
-    socket.setTimeout(0);
+    clearTimeout(wait);
     if (!request || typeof request !== 'object' || Array.isArray(request)) {
       refuse();
       return;
     }
     const { options } = request;
-    if (request.v !== VERSION || typeof request.keyEnv !== 'string' || !KEY_ENV_RE.test(request.keyEnv) ||
+    if (request.v !== VERSION || request.trust !== trustOf(env) || typeof request.keyEnv !== 'string' || !KEY_ENV_RE.test(request.keyEnv) ||
         !options || typeof options !== 'object' || Array.isArray(options) || !hasSha256(env[request.keyEnv], request.keySha256)) {
       refuse();
       return;
@@ -219,10 +236,7 @@ function serve(socket, pool, env) {
     }
     const concurrency = Number.isInteger(request.concurrency) && request.concurrency >= 1 && request.concurrency <= 64 ? request.concurrency : 8;
     batch().checkEach({ ...prepared.shared, connections: pool }, prepared.list, { concurrency, onReport: (report, i) => send(socket, { i, report }) })
-      .then(() => {
-        send(socket, { done: true });
-        socket.end();
-      }, () => refuse());
+      .then(() => end({ done: true }), () => refuse());
   }, () => socket.destroy());
 }
 
@@ -335,7 +349,7 @@ async function checkManyShared(options, grants, { concurrency = 8, onReport, key
     const deadline = typeof options.deadlineSeconds === 'number' ? options.deadlineSeconds : defaultDeadlineSeconds(timeout);
     // Each grant ends within its deadline: a leader silent for longer is stuck.
     const stallMs = deadline * 1000 + 10000;
-    reports = await follow(role.socket, { v: VERSION, keyEnv, keySha256, options: sent, grants, concurrency }, count, { onReport, stallMs });
+    reports = await follow(role.socket, { v: VERSION, trust: trustOf(env), keyEnv, keySha256, options: sent, grants, concurrency }, count, { onReport, stallMs });
     if (count > 0 && Array.from({ length: count }, (_, i) => reports[i]).every((r) => r !== undefined)) {
       const { expiresAt } = keyInfo(options.apiKey);
       return {

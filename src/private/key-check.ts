@@ -1,7 +1,8 @@
 /**
  * The health check of one key: one `null_resource` whose local-exec runs the checker once for
- * every cluster the key is granted to (they are checked concurrently in that one process). Not
- * exported: `ClusterAccess` adds one per key.
+ * every cluster the key is granted to (they are checked concurrently in that one process; for a
+ * key from a variable, possibly by the check process of another key that runs at the same time,
+ * over shared connections: assets/checker/share.js). Not exported: `ClusterAccess` adds one per key.
  *
  * - The key never appears in the command or the environment when it comes from a variable: the
  *   checker reads the `TF_VAR_...` that Terraform itself inherits, so the check's lines stay

@@ -8,15 +8,22 @@
  * - a follower checks alone, with the same lines and errors, when the leader refuses, sends
  *   garbage, or is killed mid-check; a stale socket file is replaced;
  * - a directory that others may enter is not used, and a connection that sends nothing does not keep a
- *   leader running.
+ *   leader running;
+ * - in a leader's pool, one key's timeout or failed request is not another key's.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type * as Checker from '../../assets/checker';
 import { copyRuntime, runNode, type NodeRun } from '../../tools/testing/run-node';
 import { canaryKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { checkMany } = require('../../assets/checker/batch.js') as { checkMany: typeof Checker.checkMany };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ConnectionPool } = require('../../assets/checker/pool.js') as { ConnectionPool: new () => { close(): void } };
 
 jest.setTimeout(120_000);
 
@@ -246,6 +253,20 @@ test('--share-connections needs a key from a Terraform variable with its sha256'
   }
 });
 
+test('a leader refuses a follower whose Node or trust settings (NODE_EXTRA_CA_CERTS, NODE_OPTIONS, SSL_CERT_*) differ', async () => {
+  const leaders = await leadersOnEverySlot();
+  const ask = (sock: string, trust: string | undefined): Promise<string> => new Promise((resolve, reject) => {
+    const c = net.connect(path.join(shareDir, sock));
+    let data = '';
+    c.setEncoding('utf8').on('data', (d: string) => { data += d; }).on('close', () => resolve(data)).on('error', reject);
+    c.write(`${JSON.stringify({ v: 1, trust, keyEnv: variable(1), keySha256: sha256(KEYS[1]), options: { caFile: clusters[0].caFile }, grants: [{ url: clusters[0].url }] })}\n`);
+  });
+  for (const sock of sockets()) {
+    for (const trust of ['another Node\n/etc/other-ca.pem\n\n\n', undefined]) expect(await ask(sock, trust)).toBe('{"refused":true}\n');
+  }
+  for (const run of await Promise.all(leaders)) expect(run.code).toBe(0);
+});
+
 test('a connection that sends nothing does not keep a leader running', async () => {
   const leaders = await leadersOnEverySlot();
   const idle = sockets().map((sock) => net.connect(path.join(shareDir, sock)).on('error', () => undefined));
@@ -255,4 +276,54 @@ test('a connection that sends nothing does not keep a leader running', async () 
   } finally {
     for (const s of idle) s.destroy();
   }
+});
+
+describe('the pool of a leader (pool.js)', () => {
+  const withPool = async (run: (pool: unknown) => Promise<void>): Promise<void> => {
+    const pool = new ConnectionPool();
+    try {
+      await run(pool);
+    } finally {
+      pool.close();
+    }
+  };
+
+  test('one key\'s timeout does not end the connection another key still waits for, on its own clock', async () => {
+    // TCP is accepted, TLS never answered: both keys wait for the same connection.
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const url = `https://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+    try {
+      await withPool(async (pool) => {
+        const [short, long] = await Promise.all([1, 3].map((timeoutSeconds, i) => checkMany(
+          { apiKey: KEYS[i], timeoutSeconds, retries: 0 }, [{ label: `k${i}`, url }], { connections: pool } as Parameters<typeof checkMany>[2])));
+        expect(short.grants[0].reason).toMatch(/^no answer within 1 s \(request timeout\)/);
+        // Alone it would wait 3 s: so it does when another key gave up first (not ended with it at 1 s).
+        expect(long.grants[0].reason).toMatch(/^no answer within 3 s \(request timeout\)/);
+        expect(long.grants[0].durationMs).toBeGreaterThanOrEqual(2900);
+      });
+    } finally {
+      silent.close();
+    }
+  });
+
+  test('a request without a key that failed is not another key\'s answer: a later check asks again', async () => {
+    const flaky = await StandInQdrant.start({ apiKey: KEYS[0], moreApiKeys: [KEYS[1]], mode: 'flaky-5xx', params: { failFirst: 2 } });
+    try {
+      await withPool(async (pool) => {
+        const settings = { connections: pool } as Parameters<typeof checkMany>[2];
+        const grant = [{ label: 'flaky', url: flaky.url }];
+        const first = await checkMany({ apiKey: KEYS[0], caFile: flaky.caFile, retries: 0 }, grant, settings);
+        expect(first.grants[0]).toMatchObject({ ok: false, failedStep: 'root' });
+        const later = await checkMany({ apiKey: KEYS[1], caFile: flaky.caFile, retries: 0 }, grant, settings);
+        expect(later.ok).toBe(true);
+        // That answer is the cluster's, and is kept: a third key asks nothing without its key.
+        const before = flaky.requests.length;
+        expect((await checkMany({ apiKey: KEYS[0], caFile: flaky.caFile, retries: 0 }, grant, settings)).ok).toBe(true);
+        expect(flaky.requests.slice(before).every((r) => r.headers['api-key'] !== undefined)).toBe(true);
+      });
+    } finally {
+      await flaky.stop();
+    }
+  });
 });
