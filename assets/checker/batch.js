@@ -7,7 +7,7 @@
  */
 const { UsageError } = require('../runtime/cli.js');
 const { quote, redact } = require('../runtime/text.js');
-const { formatSummary } = require('./report.js');
+const { formatSummary, summarize } = require('./report.js');
 const { prepare, checkGrant, parseBaseUrl, withoutSecrets } = require('./check.js');
 const { DEFAULT_REST_PORT, DEFAULT_GRPC_PORT } = require('../runtime/url.js');
 
@@ -46,7 +46,7 @@ function checkGrantList(grants, secrets = []) {
  */
 async function checkMany(options, grants, { concurrency = 8, onReport, connections } = {}) {
   const { list, shared } = prepareMany(options, grants);
-  return summarize(shared, await checkEach({ ...shared, connections }, list, { concurrency, onReport }));
+  return summarize(await checkEach({ ...shared, connections }, list, { concurrency, onReport }), shared.keyInfo.expiresAt);
 }
 
 /** Validates the options and the grants, before anything is sent: { list, shared } (settings: prepare's). Throws UsageError. */
@@ -76,14 +76,4 @@ async function checkEach(shared, list, { concurrency = 8, onReport, indexes = li
   return reports;
 }
 
-/** The batch report of one key's reports. */
-function summarize(shared, reports) {
-  return {
-    ok: reports.every((r) => r.ok),
-    expiresAt: shared.keyInfo.expiresAt ? shared.keyInfo.expiresAt.toISOString() : null,
-    grants: reports,
-    failed: reports.filter((r) => !r.ok).map((r) => r.label),
-  };
-}
-
-module.exports = { checkMany, checkGrantList, checkEach, prepareMany, summarize, formatSummary };
+module.exports = { checkMany, checkGrantList, checkEach, prepareMany, formatSummary };

@@ -1,7 +1,8 @@
 'use strict';
 /**
- * The checker's output lines, made from reports: apart from the checks themselves, so that a check
- * process whose grants another one checks (share.js) loads no more than it prints with.
+ * The checker's output lines and batch report, made from reports: apart from the checks
+ * themselves, so that a check process whose grants another one checks (share.js) loads no more
+ * than it prints with.
  * Node built-ins only.
  */
 const { safeLine } = require('../runtime/text.js');
@@ -48,4 +49,14 @@ function formatSummary(result, keyLabel) {
     failed.map((r) => `${safeLine(r.label, [], 120)} (step ${r.failedStep})`).join(', ');
 }
 
-module.exports = { formatReport, formatWarnings, formatSummary };
+/** The batch report of one key's reports (`expiresAt`: the key's expiry, a Date, or undefined). */
+function summarize(reports, expiresAt) {
+  return {
+    ok: reports.every((r) => r.ok),
+    expiresAt: expiresAt ? expiresAt.toISOString() : null,
+    grants: reports,
+    failed: reports.filter((r) => !r.ok).map((r) => r.label),
+  };
+}
+
+module.exports = { formatReport, formatWarnings, formatSummary, summarize };

@@ -15,8 +15,9 @@
  * What crosses the socket:
  *   - never a key. A follower sends the NAME of its key's TF_VAR_ variable and the sha256 that
  *     Terraform gave it for that key (--key-sha256-env; the follower has already compared it with its
- *     own variable). The leader, a child of the same Terraform, reads the variable from its own
- *     environment and checks the key only when its sha256 is that one;
+ *     own variable), with its Node version and trust settings (trustOf). The leader, a child of
+ *     the same Terraform, reads the variable from its own environment and checks the key only when
+ *     its sha256 is that one and the settings are its own;
  *   - the grants and the options the follower was given, and the reports back (never a key: see
  *     check.js).
  * Who can connect: the directory is made 0700, and nothing is shared unless it is a directory (not a
@@ -27,14 +28,15 @@
  * Sharing changes the cost, never the verdict: a follower that finds no leader becomes one, or checks
  * alone; one whose leader refuses or goes away checks what is left itself. Node built-ins only.
  */
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { CHECK_OPTIONS, defaultDeadlineSeconds } = require('../runtime/protocol.js');
+const { sameSha256 } = require('../runtime/cli.js');
 const { keyInfo } = require('./jwt.js');
+const { summarize } = require('./report.js');
 
 // A follower loads neither the checks nor their transports (batch.js, pool.js): only a leader, or a
 // process that checks alone, needs them.
@@ -189,10 +191,9 @@ function trustOf(env) {
   return [process.version, ...['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'SSL_CERT_FILE', 'SSL_CERT_DIR'].map((name) => env[name] ?? '')].join('\n');
 }
 
-/** Whether `expected` (hex) is the sha256 of `value`, compared in constant time. */
+/** Whether `expected` (hex) is the sha256 of `value`, a string (a variable that is not set is not). */
 function hasSha256(value, expected) {
-  if (typeof value !== 'string' || typeof expected !== 'string' || !/^[0-9a-fA-F]{64}$/.test(expected)) return false;
-  return crypto.timingSafeEqual(crypto.createHash('sha256').update(value).digest(), Buffer.from(expected, 'hex'));
+  return typeof value === 'string' && sameSha256(value, expected);
 }
 
 /**
@@ -336,7 +337,7 @@ async function checkManyShared(options, grants, { concurrency = 8, onReport, key
       role.server.close();
       throw err;
     }
-    return batch().summarize(prepared.shared, await lead(role.server, pool, prepared, settings, env));
+    return summarize(await lead(role.server, pool, prepared, settings, env), prepared.shared.keyInfo.expiresAt);
   }
   let reports = [];
   if (role.socket) {
@@ -351,13 +352,7 @@ async function checkManyShared(options, grants, { concurrency = 8, onReport, key
     const stallMs = deadline * 1000 + 10000;
     reports = await follow(role.socket, { v: VERSION, trust: trustOf(env), keyEnv, keySha256, options: sent, grants, concurrency }, count, { onReport, stallMs });
     if (count > 0 && Array.from({ length: count }, (_, i) => reports[i]).every((r) => r !== undefined)) {
-      const { expiresAt } = keyInfo(options.apiKey);
-      return {
-        ok: reports.every((r) => r.ok),
-        expiresAt: expiresAt ? expiresAt.toISOString() : null,
-        grants: reports,
-        failed: reports.filter((r) => !r.ok).map((r) => r.label),
-      };
+      return summarize(reports, keyInfo(options.apiKey).expiresAt);
     }
   }
   // Alone, or what the leader did not check: as without sharing (invalid input throws here).
@@ -365,7 +360,7 @@ async function checkManyShared(options, grants, { concurrency = 8, onReport, key
   const missing = list.map((_, i) => i).filter((i) => reports[i] === undefined);
   const all = Object.assign(new Array(list.length), reports);
   await batch().checkEach(shared, list, { ...settings, indexes: missing, reports: all });
-  return batch().summarize(shared, all);
+  return summarize(all, shared.keyInfo.expiresAt);
 }
 
-module.exports = { checkManyShared, socketPath, KEY_ENV_RE, SHARE_DIR };
+module.exports = { checkManyShared, socketPath, KEY_ENV_RE, SHARE_DIR, SLOTS };

@@ -30,8 +30,9 @@ jest.setTimeout(120_000);
 const KEYS = Array.from({ length: 10 }, (_, i) => canaryKey(`canary-share-${i}`));
 const WRONG = canaryKey('canary-share-wrong');
 const SECRETS = [...KEYS, WRONG];
-/** What share.js allows at a time (one leader per core, up to 4). */
-const SLOTS = Math.max(1, Math.min(4, os.availableParallelism()));
+/** Leaders at a time (one per core, up to 4). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { SLOTS } = require('../../assets/checker/share.js') as { SLOTS: number };
 const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 const variable = (i: number): string => `TF_VAR_qdrant_api_key_k${i}`;
 

@@ -16,8 +16,9 @@ jest.setTimeout(180_000);
 
 const KEYS = Array.from({ length: 8 }, (_, i) => canaryKey(`canary-e2e-share-${i}`));
 const ROTATED = canaryKey('canary-e2e-share-rotated');
-/** share.js: one leader per core, up to 4. */
-const SLOTS = Math.max(1, Math.min(4, os.availableParallelism()));
+/** Leaders at a time (one per core, up to 4). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { SLOTS } = require('../../assets/checker/share.js') as { SLOTS: number };
 
 describe('the checks of eight keys deployed with real terraform', () => {
   let out: string;
