@@ -209,6 +209,14 @@ describe('the health check of a key', () => {
     expect(changed.triggers.options).not.toBe(plain.triggers.options);
   });
 
+  test('shareConnections: false checks every key alone; a value that is not a boolean is refused at synth', () => {
+    const { exec } = checkOf(synthJson(stackWith({ shareConnections: false })), 'search-api');
+    expect(exec.command).not.toContain('--share-connections');
+    expect(exec.command).toContain('--key-sha256-env');
+    expect(() => Testing.synth(stackWith({ shareConnections: 'no' } as unknown as HealthCheckOptions), true))
+      .toThrow(/\[test\/Qdrant\] .*healthCheck\.shareConnections.*"no"/);
+  });
+
   test('grpc: false leaves gRPC out of the grants', () => {
     const { exec } = checkOf(synthJson(stackWith({ grpc: false })), 'ingest');
     expect(JSON.parse(exec.environment.QCA_GRANTS)).toEqual([{ label: 'ingest → prod-eu', url: `${URL_EU}:6333` }]);

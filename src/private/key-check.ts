@@ -32,6 +32,7 @@ export interface CheckSettings {
   readonly retries: number;
   readonly requireAuth: boolean;
   readonly grpc: boolean;
+  readonly shareConnections: boolean;
   readonly allowExcessAccess: boolean;
   readonly minValidityDays: number;
   readonly runOnEveryDeploy: boolean;
@@ -66,7 +67,7 @@ export class KeyCheck extends Construct {
       keyEnv,
       keySha256Env: source.inheritedEnvironmentVariable ? KEY_SHA256_ENV : undefined,
       // Keys from variables share connections with the other checks of the deploy (assets/checker/share.js).
-      shareConnections: source.inheritedEnvironmentVariable ? true : undefined,
+      shareConnections: settings.shareConnections && source.inheritedEnvironmentVariable ? true : undefined,
       header: settings.header,
       timeout: settings.timeoutSeconds,
       retries: settings.retries,
