@@ -729,8 +729,6 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     expect(regRest).toEqual({
       // Its identity only: neither the names nor their order replace it.
       triggers: { file, format: 'dotenv', owner: OWNER },
-      // Registrations of the earlier layout also hold the ordered names: kept, never a replacement.
-      lifecycle: { ignore_changes: ['triggers["names"]'] },
       provisioner: [{
         'local-exec': {
           when: 'destroy',
@@ -740,9 +738,8 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
             QCA_FILE: '${self.triggers.file}',
             QCA_FORMAT: '${self.triggers.format}',
             QCA_OWNER: '${self.triggers.owner}',
-            // The writer removes every entry the file records for the owner, plus these names
-            // (those an earlier-layout registration kept; none for a new one).
-            QCA_ENTRIES: '${lookup(self.triggers, "names", "[]")}',
+            // The writer removes every entry the file records for the owner, and no other name.
+            QCA_ENTRIES: '{}',
           },
         },
       }],

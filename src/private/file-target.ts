@@ -20,9 +20,7 @@
  *
  * Invariant: Registration's triggers are a subset of Write's (same keys, same values), so
  * Registration is never replaced (its destroy removing the entries) without Write being replaced
- * too, and Write always runs after that removal and writes the entries again. Registrations of
- * the earlier layout also hold `names` (the ordered list): `ignore_changes` keeps it, so the
- * upgrade replaces nothing, and their destroy step passes it on to the writer.
+ * too, and Write always runs after that removal and writes the entries again.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -38,9 +36,6 @@ import { FILE_SECRET_TARGET_OPTIONS } from './schemas';
 import { stateOwner, terraformLiteralProblem } from './stack-strings';
 import { AppSupport, StackSupport, fileIdentity } from './stack-support';
 import type { FileSecretTargetOptions, ISecretTarget, SecretTargetBindOptions, SecretTargetConfig } from '../secret-target';
-
-/** The trigger in which registrations of the earlier layout kept the ordered list of names. */
-const LEGACY_NAMES = 'names';
 
 export class FileTarget implements ISecretTarget {
   public readonly description: string;
@@ -126,17 +121,16 @@ export class FileTarget implements ISecretTarget {
     // A destroy-time provisioner may only read `self`: everything it needs is in the triggers
     // (none of it secret). The CLI path is literal: on a replacement, Terraform runs the current
     // configuration's provisioner, whose runtime exists. The writer removes every entry the file
-    // records for the owner, plus the names an earlier-layout registration kept (else none).
+    // records for the owner (its entries variable names none besides).
     const remove = protocol.invocation('remove', { file: '${self.triggers.file}', format: '${self.triggers.format}', owner: '${self.triggers.owner}' }, cli);
     new NullResource(scope, 'Registration', {
       triggers: identity,
       dependsOn: [writer],
-      lifecycle: { ignoreChanges: [`triggers["${LEGACY_NAMES}"]`] },
       provisioners: [{
         type: 'local-exec',
         when: 'destroy',
         command: remove.command,
-        environment: { ...remove.environment, [protocol.WRITER_ENV.entries]: `\${lookup(self.triggers, "${LEGACY_NAMES}", "[]")}` },
+        environment: { ...remove.environment, [protocol.WRITER_ENV.entries]: '{}' },
       }],
     });
     return { dependables: [writer] };

@@ -5,10 +5,6 @@
  * - a change of entry names together with a key whose check fails leaves both files byte for byte
  *   as they were (the failed check runs before anything is removed); the next good deploy swaps
  *   the names, keeping a line the user put inside our block;
- * - a stack deployed with the earlier trigger layout (Registration keyed by the ordered list of
- *   names, a block without a record line) upgrades without losing its entries, survives a
- *   reorder afterwards, and is still destroyed back to the original bytes; so is one destroyed
- *   right after the upgrade;
  * - the same files under another spelling of their paths (which moves the targets' Terraform
  *   addresses) keep their entries: the old Registration's destroy step does not run;
  * - a file that no target writes to any more loses our entries (the Files record's replacement),
@@ -175,78 +171,6 @@ test('new entry names with a key that fails its check leave both files byte for 
   expect(dotenv.parse(fs.readFileSync(envFile, 'utf8'))).toEqual({ DATABASE_URL: 'postgres://db/app', FLAG: 'on', MY_FLAG: 'mine' });
   expect(fs.readFileSync(envFile, 'utf8').startsWith(USER_ENV)).toBe(true);
   expect(fs.readFileSync(jsonFile, 'utf8')).toBe(USER_JSON);
-});
-
-/**
- * The stack as the earlier layout synthesized it: Registration's triggers hold the ordered list of
- * names, its destroy step passes them, it has no lifecycle block, and Write ran another writer.
- */
-function toEarlierLayout(cdkTfJson: string): void {
-  const stack = JSON.parse(fs.readFileSync(cdkTfJson, 'utf8'));
-  const resources: Record<string, any> = stack.resource.null_resource;
-  for (const [id, res] of Object.entries(resources)) {
-    if (!id.includes('_Registration_')) continue;
-    const write = resources[id.replace(/_Registration_[0-9A-F]+$/, '_Write_')] ?? Object.entries(resources)
-      .find(([other]) => other.startsWith(id.slice(0, id.indexOf('_Registration_'))) && other.includes('_Write_'))![1];
-    // The names as Write hashes them (the earlier layout had the entries' order; the upgrade
-    // keeps whatever the state holds, so any order will do).
-    const names = [...String(write.triggers.values_sha256).matchAll(/"([A-Za-z0-9_]+)" = /g)].map((m) => m[1]);
-    res.triggers = { file: res.triggers.file, format: res.triggers.format, owner: res.triggers.owner, names: JSON.stringify(names) };
-    delete res.lifecycle;
-    res.provisioner[0]['local-exec'].environment.QCA_ENTRIES = '${self.triggers.names}';
-    write.triggers.writer = '0123456789ABCDEF0123456789ABCDEF';
-  }
-  fs.writeFileSync(cdkTfJson, JSON.stringify(stack, null, 2));
-}
-
-test('a stack deployed with the earlier trigger layout upgrades without losing its entries, then survives a reorder and a destroy', async () => {
-  const { base, envFile, jsonFile } = appDir('upgrade');
-  const dir = synth(base, ORDERED, envFile, jsonFile);
-  const current = fs.readFileSync(path.join(dir, 'cdk.tf.json'), 'utf8');
-  toEarlierLayout(path.join(dir, 'cdk.tf.json'));
-  const old = await initAndApply(dir, VARS);
-  runs.push(old);
-  expect(old.exitCode).toBe(0);
-  // The earlier writer kept no record line in the block.
-  fs.writeFileSync(envFile, fs.readFileSync(envFile, 'utf8').replace(/^# cdktf-qdrant-cluster-access entries:.*\n/m, ''));
-  const env = ourEnv(envFile);
-  expect(Object.keys(env)).toHaveLength(9);
-
-  fs.writeFileSync(path.join(dir, 'cdk.tf.json'), current);
-  const upgraded = await apply(dir, VARS);
-  expect(upgraded.exitCode).toBe(0);
-  expect(upgraded.stdout).not.toMatch(/removed \d+ entr/);
-  expect(ourEnv(envFile)).toEqual(env);
-  expect(fs.readFileSync(envFile, 'utf8')).toMatch(/^# cdktf-qdrant-cluster-access entries: A_QDRANT_EU_API_KEY .*B_QDRANT_EU_URL$/m); // the new writer ran
-  expectUserLinesKept(envFile, jsonFile);
-
-  synth(base, REORDERED, envFile, jsonFile);
-  const reordered = await apply(dir, VARS);
-  expect(reordered.exitCode).toBe(0);
-  expect(ourEnv(envFile)).toEqual(env);
-  expect(Object.keys(ourJson(jsonFile)).sort()).toEqual(Object.keys(env).sort());
-
-  const destroy = await tf(dir, ['destroy', '-auto-approve'], VARS);
-  expect(destroy.exitCode).toBe(0);
-  expect(fs.readFileSync(envFile, 'utf8')).toBe(USER_ENV);
-  expect(fs.readFileSync(jsonFile, 'utf8')).toBe(USER_JSON);
-
-  // Upgraded and destroyed at once (no write of the new writer, so the block has no record): the
-  // names the earlier registration kept in the state are removed.
-  const at = appDir('upgrade-destroy');
-  const dir2 = synth(at.base, ORDERED, at.envFile, at.jsonFile);
-  const current2 = fs.readFileSync(path.join(dir2, 'cdk.tf.json'), 'utf8');
-  toEarlierLayout(path.join(dir2, 'cdk.tf.json'));
-  const old2 = await initAndApply(dir2, VARS);
-  runs.push(old2);
-  expect(old2.exitCode).toBe(0);
-  fs.writeFileSync(at.envFile, fs.readFileSync(at.envFile, 'utf8').replace(/^# cdktf-qdrant-cluster-access entries:.*\n/m, ''));
-  fs.writeFileSync(path.join(dir2, 'cdk.tf.json'), current2);
-  const destroy2 = await tf(dir2, ['destroy', '-auto-approve'], VARS);
-  expect(destroy2.exitCode).toBe(0);
-  expect(destroy2.stdout).toContain(`removed 9 entries from ${at.envFile} (0 not present)`);
-  expect(fs.readFileSync(at.envFile, 'utf8')).toBe(USER_ENV);
-  expect(fs.readFileSync(at.jsonFile, 'utf8')).toBe(USER_JSON);
 });
 
 test('the same files under another spelling of their paths (a new Terraform address) keep every entry, there and back', async () => {
