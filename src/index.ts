@@ -1,9 +1,17 @@
-export * from './cluster-access';
-export * from './cluster';
-export * from './api-key';
-export * from './api-key-source';
-export * from './key-access';
-export * from './health-check';
+// The public API, by name: the other exports of these files (the health check's construct, the
+// built-in targets' classes, internal configs) are for the library's own files.
+export { ClusterAccess } from './cluster-access';
+export type { ClusterAccessProps } from './cluster-access';
+export { Cluster, DEFAULT_GRPC_PORT, DEFAULT_REST_PORT } from './cluster';
+export type { ClusterOptions, ClusterProps } from './cluster';
+export { ApiKey } from './api-key';
+export type { ApiKeyGrant, ApiKeyOptions, ApiKeyProps } from './api-key';
+export { ApiKeySource } from './api-key-source';
+export { KeyAccess } from './key-access';
+export type { CollectionAccessOptions } from './key-access';
+export { ApiKeyHeader } from './health-check';
+export type { HealthCheckOptions } from './health-check';
 export * from './setup-guide';
-export * from './secret-target';
-export * from './secret-targets';
+export { SecretEntryKind } from './secret-target';
+export type { FileSecretTargetOptions, ISecretTarget, SecretEntry, SecretNaming, SecretTargetBindOptions, SecretTargetConfig } from './secret-target';
+export { SecretTarget } from './secret-targets';
