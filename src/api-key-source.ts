@@ -1,4 +1,4 @@
-import { Fn, TerraformStack, TerraformVariable, Token, Tokenization } from 'cdktf';
+import { Fn, Op, TerraformStack, TerraformVariable, Token, Tokenization, conditional } from 'cdktf';
 import { IConstruct } from 'constructs';
 import { errors } from './private/errors';
 import { plaintextProblem, variableAttribute } from './private/references';
@@ -20,6 +20,15 @@ export interface ApiKeySourceConfig {
   readonly inheritedEnvironmentVariable?: string;
   /** The Terraform variable, when the source is one (for the "key not set" precondition). */
   readonly variable?: TerraformVariable;
+  /** The sha256 of the key as Terraform uses it (a variable's null as ""), sensitive: for triggers. */
+  readonly sha256: string;
+  /**
+   * For a variable: the same hash, marked nonsensitive. The processes that read the key from
+   * `inheritedEnvironmentVariable` compare it with what they read (-var and .tfvars files win over
+   * `TF_VAR_...`). A hash of a high-entropy key; Terraform never prints a provisioner's
+   * environment, and a sensitive value there would hide the process's lines.
+   */
+  readonly inheritedSha256?: string;
   /** Human description for docs and messages, never the value. */
   readonly description: string;
 }
@@ -100,10 +109,15 @@ class VariableSource extends ApiKeySource {
       // instead of blocking at Terraform's prompt (which cdktf deploy shows even without a terminal).
       // (Not over a default the user set with addOverride: validation reports that one.)
       if (variableAttribute(this.variable, 'default') === undefined) this.variable.addOverride('default', null);
+      const expression = this.variable.stringValue;
+      // A variable may be null (not set): its precondition reports that, so a hash must not fail first.
+      const value = Token.asString(conditional(Op.eq(expression, Token.nullValue()), '', expression));
       this.config = {
-        expression: this.variable.stringValue,
+        expression,
         inheritedEnvironmentVariable: `TF_VAR_${name}`,
         variable: this.variable,
+        sha256: Fn.sha256(value),
+        inheritedSha256: Token.asString(Fn.nonsensitive(Fn.sha256(value))),
         description: `Terraform variable "${name}" (set TF_VAR_${name})`,
       };
     }
@@ -137,8 +151,10 @@ class TokenSource extends ApiKeySource {
   }
 
   public _config(): ApiKeySourceConfig {
+    const expression = Token.asString(Fn.sensitive(this.token));
     return {
-      expression: Token.asString(Fn.sensitive(this.token)),
+      expression,
+      sha256: Fn.sha256(expression),
       description: 'a value from another resource (ApiKeySource.fromToken)',
     };
   }

@@ -38,15 +38,34 @@ export interface SecretEntry {
 
   /** The cluster the entry belongs to. */
   readonly clusterName: string;
+}
 
-  /**
-   * For a key read from a Terraform variable: the environment variable Terraform reads it from
-   * (`TF_VAR_<name>`). A `local-exec` provisioner inherits it, so a provisioner that reads the key
-   * from there keeps its output visible (Terraform hides the output of a provisioner whose
-   * configuration holds a sensitive value).
-   * @default - none (URLs, and keys from `ApiKeySource.fromToken`)
-   */
-  readonly inheritedEnvironmentVariable?: string;
+/**
+ * A key entry whose key Terraform reads from a variable: the `TF_VAR_...` that holds it, which a
+ * `local-exec` provisioner inherits (so the key stays out of its configuration, and Terraform
+ * shows its output), and the sha256 of the value Terraform uses, which the process compares with
+ * what it reads (-var and .tfvars files win over `TF_VAR_...`).
+ */
+export interface InheritedKey {
+  readonly environmentVariable: string;
+  readonly sha256: string;
+}
+
+/**
+ * How keys reach processes is no part of `SecretEntry`: the plan records it here, by entry, for
+ * the built-in file targets.
+ */
+const INHERITED_KEYS = new WeakMap<SecretEntry, InheritedKey>();
+
+/** Records that `entry`'s key is read from a variable; returns the entry. */
+export function withInheritedKey(entry: SecretEntry, key: InheritedKey | undefined): SecretEntry {
+  if (key) INHERITED_KEYS.set(entry, key);
+  return entry;
+}
+
+/** The variable `entry`'s key is read from, when it is one (see {@link withInheritedKey}). */
+export function inheritedKeyOf(entry: SecretEntry): InheritedKey | undefined {
+  return INHERITED_KEYS.get(entry);
 }
 
 /**

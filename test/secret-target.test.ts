@@ -73,15 +73,7 @@ function entriesOf(key: string, cluster: string, url: string, n: { url: string; 
   return [
     { name: n.url, kind: SecretEntryKind.REST_URL, value: `${url}:${ports[0]}`, sensitive: false, keyName: key, clusterName: cluster },
     { name: n.grpc, kind: SecretEntryKind.GRPC_URL, value: `${url}:${ports[1]}`, sensitive: false, keyName: key, clusterName: cluster },
-    {
-      name: n.apiKey,
-      kind: SecretEntryKind.API_KEY,
-      value: `\${var.${variable}}`,
-      sensitive: true,
-      keyName: key,
-      clusterName: cluster,
-      inheritedEnvironmentVariable: `TF_VAR_${variable}`,
-    },
+    { name: n.apiKey, kind: SecretEntryKind.API_KEY, value: `\${var.${variable}}`, sensitive: true, keyName: key, clusterName: cluster },
   ];
 }
 

@@ -28,13 +28,13 @@ import { Fn, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { errors, q } from './errors';
 import { DEPLOY_COMMAND } from './framework';
-import { variableSha256 } from './key-check';
 import { NullResource } from './null-resource';
 import { checkStruct } from './props';
 import { CLI, names, protocol } from './runtime';
 import { FILE_SECRET_TARGET_OPTIONS } from './schemas';
 import { stateOwner, terraformLiteralProblem } from './stack-strings';
 import { AppSupport, StackSupport, fileIdentity } from './stack-support';
+import { inheritedKeyOf } from '../secret-target';
 import type { FileSecretTargetOptions, ISecretTarget, SecretTargetBindOptions, SecretTargetConfig } from '../secret-target';
 
 export class FileTarget implements ISecretTarget {
@@ -79,9 +79,10 @@ export class FileTarget implements ISecretTarget {
     // For each TF_VAR_... read: the hash of Terraform's value, which the writer compares (as the check does).
     const hashes: Record<string, string> = {};
     for (const entry of options.entries) {
-      if (entry.inheritedEnvironmentVariable) {
-        fromEnv[entry.name] = entry.inheritedEnvironmentVariable;
-        hashes[entry.inheritedEnvironmentVariable] = variableSha256(entry.value);
+      const inherited = inheritedKeyOf(entry);
+      if (inherited) {
+        fromEnv[entry.name] = inherited.environmentVariable;
+        hashes[inherited.environmentVariable] = inherited.sha256;
       } else if (entry.sensitive) {
         const variable = `QCA_SECRET_${Object.keys(secrets).length + 1}`;
         secrets[variable] = entry.value;

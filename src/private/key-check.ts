@@ -18,7 +18,7 @@
  *   re-runs that key's check only.
  */
 import { createHash } from 'crypto';
-import { Fn, Lazy, Op, TerraformAsset, Token, conditional } from 'cdktf';
+import { Fn, Lazy, TerraformAsset, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import type { ApiKey } from '../api-key';
 import { NullResource } from './null-resource';
@@ -60,7 +60,6 @@ export class KeyCheck extends Construct {
     const source = apiKey._sourceConfig();
     const keyEnv = source.inheritedEnvironmentVariable ?? HANDED_KEY_ENV;
     const access = apiKey.access;
-    const keySha256 = Fn.sha256(keyOrEmpty(source.expression, source.variable !== undefined));
 
     const values = {
       grantsEnv: GRANTS_ENV,
@@ -94,7 +93,7 @@ export class KeyCheck extends Construct {
     if (source.inheritedEnvironmentVariable) {
       // From a variable: the hash of the value Terraform hands to the targets, which the checker
       // compares with the TF_VAR_... it reads (they differ when -var or a .tfvars file sets it too).
-      environment[KEY_SHA256_ENV] = variableSha256(source.expression);
+      environment[KEY_SHA256_ENV] = source.inheritedSha256!;
     } else {
       // From another resource: Terraform must hand the key over, which hides this check's output on
       // success (a failure is still printed in full, and never holds the key).
@@ -107,7 +106,7 @@ export class KeyCheck extends Construct {
       .slice(0, 16);
     const triggers: Record<string, string> = {
       grants: grantsHash,
-      key_sha256: keySha256,
+      key_sha256: source.sha256,
       runtime: support.runtime.assetHash,
       options: optionsHash,
     };
@@ -120,21 +119,6 @@ export class KeyCheck extends Construct {
       lifecycle: preconditions.length > 0 ? { precondition: preconditions } : undefined,
     });
   }
-}
-
-/**
- * The sha256 of a key variable's value as Terraform uses it (null as ""), marked nonsensitive: it is
- * handed to the checker and the writer, which compare it with the TF_VAR_... they read (-var and
- * .tfvars files win over it). A hash of a high-entropy key; Terraform never prints a provisioner's
- * environment, and a sensitive value there would hide the step's lines.
- */
-export function variableSha256(expression: string): string {
-  return Token.asString(Fn.nonsensitive(Fn.sha256(keyOrEmpty(expression, true))));
-}
-
-/** A variable may be null (not set): its precondition reports that, so the hash must not fail first. */
-function keyOrEmpty(expression: string, isVariable: boolean): string {
-  return isVariable ? Token.asString(conditional(Op.eq(expression, Token.nullValue()), '', expression)) : expression;
 }
 
 /** `[{"label":"search-api → prod-eu","url":"https://…:6333","grpcUrl":"https://…:6334"}, …]`, built by Terraform when a URL is a token. */

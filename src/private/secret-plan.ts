@@ -5,7 +5,7 @@
  * used by `ClusterAccess` to bind the targets and validate, and by the setup guide. Not exported.
  */
 import type { ApiKey } from '../api-key';
-import { ISecretTarget, SecretEntry, SecretEntryKind, SecretNaming } from '../secret-target';
+import { ISecretTarget, InheritedKey, SecretEntry, SecretEntryKind, SecretNaming, withInheritedKey } from '../secret-target';
 import { errors, q } from './errors';
 import { names } from './runtime';
 
@@ -20,6 +20,7 @@ export interface SecretTargetPlan {
 
 interface Candidate extends SecretEntry {
   readonly defaultName: string;
+  readonly inherited?: InheritedKey;
 }
 
 /** What an entry holds, in words. */
@@ -79,7 +80,8 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
           sensitive: isKey,
           keyName: key.keyName,
           clusterName: cluster.clusterName,
-          inheritedEnvironmentVariable: isKey ? source.inheritedEnvironmentVariable : undefined,
+          inherited: isKey && source.inheritedEnvironmentVariable
+            ? { environmentVariable: source.inheritedEnvironmentVariable, sha256: source.inheritedSha256! } : undefined,
         });
       }
     }
@@ -99,8 +101,8 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
     const first = byName.get(c.name);
     if (!first) {
       byName.set(c.name, c);
-      const { defaultName, ...entry } = c;
-      entries.push(entry);
+      const { defaultName, inherited, ...entry } = c;
+      entries.push(withInheritedKey(entry, inherited));
       continue;
     }
     // Two keys of one cluster give the same URL: one entry is enough.
