@@ -6,11 +6,9 @@ import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
 import { ApiKeyHeader, HealthCheckOptions } from './health-check';
 import { errors, nameShown, q } from './private/errors';
-import { FileTarget } from './private/file-target';
 import { DEPLOY_COMMAND } from './private/framework';
 import { CheckSettings, KeyCheck } from './private/key-check';
 import { NullResource } from './private/null-resource';
-import { OutputsTarget, isGatedOutput } from './private/outputs-target';
 import { checkStruct } from './private/props';
 import { resolveIn } from './private/references';
 import { CLI, names, protocol } from './private/runtime';
@@ -18,6 +16,7 @@ import { API_KEY_OPTIONS_IN_ACCESS, CLUSTER_ACCESS_PROPS, CLUSTER_ACCESS_SYMBOL,
 import { SecretTargetPlan, planSecretTargets } from './private/secret-plan';
 import { stateOwner, terraformLiteralProblem } from './private/stack-strings';
 import { StackSupport } from './private/stack-support';
+import { FileTarget, OutputsTarget, isGatedOutput } from './secret-target';
 import type { SetupGuideOptions } from './setup-guide';
 import { registerSetupGuide } from './setup-guide/writer';
 

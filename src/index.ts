@@ -12,6 +12,5 @@ export type { CollectionAccessOptions } from './key-access';
 export { ApiKeyHeader } from './health-check';
 export type { HealthCheckOptions } from './health-check';
 export * from './setup-guide';
-export { SecretEntryKind } from './secret-target';
+export { SecretEntryKind, SecretTarget } from './secret-target';
 export type { FileSecretTargetOptions, ISecretTarget, SecretEntry, SecretNaming, SecretTargetBindOptions, SecretTargetConfig } from './secret-target';
-export { SecretTarget } from './secret-targets';

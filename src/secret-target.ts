@@ -1,5 +1,14 @@
-import { ITerraformDependable } from 'cdktf';
+import * as path from 'path';
+import { Fn, ITerraformDependable, TerraformOutput } from 'cdktf';
 import { Construct } from 'constructs';
+import { errors, q } from './private/errors';
+import { InheritedKey, filePathProblems, writeFileEntries } from './private/file-writer';
+import { DEPLOY_COMMAND } from './private/framework';
+import { Gate, gateHolds, whenGateHolds } from './private/gate';
+import { checkStruct } from './private/props';
+import { names } from './private/runtime';
+import { FILE_SECRET_TARGET_OPTIONS } from './private/schemas';
+import { AppSupport, StackSupport, fileIdentity } from './private/stack-support';
 
 /**
  * What a secret entry holds.
@@ -38,34 +47,6 @@ export interface SecretEntry {
 
   /** The cluster the entry belongs to. */
   readonly clusterName: string;
-}
-
-/**
- * A key entry whose key Terraform reads from a variable: the `TF_VAR_...` that holds it, which a
- * `local-exec` provisioner inherits (so the key stays out of its configuration, and Terraform
- * shows its output), and the sha256 of the value Terraform uses, which the process compares with
- * what it reads (-var and .tfvars files win over `TF_VAR_...`).
- */
-export interface InheritedKey {
-  readonly environmentVariable: string;
-  readonly sha256: string;
-}
-
-/**
- * How keys reach processes is no part of `SecretEntry`: the plan records it here, by entry, for
- * the built-in file targets.
- */
-const INHERITED_KEYS = new WeakMap<SecretEntry, InheritedKey>();
-
-/** Records that `entry`'s key is read from a variable; returns the entry. */
-export function withInheritedKey(entry: SecretEntry, key: InheritedKey | undefined): SecretEntry {
-  if (key) INHERITED_KEYS.set(entry, key);
-  return entry;
-}
-
-/** The variable `entry`'s key is read from, when it is one (see {@link withInheritedKey}). */
-export function inheritedKeyOf(entry: SecretEntry): InheritedKey | undefined {
-  return INHERITED_KEYS.get(entry);
 }
 
 /**
@@ -182,4 +163,163 @@ export interface FileSecretTargetOptions {
    * `default`): a second workspace that would write the same names into the file is refused.
    */
   readonly path: string;
+}
+
+/**
+ * The built-in secret targets.
+ */
+export class SecretTarget {
+  /**
+   * Merge the entries into a `.env` file at deploy time, once the keys' health checks have
+   * passed, and remove them on destroy. Our entries live in a block marked as managed; every
+   * other line stays byte for byte, and a name the file already defines outside that block is
+   * refused, not overwritten. Values are quoted so that both the `dotenv` npm parser and
+   * python-dotenv read them back exactly. The file is written on the machine that deploys, and
+   * its absolute path is part of its identity: a deploy from another checkout or machine with the
+   * same state moves the entries (see `FileSecretTargetOptions.path`).
+   */
+  public static dotenv(options: FileSecretTargetOptions): ISecretTarget {
+    return new FileTarget('dotenv', options);
+  }
+
+  /**
+   * Merge the entries into the top-level object of a JSON file at deploy time, once the keys'
+   * health checks have passed, and remove them on destroy. Other members and the file's
+   * formatting are kept; a member of the same name that this library did not write is refused.
+   * The file is written on the machine that deploys, and its absolute path is part of its
+   * identity: a deploy from another checkout or machine with the same state moves the entries
+   * (see `FileSecretTargetOptions.path`).
+   */
+  public static json(options: FileSecretTargetOptions): ISecretTarget {
+    return new FileTarget('json', options);
+  }
+
+  /**
+   * One sensitive Terraform output per entry, named like the entry (`QDRANT_URL`), for pipelines
+   * that read outputs (`terraform output -raw QDRANT_API_KEY`). The outputs take a key's value
+   * only once its health check has passed: a failed check leaves them as they were.
+   */
+  public static terraformOutputs(): ISecretTarget {
+    return new OutputsTarget();
+  }
+
+  private constructor() {}
+}
+
+// ---- not exported from the package ------------------------------------------------------------
+
+/** What an entry holds, in words. */
+export const KIND_TEXT: Record<SecretEntryKind, string> = {
+  [SecretEntryKind.REST_URL]: 'REST endpoint',
+  [SecretEntryKind.GRPC_URL]: 'gRPC endpoint',
+  [SecretEntryKind.API_KEY]: 'API key',
+};
+
+/**
+ * For a key entry whose key Terraform reads from a variable: how the writer reads it too. How keys
+ * reach the library's processes is no part of `SecretEntry`: the plan records it here, by entry.
+ */
+const INHERITED_KEYS = new WeakMap<SecretEntry, InheritedKey>();
+
+/** Records that `entry`'s key is read from a variable; returns the entry. */
+export function withInheritedKey(entry: SecretEntry, key: InheritedKey | undefined): SecretEntry {
+  if (key) INHERITED_KEYS.set(entry, key);
+  return entry;
+}
+
+/**
+ * `SecretTarget.dotenv()` and `SecretTarget.json()`: the writer merges the entries into a file at
+ * deploy, once the checks passed, and takes them out again at destroy (private/file-writer.ts).
+ */
+export class FileTarget implements ISecretTarget {
+  public readonly description: string;
+
+  /** The file's format and its path as given (the setup guide names them). */
+  constructor(public readonly format: 'dotenv' | 'json', private readonly options: FileSecretTargetOptions) {
+    const problems = checkStruct(options, FILE_SECRET_TARGET_OPTIONS, `SecretTarget.${format}(options)`);
+    // A value object with no scope: a wrong type is refused at once.
+    if (problems.length > 0) throw new Error(problems.join('; '));
+    this.description = `${format === 'dotenv' ? '.env' : 'JSON'} file ${q(options.path)}`;
+  }
+
+  /** The path as given (relative to the working directory at synth). */
+  public get path(): string {
+    return this.options.path;
+  }
+
+  public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
+    const problems = filePathProblems(this.options.path, this.format);
+    if (!names.isOwner(options.owner)) problems.push(errors.ownerInvalid(options.owner));
+    const file = path.resolve(this.options.path);
+    if (problems.length === 0) {
+      problems.push(...AppSupport.of(scope).claimFile(fileIdentity(file), file, this.format, scope.node.path, options.owner,
+        options.entries.map((e) => ({ name: e.name, keyName: e.keyName }))));
+    }
+    if (problems.length > 0) {
+      scope.node.addValidation({ validate: () => problems.map((p) => errors.target(this.description, p)) });
+      return {};
+    }
+    const entries = options.entries.map((e) => ({ name: e.name, value: e.value, sensitive: e.sensitive, inherited: INHERITED_KEYS.get(e) }));
+    return { dependables: [writeFileEntries(scope, { file, format: this.format, owner: options.owner, entries, dependsOn: options.dependsOn })] };
+  }
+}
+
+/** The outputs an outputs target made (held back by its gate): a user's target may bind one inside its own. */
+const GATED = new WeakSet<TerraformOutput>();
+
+/** Whether `output` was made by an outputs target (its value shows only once the checks passed). */
+export function isGatedOutput(output: TerraformOutput): boolean {
+  return GATED.has(output);
+}
+
+/**
+ * `SecretTarget.terraformOutputs()`: one sensitive output per entry.
+ *
+ * Terraform writes outputs even when a resource they depend on failed, so each output is tied to a
+ * `terraform_data` gate that waits for the health checks: the gate holds a hash of the values,
+ * which a change (a rotated key) makes unknown until the gate is applied, and each output reads
+ * `gate.output["values_sha256"] == <the hash of the values> ? value : ""` (gate.ts, with a
+ * precondition on the same comparison). A failed check leaves the gate unapplied, the outputs unknown,
+ * and so Terraform keeps them as they were. The values themselves stay out of the gate, because
+ * Terraform does not keep the sensitive mark on a terraform_data's output (a destroy plan would
+ * print them).
+ */
+export class OutputsTarget implements ISecretTarget {
+  public readonly description = 'Terraform outputs';
+
+  public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
+    const support = StackSupport.of(scope);
+    // One namespace with the library's own outputs (cluster endpoints, key expiry) and every other binding.
+    const problems = [...new Set(options.entries
+      .map((e) => ({ e, other: support.claimOutput(e.name, `key "${e.keyName}" of ${scope.node.path}`) }))
+      .filter((x) => x.other !== undefined)
+      .map(({ e, other }) => ({ e, other: other!, sameAccess: other!.includes(` of ${options.owner}/`) }))
+      // The same key (names are unique in one access) in two outputs targets: one problem, not one per entry.
+      .map(({ e, other, sameAccess }) => sameAccess && other.startsWith(`key "${e.keyName}" of `) ? errors.targetTwice(e.keyName, this.description)
+        : errors.target(this.description, errors.entryClash(e.name, e.keyName, 'the outputs', other, sameAccess))))];
+    if (problems.length > 0) {
+      scope.node.addValidation({ validate: () => problems });
+      return {};
+    }
+    const valuesSha256 = Fn.sha256(Fn.jsonencode(Object.fromEntries(options.entries.map((e) => [e.name, e.value]))));
+    const gate = new Gate(scope, 'Verified', { input: { values_sha256: valuesSha256 }, dependsOn: options.dependsOn });
+    // A refresh (apply -refresh-only) applies no resource, so the gate keeps the checked values' hash
+    // while the outputs would take the variables' values of now: such an output is "" (Terraform
+    // writes outputs despite a failed precondition), and the precondition says why. (Through an
+    // override: cdktf 0.21 keeps an output's `precondition` but does not write it.)
+    const checked = [{ condition: gateHolds(gate, 'values_sha256', valuesSha256), error_message: errors.outputsNotChecked(DEPLOY_COMMAND) }];
+    options.entries.forEach((entry, i) => {
+      // Not the name alone as the id: a name may be "Verified", "" or hold "/" (invalid names are
+      // reported by validation, which a constructs exception here would cut short).
+      const id = scope.node.tryFindChild(`entry:${entry.name}`) ? `entry:${i}:${entry.name}` : `entry:${entry.name}`;
+      const output = support.declared(new TerraformOutput(scope, id, {
+        value: whenGateHolds(gate, 'values_sha256', valuesSha256, entry.value),
+        sensitive: true,
+        description: `${KIND_TEXT[entry.kind]} of Qdrant cluster "${entry.clusterName}" (key "${entry.keyName}"), once the key's health check passed`,
+      }), entry.name);
+      output.addOverride('precondition', checked);
+      GATED.add(output);
+    });
+    return { dependables: [gate] };
+  }
 }

@@ -5,7 +5,8 @@
  * used by `ClusterAccess` to bind the targets and validate, and by the setup guide. Not exported.
  */
 import type { ApiKey } from '../api-key';
-import { ISecretTarget, InheritedKey, SecretEntry, SecretEntryKind, SecretNaming, withInheritedKey } from '../secret-target';
+import { ISecretTarget, KIND_TEXT, SecretEntry, SecretEntryKind, SecretNaming, withInheritedKey } from '../secret-target';
+import type { InheritedKey } from './file-writer';
 import { errors, q } from './errors';
 import { names } from './runtime';
 
@@ -22,13 +23,6 @@ interface Candidate extends SecretEntry {
   readonly defaultName: string;
   readonly inherited?: InheritedKey;
 }
-
-/** What an entry holds, in words. */
-export const KIND_TEXT: Record<SecretEntryKind, string> = {
-  [SecretEntryKind.REST_URL]: 'REST endpoint',
-  [SecretEntryKind.GRPC_URL]: 'gRPC endpoint',
-  [SecretEntryKind.API_KEY]: 'API key',
-};
 
 /** The names a target gives a key's entries on one cluster, before prefix and renames. */
 export function defaultEntryNames(clusterName: string, clustersInTarget: number): names.ClusterEnvNames {

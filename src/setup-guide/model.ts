@@ -10,12 +10,10 @@ import type { ApiKey } from '../api-key';
 import type { Cluster } from '../cluster';
 import type { ClusterAccess } from '../cluster-access';
 import { code } from './markdown';
-import { FileTarget } from '../private/file-target';
-import { OutputsTarget } from '../private/outputs-target';
 import { rotationDueOn } from '../private/rotation';
 import { names } from '../private/runtime';
 import { SecretTargetPlan, defaultEntryNames, planSecretTargets } from '../private/secret-plan';
-import { ISecretTarget, SecretEntryKind } from '../secret-target';
+import { FileTarget, ISecretTarget, OutputsTarget, SecretEntryKind } from '../secret-target';
 
 export interface ClusterView {
   readonly cluster: Cluster;
