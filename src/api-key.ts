@@ -360,21 +360,6 @@ export class ApiKey extends Construct {
     return this.source._problems(this).filter((p) => p.plaintext).map((p) => errors.keySource(this.keyName, p.message));
   }
 
-  /**
-   * A precondition for every resource that needs the key: a key read from a variable that has
-   * no value fails the deploy at once, naming the variable (instead of a prompt, or a check that
-   * fails later with a less direct message). `guide`: where the setup guide is, when it is written.
-   * @internal
-   */
-  public _keyPreconditions(deployCommand: string, guide?: string): { condition: any; errorMessage: string }[] {
-    const variable = this._sourceConfig().variable;
-    if (!variable) return [];
-    return [{
-      condition: Op.neq(variable.value, Token.nullValue()),
-      errorMessage: errors.keyNotSet(names.isValidName(this.keyName) ? this.keyName : '(invalid name)', variable.friendlyUniqueId, deployCommand, guide),
-    }];
-  }
-
   private validateKey(): string[] {
     const problems: string[] = [];
     if (!this._optionsReported) {

@@ -1,13 +1,10 @@
-import * as fs from 'fs';
 import * as path from 'path';
-import { Annotations, AssetType, Aspects, ITerraformDependable, TerraformAsset, TerraformDataSource, TerraformModule, TerraformOutput, TerraformResource, TerraformStack, Token, dependable } from 'cdktf';
+import { Annotations, Aspects, ITerraformDependable, TerraformDataSource, TerraformModule, TerraformOutput, TerraformResource, TerraformStack, dependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
-import { ApiKeyHeader, HealthCheckOptions } from './health-check';
+import { CheckSettings, HealthCheck, HealthCheckOptions, healthCheckSettings } from './health-check';
 import { errors, nameShown, q } from './private/errors';
-import { DEPLOY_COMMAND } from './private/framework';
-import { CheckSettings, KeyCheck } from './private/key-check';
 import { NullResource } from './private/null-resource';
 import { checkStruct } from './private/props';
 import { resolveIn } from './private/references';
@@ -84,7 +81,7 @@ export class ClusterAccess extends Construct {
   private readonly clusterScope: Construct;
   private readonly keyScope: Construct;
   private readonly problems: string[] = [];
-  private readonly checks = new Map<ApiKey, KeyCheck>();
+  private readonly checks = new Map<ApiKey, HealthCheck>();
   /** The gate of each checked key's expiry output: it waits for the key's targets too. */
   private readonly expiryGates = new Map<ApiKey, TerraformResource>();
   private readonly settings: CheckSettings;
@@ -96,29 +93,17 @@ export class ClusterAccess extends Construct {
     Object.defineProperty(this, CLUSTER_ACCESS_SYMBOL, { value: true });
     this.problems.push(...checkStruct(props ?? {}, CLUSTER_ACCESS_PROPS, 'ClusterAccess props'));
     const p: ClusterAccessProps = isObject(props) ? props : {};
-    this.healthCheckOptions = withHealthCheckDefaults(isObject(p.healthCheck) ? p.healthCheck : {});
     this.setupGuideOptions = { enabled: true, ...(isObject(p.setupGuide) ? p.setupGuide : {}) };
     // Not an error: turning the guide off for a while should not make one remove its outputPath too.
     if (this.setupGuideOptions.enabled === false && typeof this.setupGuideOptions.outputPath === 'string') {
       Annotations.of(this).addWarning(errors.guideDisabledOutputPath(this.setupGuideOptions.outputPath));
     }
-    this.problems.push(...healthCheckProblems(this.healthCheckOptions));
     this.clusterScope = new Construct(this, 'Clusters');
     this.keyScope = new Construct(this, 'ApiKeys');
-    this.settings = {
-      header: this.healthCheckOptions.header!,
-      timeoutSeconds: this.healthCheckOptions.timeoutSeconds!,
-      retries: this.healthCheckOptions.retries!,
-      requireAuth: this.healthCheckOptions.requireAuth!,
-      grpc: this.healthCheckOptions.grpc!,
-      shareConnections: this.healthCheckOptions.shareConnections!,
-      allowExcessAccess: this.healthCheckOptions.allowExcessAccess!,
-      minValidityDays: this.healthCheckOptions.minValidityDays!,
-      runOnEveryDeploy: this.healthCheckOptions.runOnEveryDeploy!,
-      caFile: this.caAsset(),
-      deployCommand: DEPLOY_COMMAND,
-      guide: this.setupGuideOptions.enabled !== false,
-    };
+    const checks = healthCheckSettings(this, isObject(p.healthCheck) ? p.healthCheck : {}, this.setupGuideOptions.enabled !== false);
+    this.healthCheckOptions = checks.options;
+    this.settings = checks.settings;
+    this.problems.push(...checks.problems);
 
     for (const cluster of Array.isArray(p.clusters) ? p.clusters : []) this.addCluster(cluster);
     (Array.isArray(p.apiKeys) ? p.apiKeys : []).forEach((key, i) => this.addKey(key, `ClusterAccess props.apiKeys[${i}]`));
@@ -221,19 +206,11 @@ export class ClusterAccess extends Construct {
       }
     }
     if (this.healthCheckOptions.enabled !== false) {
-      const check = new KeyCheck(key, 'HealthCheck', key, this.settings);
+      const check = new HealthCheck(key, 'HealthCheck', key, this.settings);
       this.checks.set(key, check);
       this.expiryGates.set(key, key._gateExpiry(check.resource));
     }
     return key;
-  }
-
-  /**
-   * The health check of a key, when checks are enabled: secret targets of the key depend on it.
-   * @internal
-   */
-  public _checkOf(key: ApiKey): TerraformResource | undefined {
-    return this.checks.get(key)?.resource;
   }
 
   /** Bind each secret target once, after the checks of its keys. */
@@ -339,16 +316,6 @@ export class ClusterAccess extends Construct {
     });
   }
 
-  private caAsset(): TerraformAsset | undefined {
-    const file: unknown = this.healthCheckOptions.caFile;
-    // Not a string (reported by the props check), a token (reported with the file's problems), or a
-    // file with problems: nothing to copy.
-    if (typeof file !== 'string' || Token.isUnresolved(file) || caFileProblems(file).length > 0) return undefined;
-    const asset = new TerraformAsset(this, 'CaFile', { path: path.resolve(file), type: AssetType.FILE });
-    if (terraformLiteralProblem(asset.path)) this.problems.push(errors.unsafePath('healthCheck.caFile, copied into the stack as', asset.path));
-    return asset;
-  }
-
   /**
    * The construct id for a new cluster or key: its name, unless the name is invalid or taken.
    * Such names get a placeholder id and a validation error instead of a constructs exception,
@@ -436,62 +403,3 @@ function clashingTargets(plans: SecretTargetPlan[]): string[][] {
   }
   return [...byBase.values()].filter((group) => group.length > 1);
 }
-
-/** The health-check options with every default filled in. */
-function withHealthCheckDefaults(o: HealthCheckOptions): HealthCheckOptions {
-  return {
-    enabled: o.enabled ?? true,
-    header: o.header ?? ApiKeyHeader.API_KEY,
-    timeoutSeconds: o.timeoutSeconds ?? protocol.CHECK_OPTIONS.timeout.default,
-    retries: o.retries ?? protocol.CHECK_OPTIONS.retries.default,
-    requireAuth: o.requireAuth ?? true,
-    caFile: o.caFile,
-    runOnEveryDeploy: o.runOnEveryDeploy ?? false,
-    grpc: o.grpc ?? true,
-    shareConnections: o.shareConnections ?? true,
-    allowExcessAccess: o.allowExcessAccess ?? false,
-    minValidityDays: o.minValidityDays ?? protocol.CHECK_OPTIONS.minValidityDays.default,
-  };
-}
-
-/** Ranges from the checker's own option specs: synth and deploy cannot disagree. */
-function healthCheckProblems(o: HealthCheckOptions): string[] {
-  const problems: string[] = [];
-  const specs = protocol.CHECK_OPTIONS;
-  const ranged: [keyof HealthCheckOptions, typeof specs.timeout, boolean, number][] = [
-    ['timeoutSeconds', specs.timeout, false, 10],
-    ['retries', specs.retries, true, 3],
-    ['minValidityDays', specs.minValidityDays, true, 14],
-  ];
-  for (const [prop, spec, integer, example] of ranged) {
-    const v = o[prop];
-    // Wrong types (NaN among them) are reported by the props check.
-    if (typeof v !== 'number' || Number.isNaN(v)) continue;
-    // The values go into the checker's options, its trigger hash and the setup guide: literals only.
-    if (Token.isUnresolved(v)) {
-      problems.push(errors.healthCheckToken(prop, example));
-      continue;
-    }
-    if (!(v >= spec.min && v <= spec.max && (!integer || Number.isInteger(v)))) {
-      problems.push(errors.healthCheckRange(prop, v, spec.min, spec.max, integer, example));
-    }
-  }
-  if (typeof o.caFile === 'string') problems.push(...caFileProblems(o.caFile));
-  return problems;
-}
-
-function caFileProblems(file: string): string[] {
-  if (Token.isUnresolved(file)) return [errors.caFileToken()];
-  const resolved = path.resolve(file);
-  if (terraformLiteralProblem(resolved)) return [errors.unsafePath('healthCheck.caFile', resolved)];
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(resolved);
-  } catch {
-    return [errors.caFileMissing(file, resolved)];
-  }
-  if (!stat.isFile()) return [errors.caFileNotRegular(file)];
-  if (stat.size > 1024 * 1024) return [errors.caFileTooLarge(file, stat.size)];
-  return [];
-}
-

@@ -1,4 +1,36 @@
 /**
+ * The health check of each key: what `ClusterAccess` users set (`HealthCheckOptions`), and the
+ * construct that runs it (`HealthCheck`, not exported from the package: `ClusterAccess` adds one
+ * per key, and nothing else could). One `null_resource` whose local-exec runs the checker once for
+ * every cluster the key is granted to; they are checked concurrently in that one process.
+ *
+ * - The key never appears in the command or the environment when it comes from a variable: the
+ *   checker reads the `TF_VAR_...` that Terraform itself inherits, so the check's lines stay
+ *   visible. A key from another resource is handed over in `environment` (marked sensitive), which
+ *   makes Terraform hide this key's output on success, and only this key's.
+ * - A variable can also be set by -var or a .tfvars file, which win over `TF_VAR_...`: the targets
+ *   would then get a key that was never checked. So the checker also gets the sha256 of the value
+ *   Terraform uses, marked nonsensitive (a hash of a high-entropy key; Terraform never prints a
+ *   provisioner's environment, and a sensitive value there would hide the check's lines), and
+ *   refuses a `TF_VAR_...` that differs (--key-sha256-env).
+ * - Every value reaches the shell quoted, through the environment (runtime/protocol.js).
+ * - Triggers: the grants, a hash of the key, the runtime's hash and the options. Rotating one key
+ *   re-runs that key's check only.
+ */
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { AssetType, Fn, Lazy, Op, TerraformAsset, Token } from 'cdktf';
+import { Construct } from 'constructs';
+import type { ApiKey } from './api-key';
+import { errors } from './private/errors';
+import { DEPLOY_COMMAND } from './private/framework';
+import { NullResource } from './private/null-resource';
+import { CLI, names, protocol } from './private/runtime';
+import { terraformLiteralProblem } from './private/stack-strings';
+import { StackSupport } from './private/stack-support';
+
+/**
  * How the key is sent to the cluster.
  */
 export enum ApiKeyHeader {
@@ -73,18 +105,6 @@ export interface HealthCheckOptions {
   readonly grpc?: boolean;
 
   /**
-   * Let the checks of keys from variables that Terraform runs at the same time share their
-   * connections: one check process (per core) checks the grants of the others, over one REST and
-   * one gRPC connection per cluster, each request with its own key. No key leaves its process: the
-   * others hand over the name of their `TF_VAR_...` variable, on a Unix socket in a directory of
-   * mode 0700 in the stack's copy of the runtime. Each check still prints its own lines and passes
-   * or fails on its own. `false`: every check runs alone, in its own process, with connections of
-   * its own (slower with many keys). Keys from `ApiKeySource.fromToken` are always checked alone.
-   * @default true
-   */
-  readonly shareConnections?: boolean;
-
-  /**
    * When a key has more access than its declared `access` (manage where read-only was declared,
    * write where only read was, collections other than the declared ones), warn instead of failing
    * the deploy.
@@ -102,4 +122,217 @@ export interface HealthCheckOptions {
    * @default 0
    */
   readonly minValidityDays?: number;
+}
+
+// ---- not exported from the package ------------------------------------------------------------
+
+/** The checker options of a `ClusterAccess`, defaults applied. */
+export interface CheckSettings {
+  readonly header: string;
+  readonly timeoutSeconds: number;
+  readonly retries: number;
+  readonly requireAuth: boolean;
+  readonly grpc: boolean;
+  readonly allowExcessAccess: boolean;
+  readonly minValidityDays: number;
+  readonly runOnEveryDeploy: boolean;
+  readonly caFile?: TerraformAsset;
+  readonly deployCommand: string;
+  /** Whether the setup guide is written: the missing-key message points to it. */
+  readonly guide: boolean;
+}
+
+/**
+ * The health checks of a `ClusterAccess`: its options with their defaults, the settings its checks
+ * run with, and the options' problems. A CA file is copied into the stack, under `scope`.
+ */
+export function healthCheckSettings(scope: Construct, given: HealthCheckOptions, guide: boolean):
+{ options: HealthCheckOptions; settings: CheckSettings; problems: string[] } {
+  const options = withHealthCheckDefaults(given);
+  const problems = healthCheckProblems(options);
+  const settings: CheckSettings = {
+    header: options.header!,
+    timeoutSeconds: options.timeoutSeconds!,
+    retries: options.retries!,
+    requireAuth: options.requireAuth!,
+    grpc: options.grpc!,
+    allowExcessAccess: options.allowExcessAccess!,
+    minValidityDays: options.minValidityDays!,
+    runOnEveryDeploy: options.runOnEveryDeploy!,
+    caFile: caAsset(scope, options.caFile, problems),
+    deployCommand: DEPLOY_COMMAND,
+    guide,
+  };
+  return { options, settings, problems };
+}
+
+/** The environment variable that holds the grants (the checker's --grants-env). */
+const GRANTS_ENV = 'QCA_GRANTS';
+/** The environment variable that holds a key handed over by Terraform (fromToken sources). */
+const HANDED_KEY_ENV = 'QDRANT_API_KEY';
+/** The environment variable that holds the sha256 of a variable's value (the checker's --key-sha256-env). */
+const KEY_SHA256_ENV = 'QCA_KEY_SHA256';
+
+/** The health check of one key (see the header). */
+export class HealthCheck extends Construct {
+  /** The `null_resource`: secret targets of the key depend on it. */
+  public readonly resource: NullResource;
+
+  constructor(scope: Construct, id: string, apiKey: ApiKey, settings: CheckSettings) {
+    super(scope, id);
+    const support = StackSupport.of(this);
+    support.useNullProvider();
+    const source = apiKey._sourceConfig();
+    const keyEnv = source.inheritedEnvironmentVariable ?? HANDED_KEY_ENV;
+    const access = apiKey.access;
+
+    const values = {
+      grantsEnv: GRANTS_ENV,
+      keyEnv,
+      keySha256Env: source.inheritedEnvironmentVariable ? KEY_SHA256_ENV : undefined,
+      header: settings.header,
+      timeout: settings.timeoutSeconds,
+      retries: settings.retries,
+      allowOpen: !settings.requireAuth,
+      access: access?._checkerAccess(),
+      readCollections: access?.readCollections.length ? access.readCollections : undefined,
+      writeCollections: access?.readWriteCollections.length ? access.readWriteCollections : undefined,
+      allowExcessAccess: settings.allowExcessAccess,
+      minValidityDays: settings.minValidityDays || undefined,
+      ca: settings.caFile ? `${settings.caFile.path}` : undefined,
+      label: names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name',
+      deployCommand: settings.deployCommand === protocol.CHECK_OPTIONS.deployCommand.default ? undefined : settings.deployCommand,
+    };
+    const invocation = protocol.invocation('check', values, `${support.runtime.path}/${CLI.checker}`);
+    const grants = Lazy.stringValue({ produce: () => grantsJson(apiKey, settings.grpc).json });
+    // Hashed here when the grants are known at synth (a Lazy string inside Fn would be read as an expression).
+    const grantsHash = Lazy.stringValue({
+      produce: () => {
+        const g = grantsJson(apiKey, settings.grpc);
+        return g.tokens ? Fn.sha256(g.json) : createHash('sha256').update(g.json).digest('hex');
+      },
+    });
+    const environment: Record<string, string> = { ...invocation.environment, [GRANTS_ENV]: grants };
+    if (source.inheritedEnvironmentVariable) {
+      // From a variable: the hash of the value Terraform hands to the targets, which the checker
+      // compares with the TF_VAR_... it reads (they differ when -var or a .tfvars file sets it too).
+      environment[KEY_SHA256_ENV] = source.inheritedSha256!;
+    } else {
+      // From another resource: Terraform must hand the key over, which hides this check's output on
+      // success (a failure is still printed in full, and never holds the key).
+      environment[HANDED_KEY_ENV] = source.expression;
+    }
+
+    const optionsHash = createHash('sha256')
+      .update(JSON.stringify({ values, ca: settings.caFile?.assetHash ?? null }))
+      .digest('hex')
+      .slice(0, 16);
+    const triggers: Record<string, string> = {
+      grants: grantsHash,
+      key_sha256: source.sha256,
+      runtime: support.runtime.assetHash,
+      options: optionsHash,
+    };
+    if (settings.runOnEveryDeploy) triggers.run = Fn.timestamp();
+
+    const preconditions = keyPreconditions(apiKey, settings.deployCommand, settings.guide ? support.guideFile() : undefined);
+    this.resource = new NullResource(this, 'Resource', {
+      triggers,
+      provisioners: [{ type: 'local-exec', command: invocation.command, environment }],
+      lifecycle: preconditions.length > 0 ? { precondition: preconditions } : undefined,
+    });
+  }
+}
+
+/** `[{"label":"search-api → prod-eu","url":"https://…:6333","grpcUrl":"https://…:6334"}, …]`, built by Terraform when a URL is a token. */
+function grantsJson(apiKey: ApiKey, grpc: boolean): { json: string; tokens: boolean } {
+  const keyName = names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name';
+  const list = apiKey.clusters.map((c) => ({
+    label: names.grantLabel(keyName, names.isValidName(c.clusterName) ? c.clusterName : 'invalid-cluster-name'),
+    url: c.restEndpoint,
+    ...(grpc ? { grpcUrl: c.grpcEndpoint } : {}),
+  }));
+  const tokens = list.some((g) => Token.isUnresolved(g.url) || Token.isUnresolved(g.grpcUrl ?? ''));
+  return { json: tokens ? Fn.jsonencode(list) : JSON.stringify(list), tokens };
+}
+
+/**
+ * A precondition for the check: a key read from a variable that has no value fails the deploy at
+ * once, naming the variable (instead of a prompt, or a check that fails later with a less direct
+ * message). `guide`: where the setup guide is, when it is written.
+ */
+function keyPreconditions(apiKey: ApiKey, deployCommand: string, guide?: string): { condition: any; errorMessage: string }[] {
+  const variable = apiKey._sourceConfig().variable;
+  if (!variable) return [];
+  return [{
+    condition: Op.neq(variable.value, Token.nullValue()),
+    errorMessage: errors.keyNotSet(names.isValidName(apiKey.keyName) ? apiKey.keyName : '(invalid name)', variable.friendlyUniqueId, deployCommand, guide),
+  }];
+}
+
+/** The health-check options with every default filled in. */
+function withHealthCheckDefaults(o: HealthCheckOptions): HealthCheckOptions {
+  return {
+    enabled: o.enabled ?? true,
+    header: o.header ?? ApiKeyHeader.API_KEY,
+    timeoutSeconds: o.timeoutSeconds ?? protocol.CHECK_OPTIONS.timeout.default,
+    retries: o.retries ?? protocol.CHECK_OPTIONS.retries.default,
+    requireAuth: o.requireAuth ?? true,
+    caFile: o.caFile,
+    runOnEveryDeploy: o.runOnEveryDeploy ?? false,
+    grpc: o.grpc ?? true,
+    allowExcessAccess: o.allowExcessAccess ?? false,
+    minValidityDays: o.minValidityDays ?? protocol.CHECK_OPTIONS.minValidityDays.default,
+  };
+}
+
+/** Ranges from the checker's own option specs: synth and deploy cannot disagree. */
+function healthCheckProblems(o: HealthCheckOptions): string[] {
+  const problems: string[] = [];
+  const specs = protocol.CHECK_OPTIONS;
+  const ranged: [keyof HealthCheckOptions, typeof specs.timeout, boolean, number][] = [
+    ['timeoutSeconds', specs.timeout, false, 10],
+    ['retries', specs.retries, true, 3],
+    ['minValidityDays', specs.minValidityDays, true, 14],
+  ];
+  for (const [prop, spec, integer, example] of ranged) {
+    const v = o[prop];
+    // Wrong types (NaN among them) are reported by the props check.
+    if (typeof v !== 'number' || Number.isNaN(v)) continue;
+    // The values go into the checker's options, its trigger hash and the setup guide: literals only.
+    if (Token.isUnresolved(v)) {
+      problems.push(errors.healthCheckToken(prop, example));
+      continue;
+    }
+    if (!(v >= spec.min && v <= spec.max && (!integer || Number.isInteger(v)))) {
+      problems.push(errors.healthCheckRange(prop, v, spec.min, spec.max, integer, example));
+    }
+  }
+  if (typeof o.caFile === 'string') problems.push(...caFileProblems(o.caFile));
+  return problems;
+}
+
+function caFileProblems(file: string): string[] {
+  if (Token.isUnresolved(file)) return [errors.caFileToken()];
+  const resolved = path.resolve(file);
+  if (terraformLiteralProblem(resolved)) return [errors.unsafePath('healthCheck.caFile', resolved)];
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(resolved);
+  } catch {
+    return [errors.caFileMissing(file, resolved)];
+  }
+  if (!stat.isFile()) return [errors.caFileNotRegular(file)];
+  if (stat.size > 1024 * 1024) return [errors.caFileTooLarge(file, stat.size)];
+  return [];
+}
+
+/** The CA file, copied into the stack; `problems` gets its copy's. */
+function caAsset(scope: Construct, file: unknown, problems: string[]): TerraformAsset | undefined {
+  // Not a string (reported by the props check), a token (reported with the file's problems), or a
+  // file with problems: nothing to copy.
+  if (typeof file !== 'string' || Token.isUnresolved(file) || caFileProblems(file).length > 0) return undefined;
+  const asset = new TerraformAsset(scope, 'CaFile', { path: path.resolve(file), type: AssetType.FILE });
+  if (terraformLiteralProblem(asset.path)) problems.push(errors.unsafePath('healthCheck.caFile, copied into the stack as', asset.path));
+  return asset;
 }
