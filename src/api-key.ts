@@ -5,7 +5,7 @@ import { Cluster } from './cluster';
 import { KeyAccess } from './key-access';
 import { errors, nameShown } from './private/errors';
 import { Gate } from './private/gate';
-import { checkStruct } from './private/props';
+import { checkStruct, isObject } from './private/props';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
 import { names } from './private/runtime';
 import { API_KEY_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING, SECRET_TARGET, isApiKeySource, isKeyAccess, subclassOf } from './private/schemas';
@@ -439,7 +439,3 @@ function expiryExpression(key: string): string {
 const TARGET_ARGUMENT = { name: 'addSecretTarget argument', required: ['secretTarget'], fields: { secretTarget: SECRET_TARGET } };
 
 const API_KEY_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKey');
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return x !== null && typeof x === 'object' && !Array.isArray(x);
-}

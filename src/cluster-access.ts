@@ -6,7 +6,7 @@ import { Cluster, ClusterOptions } from './cluster';
 import { CheckSettings, HealthCheck, HealthCheckOptions, healthCheckSettings } from './health-check';
 import { errors, nameShown, q } from './private/errors';
 import { NullResource } from './private/null-resource';
-import { checkStruct } from './private/props';
+import { checkStruct, isObject } from './private/props';
 import { resolveIn } from './private/references';
 import { CLI, names, protocol } from './private/runtime';
 import { API_KEY_OPTIONS_IN_ACCESS, CLUSTER_ACCESS_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING } from './private/schemas';
@@ -336,10 +336,6 @@ export class ClusterAccess extends Construct {
     while (scope.node.tryFindChild(`${kind}.${n}`)) n++;
     return `${kind}.${n}`;
   }
-}
-
-function isObject(x: unknown): x is Record<string, any> {
-  return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
 /** What can wait for the checks: a resource, a data source (read at apply, after them) or a module. */

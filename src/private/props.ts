@@ -52,7 +52,8 @@ function typeName(t: PropType): string {
   return `a list of ${t.listOf}`;
 }
 
-function isPlainObject(x: unknown): x is Record<string, unknown> {
+/** A struct's shape: an object that is not a list (what any language passes for one). */
+export function isObject(x: unknown): x is Record<string, unknown> {
   return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
@@ -63,12 +64,12 @@ function matches(t: PropType, value: unknown): boolean {
     case 'number': return typeof value === 'number' && !Number.isNaN(value);
     case 'boolean': return typeof value === 'boolean';
     case 'string-list': return Array.isArray(value) && value.every((v) => typeof v === 'string');
-    case 'string-map': return isPlainObject(value) && Object.values(value).every((v) => typeof v === 'string');
+    case 'string-map': return isObject(value) && Object.values(value).every((v) => typeof v === 'string');
     case 'construct-list': return Array.isArray(value);
     default:
       if ('oneOf' in t) return typeof value === 'string' && !Token.isUnresolved(value) && t.oneOf.includes(value);
-      if ('struct' in t) return isPlainObject(value);
-      if ('structList' in t) return Array.isArray(value) && value.every(isPlainObject);
+      if ('struct' in t) return isObject(value);
+      if ('structList' in t) return Array.isArray(value) && value.every(isObject);
       if ('instanceOf' in t) return t.test(value);
       return Array.isArray(value) && value.every(t.test);
   }
@@ -116,7 +117,7 @@ export function suggest(name: string, known: readonly string[]): string | undefi
  * messages, e.g. `apiKeys[1]`.
  */
 export function checkStruct(value: unknown, schema: StructSchema, where: string): string[] {
-  if (!isPlainObject(value)) return [errors.notAnObject(where, schema.name, value, schema.mayBeKey === true)];
+  if (!isObject(value)) return [errors.notAnObject(where, schema.name, value, schema.mayBeKey === true)];
   const problems: string[] = [];
   const known = Object.keys(schema.fields);
   for (const key of Object.keys(value)) {
