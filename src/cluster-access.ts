@@ -1,19 +1,16 @@
-import * as path from 'path';
-import { Annotations, Aspects, ITerraformDependable, TerraformDataSource, TerraformModule, TerraformOutput, TerraformResource, TerraformStack, dependable } from 'cdktf';
+import { Annotations, Aspects, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
 import { Cluster, ClusterOptions } from './cluster';
 import { CheckSettings, HealthCheck, HealthCheckOptions, healthCheckSettings } from './health-check';
 import { errors, nameShown, q } from './private/errors';
-import { NullResource } from './private/null-resource';
+import { recordFiles } from './private/file-record';
 import { checkStruct, isObject } from './private/props';
-import { resolveIn } from './private/references';
-import { CLI, names, protocol } from './private/runtime';
+import { names } from './private/runtime';
 import { API_KEY_OPTIONS_IN_ACCESS, CLUSTER_ACCESS_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING } from './private/schemas';
-import { SecretTargetPlan, planSecretTargets } from './private/secret-plan';
-import { stateOwner, terraformLiteralProblem } from './private/stack-strings';
+import { planSecretTargets } from './private/secret-plan';
 import { StackSupport } from './private/stack-support';
-import { FileTarget, OutputsTarget, isGatedOutput } from './secret-target';
+import { bindSecretTargets, targetSignature } from './private/target-binding';
 import type { SetupGuideOptions } from './setup-guide';
 import { registerSetupGuide } from './setup-guide/writer';
 
@@ -81,7 +78,8 @@ export class ClusterAccess extends Construct {
   private readonly clusterScope: Construct;
   private readonly keyScope: Construct;
   private readonly problems: string[] = [];
-  private readonly checks = new Map<ApiKey, HealthCheck>();
+  /** The check of each key, when checks are enabled: its targets wait for it. */
+  private readonly checks = new Map<ApiKey, TerraformResource>();
   /** The gate of each checked key's expiry output: it waits for the key's targets too. */
   private readonly expiryGates = new Map<ApiKey, TerraformResource>();
   private readonly settings: CheckSettings;
@@ -206,114 +204,21 @@ export class ClusterAccess extends Construct {
       }
     }
     if (this.healthCheckOptions.enabled !== false) {
-      const check = new HealthCheck(key, 'HealthCheck', key, this.settings);
+      const check = new HealthCheck(key, 'HealthCheck', key, this.settings).resource;
       this.checks.set(key, check);
-      this.expiryGates.set(key, key._gateExpiry(check.resource));
+      this.expiryGates.set(key, key._gateExpiry(check));
     }
     return key;
   }
 
-  /** Bind each secret target once, after the checks of its keys. */
+  /** Binds each secret target once, after the checks of its keys, and records the files they write to. */
   private bindSecretTargets(): void {
     if (this.boundTargets !== undefined) return;
     const plans = planSecretTargets(this._apiKeys);
     this.boundTargets = targetSignature(plans);
-    // Where each target is bound (its construct path): the record of the files names it.
-    const boundAt = new Map<SecretTargetPlan, string>();
-    if (plans.length === 0) {
-      this.recordFiles(plans, boundAt);
-      return;
-    }
-    const scope = new Construct(this, 'SecretTargets');
-    for (const plan of plans) {
-      const checks: TerraformResource[] = [];
-      for (const k of plan.keys) {
-        const check = this.checks.get(k);
-        if (check) checks.push(check.resource);
-      }
-      const bindScope = new Construct(scope, uniqueId(scope, plan.target.description));
-      boundAt.set(plan, bindScope.node.path);
-      const config: unknown = plan.target.bind(bindScope, { entries: plan.entries, owner: this.node.path, dependsOn: checks });
-      // Whatever the target did: the resources, data sources and modules it created here, and
-      // those it returned, wait for the checks. The result is checked by value (any language).
-      const waiting: Waiting[] = bindScope.node.findAll().filter(canWait);
-      const returned = isObject(config) ? config.dependables : undefined;
-      const description = plan.target.description;
-      if (returned !== undefined && returned !== null && !Array.isArray(returned)) {
-        this.problems.push(errors.dependablesNotList(description, returned));
-      }
-      const stack = TerraformStack.of(this);
-      for (const d of Array.isArray(returned) ? returned as unknown[] : []) {
-        if (!canWait(d)) {
-          // Nothing to wait for without checks (healthCheck.enabled false): accepted, as before.
-          if (checks.length > 0) this.problems.push(errors.dependableCannotWait(description, d));
-        } else if (TerraformStack.of(d) !== stack) {
-          // Silently dropped when that stack was synthesized already, else a depends_on to nothing it declares.
-          if (checks.length > 0) this.problems.push(errors.dependableOtherStack(description, d, TerraformStack.of(d).node.path, stack.node.path));
-        } else {
-          waiting.push(d);
-        }
-      }
-      if (checks.length > 0) {
-        for (const node of waiting) waitFor(node, checks);
-        // A key's expiry date shows once its targets hold it (a write can fail after the check passed).
-        for (const k of plan.keys) {
-          const gate = this.expiryGates.get(k);
-          if (gate) waitFor(gate, waiting);
-        }
-        // Terraform writes an output even when a check fails (and after a failed apply, from the
-        // prior state and the new variables), whatever resources its value also refers to: only
-        // terraformOutputs() holds its values back, through its gate. One returned is reported above.
-        for (const output of bindScope.node.findAll()) {
-          if (TerraformOutput.isTerraformOutput(output) && !isGatedOutput(output) && !(Array.isArray(returned) && returned.includes(output))) {
-            this.problems.push(errors.outputCannotWait(description, output));
-          }
-        }
-      }
-    }
-    for (const group of clashingTargets(plans)) Annotations.of(scope).addWarning(errors.targetsByOrder(group));
-    this.recordFiles(plans, boundAt);
-  }
-
-  /**
-   * The files this ClusterAccess writes to, in one resource (`Files`). A file that drops out (the
-   * last key writing to it removed, its target removed or moved to another file or format) keeps
-   * the owner's entries otherwise: its Registration left the configuration, and Terraform runs no
-   * destroy step for that. A change of the list replaces this resource, and the destroy step of
-   * the old one runs the current writer with the old list (from the state) and the current one:
-   * it takes the owner's entries out of each file that is no longer listed. That runs early in the
-   * deploy, before the checks (Terraform runs no destroy step for the deposed object of a
-   * create_before_destroy replacement, so it cannot wait for them); it only touches files that no
-   * target of this ClusterAccess writes to any more. Created even without file targets and
-   * checks, so that removing the last file target (or every key) still cleans up.
-   *
-   * Each file is listed with the path of the target that writes it. A dropped file whose target
-   * is still configured (the same target, now for another absolute path: the project moved) is
-   * left to that target's Registration, which this deploy replaces, so its destroy step removes
-   * the entries: both removing them made the second find nothing, and warn for a JSON file that
-   * the record of what it wrote was missing.
-   */
-  private recordFiles(plans: SecretTargetPlan[], boundAt: Map<SecretTargetPlan, string>): void {
-    const files = plans.filter((p) => p.target instanceof FileTarget)
-      .map((p) => ({ file: path.resolve((p.target as FileTarget).path), format: (p.target as FileTarget).format, target: boundAt.get(p) }))
-      .sort((a, b) => (`${a.format}:${a.file}` < `${b.format}:${b.file}` ? -1 : 1));
-    // Without a valid owner the file targets are refused; the writer would refuse this one at destroy.
-    if (!names.isOwner(this.node.path)) return;
-    // A path Terraform or a shell would read as more than text is reported by its target.
-    if (files.some((f) => terraformLiteralProblem(f.file))) return;
-    const support = StackSupport.of(this);
-    support.useNullProvider();
-    const listed = JSON.stringify(files);
-    const remove = protocol.invocation('remove-dropped', { owner: '${self.triggers.owner}' }, `${support.runtime.path}/${CLI.writer}`);
-    new NullResource(this, 'Files', {
-      triggers: { owner: stateOwner(this.node.path), files: listed },
-      provisioners: [{
-        type: 'local-exec',
-        when: 'destroy',
-        command: remove.command,
-        environment: { ...remove.environment, [protocol.WRITER_ENV.files]: '${self.triggers.files}', [protocol.WRITER_ENV.keepFiles]: listed },
-      }],
-    });
+    const { bound, problems } = bindSecretTargets(this, plans, this.checks, this.expiryGates);
+    this.problems.push(...problems);
+    recordFiles(this, bound);
   }
 
   /**
@@ -336,66 +241,4 @@ export class ClusterAccess extends Construct {
     while (scope.node.tryFindChild(`${kind}.${n}`)) n++;
     return `${kind}.${n}`;
   }
-}
-
-/** What can wait for the checks: a resource, a data source (read at apply, after them) or a module. */
-type Waiting = TerraformResource | TerraformDataSource | TerraformModule;
-
-/** An output cannot wait: Terraform writes it even when a dependency failed. */
-function canWait(x: unknown): x is Waiting {
-  return TerraformResource.isTerraformResource(x) || TerraformDataSource.isTerraformDataSource(x) || isModule(x);
-}
-
-/** A TerraformModule, possibly from another copy of cdktf (so by shape, not instanceof; resources and data sources carry a symbol). */
-function isModule(x: unknown): x is TerraformModule {
-  if (x instanceof TerraformModule) return true;
-  const m = x as { source?: unknown; interpolationForOutput?: unknown; addProvider?: unknown; friendlyUniqueId?: unknown } | null;
-  return m !== null && typeof m === 'object' && typeof m.source === 'string' && typeof m.interpolationForOutput === 'function' &&
-    typeof m.addProvider === 'function' && typeof m.friendlyUniqueId === 'string';
-}
-
-/** Makes a resource, data source or module depend on these (the checks, or the targets' resources), each once. */
-function waitFor(node: Waiting, on: ITerraformDependable[]): void {
-  const stack = TerraformStack.of(node);
-  const present = new Set((node.dependsOn ?? []).map((d) => resolveIn(stack, d)));
-  const missing = on.map((c) => dependable(c)).filter((d) => {
-    const ref = resolveIn(stack, d);
-    if (present.has(ref)) return false;
-    present.add(ref);
-    return true;
-  });
-  if (missing.length > 0) node.dependsOn = [...(node.dependsOn ?? []), ...missing];
-}
-
-/** What the targets receive, to notice changes made after they were bound. */
-function targetSignature(plans: SecretTargetPlan[]): string {
-  return JSON.stringify(plans.map((p) => [p.target.description, p.entries.map((e) => e.name)]));
-}
-
-/** A construct id from a description: readable, stable across runs, unique within scope. */
-function uniqueId(scope: Construct, description: string): string {
-  const base = baseId(description);
-  let id = base;
-  for (let n = 2; scope.node.tryFindChild(id); n++) id = `${base}-${n}`;
-  return id;
-}
-
-/** The readable part of a target's construct id: its description, cleaned and cut to 60 characters. */
-function baseId(description: string): string {
-  return String(description).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'target';
-}
-
-/**
- * Descriptions of targets that share their construct id's base with another target: only their
- * order tells them apart (`…-2`), so reordering keys swaps their Terraform addresses. Their ids
- * are kept as they are (changing them would move every such target once); they are warned about.
- */
-function clashingTargets(plans: SecretTargetPlan[]): string[][] {
-  const byBase = new Map<string, string[]>();
-  // terraformOutputs() targets: their outputs are named by entry, and a moved gate replaces nothing that matters.
-  for (const p of plans.filter((x) => !(x.target instanceof OutputsTarget))) {
-    const base = baseId(p.target.description);
-    byBase.set(base, [...(byBase.get(base) ?? []), String(p.target.description)]);
-  }
-  return [...byBase.values()].filter((group) => group.length > 1);
 }
