@@ -5,7 +5,7 @@ import { Cluster } from './cluster';
 import { KeyAccess } from './key-access';
 import { errors, nameShown } from './private/errors';
 import { Gate } from './private/gate';
-import { checkStruct, isObject } from './private/props';
+import { checkStruct, isObject, onlyByFactory } from './private/props';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
 import { names } from './private/runtime';
 import { API_KEY_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING, SECRET_TARGET, isApiKeySource, isKeyAccess, subclassOf } from './private/schemas';
@@ -13,9 +13,9 @@ import { AppSupport, StackSupport, isSibling } from './private/stack-support';
 import { ISecretTarget, SecretNaming } from './secret-target';
 
 /**
- * Properties of an `ApiKey`.
+ * One API key, as passed to `ClusterAccess` or `ClusterAccess.addApiKey()`.
  */
-export interface ApiKeyProps {
+export interface ApiKeyOptions {
   /**
    * Logical name of the key, unique within one stack (for example `search-api`). It names the
    * Terraform variable `qdrant_api_key_<name>` when no `source` is given, and the output
@@ -54,12 +54,7 @@ export interface ApiKeyProps {
    * @default - any valid key passes
    */
   readonly access?: KeyAccess;
-}
 
-/**
- * One API key, as passed to `ClusterAccess` or `ClusterAccess.addApiKey()`.
- */
-export interface ApiKeyOptions extends ApiKeyProps {
   /**
    * Names of the clusters this key is granted to. One key may cover several clusters, and a
    * cluster may appear in several keys. More can be added later with `ApiKey.grant()`.
@@ -104,8 +99,8 @@ export interface ApiKeyGrant {
  * with granular access are), the date in its `exp` claim (ISO 8601), decoded by Terraform at
  * deploy; empty for a key without an expiry. Monitoring can read it with `terraform output`.
  *
- * Created through `ClusterAccess` (`apiKeys: [...]` or `addApiKey()`): a key constructed on its
- * own is a synth error, as nothing would check it or write its secret targets.
+ * Created through `ClusterAccess` (`apiKeys: [...]` or `addApiKey()`), which checks it and writes
+ * its secret targets.
  */
 export class ApiKey extends Construct {
   /**
@@ -151,17 +146,15 @@ export class ApiKey extends Construct {
   private readonly _targets: { target: ISecretTarget; naming: SecretNaming }[] = [];
   /** Problems of the props themselves (left out when ClusterAccess reported its options instead). */
   private readonly _propProblems: string[];
-  /** Whether a ClusterAccess owns the key (checks it and binds its targets). */
-  private _owned = false;
-  /** The setup guide that explains the key's creation: null when its ClusterAccess writes none (undefined before it adopts the key). */
-  private _guideFile: string | null | undefined;
-  /** Whether the owner reported this key's options as not an object. */
-  private _optionsReported = false;
+  /** The setup guide that explains the key's creation, when its ClusterAccess writes one. */
+  private readonly _guideFile?: string;
+  /** Whether the ClusterAccess reported this key's options as not an object. */
+  private readonly _optionsReported: boolean;
   /**
    * Whether a problem with the clusters was reported already (not a list of names, an argument
    * grant() refused): "no clusters" would only repeat it.
    */
-  private _clustersReported = false;
+  private _clustersReported: boolean;
   /** Whether the multi-cluster access warning was added (validations may run more than once). */
   private _consoleWarned = false;
   /** The name as given (any type): errors describe a list or an object by its shape only. */
@@ -172,10 +165,28 @@ export class ApiKey extends Construct {
   private readonly _expiresAt: TerraformOutput;
   private readonly _expiry: string;
 
-  constructor(scope: Construct, id: string, props: ApiKeyProps) {
+  /**
+   * A key of a `ClusterAccess`, which adds its check and binds its targets. `props`: the key's own
+   * options (name, source, createdOn, rotateAfterDays, access), which the key checks;
+   * `reported`: what the ClusterAccess reported of the options already (they are not an object,
+   * or `clusters` is not a list of names), so that the key does not report it again, nor "no
+   * clusters"; `guideFile`: the setup guide, when it is written.
+   * @internal
+   */
+  public static _create(scope: Construct, id: string, props: ApiKeyOptions,
+    reported: { optionsReported: boolean; clustersReported: boolean; guideFile?: string }): ApiKey {
+    return new ApiKey(scope, id, props, reported, FACTORY);
+  }
+
+  private constructor(scope: Construct, id: string, props: ApiKeyOptions,
+    reported: { optionsReported: boolean; clustersReported: boolean; guideFile?: string }, factory: symbol) {
+    onlyByFactory(factory, FACTORY, errors.keyWithNew());
     super(scope, id);
     Object.defineProperty(this, API_KEY_SYMBOL, { value: true });
-    const p = props ?? ({} as ApiKeyProps);
+    this._guideFile = reported.guideFile;
+    this._optionsReported = reported.optionsReported;
+    this._clustersReported = reported.clustersReported || reported.optionsReported;
+    const p = props ?? ({} as ApiKeyOptions);
     // A name that is not text is reported by its type alone (a list or object may hold the key);
     // one that may be a key (long, or a JWT) is not shown: the construct id stands in.
     const where = `key ${JSON.stringify(typeof p.name === 'string' && nameShown(p.name) ? p.name : id)} props`;
@@ -207,7 +218,7 @@ export class ApiKey extends Construct {
         description: Lazy.stringValue({
           produce: () => `Qdrant API key "${valid ? this.keyName : snake}" for clusters ` +
             `${this._clusters.map((c) => (names.isValidName(c.clusterName) ? c.clusterName : '(invalid name)')).join(', ') || '(none yet)'}. ` +
-            `Create it in the Qdrant Cloud console${this._guideFile === null ? '' : ` (see ${this._guideFile ?? 'qdrant-setup.md'}, section 2)`} ` +
+            `Create it in the Qdrant Cloud console${this._guideFile === undefined ? '' : ` (see ${this._guideFile}, section 2)`} ` +
             `and set TF_VAR_${variableName}.`,
         }),
       }), variableName);
@@ -319,19 +330,6 @@ export class ApiKey extends Construct {
     this._errors.push(...this.targetProblems(target));
   }
 
-  /**
-   * Called by the ClusterAccess that created the key. `optionsReported`: it reported the options
-   * as not an object (so the key does not report them again, nor "no clusters");
-   * `clustersReported`: it reported `clusters` as not a list of names.
-   * @internal
-   */
-  public _adopt(reported: { optionsReported: boolean; clustersReported: boolean; guideFile?: string }): void {
-    this._owned = true;
-    this._guideFile = reported.guideFile ?? null;
-    this._optionsReported = reported.optionsReported;
-    this._clustersReported = this._clustersReported || reported.clustersReported || reported.optionsReported;
-  }
-
   /** @internal */
   public _secretAttachments(): { target: ISecretTarget; naming: SecretNaming }[] {
     return [...this._targets];
@@ -369,10 +367,7 @@ export class ApiKey extends Construct {
     }
     problems.push(...this._errors);
     problems.push(...this.source._problems(this).map((p) => errors.keySource(this.keyName, p.message)));
-    if (!this._owned) {
-      // Its grants and targets would be ignored: only a ClusterAccess adds the checks and binds the targets.
-      problems.push(errors.standaloneKey(this.keyName));
-    } else if (this._clusters.length === 0 && this._unknownClusters.length === 0 && !this._clustersReported) {
+    if (this._clusters.length === 0 && this._unknownClusters.length === 0 && !this._clustersReported) {
       problems.push(errors.noClusters(this.keyName));
     } else {
       problems.push(...this.foreignClusterProblems());
@@ -439,3 +434,6 @@ function expiryExpression(key: string): string {
 const TARGET_ARGUMENT = { name: 'addSecretTarget argument', required: ['secretTarget'], fields: { secretTarget: SECRET_TARGET } };
 
 const API_KEY_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKey');
+
+/** What `_create` passes to the constructor (see onlyByFactory). */
+const FACTORY = Symbol('ApiKey._create');

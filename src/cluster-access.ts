@@ -147,7 +147,7 @@ export class ClusterAccess extends Construct {
   public addCluster(options: ClusterOptions): Cluster {
     const name = isObject(options) ? options.name : undefined;
     const id = this.childId(name, this._clusters.map((c) => c.clusterName), 'cluster', this.clusterScope);
-    const cluster = new Cluster(this.clusterScope, id, options);
+    const cluster = Cluster._create(this.clusterScope, id, options);
     this._clusters.push(cluster);
     return cluster;
   }
@@ -169,15 +169,14 @@ export class ClusterAccess extends Construct {
     const isOptions = isObject(options);
     const o: ApiKeyOptions = isOptions ? options : ({} as ApiKeyOptions);
     const id = this.childId(o.name, this._apiKeys.map((k) => k.keyName), 'key', this.keyScope);
-    const key = new ApiKey(this.keyScope, id, {
+    const clustersValid = o.clusters === undefined || (Array.isArray(o.clusters) && o.clusters.every((c) => typeof c === 'string'));
+    const key = ApiKey._create(this.keyScope, id, {
       name: o.name,
       source: o.source,
       createdOn: o.createdOn,
       rotateAfterDays: o.rotateAfterDays,
       access: o.access,
-    });
-    const clustersValid = o.clusters === undefined || (Array.isArray(o.clusters) && o.clusters.every((c) => typeof c === 'string'));
-    key._adopt({
+    }, {
       optionsReported: !isOptions,
       clustersReported: !clustersValid,
       guideFile: this.settings.guide ? StackSupport.of(this).guideFile() : undefined,

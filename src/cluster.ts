@@ -1,21 +1,10 @@
 import { Fn, Op, TerraformOutput, Token, Tokenization, conditional } from 'cdktf';
 import { Construct } from 'constructs';
 import { errors, nameShown } from './private/errors';
-import { checkStruct } from './private/props';
+import { checkStruct, onlyByFactory } from './private/props';
 import { names, urls } from './private/runtime';
 import { CLUSTER_OPTIONS } from './private/schemas';
 import { StackSupport, isSibling } from './private/stack-support';
-
-/**
- * The REST port of a Qdrant Cloud cluster (6333). For TypeScript; other languages use
- * `Cluster.DEFAULT_REST_PORT`.
- */
-export const DEFAULT_REST_PORT: number = urls.DEFAULT_REST_PORT;
-/**
- * The gRPC port of a Qdrant Cloud cluster (6334). For TypeScript; other languages use
- * `Cluster.DEFAULT_GRPC_PORT`.
- */
-export const DEFAULT_GRPC_PORT: number = urls.DEFAULT_GRPC_PORT;
 
 /**
  * A Qdrant cluster, as passed to `ClusterAccess` or `ClusterAccess.addCluster()`.
@@ -54,14 +43,9 @@ export interface ClusterOptions {
 }
 
 /**
- * Properties of a `Cluster`.
- */
-export interface ClusterProps extends ClusterOptions {}
-
-/**
  * One Qdrant cluster: its address and its REST and gRPC endpoints.
  *
- * Usually created through `ClusterAccess` (`clusters: [...]` or `addCluster()`). It adds two
+ * Created through `ClusterAccess` (`clusters: [...]` or `addCluster()`). It adds two
  * non-secret Terraform outputs: `qdrant_<name>_rest_endpoint` and `qdrant_<name>_grpc_endpoint`,
  * where `<name>` is the cluster name in lower case with each `-` turned into `_` (see `outputPrefix`).
  */
@@ -110,10 +94,19 @@ export class Cluster extends Construct {
   private readonly parsed?: urls.ParsedClusterUrl;
   private readonly problems: string[];
 
-  constructor(scope: Construct, id: string, props: ClusterProps) {
+  /**
+   * A cluster of a `ClusterAccess`, which checks and names it.
+   * @internal
+   */
+  public static _create(scope: Construct, id: string, options: ClusterOptions): Cluster {
+    return new Cluster(scope, id, options, FACTORY);
+  }
+
+  private constructor(scope: Construct, id: string, props: ClusterOptions, factory: symbol) {
+    onlyByFactory(factory, FACTORY, errors.clusterWithNew());
     super(scope, id);
     Object.defineProperty(this, CLUSTER_SYMBOL, { value: true });
-    const p = props ?? ({} as ClusterProps);
+    const p = props ?? ({} as ClusterOptions);
     // A name that may be a key (long, or a JWT) or is not text is not shown: the construct id stands in.
     this.problems = checkStruct(props, CLUSTER_OPTIONS, `cluster ${JSON.stringify(typeof p.name === 'string' && nameShown(p.name) ? p.name : id)} options`);
     // A name that is not text (a list or dict from Python) may hold a key: the id stands in, as for keys.
@@ -211,3 +204,6 @@ function validPort(port: unknown): number | undefined {
 const TOKEN_URL_HOST = '(?:[[][0-9A-Za-z:.%_-]*]|[^/:]+)';
 
 const CLUSTER_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.Cluster');
+
+/** What `_create` passes to the constructor (see onlyByFactory). */
+const FACTORY = Symbol('Cluster._create');

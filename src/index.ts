@@ -2,10 +2,10 @@
 // built-in targets' classes, internal configs) are for the library's own files.
 export { ClusterAccess } from './cluster-access';
 export type { ClusterAccessProps } from './cluster-access';
-export { Cluster, DEFAULT_GRPC_PORT, DEFAULT_REST_PORT } from './cluster';
-export type { ClusterOptions, ClusterProps } from './cluster';
+export { Cluster } from './cluster';
+export type { ClusterOptions } from './cluster';
 export { ApiKey } from './api-key';
-export type { ApiKeyGrant, ApiKeyOptions, ApiKeyProps } from './api-key';
+export type { ApiKeyGrant, ApiKeyOptions } from './api-key';
 export { ApiKeySource } from './api-key-source';
 export { KeyAccess } from './key-access';
 export type { CollectionAccessOptions } from './key-access';

@@ -4,7 +4,7 @@
  * text that may be an API key pasted in the wrong place.
  */
 import { TerraformStack, TerraformVariable, Token } from 'cdktf';
-import { ApiKeySource, Cluster, ClusterAccess, KeyAccess, SecretTarget, SetupGuide } from '../src';
+import { ApiKeySource, ClusterAccess, KeyAccess, SecretTarget, SetupGuide } from '../src';
 import { newStack, synthErrors, synthJson } from './support/synth';
 
 const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
@@ -233,10 +233,10 @@ describe('KeyAccess and ApiKeySource cannot be subclassed', () => {
 test('grant() of a cluster that is not one of its ClusterAccess', () => {
   const stack = newStack();
   const qa = access(stack);
-  const other = new Cluster(stack, 'Elsewhere', { name: 'other', url: URL_US });
+  const other = new ClusterAccess(stack, 'Elsewhere', { clusters: [{ name: 'other', url: URL_US }] }).clusters[0];
   qa.apiKeys[0].grant(other);
   expect(synthErrors(stack)).toEqual([
-    '[test/Q/ApiKeys/k] key "k" is granted to cluster "other" at test/Elsewhere, which is not a cluster of its ClusterAccess at test/Q ' +
+    '[test/Q/ApiKeys/k] key "k" is granted to cluster "other" at test/Elsewhere/Clusters/other, which is not a cluster of its ClusterAccess at test/Q ' +
       '(its check and outputs would cover it, its setup guide would not); add the cluster to that ClusterAccess ' +
       '(clusters: [...] or addCluster()) and grant the Cluster it returns',
   ]);

@@ -88,7 +88,7 @@ describe('each problem is reported once', () => {
 
   test('a key without a name', () => {
     expect(propsErrors({ clusters: [{ name: 'c', url: URL_EU }], apiKeys: [{ clusters: ['c'] }] })).toEqual([
-      '[test/Q/ApiKeys/key.1] key "key.1" props has no "name", which ApiKeyProps requires',
+      '[test/Q/ApiKeys/key.1] key "key.1" props has no "name", which ApiKeyOptions requires',
     ]);
   });
 
@@ -123,17 +123,29 @@ describe('each problem is reported once', () => {
   });
 });
 
-describe('a standalone ApiKey', () => {
-  test('grant() and addSecretTarget() on a key outside a ClusterAccess are an error, not ignored', () => {
+describe('ApiKey and Cluster come from a ClusterAccess only', () => {
+  // Their constructors are private: TypeScript cannot call them, JavaScript and Python can.
+  const construct = (cls: unknown, ...args: unknown[]) => new (cls as new (...a: unknown[]) => unknown)(...args);
+
+  test('new ApiKey() from JavaScript is refused at once, naming the way to add a key', () => {
     const stack = newStack();
-    const cluster = new Cluster(stack, 'C', { name: 'c', url: URL_EU });
-    const key = new ApiKey(stack, 'K', { name: 'k' });
-    key.grant(cluster);
-    key.addSecretTarget(SecretTarget.terraformOutputs());
-    expect(synthErrors(stack)).toEqual([
-      '[test/K] key "k" does not belong to a ClusterAccess, so nothing checks its grants or writes its secret targets; ' +
-        'add keys through ClusterAccess (apiKeys: [...] or addApiKey())',
-    ]);
+    expect(() => construct(ApiKey, stack, 'K', { name: 'k' })).toThrow(new Error(
+      'ApiKey cannot be created with new: nothing would check its grants or write its secret targets; ' +
+        'add keys through ClusterAccess (apiKeys: [...] or addApiKey())'));
+    // Nothing is left in the tree.
+    expect(stack.node.tryFindChild('K')).toBeUndefined();
+  });
+
+  test('new Cluster() from JavaScript is refused at once, naming the way to add a cluster', () => {
+    const stack = newStack();
+    expect(() => construct(Cluster, stack, 'C', { name: 'c', url: URL_EU }))
+      .toThrow(new Error('Cluster cannot be created with new; add clusters through ClusterAccess (clusters: [...] or addCluster())'));
+    expect(stack.node.tryFindChild('C')).toBeUndefined();
+  });
+
+  test('a JavaScript subclass is refused the same way', () => {
+    const Sub = class extends (ApiKey as unknown as new (...a: unknown[]) => object) {};
+    expect(() => new Sub(newStack(), 'K', { name: 'k' })).toThrow(/^ApiKey cannot be created with new/);
   });
 });
 

@@ -145,6 +145,7 @@ export const errors = {
     'declares too (one variable would be shared silently, one output overwritten); give one of the keys another name',
 
   // ---- clusters -------------------------------------------------------------------------------
+  clusterWithNew: () => 'Cluster cannot be created with new; add clusters through ClusterAccess (clusters: [...] or addCluster())',
   clusterUrl: (name: string, url: string, problem: string) => `cluster ${qName(name)} url ${qUrl(url)} ${problem}`,
   clusterUrlMixedToken: (name: string) =>
     `cluster ${qName(name)} url mixes literal text with a token; pass the token alone (e.g. cluster.url) or a literal address, ` +
@@ -166,8 +167,8 @@ export const errors = {
     `key ${qName(key)} is granted to cluster ${qName(cluster)} at ${clusterPath}, which is not a cluster of its ClusterAccess at ${accessPath} ` +
     '(its check and outputs would cover it, its setup guide would not); add the cluster to that ClusterAccess ' +
     '(clusters: [...] or addCluster()) and grant the Cluster it returns',
-  standaloneKey: (key: string) =>
-    `key ${qName(key)} does not belong to a ClusterAccess, so nothing checks its grants or writes its secret targets; ` +
+  keyWithNew: () =>
+    'ApiKey cannot be created with new: nothing would check its grants or write its secret targets; ' +
     'add keys through ClusterAccess (apiKeys: [...] or addApiKey())',
   grantedTwice: (key: string, cluster: string) => `key ${qName(key)} is granted to cluster ${qName(cluster)} twice; list each cluster once`,
   noClusters: (key: string) => `key ${qName(key)} has no clusters; pass clusters: ["<cluster name>"] or call grant(cluster)`,

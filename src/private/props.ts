@@ -75,6 +75,17 @@ function matches(t: PropType, value: unknown): boolean {
   }
 }
 
+/**
+ * Refuses a constructor call that did not come from the class's factories. The classes whose
+ * values come from factories only (Cluster and ApiKey through ClusterAccess; ApiKeySource and
+ * KeyAccess through their static methods) have private constructors, which TypeScript cannot
+ * call; JavaScript and the other jsii languages can, with `new` or a subclass. Each constructor
+ * takes a token that only its factories pass, and anything else is refused at once.
+ */
+export function onlyByFactory(passed: unknown, token: symbol, message: string): void {
+  if (passed !== token) throw new Error(message);
+}
+
 /** `secret_targets` → `secretTargets`. */
 function camelCase(name: string): string {
   return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

@@ -60,8 +60,9 @@ export const SECRET_NAMING: StructSchema = {
   fields: { prefix: 'string', names: 'string-map' },
 };
 
+/** The options of an API key that the key itself checks (ClusterAccess checks the others: API_KEY_OPTIONS_IN_ACCESS). */
 export const API_KEY_PROPS: StructSchema = {
-  name: 'ApiKeyProps',
+  name: 'ApiKeyOptions',
   mayBeKey: true,
   required: ['name'],
   fields: {
@@ -150,6 +151,6 @@ export const KEY_ACCESS_COLLECTIONS: StructSchema = {
 
 /** Every schema, by struct name (for the test against the jsii assembly). */
 export const ALL_SCHEMAS: readonly StructSchema[] = [
-  CLUSTER_ACCESS_PROPS, CLUSTER_OPTIONS, API_KEY_PROPS, API_KEY_OPTIONS, SECRET_NAMING, HEALTH_CHECK_OPTIONS,
+  CLUSTER_ACCESS_PROPS, CLUSTER_OPTIONS, API_KEY_OPTIONS, SECRET_NAMING, HEALTH_CHECK_OPTIONS,
   SETUP_GUIDE_OPTIONS, FILE_SECRET_TARGET_OPTIONS, KEY_ACCESS_COLLECTIONS,
 ];

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { App, TerraformOutput, TerraformStack, TerraformVariable, Testing } from 'cdktf';
-import { ApiKeySource, Cluster, ClusterAccess, SecretTarget } from '../../src';
+import { ApiKeySource, ClusterAccess, SecretTarget } from '../../src';
 
 const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
 
@@ -65,14 +65,6 @@ describe('names shared across ClusterAccess constructs of one stack', () => {
         'qdrant_api_key_search_api_expires_at, which the key at s/A/ApiKeys/search-api declares too (one variable would be shared silently, one output overwritten); ' +
         'give one of the keys another name',
     ]);
-  });
-
-  test('a Cluster created outside any ClusterAccess with a clashing name', () => {
-    const app = Testing.app();
-    const stack = new TerraformStack(app, 's');
-    access(stack, 'A', 'prod-eu', 'a');
-    new Cluster(stack, 'Loose', { name: 'prod-eu', url: URL_EU });
-    expect(appErrors(app)).toEqual([expect.stringMatching(/^\[s\/Loose\] cluster "prod-eu" would write the outputs .* the cluster at s\/A\/Clusters\/prod-eu/)]);
   });
 });
 
