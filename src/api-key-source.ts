@@ -3,7 +3,7 @@ import { IConstruct } from 'constructs';
 import { errors } from './private/errors';
 import { plaintextProblem, variableAttribute } from './private/references';
 import { names } from './private/runtime';
-import { API_KEY_SOURCE_SYMBOL } from './private/schemas';
+import { onlyByFactory } from './private/props';
 
 /**
  * How the checks and the secret targets receive the key at deploy time.
@@ -45,7 +45,7 @@ export interface ApiKeySourceConfig {
  * const v = new TerraformVariable(stack, 'ingest_key', { type: 'string', sensitive: true });
  * ApiKeySource.fromVariable(v);
  */
-export abstract class ApiKeySource {
+export class ApiKeySource {
   /**
    * Use an existing Terraform variable. It must be declared `sensitive: true`, must have no
    * default value, must not be `nullable: false`, must be in the key's stack, and its Terraform
@@ -58,7 +58,7 @@ export abstract class ApiKeySource {
   public static fromVariable(variable: TerraformVariable): ApiKeySource {
     // A value object has no scope to report to: it refuses at once (as fromToken does).
     if (!isVariable(variable)) throw new Error(errors.notAVariable(variable));
-    return new VariableSource(variable);
+    return new ApiKeySource({ variable }, FACTORY);
   }
 
   /**
@@ -73,96 +73,82 @@ export abstract class ApiKeySource {
     if (typeof token !== 'string') throw new Error(errors.tokenNotString(token));
     if (!Token.isUnresolved(token)) throw new Error(errors.tokenLiteral());
     if (Tokenization.reverseString(token).literals.length > 0) throw new Error(errors.tokenMixed());
-    return new TokenSource(token);
+    return new ApiKeySource({ token }, FACTORY);
   }
 
-  /**
-   * Not for subclassing: a key's source is made by `fromVariable` or `fromToken` (a subclass is a
-   * synth error).
-   */
-  protected constructor() {
-    Object.defineProperty(this, API_KEY_SOURCE_SYMBOL, { value: true });
+  private config?: ApiKeySourceConfig;
+
+  /** Only the factories make one (see onlyByFactory): a subclass could only fail. */
+  private constructor(private readonly origin: { readonly variable: TerraformVariable } | { readonly token: string }, factory: symbol) {
+    onlyByFactory(factory, FACTORY, errors.sourceWithNew());
   }
 
   /** @internal */
-  public abstract _config(): ApiKeySourceConfig;
+  public _config(): ApiKeySourceConfig {
+    if (!this.config) this.config = 'variable' in this.origin ? variableConfig(this.origin.variable) : tokenConfig(this.origin.token);
+    return this.config;
+  }
 
   /**
    * Problems of this source in the stack of `scope`: each a phrase; `plaintext` ones would put a
    * key into the stack in plain text.
    * @internal
    */
-  public abstract _problems(scope: IConstruct): { message: string; plaintext: boolean }[];
-}
-
-class VariableSource extends ApiKeySource {
-  private config?: ApiKeySourceConfig;
-
-  constructor(private readonly variable: TerraformVariable) {
-    super();
-  }
-
-  public _config(): ApiKeySourceConfig {
-    if (!this.config) {
-      const name = this.variable.friendlyUniqueId;
-      // Optional: a missing key then fails the check resource's precondition, with our message,
-      // instead of blocking at Terraform's prompt (which cdktf deploy shows even without a terminal).
-      // (Not over a default the user set with addOverride: validation reports that one.)
-      if (variableAttribute(this.variable, 'default') === undefined) this.variable.addOverride('default', null);
-      const expression = this.variable.stringValue;
-      // A variable may be null (not set): its precondition reports that, so a hash must not fail first.
-      const value = Token.asString(conditional(Op.eq(expression, Token.nullValue()), '', expression));
-      this.config = {
-        expression,
-        inheritedEnvironmentVariable: `TF_VAR_${name}`,
-        variable: this.variable,
-        sha256: Fn.sha256(value),
-        inheritedSha256: Token.asString(Fn.nonsensitive(Fn.sha256(value))),
-        description: `Terraform variable "${name}" (set TF_VAR_${name})`,
-      };
-    }
-    return this.config;
-  }
-
   public _problems(scope: IConstruct): { message: string; plaintext: boolean }[] {
-    const name = this.variable.friendlyUniqueId;
+    if (!('variable' in this.origin)) {
+      const problem = plaintextProblem(scope, this.origin.token);
+      return problem ? [{ message: errors.tokenResolvesToLiteral(problem), plaintext: true }] : [];
+    }
+    const variable = this.origin.variable;
+    const name = variable.friendlyUniqueId;
     const problems: { message: string; plaintext: boolean }[] = [];
     // cdktf would pass the value across stacks through an output, kept in the other stack's state.
-    const variableStack = TerraformStack.of(this.variable);
+    const variableStack = TerraformStack.of(variable);
     const keyStack = TerraformStack.of(scope);
     if (variableStack !== keyStack) {
       problems.push({ message: errors.variableOtherStack(name, variableStack.node.path, keyStack.node.path), plaintext: false });
     }
     // As synthesized: an addOverride('default', ...) or ('sensitive', false) counts too.
-    const sensitive = variableAttribute(this.variable, 'sensitive');
+    const sensitive = variableAttribute(variable, 'sensitive');
     if (sensitive !== true) problems.push({ message: errors.variableNotSensitive(name, sensitive), plaintext: false });
     if (!names.isEnvName(name)) problems.push({ message: errors.variableBadName(name), plaintext: false });
-    if ((variableAttribute(this.variable, 'default') ?? null) !== null) {
+    if ((variableAttribute(variable, 'default') ?? null) !== null) {
       problems.push({ message: errors.variableDefault(name), plaintext: true });
     }
-    if (variableAttribute(this.variable, 'nullable') === false) problems.push({ message: errors.variableNotNullable(name), plaintext: false });
+    if (variableAttribute(variable, 'nullable') === false) problems.push({ message: errors.variableNotNullable(name), plaintext: false });
     return problems;
   }
 }
 
-class TokenSource extends ApiKeySource {
-  constructor(private readonly token: string) {
-    super();
-  }
+/** What `fromVariable` and `fromToken` pass to the constructor. */
+const FACTORY = Symbol('ApiKeySource');
 
-  public _config(): ApiKeySourceConfig {
-    const expression = Token.asString(Fn.sensitive(this.token));
-    return {
-      expression,
-      sha256: Fn.sha256(expression),
-      description: 'a value from another resource (ApiKeySource.fromToken)',
-    };
-  }
+function variableConfig(variable: TerraformVariable): ApiKeySourceConfig {
+  const name = variable.friendlyUniqueId;
+  // Optional: a missing key then fails the check resource's precondition, with our message,
+  // instead of blocking at Terraform's prompt (which cdktf deploy shows even without a terminal).
+  // (Not over a default the user set with addOverride: validation reports that one.)
+  if (variableAttribute(variable, 'default') === undefined) variable.addOverride('default', null);
+  const expression = variable.stringValue;
+  // A variable may be null (not set): its precondition reports that, so a hash must not fail first.
+  const value = Token.asString(conditional(Op.eq(expression, Token.nullValue()), '', expression));
+  return {
+    expression,
+    inheritedEnvironmentVariable: `TF_VAR_${name}`,
+    variable,
+    sha256: Fn.sha256(value),
+    inheritedSha256: Token.asString(Fn.nonsensitive(Fn.sha256(value))),
+    description: `Terraform variable "${name}" (set TF_VAR_${name})`,
+  };
+}
 
-  public _problems(scope: IConstruct): { message: string; plaintext: boolean }[] {
-    const problem = plaintextProblem(scope, this.token);
-    return problem ? [{ message: errors.tokenResolvesToLiteral(problem), plaintext: true }] : [];
-  }
+function tokenConfig(token: string): ApiKeySourceConfig {
+  const expression = Token.asString(Fn.sensitive(token));
+  return {
+    expression,
+    sha256: Fn.sha256(expression),
+    description: 'a value from another resource (ApiKeySource.fromToken)',
+  };
 }
 
 /** A TerraformVariable, possibly from another copy of cdktf (so not by instanceof). */

@@ -1,6 +1,6 @@
 import { Token } from 'cdktf';
 import { errors } from './private/errors';
-import { checkStruct } from './private/props';
+import { checkStruct, onlyByFactory } from './private/props';
 import { names as nameRules } from './private/runtime';
 import { KEY_ACCESS_COLLECTIONS, KEY_ACCESS_SYMBOL } from './private/schemas';
 
@@ -30,15 +30,15 @@ export interface CollectionAccessOptions {
  * @example
  * apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], access: KeyAccess.readOnly() }]
  */
-export abstract class KeyAccess {
+export class KeyAccess {
   /** Read everything, write nothing: a cluster-wide read-only key. */
   public static readOnly(): KeyAccess {
-    return new FixedAccess('read-only', 'read-only (cluster-wide)', [], []);
+    return new KeyAccess('read-only', 'read-only (cluster-wide)', [], [], FACTORY);
   }
 
   /** Manage the whole cluster: create and delete collections, write anywhere (a manage key). */
   public static manage(): KeyAccess {
-    return new FixedAccess('manage', 'manage (cluster-wide)', [], []);
+    return new KeyAccess('manage', 'manage (cluster-wide)', [], [], FACTORY);
   }
 
   /**
@@ -64,7 +64,7 @@ export abstract class KeyAccess {
     // A value object has no scope to report to: it refuses at once (as SecretValue and EnvValue do).
     if (problems.length > 0) throw new Error(problems.join('; '));
     const words = [...read.map((c) => `read ${c}`), ...write.map((c) => `read-write ${c}`)].join(', ');
-    return new FixedAccess('collections', `collections: ${words}`, [...read], [...write]);
+    return new KeyAccess('collections', `collections: ${words}`, [...read], [...write], FACTORY);
   }
 
   /**
@@ -75,43 +75,37 @@ export abstract class KeyAccess {
   }
 
   /** In words, e.g. `read-only (cluster-wide)` or `collections: read products, read-write orders`. */
-  public abstract readonly description: string;
+  public readonly description: string;
+
+  /** Only the factories make one (see onlyByFactory): a subclass could only fail. */
+  private constructor(private readonly mode: string, description: string, private readonly read: string[],
+    private readonly write: string[], factory: symbol) {
+    onlyByFactory(factory, FACTORY, errors.accessWithNew());
+    Object.defineProperty(this, KEY_ACCESS_SYMBOL, { value: true });
+    this.description = description;
+  }
 
   /** The collections the apps only read. */
-  public abstract readonly readCollections: string[];
+  public get readCollections(): string[] {
+    return [...this.read];
+  }
 
   /** The collections the apps read and write. */
-  public abstract readonly readWriteCollections: string[];
-
-  protected constructor() {
-    Object.defineProperty(this, KEY_ACCESS_SYMBOL, { value: true });
+  public get readWriteCollections(): string[] {
+    return [...this.write];
   }
 
   /**
    * The checker's `--access`.
    * @internal
    */
-  public abstract _checkerAccess(): string;
-}
-
-class FixedAccess extends KeyAccess {
-  constructor(private readonly mode: string, public readonly description: string,
-    private readonly read: string[], private readonly write: string[]) {
-    super();
-  }
-
-  public get readCollections(): string[] {
-    return [...this.read];
-  }
-
-  public get readWriteCollections(): string[] {
-    return [...this.write];
-  }
-
   public _checkerAccess(): string {
     return this.mode;
   }
 }
+
+/** What the factories pass to the constructor. */
+const FACTORY = Symbol('KeyAccess');
 
 /** The runtime's rule (runtime/names.js), plus no token or "${" / "%{": the names reach Terraform strings. */
 function isCollectionName(name: unknown): name is string {

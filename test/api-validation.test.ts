@@ -202,30 +202,35 @@ describe('healthCheck.caFile of the wrong type', () => {
   });
 });
 
-describe('KeyAccess and ApiKeySource cannot be subclassed', () => {
-  // As a JavaScript or Python subclass is made: the protected constructor, no internal methods.
+describe('KeyAccess and ApiKeySource come from their factories only', () => {
+  // As JavaScript or Python make one: new, or a subclass (the constructors are private in TypeScript).
   class MyAccess extends (KeyAccess as unknown as new () => object) {
     public readonly description = 'mine';
     public readonly readCollections: string[] = [];
     public readonly readWriteCollections: string[] = [];
   }
   class MySource extends (ApiKeySource as unknown as new () => object) {}
+  const ACCESS = 'KeyAccess cannot be created with new or subclassed; use KeyAccess.readOnly(), KeyAccess.manage() or KeyAccess.collections({ read, readWrite })';
+  const SOURCE = 'ApiKeySource cannot be created with new or subclassed; use ApiKeySource.fromVariable(variable) or ApiKeySource.fromToken(reference)';
 
-  test('a KeyAccess subclass', () => {
-    const stack = newStack();
-    expect(() => access(stack, { access: new MyAccess() })).not.toThrow();
-    expect(synthErrors(stack)).toEqual([
-      '[test/Q/ApiKeys/k] key "k" props.access is a subclass of KeyAccess (MyAccess), which cannot be subclassed; ' +
-        'use KeyAccess.readOnly(), KeyAccess.manage() or KeyAccess.collections({ read, readWrite })',
-    ]);
+  test('a KeyAccess subclass, or new KeyAccess(), is refused at once', () => {
+    expect(() => new MyAccess()).toThrow(new Error(ACCESS));
+    expect(() => new (KeyAccess as unknown as new (...a: unknown[]) => object)('manage', 'manage', [], [])).toThrow(new Error(ACCESS));
   });
 
-  test('an ApiKeySource subclass', () => {
+  test('an ApiKeySource subclass, or new ApiKeySource(), is refused at once', () => {
+    expect(() => new MySource()).toThrow(new Error(SOURCE));
+    expect(() => new (ApiKeySource as unknown as new (...a: unknown[]) => object)({ token: 'sk-canary' })).toThrow(new Error(SOURCE));
+  });
+
+  test('what is not one of their values is refused by value where it is passed', () => {
     const stack = newStack();
-    access(stack, { source: new MySource() });
+    access(stack, { access: { description: 'mine', readCollections: [], readWriteCollections: [] } as any, source: { _config: 1 } as any });
     expect(synthErrors(stack)).toEqual([
-      '[test/Q/ApiKeys/k] key "k" props.source is a subclass of ApiKeySource (MySource), which cannot be subclassed; ' +
-        'use ApiKeySource.fromVariable(variable) or ApiKeySource.fromToken(reference)',
+      '[test/Q/ApiKeys/k] key "k" props.source must be an ApiKeySource (from ApiKeySource.fromVariable or fromToken); ' +
+        'got an object with key "_config" (values not shown: they may hold an API key)',
+      '[test/Q/ApiKeys/k] key "k" props.access must be a KeyAccess (from KeyAccess.readOnly, manage or collections); ' +
+        'got an object with keys "description", "readCollections", "readWriteCollections" (values not shown: they may hold an API key)',
     ]);
   });
 });

@@ -216,14 +216,8 @@ export const errors = {
   variableOtherStack: (name: string, variableStack: string, keyStack: string) =>
     `key source variable "${name}" is declared in stack ${q(variableStack)}, not in the key's stack ${q(keyStack)}: cdktf would hand the key over ` +
     `through an output, which keeps it in the state of stack ${q(variableStack)}; declare the variable in stack ${q(keyStack)}`,
-  subclassed: (where: string, base: 'KeyAccess' | 'ApiKeySource', value: unknown) => {
-    const cls = (value as { constructor?: { name?: unknown } }).constructor?.name;
-    const shown = typeof cls === 'string' && cls !== base && /^[A-Za-z_$][A-Za-z0-9_$]{0,60}$/.test(cls) ? ` (${cls})` : '';
-    const use = base === 'KeyAccess'
-      ? 'KeyAccess.readOnly(), KeyAccess.manage() or KeyAccess.collections({ read, readWrite })'
-      : 'ApiKeySource.fromVariable(variable) or ApiKeySource.fromToken(reference)';
-    return `${where} is a subclass of ${base}${shown}, which cannot be subclassed; use ${use}`;
-  },
+  sourceWithNew: () =>
+    'ApiKeySource cannot be created with new or subclassed; use ApiKeySource.fromVariable(variable) or ApiKeySource.fromToken(reference)',
   tokenLiteral: () =>
     'ApiKeySource.fromToken got a literal string (value not shown): plaintext keys are refused; ' +
     'use ApiKeySource.fromVariable with a sensitive variable, or fromToken with a reference to another resource (e.g. secret.value)',
@@ -268,6 +262,8 @@ export const errors = {
     `key ${qName(key)} covers ${clusters} clusters with ${mode === 'read-only' ? 'read-only' : 'per-collection'} access, which Qdrant Cloud's console ` +
     'does not make (keys with granular access cover one cluster; its multi-cluster flow makes keys that can manage, which fail this check): ' +
     'declare one key per cluster (see the setup guide), unless your clusters are self-hosted and accept the same JWT',
+  accessWithNew: () =>
+    'KeyAccess cannot be created with new or subclassed; use KeyAccess.readOnly(), KeyAccess.manage() or KeyAccess.collections({ read, readWrite })',
   collectionsEmpty: () => 'KeyAccess.collections needs at least one collection in read or readWrite',
   collectionListedTwice: (where: string, name: string) => `${where} lists ${q(name)} twice; list each collection once`,
   collectionTwice: (name: string) => `KeyAccess.collections lists ${q(name)} in both read and readWrite; list it once (readWrite includes read)`,

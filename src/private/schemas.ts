@@ -10,30 +10,15 @@ export const KEY_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.KeyAcce
 /** Marks ClusterAccess constructs (Symbol.for: shared by two copies of the package). */
 export const CLUSTER_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ClusterAccess');
 
-/** Marks ApiKeySource values, set by its constructor (so a subclass carries it too). */
-export const API_KEY_SOURCE_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKeySource');
-
 const hasMethods = (x: unknown, methods: readonly string[]) => x !== null && typeof x === 'object' &&
   methods.every((m) => typeof (x as Record<string, unknown>)[m] === 'function');
 
 /**
- * Duck types, so that values from another copy of the package are accepted. Only the factories'
- * own values have the internal methods: a subclass (which jsii allows from JavaScript or Python,
- * the constructors being protected) has not, and is refused here (see {@link subclassOf}).
+ * Duck types, so that values from another copy of the package are accepted (the factories' values
+ * are the only ones: a subclass cannot be constructed).
  */
 export const isApiKeySource = (x: unknown) => hasMethods(x, ['_config', '_problems']);
 export const isKeyAccess = (x: unknown) => hasMethods(x, ['_checkerAccess']) && KEY_ACCESS_SYMBOL in (x as object);
-
-/**
- * The class that `x` subclasses, when it is a KeyAccess or ApiKeySource made by a subclass rather
- * than by the factories (a clearer message than "must be a KeyAccess"); undefined otherwise.
- */
-export function subclassOf(x: unknown): 'KeyAccess' | 'ApiKeySource' | undefined {
-  if (x === null || typeof x !== 'object') return undefined;
-  if (KEY_ACCESS_SYMBOL in x && !isKeyAccess(x)) return 'KeyAccess';
-  if (API_KEY_SOURCE_SYMBOL in x && !isApiKeySource(x)) return 'ApiKeySource';
-  return undefined;
-}
 const isSecretTarget = (x: unknown) => x !== null && typeof x === 'object' && typeof (x as { bind?: unknown }).bind === 'function' &&
   typeof (x as { description?: unknown }).description === 'string' && (x as { description: string }).description.trim() !== '';
 
