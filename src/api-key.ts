@@ -1,14 +1,14 @@
-import { Annotations, Fn, Lazy, Op, TerraformOutput, TerraformResource, TerraformStack, TerraformVariable, Token } from 'cdktf';
+import { Annotations, Lazy, TerraformResource, TerraformStack, TerraformVariable } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
 import { KeyAccess } from './key-access';
 import { errors, nameShown } from './private/errors';
-import { Gate } from './private/gate';
+import { KeyExpiry } from './private/key-expiry';
 import { checkStruct, onlyByFactory } from './private/props';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
 import { names } from './private/runtime';
-import { API_KEY_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING, SECRET_TARGET, isApiKeySource, isKeyAccess } from './private/schemas';
+import { API_KEY_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING, TARGET_ARGUMENT, isApiKeySource, isKeyAccess } from './private/schemas';
 import { AppSupport, StackSupport, isSibling } from './private/stack-support';
 import { ISecretTarget, SecretNaming } from './secret-target';
 
@@ -159,11 +159,8 @@ export class ApiKey extends Construct {
   private _consoleWarned = false;
   /** The name as given (any type): errors describe a list or an object by its shape only. */
   private readonly _nameGiven: unknown;
-  /** Applied only after the key's check passed: the expiry output waits for it (see _gateExpiry). */
-  private _expiryGate?: Gate;
-  /** The expiry output, and the expiry it shows until a gate is set. */
-  private readonly _expiresAt: TerraformOutput;
-  private readonly _expiry: string;
+  /** The expiry output. */
+  private readonly _expiry: KeyExpiry;
 
   /**
    * A key of a `ClusterAccess`, which adds its check and binds its targets. `props`: the key's own
@@ -226,11 +223,7 @@ export class ApiKey extends Construct {
     const clash = support.claimVariable(variableName, this.node.path) ?? support.claimOutput(this.expiresAtOutputName, this.node.path);
     if (clash && !isSibling(this, clash)) this._errors.push(errors.keyNameClash(this.keyName, variableName, clash));
 
-    this._expiry = expiryExpression(this._sourceConfig().expression);
-    this._expiresAt = support.declared(new TerraformOutput(this, 'ExpiresAt', {
-      value: this._expiry,
-      description: `When Qdrant API key "${valid ? this.keyName : snake}" expires (ISO 8601, from the key's JWT exp claim); empty when the key carries no expiry (not secret)`,
-    }), this.expiresAtOutputName);
+    this._expiry = new KeyExpiry(this, this.expiresAtOutputName, this._sourceConfig().expression, valid ? this.keyName : snake);
 
     this.node.addValidation({ validate: () => this.validateKey() });
     this.node.addValidation({ validate: () => rotationProblems(this, this.keyName, this.createdOn, this.rotateAfterDays) });
@@ -238,22 +231,11 @@ export class ApiKey extends Construct {
   }
 
   /**
-   * Makes the expiry output wait for the key's check: a key that failed it (a rotation to a wrong
-   * key) must not show its date while the apps still hold the previous key. The gate stores the
-   * date with the check's id, which a new key makes unknown until the check has passed, and the
-   * output reads the date from the gate: a failed check leaves the gate unapplied, so Terraform
-   * keeps the output as it was, and a refresh (`apply -refresh-only`, which applies nothing) cannot
-   * show another key's date either. The ClusterAccess also makes the gate wait for the key's
-   * secret targets (a write that fails, another key's check failing on a shared file, say, leaves
-   * the apps with the previous key too). Returns the gate.
+   * Makes the expiry output wait for the key's check (see KeyExpiry.gateOn); returns the gate.
    * @internal
    */
   public _gateExpiry(check: TerraformResource): TerraformResource {
-    if (!this._expiryGate) {
-      this._expiryGate = new Gate(this, 'ExpiryChecked', { input: { check: check.getStringAttribute('id'), expires_at: this._expiry }, dependsOn: [check] });
-      this._expiresAt.value = Token.asString(this._expiryGate.output.lookup('expires_at'));
-    }
-    return this._expiryGate;
+    return this._expiry.gateOn(check);
   }
 
   /** The clusters this key is granted to, in the order they were granted. */
@@ -406,27 +388,6 @@ export class ApiKey extends Construct {
     return `key ${JSON.stringify(nameShown(this.keyName) ? this.keyName : this.node.id)}`;
   }
 }
-
-/**
- * The expiry of a key that is a JWT, decoded by Terraform: the payload (base64url, unpadded) of a
- * `header.payload.signature` token, its `exp` as an ISO 8601 date. Anything else gives "". Only
- * the date leaves the sensitive value (nonsensitive), never a part of the token.
- */
-function expiryExpression(key: string): string {
-  // slice, not element: element would wrap around and take a key without dots as the payload.
-  const payload = Fn.replace(Fn.replace(Fn.join('', Fn.slice(Fn.split('.', key), 1, 2)), '-', '+'), '_', '/');
-  const padding = Fn.substr('===', 0, Op.mod(Op.sub(4, Op.mod(Fn.lengthOf(payload), 4)), 4));
-  const exp = Fn.lookup(Fn.jsondecode(Fn.base64decode(Fn.format('%s%s', [payload, padding]))), 'exp');
-  // A JSON number of whole seconds only: a string or a fraction is not an expiry Qdrant accepts.
-  const seconds = Fn.regex('^[0-9]+$', Fn.jsonencode(exp));
-  const date = Fn.formatdate("YYYY-MM-DD'T'hh:mm:ssZ", Fn.timeadd('1970-01-01T00:00:00Z', Fn.format('%ss', [seconds])));
-  // sensitive() first: the fallback "" is not sensitive, and Terraform before 1.7 fails on a
-  // nonsensitive() of a value that is not (hashicorp/terraform#33856).
-  return Token.asString(Fn.nonsensitive(Fn.sensitive(Fn.try([date, '']))));
-}
-
-/** The target argument of addSecretTarget, checked like a prop (it may come from any language). */
-const TARGET_ARGUMENT = { name: 'addSecretTarget argument', required: ['secretTarget'], fields: { secretTarget: SECRET_TARGET } };
 
 const API_KEY_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKey');
 

@@ -34,6 +34,9 @@ function secretTargetHint(x: unknown): string | undefined {
 /** One secret target (an ISecretTarget, possibly implemented in another language). */
 export const SECRET_TARGET: PropType = { instanceOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget, hint: secretTargetHint };
 
+/** The target argument of addSecretTarget, checked like a prop (it may come from any language). */
+export const TARGET_ARGUMENT: StructSchema = { name: 'addSecretTarget argument', required: ['secretTarget'], fields: { secretTarget: SECRET_TARGET } };
+
 export const CLUSTER_OPTIONS: StructSchema = {
   name: 'ClusterOptions',
   required: ['name', 'url'],
