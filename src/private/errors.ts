@@ -66,7 +66,7 @@ export function nameShown(name: unknown): boolean {
 }
 
 /** A cluster or key name for a message: quoted when {@link nameShown}, else described (see qShort). */
-export function qName(name: unknown): string {
+function qName(name: unknown): string {
   return nameShown(name) ? q(name) : typeof name === 'string' ? '(name not shown: it may be an API key)' : qShort(name);
 }
 
@@ -226,7 +226,6 @@ export const errors = {
   tokenResolvesToLiteral: (resolved: string) =>
     `key source resolves to ${resolved}, so the key would be plaintext in the stack; ` +
     'pass a reference to the secret store (e.g. a data source attribute), or use ApiKeySource.fromVariable',
-  tokenVariable: (name: string, problem: string) => `key source refers to variable "${name}", which ${problem}`,
   plaintextGuard: (problems: readonly string[]) =>
     `refusing to synthesize: a Qdrant API key would be written into the stack in plain text (validation was skipped): ${problems.join('; ')}`,
   outputsNotChecked: (deployCommand: string) =>

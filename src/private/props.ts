@@ -103,7 +103,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The known field a mistyped name most likely meant, or undefined. */
-export function suggest(name: string, known: readonly string[]): string | undefined {
+function suggest(name: string, known: readonly string[]): string | undefined {
   const camel = camelCase(name);
   const exact = known.find((k) => k === camel || k.toLowerCase() === name.toLowerCase() || k.toLowerCase() === camel.toLowerCase());
   if (exact) return exact;

@@ -17,13 +17,13 @@ const MAX_ROTATE_AFTER_DAYS = 3650;
  * Construct context that fixes "today" (a `YYYY-MM-DD` date) for the overdue check, so tests
  * and reproducible builds do not depend on the clock.
  */
-export const TODAY_CONTEXT_KEY = 'cdktf-qdrant-cluster-access:today';
+const TODAY_CONTEXT_KEY = 'cdktf-qdrant-cluster-access:today';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Milliseconds since the epoch of a real calendar date `YYYY-MM-DD` (UTC), else undefined. */
-export function parseIsoDate(value: string): number | undefined {
+function parseIsoDate(value: string): number | undefined {
   const m = ISO_DATE.exec(value);
   if (!m) return undefined;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];

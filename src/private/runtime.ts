@@ -15,10 +15,9 @@ export * as text from '../../assets/runtime/text';
 export * as protocol from '../../assets/runtime/protocol';
 export { FAILURES } from '../../assets/checker/failures';
 export { setKeyHint, showable } from '../../assets/runtime/cli';
-export type { FailureEntry } from '../../assets/checker/failures';
 
 /** assets/: the checker, the writer and their shared runtime, shipped in the package next to lib/. */
-export const RUNTIME_DIR = path.join(__dirname, '..', '..', 'assets');
+const RUNTIME_DIR = path.join(__dirname, '..', '..', 'assets');
 
 /** The runtime copied into the stack; `path` is relative to the stack's directory. */
 export function runtimeAsset(scope: Construct, id: string): TerraformAsset {

@@ -32,7 +32,7 @@ function secretTargetHint(x: unknown): string | undefined {
 }
 
 /** One secret target (an ISecretTarget, possibly implemented in another language). */
-export const SECRET_TARGET: PropType = { instanceOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget, hint: secretTargetHint };
+const SECRET_TARGET: PropType = { instanceOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget, hint: secretTargetHint };
 
 /** The target argument of addSecretTarget, checked like a prop (it may come from any language). */
 export const TARGET_ARGUMENT: StructSchema = { name: 'addSecretTarget argument', required: ['secretTarget'], fields: { secretTarget: SECRET_TARGET } };
@@ -62,7 +62,7 @@ export const API_KEY_PROPS: StructSchema = {
   },
 };
 
-export const API_KEY_OPTIONS: StructSchema = {
+const API_KEY_OPTIONS: StructSchema = {
   name: 'ApiKeyOptions',
   mayBeKey: true,
   required: ['name'],
@@ -74,7 +74,7 @@ export const API_KEY_OPTIONS: StructSchema = {
   },
 };
 
-export const HEALTH_CHECK_OPTIONS: StructSchema = {
+const HEALTH_CHECK_OPTIONS: StructSchema = {
   name: 'HealthCheckOptions',
   fields: {
     enabled: 'boolean',
@@ -90,7 +90,7 @@ export const HEALTH_CHECK_OPTIONS: StructSchema = {
   },
 };
 
-export const SETUP_GUIDE_OPTIONS: StructSchema = {
+const SETUP_GUIDE_OPTIONS: StructSchema = {
   name: 'SetupGuideOptions',
   fields: { enabled: 'boolean', outputPath: 'string' },
 };

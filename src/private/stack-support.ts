@@ -17,7 +17,7 @@ import { GUIDE_FILE_NAME } from '../setup-guide/markdown';
 const NULL_PROVIDER_ID = 'QdrantClusterAccessNullProvider';
 
 /** Runs after the stack's own synthesis, with the stack's output directory. */
-export type AfterSynth = (stackDir: string) => void;
+type AfterSynth = (stackDir: string) => void;
 
 /** Per stack: created on first use as the stack's child `QdrantClusterAccess`. */
 export class StackSupport extends Construct {
