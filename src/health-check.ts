@@ -24,7 +24,7 @@ import { AssetType, Fn, Lazy, Op, TerraformAsset, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import type { ApiKey } from './api-key';
 import { errors } from './private/errors';
-import { DEPLOY_COMMAND } from './private/framework';
+import { DEPLOY_COMMAND, DEPLOY_COMMAND_OPTION } from './private/framework';
 import { NullResource } from './private/null-resource';
 import { CLI, names, protocol } from './private/runtime';
 import { terraformLiteralProblem } from './private/stack-strings';
@@ -137,7 +137,6 @@ export interface CheckSettings {
   readonly minValidityDays: number;
   readonly runOnEveryDeploy: boolean;
   readonly caFile?: TerraformAsset;
-  readonly deployCommand: string;
   /** Whether the setup guide is written: the missing-key message points to it. */
   readonly guide: boolean;
 }
@@ -160,7 +159,6 @@ export function healthCheckSettings(scope: Construct, given: HealthCheckOptions,
     minValidityDays: options.minValidityDays!,
     runOnEveryDeploy: options.runOnEveryDeploy!,
     caFile: caAsset(scope, options.caFile, problems),
-    deployCommand: DEPLOY_COMMAND,
     guide,
   };
   return { options, settings, problems };
@@ -201,7 +199,7 @@ export class HealthCheck extends Construct {
       minValidityDays: settings.minValidityDays || undefined,
       ca: settings.caFile ? `${settings.caFile.path}` : undefined,
       label: names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name',
-      deployCommand: settings.deployCommand === protocol.CHECK_OPTIONS.deployCommand.default ? undefined : settings.deployCommand,
+      deployCommand: DEPLOY_COMMAND_OPTION,
     };
     const invocation = protocol.invocation('check', values, `${support.runtime.path}/${CLI.checker}`);
     const grants = Lazy.stringValue({ produce: () => grantsJson(apiKey, settings.grpc).json });
@@ -235,7 +233,7 @@ export class HealthCheck extends Construct {
     };
     if (settings.runOnEveryDeploy) triggers.run = Fn.timestamp();
 
-    const preconditions = keyPreconditions(apiKey, settings.deployCommand, settings.guide ? support.guideFile() : undefined);
+    const preconditions = keyPreconditions(apiKey, settings.guide ? support.guideFile() : undefined);
     this.resource = new NullResource(this, 'Resource', {
       triggers,
       provisioners: [{ type: 'local-exec', command: invocation.command, environment }],
@@ -261,12 +259,12 @@ function grantsJson(apiKey: ApiKey, grpc: boolean): { json: string; tokens: bool
  * once, naming the variable (instead of a prompt, or a check that fails later with a less direct
  * message). `guide`: where the setup guide is, when it is written.
  */
-function keyPreconditions(apiKey: ApiKey, deployCommand: string, guide?: string): { condition: any; errorMessage: string }[] {
+function keyPreconditions(apiKey: ApiKey, guide?: string): { condition: any; errorMessage: string }[] {
   const variable = apiKey._sourceConfig().variable;
   if (!variable) return [];
   return [{
     condition: Op.neq(variable.value, Token.nullValue()),
-    errorMessage: errors.keyNotSet(names.isValidName(apiKey.keyName) ? apiKey.keyName : '(invalid name)', variable.friendlyUniqueId, deployCommand, guide),
+    errorMessage: errors.keyNotSet(names.isValidName(apiKey.keyName) ? apiKey.keyName : '(invalid name)', variable.friendlyUniqueId, DEPLOY_COMMAND, guide),
   }];
 }
 

@@ -28,7 +28,7 @@ import * as path from 'path';
 import { Fn, ITerraformDependable, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { errors } from './errors';
-import { DEPLOY_COMMAND } from './framework';
+import { DEPLOY_COMMAND_OPTION } from './framework';
 import { NullResource } from './null-resource';
 import { CLI, protocol } from './runtime';
 import { stateOwner, terraformLiteralProblem } from './stack-strings';
@@ -95,10 +95,9 @@ export function writeFileEntries(scope: Construct, target: FileWrite): NullResou
       plain[entry.name] = entry.value;
     }
   }
-  // The hint of a missing key names the deploy command (omitted when it is the runtime's default).
-  const deployCommand = DEPLOY_COMMAND === protocol.CHECK_OPTIONS.deployCommand.default ? undefined : DEPLOY_COMMAND;
+  // The hint of a missing key names the deploy command.
   const owner = stateOwner(target.owner);
-  const write = protocol.invocation('write', { file, format, owner, deployCommand }, cli);
+  const write = protocol.invocation('write', { file, format, owner, deployCommand: DEPLOY_COMMAND_OPTION }, cli);
   // Sorted by name, so that the order of the keys and clusters does not even show in the text.
   const values = Object.fromEntries(entries.map((e) => [e.name, e.value]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   // What identifies the registration; Write's triggers hold every one of these (see the header).
