@@ -126,18 +126,16 @@ export interface HealthCheckOptions {
 
 // ---- not exported from the package ------------------------------------------------------------
 
-/** The checker options of a `ClusterAccess`, defaults applied. */
-export interface CheckSettings {
-  readonly header: string;
-  readonly timeoutSeconds: number;
-  readonly retries: number;
-  readonly requireAuth: boolean;
-  readonly grpc: boolean;
-  readonly allowExcessAccess: boolean;
-  readonly minValidityDays: number;
-  readonly runOnEveryDeploy: boolean;
-  readonly caFile?: TerraformAsset;
-  /** Whether the setup guide is written: the missing-key message points to it. */
+/** Every health-check option but the CA file, with its default. */
+type WithDefaults = Required<Omit<HealthCheckOptions, 'caFile'>>;
+
+/**
+ * The health checks of a `ClusterAccess` as they run: every option with its default, the CA file
+ * as copied into the stack, and whether the setup guide is written (the missing-key message
+ * points to it).
+ */
+export interface CheckSettings extends WithDefaults {
+  readonly ca?: TerraformAsset;
   readonly guide: boolean;
 }
 
@@ -149,19 +147,8 @@ export function healthCheckSettings(scope: Construct, given: HealthCheckOptions,
 { options: HealthCheckOptions; settings: CheckSettings; problems: string[] } {
   const options = withHealthCheckDefaults(given);
   const problems = healthCheckProblems(options);
-  const settings: CheckSettings = {
-    header: options.header!,
-    timeoutSeconds: options.timeoutSeconds!,
-    retries: options.retries!,
-    requireAuth: options.requireAuth!,
-    grpc: options.grpc!,
-    allowExcessAccess: options.allowExcessAccess!,
-    minValidityDays: options.minValidityDays!,
-    runOnEveryDeploy: options.runOnEveryDeploy!,
-    caFile: caAsset(scope, options.caFile, problems),
-    guide,
-  };
-  return { options, settings, problems };
+  const { caFile, ...settings } = options;
+  return { options, settings: { ...settings, ca: caAsset(scope, caFile, problems), guide }, problems };
 }
 
 /** The environment variable that holds the grants (the checker's --grants-env). */
@@ -197,7 +184,7 @@ export class HealthCheck extends Construct {
       writeCollections: access?.readWriteCollections.length ? access.readWriteCollections : undefined,
       allowExcessAccess: settings.allowExcessAccess,
       minValidityDays: settings.minValidityDays || undefined,
-      ca: settings.caFile ? `${settings.caFile.path}` : undefined,
+      ca: settings.ca ? `${settings.ca.path}` : undefined,
       label: names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name',
       deployCommand: DEPLOY_COMMAND_OPTION,
     };
@@ -222,7 +209,7 @@ export class HealthCheck extends Construct {
     }
 
     const optionsHash = createHash('sha256')
-      .update(JSON.stringify({ values, ca: settings.caFile?.assetHash ?? null }))
+      .update(JSON.stringify({ values, ca: settings.ca?.assetHash ?? null }))
       .digest('hex')
       .slice(0, 16);
     const triggers: Record<string, string> = {
@@ -269,7 +256,7 @@ function keyPreconditions(apiKey: ApiKey, guide?: string): { condition: any; err
 }
 
 /** The health-check options with every default filled in. */
-function withHealthCheckDefaults(o: HealthCheckOptions): HealthCheckOptions {
+function withHealthCheckDefaults(o: HealthCheckOptions): WithDefaults & Pick<HealthCheckOptions, 'caFile'> {
   return {
     enabled: o.enabled ?? true,
     header: o.header ?? ApiKeyHeader.API_KEY,
