@@ -13,16 +13,16 @@ export function terraformLiteralProblem(value: string): string | undefined {
 
 /**
  * The owner of a ClusterAccess's entries in a file, as the deploy's Terraform state knows it: the
- * construct path in the default workspace (as ever), `<path>@<workspace>` in another. Two
- * workspaces of one stack are two states writing the same files: with one owner, each deploy
- * overwrote the other's block and a destroy in one removed both's entries. With an owner each,
+ * construct path in the default workspace, `<path>@<workspace>` in another. Two workspaces of
+ * one stack are two states writing the same files: with one owner, each deploy would overwrite
+ * the other's block and a destroy in one would remove both's entries. With an owner each,
  * the second to write names the first one's block in its refusal, and a destroy takes out only
  * its own.
  *
  * Owners are at most 128 characters of A-Z a-z 0-9 _ . : @ / + - (runtime/names.js), which
  * Terraform's workspace names need not be: a name with other characters, or too long for the
  * room left after the path, is replaced by 16 hex digits of its SHA-256. (A path that leaves less
- * room than that keeps one owner for all workspaces, as before; the path is validated at synth.)
+ * room than that keeps one owner for all workspaces; the path is validated at synth.)
  */
 export function stateOwner(owner: string): string {
   const room = 127 - owner.length;

@@ -46,7 +46,7 @@ export function bindSecretTargets(access: Construct, plans: SecretTargetPlan[], 
     }
     for (const d of Array.isArray(returned) ? returned as unknown[] : []) {
       if (!canWait(d)) {
-        // Nothing to wait for without checks (healthCheck.enabled false): accepted, as before.
+        // Nothing to wait for without checks (healthCheck.enabled false): accepted.
         if (checks.length > 0) problems.push(errors.dependableCannotWait(description, d));
       } else if (TerraformStack.of(d) !== stack) {
         // Silently dropped when that stack was synthesized already, else a depends_on to nothing it declares.
