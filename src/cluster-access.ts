@@ -116,7 +116,7 @@ export class ClusterAccess extends Construct {
     });
     // Secret targets are bound at synth, when every key and grant is known: the entry names
     // depend on how many clusters each target receives.
-    Aspects.of(this).add({ visit: (node) => { if (node === this) this.bindSecretTargets(); } });
+    Aspects.of(this).add({ visit: (node) => { if (node === this) this.bindTargets(); } });
     if (this.setupGuideOptions.enabled !== false) registerSetupGuide(this);
   }
 
@@ -211,7 +211,7 @@ export class ClusterAccess extends Construct {
   }
 
   /** Binds each secret target once, after the checks of its keys, and records the files they write to. */
-  private bindSecretTargets(): void {
+  private bindTargets(): void {
     if (this.boundTargets !== undefined) return;
     const plans = planSecretTargets(this._apiKeys);
     this.boundTargets = targetSignature(plans);
