@@ -4,6 +4,7 @@ import { errors } from './private/errors';
 import { plaintextProblem, variableAttribute } from './private/references';
 import { names } from './private/runtime';
 import { onlyByFactory } from './private/props';
+import { API_KEY_SOURCE_SYMBOL } from './private/schemas';
 
 /**
  * How the checks and the secret targets receive the key at deploy time.
@@ -81,6 +82,7 @@ export class ApiKeySource {
   /** Only the factories make one (see onlyByFactory): a subclass could only fail. */
   private constructor(private readonly origin: { readonly variable: TerraformVariable } | { readonly token: string }, factory: symbol) {
     onlyByFactory(factory, FACTORY, errors.sourceWithNew());
+    Object.defineProperty(this, API_KEY_SOURCE_SYMBOL, { value: true });
   }
 
   /** @internal */

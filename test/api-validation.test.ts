@@ -233,6 +233,16 @@ describe('KeyAccess and ApiKeySource come from their factories only', () => {
         'got an object with keys "description", "readCollections", "readWriteCollections" (values not shown: they may hold an API key)',
     ]);
   });
+
+  test('an object made from their prototype, without the constructor, is refused the same way', () => {
+    // It has the methods, and none of a value's state.
+    const stack = newStack();
+    access(stack, { access: Object.create(KeyAccess.prototype), source: Object.create(ApiKeySource.prototype) });
+    expect(synthErrors(stack)).toEqual([
+      '[test/Q/ApiKeys/k] key "k" props.source must be an ApiKeySource (from ApiKeySource.fromVariable or fromToken); got an ApiKeySource object',
+      '[test/Q/ApiKeys/k] key "k" props.access must be a KeyAccess (from KeyAccess.readOnly, manage or collections); got a KeyAccess object',
+    ]);
+  });
 });
 
 test('grant() of a cluster that is not one of its ClusterAccess', () => {

@@ -7,6 +7,9 @@ import { PropType, StructSchema } from './props';
 /** Marks KeyAccess values (Symbol.for: shared by two copies of the package). */
 export const KEY_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.KeyAccess');
 
+/** Marks ApiKeySource values, set by its constructor (Symbol.for: shared by two copies of the package). */
+export const API_KEY_SOURCE_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKeySource');
+
 /** Marks ClusterAccess constructs (Symbol.for: shared by two copies of the package). */
 export const CLUSTER_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ClusterAccess');
 
@@ -14,10 +17,11 @@ const hasMethods = (x: unknown, methods: readonly string[]) => x !== null && typ
   methods.every((m) => typeof (x as Record<string, unknown>)[m] === 'function');
 
 /**
- * Duck types, so that values from another copy of the package are accepted (the factories' values
- * are the only ones: a subclass cannot be constructed).
+ * Duck types, so that values from another copy of the package are accepted. The marks are set by
+ * the constructors, which only the factories can call: an object made from the prototype alone
+ * (Object.create) has the methods but not the mark.
  */
-export const isApiKeySource = (x: unknown) => hasMethods(x, ['_config', '_problems']);
+export const isApiKeySource = (x: unknown) => hasMethods(x, ['_config', '_problems']) && API_KEY_SOURCE_SYMBOL in (x as object);
 export const isKeyAccess = (x: unknown) => hasMethods(x, ['_checkerAccess']) && KEY_ACCESS_SYMBOL in (x as object);
 const isSecretTarget = (x: unknown) => x !== null && typeof x === 'object' && typeof (x as { bind?: unknown }).bind === 'function' &&
   typeof (x as { description?: unknown }).description === 'string' && (x as { description: string }).description.trim() !== '';
