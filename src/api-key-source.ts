@@ -1,9 +1,9 @@
 import { Fn, Op, TerraformStack, TerraformVariable, Token, Tokenization, conditional } from 'cdktf';
 import { IConstruct } from 'constructs';
 import { errors } from './private/errors';
+import { onlyByFactory } from './private/props';
 import { plaintextProblem, variableAttribute } from './private/references';
 import { names } from './private/runtime';
-import { onlyByFactory } from './private/props';
 import { API_KEY_SOURCE_SYMBOL } from './private/schemas';
 
 /**

@@ -110,6 +110,19 @@ export class ApiKey extends Construct {
     return x !== null && typeof x === 'object' && API_KEY_SYMBOL in x;
   }
 
+  /**
+   * A key of a `ClusterAccess`, which adds its check and binds its targets. `props`: the key's own
+   * options (name, source, createdOn, rotateAfterDays, access), which the key checks;
+   * `reported`: what the ClusterAccess reported of the options already (they are not an object,
+   * or `clusters` is not a list of names), so that the key does not report it again, nor "no
+   * clusters"; `guideFile`: the setup guide, when it is written.
+   * @internal
+   */
+  public static _create(scope: Construct, id: string, props: ApiKeyOptions,
+    reported: { optionsReported: boolean; clustersReported: boolean; guideFile?: string }): ApiKey {
+    return new ApiKey(scope, id, props, reported, FACTORY);
+  }
+
   /** The logical name, e.g. `search-api`. */
   public readonly keyName: string;
 
@@ -161,19 +174,6 @@ export class ApiKey extends Construct {
   private readonly _nameGiven: unknown;
   /** The expiry output. */
   private readonly _expiry: KeyExpiry;
-
-  /**
-   * A key of a `ClusterAccess`, which adds its check and binds its targets. `props`: the key's own
-   * options (name, source, createdOn, rotateAfterDays, access), which the key checks;
-   * `reported`: what the ClusterAccess reported of the options already (they are not an object,
-   * or `clusters` is not a list of names), so that the key does not report it again, nor "no
-   * clusters"; `guideFile`: the setup guide, when it is written.
-   * @internal
-   */
-  public static _create(scope: Construct, id: string, props: ApiKeyOptions,
-    reported: { optionsReported: boolean; clustersReported: boolean; guideFile?: string }): ApiKey {
-    return new ApiKey(scope, id, props, reported, FACTORY);
-  }
 
   private constructor(scope: Construct, id: string, props: ApiKeyOptions,
     reported: { optionsReported: boolean; clustersReported: boolean; guideFile?: string }, factory: symbol) {

@@ -63,6 +63,14 @@ export class Cluster extends Construct {
     return x !== null && typeof x === 'object' && CLUSTER_SYMBOL in x;
   }
 
+  /**
+   * A cluster of a `ClusterAccess`, which checks and names it.
+   * @internal
+   */
+  public static _create(scope: Construct, id: string, options: ClusterOptions): Cluster {
+    return new Cluster(scope, id, options, FACTORY);
+  }
+
   /** The logical name, e.g. `prod-eu`. */
   public readonly clusterName: string;
 
@@ -93,14 +101,6 @@ export class Cluster extends Construct {
 
   private readonly parsed?: urls.ParsedClusterUrl;
   private readonly problems: string[];
-
-  /**
-   * A cluster of a `ClusterAccess`, which checks and names it.
-   * @internal
-   */
-  public static _create(scope: Construct, id: string, options: ClusterOptions): Cluster {
-    return new Cluster(scope, id, options, FACTORY);
-  }
 
   private constructor(scope: Construct, id: string, props: ClusterOptions, factory: symbol) {
     onlyByFactory(factory, FACTORY, errors.clusterWithNew());

@@ -6,8 +6,8 @@
  */
 import type { ApiKey } from '../api-key';
 import { ISecretTarget, KIND_TEXT, SecretEntry, SecretEntryKind, SecretNaming, withInheritedKey } from '../secret-target';
-import type { InheritedKey } from './file-writer';
 import { errors, q } from './errors';
+import type { InheritedKey } from './file-writer';
 import { names } from './runtime';
 
 export interface SecretTargetPlan {
