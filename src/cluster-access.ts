@@ -8,6 +8,7 @@ import { ApiKeyHeader, HealthCheckOptions } from './health-check';
 import { errors, nameShown, q } from './private/errors';
 import { FileTarget } from './private/file-target';
 import { DEPLOY_COMMAND } from './private/framework';
+import { buildGuideModel } from './private/guide-model';
 import { CheckSettings, KeyCheck } from './private/key-check';
 import { NullResource } from './private/null-resource';
 import { OutputsTarget, isGatedOutput } from './private/outputs-target';
@@ -135,7 +136,7 @@ export class ClusterAccess extends Construct {
     // Secret targets are bound at synth, when every key and grant is known: the entry names
     // depend on how many clusters each target receives.
     Aspects.of(this).add({ visit: (node) => { if (node === this) this.bindSecretTargets(); } });
-    if (this.setupGuideOptions.enabled !== false) registerSetupGuide(this);
+    if (this.setupGuideOptions.enabled !== false) registerSetupGuide(this, this.setupGuideOptions, () => buildGuideModel(this));
   }
 
   /** The clusters, in the order they were added. */

@@ -5,5 +5,6 @@ export * from './api-key-source';
 export * from './key-access';
 export * from './health-check';
 export * from './setup-guide';
+export * from './setup-guide-api';
 export * from './secret-target';
 export * from './secret-targets';
