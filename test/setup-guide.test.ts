@@ -306,7 +306,7 @@ describe('2. console procedure', () => {
     // Declared access, on several clusters: one key per cluster, each with that access; no synth warning for manage, so no mention of one.
     const admin = keyPart(md, 'admin');
     expect(admin).toContain('3. Access: choose **Manage** (cluster-wide; the key is declared `KeyAccess.manage()`).');
-    expect(admin).toContain('declare them in the stack as 2 keys of one cluster each, in place of this one (or leave `access` undeclared');
+    expect(admin).toContain('declare them in the stack as 2 keys of one cluster each, in place of this one. (The multi-cluster flow under **Access Management** makes one admin key for all of them');
     expect(admin).not.toContain('synth warns');
     expect(keyPart(md, 'app')).toContain('3. Access: open the **Collections** tab and add exactly `products` read-only, `orders` read-write, `carts` read-write');
     expect(keyPart(md, 'any')).toContain('the stack declares none for this key (`access` not set), so any valid key passes the check');
@@ -353,7 +353,7 @@ describe('2. console procedure', () => {
       const part = keyPart(md, key);
       expect(procedures(part)).toEqual(['API Keys tab']);
       expect(part).not.toContain('In the cluster dropdown');
-      expect(part).toContain('for 2 clusters, which one key from the console cannot be: a key with granular access covers one cluster');
+      expect(part).toContain('for 2 clusters. No single key from the console can be that: the cluster\'s **API Keys** tab makes a key with an access and an expiry for that one cluster only');
       expect(part).toContain('`key has manage access');
       // As the synth warning of such a key says (errors.multiClusterGranularKey).
       expect(part).toContain('synth warns about this key until then, unless your clusters are self-hosted and accept the same JWT');

@@ -149,21 +149,21 @@ function multiClusterFlow(m: GuideModel, k: GuideKey): string[] {
   ];
 }
 
-/** A key of several clusters that declares access: the console makes such keys one cluster at a time. */
+/** A key of several clusters that declares access: the API Keys tab makes such keys one cluster at a time. */
 function keyPerCluster(m: GuideModel, k: GuideKey): string[] {
   const clusters = clustersOf(k);
-  const manage = k.access!.mode === 'manage';
-  const flow = manage
-    ? 'its multi-cluster flow makes keys without granular access or expiry'
-    : `its multi-cluster flow makes keys that can manage${m.checks.enabled ? ', which fail this key\'s check with `key has manage access …`' : ''}`;
+  const tab = 'The cluster\'s **API Keys** tab makes a key with an access and an expiry for that one cluster';
+  const why = k.access!.mode === 'manage'
+    ? `${tab}: create one key per cluster, and declare them in the stack as ${clusters.length} keys of one cluster each, in place of this one. ` +
+      '(The multi-cluster flow under **Access Management** makes one admin key for all of them, which can manage them, without access options: ' +
+      'to use it instead, leave `access` undeclared, and this section shows that flow.)'
+    : `No single key from the console can be that: ${tab.charAt(0).toLowerCase()}${tab.slice(1)} only, and the multi-cluster flow under **Access Management** ` +
+      `makes keys that can manage${m.checks.enabled ? ', which fail this key\'s check with `key has manage access …`' : ''}. ` +
+      `Create one key per cluster, and declare them in the stack as ${clusters.length} keys of one cluster each, in place of this one ` +
+      '(synth warns about this key until then, unless your clusters are self-hosted and accept the same JWT).';
   return [
     '',
-    `This key is declared ${declared(k)} for ${clusters.length} clusters, which one key from the console cannot be: ` +
-      `a key with granular access covers one cluster, made in that cluster's **API Keys** tab, and ${flow}. ` +
-      `Create one key per cluster, and declare them in the stack as ${clusters.length} keys of one cluster each, in place of this one` +
-      (manage
-        ? ' (or leave `access` undeclared for one key of all these clusters: this section then shows the multi-cluster flow).'
-        : ' (synth warns about this key until then, unless your clusters are self-hosted and accept the same JWT).'),
+    `This key is declared ${declared(k)} for ${clusters.length} clusters. ${why}`,
     '',
     ...clusters.map((c) => `- ${code(`${k.name}-${c.name}`)} with ${code(`clusters: ['${c.name}']`)}: in the cluster ${where(c)}`),
     '',
@@ -184,7 +184,7 @@ function madeElsewhere(h: Heading): string[] {
     '',
     'A key that something else creates plugs in through `ApiKeySource.fromToken(...)`, which marks the value sensitive, so that plans never print it. ' +
       'For example, the Qdrant Cloud Terraform provider (`qdrant/qdrant-cloud`) creates a key with its resource `qdrant-cloud_accounts_database_api_key_v2`: ' +
-      'one cluster each, with an access rule and an expiry, as the **API Keys** tab does (with no access rule, a key that can manage). ' +
+      'one cluster each, with an access rule and an expiry, as the **API Keys** tab does (without an access rule, the key can manage). ' +
       'The provider leaves that resource\'s `key` attribute unmarked (not `Sensitive`): pass it as `source: ApiKeySource.fromToken(<resource>.key)`, never to an output of your own. ' +
       'The key then sits in clear in the Terraform state of the stack that holds that resource: keep that state in a backend that encrypts it. ' +
       'The provider fills `key` only when it creates the key (after `terraform import` it is empty), and replaces the key when any of its arguments changes.',

@@ -96,7 +96,8 @@ function whereFrom(m: GuideModel, k: GuideKey, c: GuideCluster, delivery: GuideD
     }
     case 'json':
       return ['', `The deploy writes these names as members of the JSON file ${code(t.file!)} (section 4), and the snippets read them there, ` +
-        'at that path: relative to the project directory, so adjust it to where the app runs. The curl lines read them with `jq`.'];
+        'at that path: relative to the project directory, so adjust it to where the app runs. ' +
+        'The Java snippet reads the file with Jackson, the Rust one with `serde_json`, the curl lines with `jq`.'];
     case 'outputs':
       return [
         '',
