@@ -137,6 +137,13 @@ describe('golden file: examples/multi-cluster', () => {
         'many.md': SetupGuide.render(many),
         'empty.md': render({}),
         'stack.md': renderStackGuide([many, new ClusterAccess(stack, 'Other', ONE)].map(buildGuideModel)),
+        'targets.md': render({
+          ...ONE,
+          apiKeys: [
+            { name: 'out', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs()] },
+            { name: 'own', clusters: ['prod-eu'], secretTargets: [{ description: 'Vault kv <b>|`x`', bind: () => ({}) }] },
+          ],
+        }),
         'access.md': render({
           clusters: [{ name: 'books', url: 'https://bücher.example' }, { name: 'prod-eu', url: EU }],
           apiKeys: [
@@ -835,6 +842,43 @@ describe('5. snippets, checked by the real tools', () => {
     expect(snippets.length).toBeGreaterThanOrEqual(6);
     for (const snippet of snippets) execFileSync('bash', ['-n'], { input: snippet, stdio: ['pipe', 'pipe', 'pipe'] });
   });
+});
+
+describe('5. names that are not environment names (synth refuses them; render() and skipValidation do not stop)', () => {
+  const hostile = ['X$(touch pwned1)', "K'\"; touch pwned2; #", 'U`touch pwned3`\nY'];
+  const props = (target: ReturnType<typeof SecretTarget.json>): ClusterAccessProps => ({
+    ...ONE,
+    apiKeys: [{
+      name: 'k', clusters: ['prod-eu'], secretTargets: [target],
+      secretNaming: { names: { QDRANT_URL: hostile[0], QDRANT_API_KEY: hostile[1], QDRANT_GRPC_URL: hostile[2] } },
+    }],
+  });
+
+  test.each([['Terraform outputs', SecretTarget.terraformOutputs()], ['a JSON file', SecretTarget.json({ path: 'q.json' })]])(
+    '%s: every snippet holds them as escaped strings, and pasting the shell lines runs nothing else', (_, target) => {
+      const md = section(render(props(target)), 5);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-names-'));
+      try {
+        // Stand-ins for the commands the lines call; jq is the real one (it finds no file here).
+        const bin = path.join(dir, 'bin');
+        fs.mkdirSync(bin);
+        for (const cmd of ['curl', 'terraform']) fs.writeFileSync(path.join(bin, cmd), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+        const script = blocks(md, 'bash').join('').split('\n').filter((l) => !l.startsWith('read ')).join('\n');
+        spawnSync('bash', ['--norc', '--noprofile', '-c', script], { cwd: dir, env: { PATH: `${bin}:${process.env.PATH}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+        expect(fs.readdirSync(dir)).toEqual(['bin']);
+        for (const file of ['snippet.py', 'snippet.go']) {
+          fs.writeFileSync(path.join(dir, file), blocks(md, file.endsWith('.py') ? 'python' : 'go')[0]);
+        }
+        execFileSync('python3', ['-m', 'py_compile', path.join(dir, 'snippet.py')], { stdio: 'pipe' });
+        execFileSync('/usr/local/go/bin/gofmt', ['-e', path.join(dir, 'snippet.go')], { stdio: 'pipe' });
+        // Each name reaches the code as one string literal of its language.
+        expect(blocks(md, 'python')[0]).toContain(JSON.stringify(hostile[1]));
+        expect(blocks(md, 'go')[0]).toContain(JSON.stringify(hostile[2]));
+        expect(blocks(md, 'java')[0]).toContain(JSON.stringify(hostile[2]));
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
 });
 
 describe('5. the shell lines against the stand-in cluster', () => {
