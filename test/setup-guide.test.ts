@@ -849,7 +849,9 @@ describe('5. names that are not environment names (synth refuses them; render() 
   const props = (target: ReturnType<typeof SecretTarget.json>): ClusterAccessProps => ({
     ...ONE,
     apiKeys: [{
-      name: 'k', clusters: ['prod-eu'], secretTargets: [target],
+      name: 'k',
+      clusters: ['prod-eu'],
+      secretTargets: [target],
       secretNaming: { names: { QDRANT_URL: hostile[0], QDRANT_API_KEY: hostile[1], QDRANT_GRPC_URL: hostile[2] } },
     }],
   });
@@ -898,7 +900,7 @@ describe('5. the shell lines against the stand-in cluster', () => {
    * the status code. `terraform` answers `output -raw <name>` from `outputs`, as the state would.
    */
   async function run(lines: string, opts: { cwd: string; stdin?: string; outputs?: Record<string, string> }): Promise<string> {
-    const terraform = `terraform() { [ "$2" = output ] && [ "$3" = -raw ] && printf '%s' "$(printenv "OUT_$4")"; }`;
+    const terraform = 'terraform() { [ "$2" = output ] && [ "$3" = -raw ] && printf \'%s\' "$(printenv "OUT_$4")"; }';
     const script = `${terraform}\n${lines.replace(/^curl /gm, 'curl --cacert "$GUIDE_TEST_CA" --max-time 10 -o /dev/null -w "%{http_code} " ')}`;
     const child = execFile('bash', ['--norc', '--noprofile', '-c', script], {
       cwd: opts.cwd,
