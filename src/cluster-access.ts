@@ -5,6 +5,7 @@ import { Cluster, ClusterOptions } from './cluster';
 import { CheckSettings, HealthCheck, HealthCheckOptions, healthCheckSettings } from './health-check';
 import { errors, nameShown, q } from './private/errors';
 import { recordFiles } from './private/file-record';
+import { buildGuideModel } from './private/guide-model';
 import { checkStruct, isObject } from './private/props';
 import { names } from './private/runtime';
 import { API_KEY_OPTIONS_IN_ACCESS, CLUSTER_ACCESS_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING } from './private/schemas';
@@ -117,7 +118,7 @@ export class ClusterAccess extends Construct {
     // Secret targets are bound at synth, when every key and grant is known: the entry names
     // depend on how many clusters each target receives.
     Aspects.of(this).add({ visit: (node) => { if (node === this) this.bindTargets(); } });
-    if (this.setupGuideOptions.enabled !== false) registerSetupGuide(this);
+    if (this.setupGuideOptions.enabled !== false) registerSetupGuide(this, this.setupGuideOptions, () => buildGuideModel(this));
   }
 
   /** The clusters, in the order they were added. */

@@ -14,3 +14,4 @@ export type { HealthCheckOptions } from './health-check';
 export * from './setup-guide';
 export { SecretEntryKind, SecretTarget } from './secret-target';
 export type { FileSecretTargetOptions, ISecretTarget, SecretEntry, SecretNaming, SecretTargetBindOptions, SecretTargetConfig } from './secret-target';
+export * from './setup-guide-api';

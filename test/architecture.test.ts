@@ -76,3 +76,21 @@ test('scripts/runtime-node-versions.sh lists every suite outside e2e/ and real-q
   expect(starting.length).toBeGreaterThan(10);
   expect(listed).toEqual(starting);
 });
+
+// The setup guide renders a read-only model that the ClusterAccess side builds
+// (src/private/guide-model.ts): nothing under src/setup-guide/ reads a construct of src/, not
+// even for a type, so src/cluster-access.ts can import its writer without an import circle.
+test('src/setup-guide/ imports only itself and the shared helpers of src/private/, not even a type of a construct', () => {
+  const allowed = new Set(['src/private/errors.ts', 'src/private/framework.ts', 'src/private/runtime.ts', 'src/private/stack-support.ts']);
+  const files = filesUnder(path.join('src', 'setup-guide'), /\.ts$/);
+  expect(files.length).toBeGreaterThan(5);
+  const offenders = files.flatMap((f) => {
+    const text = fs.readFileSync(path.join(REPO, f), 'utf8');
+    // Every relative import and export, `import type` included.
+    const specs = [...text.matchAll(/^(?:import|export)\b[^;]*?from '(\.[^']*)'/gm)].map((m) => m[1]);
+    return specs.map((s) => [s, resolveTs(f, s)] as const)
+      .filter(([, t]) => t === undefined || !(t.startsWith(path.join('src', 'setup-guide') + path.sep) || allowed.has(t)))
+      .map(([s]) => `${f}: ${s}`);
+  });
+  expect(offenders).toEqual([]);
+});

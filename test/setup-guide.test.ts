@@ -3,8 +3,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { promisify } from 'util';
-import { App, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { App, TerraformResource, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import * as ts from 'typescript';
 import type * as Checker from '../assets/checker';
 import { FAILURES, FailureId } from '../assets/checker/failures';
@@ -12,6 +11,7 @@ import { MultiClusterStack } from '../examples/multi-cluster/main';
 import { renderExampleGuide } from '../scripts/render-example-guide';
 import { ApiKeyHeader, ApiKeySource, ClusterAccess, ClusterAccessProps, KeyAccess, SecretTarget, SetupGuide } from '../src';
 import { validationErrors } from './support/synth';
+import { buildGuideModel } from '../src/private/guide-model';
 import { renderStackGuide } from '../src/setup-guide/render';
 import { canaryKey, StandInQdrant } from '../tools/testing/stand-in-qdrant';
 
@@ -136,7 +136,14 @@ describe('golden file: examples/multi-cluster', () => {
         'one.md': render(ONE),
         'many.md': SetupGuide.render(many),
         'empty.md': render({}),
-        'stack.md': renderStackGuide([many, new ClusterAccess(stack, 'Other', ONE)]),
+        'stack.md': renderStackGuide([many, new ClusterAccess(stack, 'Other', ONE)].map(buildGuideModel)),
+        'targets.md': render({
+          ...ONE,
+          apiKeys: [
+            { name: 'out', clusters: ['prod-eu'], secretTargets: [SecretTarget.terraformOutputs()] },
+            { name: 'own', clusters: ['prod-eu'], secretTargets: [{ description: 'Vault kv <b>|`x`', bind: () => ({}) }] },
+          ],
+        }),
         'access.md': render({
           clusters: [{ name: 'books', url: 'https://bücher.example' }, { name: 'prod-eu', url: EU }],
           apiKeys: [
@@ -197,7 +204,7 @@ describe('structure and determinism', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     const a = new ClusterAccess(stack, 'Search', ONE);
     const b = new ClusterAccess(stack, 'Ingest', { clusters: [{ name: 'prod-us', url: US }], apiKeys: [{ name: 'ingest', clusters: ['prod-us'] }] });
-    const md = renderStackGuide([a, b]);
+    const md = renderStackGuide([a, b].map(buildGuideModel));
     expect(md.split('\n').filter((l) => /^# /.test(l))).toEqual(['# Qdrant setup guide: stack `test`']);
     expect(md.indexOf('## `test/Search`')).toBeLessThan(md.indexOf('## `test/Ingest`'));
     expect(md).toContain('### 1. Clusters');
@@ -224,7 +231,9 @@ describe('1. clusters', () => {
       '`prod-eu`', 'set at deploy (a token); see output `qdrant_prod_eu_rest_endpoint`',
       '`qdrant_prod_eu_rest_endpoint`', '`qdrant_prod_eu_grpc_endpoint`', '`k`',
     ]);
-    expect(section(md, 5)).toContain('replace the placeholders with the Terraform outputs');
+    // The snippets read the names; where their values come from is the cluster's outputs.
+    expect(blocks(section(md, 5), 'bash')[0]).toBe('export QDRANT_URL="$(terraform -chdir=cdktf.out/stacks/test output -raw qdrant_prod_eu_rest_endpoint)"\n' +
+      'read -rs QDRANT_API_KEY && export QDRANT_API_KEY   # paste the key, then Enter (nothing is shown)\n');
   });
 });
 
@@ -234,7 +243,7 @@ describe('2. console procedure', () => {
     const s2 = section(md, 2);
     const start = s2.indexOf(`### Key \`${key}\``);
     expect(start).toBeGreaterThanOrEqual(0);
-    const next = s2.indexOf('### Key `', start + 1);
+    const next = s2.indexOf('\n### ', start + 1);
     return next < 0 ? s2.slice(start) : s2.slice(start, next);
   }
 
@@ -250,7 +259,28 @@ describe('2. console procedure', () => {
     for (const part of [search, ingest]) expect(part).toContain('shown only once');
   });
 
-  test('a key of one cluster: the cluster\'s API Keys tab, access, an expiration; several clusters: the multi-cluster flow or one key per cluster', () => {
+  /** Which console procedures a key's part shows: exactly one, by what the key declares. */
+  function procedures(part: string): string[] {
+    return [
+      ...(part.includes('go to **Access Management**: the list of API keys. Click **Create**.') ? ['multi-cluster flow'] : []),
+      ...(part.includes('Go to its **API Keys** tab, click **Create**') ? ['API Keys tab'] : []),
+    ];
+  }
+
+  test('each key gets exactly one procedure: the multi-cluster flow for several clusters without declared access, else the API Keys tab', () => {
+    const accesses = { none: undefined, readOnly: KeyAccess.readOnly(), manage: KeyAccess.manage(), collections: KeyAccess.collections({ read: ['products'] }) };
+    for (const [mode, access] of Object.entries(accesses)) {
+      for (const clusters of [['prod-eu'], ['prod-eu', 'prod-us']]) {
+        const part = keyPart(render({ clusters: TWO.clusters, apiKeys: [{ name: 'k', clusters, access }] }), 'k');
+        const expected = clusters.length > 1 && access === undefined ? ['multi-cluster flow'] : ['API Keys tab'];
+        expect([mode, clusters.length, procedures(part)]).toEqual([mode, clusters.length, expected]);
+        // No hedging between the two flows.
+        expect(part).not.toMatch(/Newer consoles|Older clusters may still offer|if your console offers it/);
+      }
+    }
+  });
+
+  test('a key of one cluster: the cluster\'s API Keys tab, access, an expiration; several clusters without access: the multi-cluster flow', () => {
     const md = render(TWO);
     const search = keyPart(md, 'search-api');
     const ingest = keyPart(md, 'ingest');
@@ -259,13 +289,14 @@ describe('2. console procedure', () => {
     expect(ingest).toContain('4. Expiration: set one. Qdrant\'s default is 90 days;');
     expect(ingest).toContain('publishes it as the output `qdrant_api_key_ingest_expires_at`');
     expect(ingest).toContain('`eyJhb`');
-    expect(ingest).not.toContain('multi-cluster flow');
-    expect(search).toContain('2. Go to **Access Management**');
-    expect(search).toContain('Click **OK**');
-    expect(search).toContain('expiry (default 90 days)');
-    expect(search).toContain('multi-cluster flow');
-    expect(search).toContain('one key per cluster');
-    expect(search).toContain("`search-api-prod-eu` with `clusters: ['prod-eu']`");
+    expect(ingest).not.toContain('Access Management');
+    expect(search).toContain('The stack declares no `access` for this key, so one key covers all 2 clusters: the console\'s multi-cluster flow makes it.');
+    expect(search).toContain('1. Open the Qdrant Cloud dashboard at <https://cloud.qdrant.io> and go to **Access Management**');
+    expect(search).toContain('4. Click **OK**');
+    expect(search).toContain('this section then shows how to create one key per cluster with it');
+    // Such a key may have no expiry: createdOn gives the reminder.
+    expect(search).toContain('set `createdOn` of the key in the stack to the day you create it');
+    expect(search).not.toContain('API Keys** tab');
   });
 
   test('what to select follows the declared access of each key', () => {
@@ -279,9 +310,11 @@ describe('2. console procedure', () => {
       ],
     });
     expect(keyPart(md, 'reader')).toContain('3. Access: choose **Read-only** for the whole cluster (the key is declared `KeyAccess.readOnly()`');
-    // The multi-cluster flow has no access options: its keys can manage, as this one is declared.
-    expect(keyPart(md, 'admin')).toContain('4. Access: this flow has no access options; its keys can manage every cluster they cover, ' +
-      'as this key is declared (`KeyAccess.manage()`).');
+    // Declared access, on several clusters: one key per cluster, each with that access; no synth warning for manage, so no mention of one.
+    const admin = keyPart(md, 'admin');
+    expect(admin).toContain('3. Access: choose **Manage** (cluster-wide; the key is declared `KeyAccess.manage()`).');
+    expect(admin).toContain('declare them in the stack as 2 keys of one cluster each, in place of this one. (The multi-cluster flow under **Access Management** makes one admin key for all of them');
+    expect(admin).not.toContain('synth warns');
     expect(keyPart(md, 'app')).toContain('3. Access: open the **Collections** tab and add exactly `products` read-only, `orders` read-write, `carts` read-write');
     expect(keyPart(md, 'any')).toContain('the stack declares none for this key (`access` not set), so any valid key passes the check');
     // Section 3 says what the check proves for each of them.
@@ -325,16 +358,45 @@ describe('2. console procedure', () => {
     });
     for (const key of ['reader', 'app']) {
       const part = keyPart(md, key);
-      expect(part).not.toContain('Go to **Access Management**');
+      expect(procedures(part)).toEqual(['API Keys tab']);
       expect(part).not.toContain('In the cluster dropdown');
-      expect(part).toContain('which the multi-cluster flow (**Access Management**) cannot create');
+      expect(part).toContain('for 2 clusters. No single key from the console can be that: the cluster\'s **API Keys** tab makes a key with an access and an expiry for that one cluster only');
       expect(part).toContain('`key has manage access');
+      // As the synth warning of such a key says (errors.multiClusterGranularKey).
+      expect(part).toContain('synth warns about this key until then, unless your clusters are self-hosted and accept the same JWT');
       expect(part).toContain(`- \`${key}-prod-eu\` with \`clusters: ['prod-eu']\`: in the cluster \`prod-eu\` (\`abc-123.eu-central-1-0.aws.cloud.qdrant.io\`)`);
       expect(part).toContain(`- \`${key}-prod-us\` with \`clusters: ['prod-us']\`: in the cluster \`prod-us\` (\`def-456.us-east-1-0.aws.cloud.qdrant.io\`)`);
       expect(part).toContain('2. Go to its **API Keys** tab, click **Create**, and name the key as in the list above (the console asks for a name; the stack does not read it).');
     }
     expect(keyPart(md, 'reader')).toContain('3. Access: choose **Read-only** for the whole cluster');
     expect(keyPart(md, 'app')).toContain('3. Access: open the **Collections** tab and add exactly `products` read-only');
+  });
+});
+
+describe('2. why the console, and keys made elsewhere', () => {
+  test('the section says why keys are a console step and how a key of the qdrant-cloud Terraform provider plugs in', () => {
+    const s2 = section(render(ONE), 2);
+    const part = s2.slice(s2.indexOf('### Why the console, and keys made elsewhere'));
+    expect(part).toContain('This library never creates a key');
+    expect(part).toContain('The console shows a new key once');
+    expect(part).toContain('`qdrant-cloud_accounts_database_api_key_v2`');
+    expect(part).toContain('leaves that resource\'s `key` attribute unmarked (not `Sensitive`): pass it as `source: ApiKeySource.fromToken(<resource>.key)`');
+    expect(part).toContain('The key then sits in clear in the Terraform state of the stack that holds that resource');
+  });
+
+  test('as the guide says, fromToken marks such an unmarked attribute sensitive wherever the stack uses it', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    // The provider's resource as cdktf would synthesize it; its `key` attribute is not sensitive.
+    const dbKey = new TerraformResource(stack, 'DbKey', { terraformResourceType: 'qdrant-cloud_accounts_database_api_key_v2' });
+    new ClusterAccess(stack, 'Qdrant', {
+      ...ONE,
+      apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], source: ApiKeySource.fromToken(dbKey.getStringAttribute('key')), secretTargets: [SecretTarget.dotenv({ path: '.env' })] }],
+    });
+    const json = Testing.synth(stack, true);
+    const ref = 'qdrant-cloud_accounts_database_api_key_v2.DbKey.key';
+    const uses = json.split(ref).length - 1;
+    expect(uses).toBeGreaterThanOrEqual(3);
+    expect(json.split(`sensitive(${ref})`).length - 1).toBe(uses);
   });
 });
 
@@ -564,33 +626,91 @@ describe('4. where the key lands', () => {
 });
 
 describe('5. snippets', () => {
-  test('REST clients use the REST port, gRPC clients the gRPC port; the key comes from the environment', () => {
+  const LANGS = ['python', 'typescript', 'csharp', 'rust', 'java', 'go'];
+
+  test('the snippets read the names the deploy writes, never the URL: REST clients the REST URL, gRPC clients the gRPC URL', () => {
     const md = section(render(TWO), 5);
     const us = md.slice(md.indexOf('### Cluster `prod-us`'));
-    const host = 'def-456.us-east-1-0.aws.cloud.qdrant.io';
-    expect(blocks(us, 'python')[0]).toContain(`url="https://${host}:8443",`);
-    expect(blocks(us, 'python')[0]).toContain('api_key=os.environ["QDRANT_PROD_US_API_KEY"]');
-    expect(blocks(us, 'typescript')[0]).toContain(`url: "https://${host}:8443",`);
-    expect(blocks(us, 'typescript')[0]).toContain('apiKey: process.env["QDRANT_PROD_US_API_KEY"],');
-    expect(blocks(us, 'csharp')[0]).toMatch(new RegExp(`"${host}",\\s+port: 7334,\\s+https: true,`));
-    expect(blocks(us, 'rust')[0]).toContain(`Qdrant::from_url("https://${host}:7334")`);
-    expect(blocks(us, 'java')[0]).toContain(`QdrantGrpcClient.newBuilder("${host}", 7334, true)`);
-    expect(blocks(us, 'go')[0]).toMatch(new RegExp(`Host:\\s+"${host}",\\s+Port:\\s+7334,\\s+APIKey: os.Getenv\\("QDRANT_PROD_US_API_KEY"\\),\\s+UseTLS: true,`));
-    expect(blocks(us, 'bash')[0]).toBe([
-      `curl -sS -H @- https://${host}:8443/collections <<<"api-key: $QDRANT_PROD_US_API_KEY"`,
-      `curl -sS -H @- https://${host}:8443/collections <<<"Authorization: Bearer $QDRANT_PROD_US_API_KEY"`,
+    expect(blocks(us, 'python')[0]).toContain('    url=os.environ["QDRANT_PROD_US_URL"],\n    api_key=os.environ["QDRANT_PROD_US_API_KEY"],\n');
+    expect(blocks(us, 'typescript')[0]).toContain('  url: setting("QDRANT_PROD_US_URL"),\n  apiKey: setting("QDRANT_PROD_US_API_KEY"),\n');
+    expect(blocks(us, 'typescript')[0]).toContain('const value = process.env[name];');
+    expect(blocks(us, 'csharp')[0]).toContain('var grpcUrl = new Uri(Environment.GetEnvironmentVariable("QDRANT_PROD_US_GRPC_URL")!);');
+    expect(blocks(us, 'csharp')[0]).toContain('apiKey: Environment.GetEnvironmentVariable("QDRANT_PROD_US_API_KEY"));');
+    expect(blocks(us, 'rust')[0]).toContain('Qdrant::from_url(&std::env::var("QDRANT_PROD_US_GRPC_URL")?)\n        .api_key(std::env::var("QDRANT_PROD_US_API_KEY"))');
+    expect(blocks(us, 'java')[0]).toContain('URI grpcUrl = URI.create(System.getenv("QDRANT_PROD_US_GRPC_URL"));');
+    expect(blocks(us, 'java')[0]).toContain('.withApiKey(System.getenv("QDRANT_PROD_US_API_KEY"))');
+    expect(blocks(us, 'go')[0]).toContain('grpcURL, err := url.Parse(os.Getenv("QDRANT_PROD_US_GRPC_URL"))');
+    expect(blocks(us, 'go')[0]).toMatch(/Host:\s+grpcURL.Hostname\(\),\s+Port:\s+port,\s+APIKey: os.Getenv\("QDRANT_PROD_US_API_KEY"\),\s+UseTLS: grpcURL.Scheme == "https",/);
+    expect(blocks(us, 'bash').at(-1)).toBe([
+      'curl -sS -H @- "$QDRANT_PROD_US_URL/collections" <<<"api-key: $QDRANT_PROD_US_API_KEY"',
+      'curl -sS -H @- "$QDRANT_PROD_US_URL/collections" <<<"Authorization: Bearer $QDRANT_PROD_US_API_KEY"',
     ].join('\n') + '\n');
     expect(us).toContain('#### Python (REST, port 8443)');
     expect(us).toContain('#### Go (gRPC, port 7334)');
+    // No address, host or port of a cluster in any snippet's code: the values are the deploy's.
+    for (const lang of [...LANGS, 'bash']) {
+      for (const b of blocks(md, lang)) expect([lang, b]).not.toEqual([lang, expect.stringMatching(/qdrant\.io|8443|7334|6333|6334/)]);
+    }
   });
 
-  test('one snippet set per cluster up to three; beyond, one representative cluster, named', () => {
+  test('the names are the target\'s: a prefix and a renamed name reach every snippet', () => {
+    const md = section(render({
+      clusters: [{ name: 'eu', url: EU }],
+      apiKeys: [{ name: 'app', clusters: ['eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })], secretNaming: { prefix: 'SEARCH_', names: { QDRANT_API_KEY: 'SEARCH_KEY' } } }],
+    }), 5);
+    expect(blocks(md, 'python')[0]).toContain('url=os.environ["SEARCH_QDRANT_URL"],\n    api_key=os.environ["SEARCH_KEY"],');
+    expect(blocks(md, 'typescript')[0]).toContain('url: setting("SEARCH_QDRANT_URL"),');
+    expect(blocks(md, 'go')[0]).toContain('url.Parse(os.Getenv("SEARCH_QDRANT_GRPC_URL"))');
+    expect(blocks(md, 'go')[0]).toContain('APIKey: os.Getenv("SEARCH_KEY"),');
+    expect(blocks(md, 'bash').at(-1)).toContain('"$SEARCH_QDRANT_URL/collections" <<<"api-key: $SEARCH_KEY"');
+  });
+
+  test('a key without a secret target: the values come from the endpoint outputs and the key\'s variable', () => {
+    const md = section(render(ONE), 5);
+    expect(md).toContain('No secret target holds these values: the key `search-api` has none (section 4).');
+    expect(md).toContain('`QDRANT_URL` and `QDRANT_GRPC_URL` are the Terraform outputs `qdrant_prod_eu_rest_endpoint` and `qdrant_prod_eu_grpc_endpoint`');
+    expect(md).toContain('`QDRANT_API_KEY` is the key, the value you set as `TF_VAR_qdrant_api_key_search_api` (section 3)');
+    expect(blocks(md, 'bash')[0]).toBe('export QDRANT_URL="$(terraform -chdir=cdktf.out/stacks/test output -raw qdrant_prod_eu_rest_endpoint)"\n' +
+      'read -rs QDRANT_API_KEY && export QDRANT_API_KEY   # paste the key, then Enter (nothing is shown)\n');
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const token = new TerraformVariable(stack, 'vault', { type: 'string', sensitive: true }).stringValue;
+    const fromToken = SetupGuide.render(new ClusterAccess(stack, 'Qdrant', { ...ONE, apiKeys: [{ name: 'k', clusters: ['prod-eu'], source: ApiKeySource.fromToken(token) }] }));
+    expect(section(fromToken, 5)).toContain('`QDRANT_API_KEY` is the key, from the resource that the key\'s token refers to (`ApiKeySource.fromToken`)');
+  });
+
+  test('a JSON target: the snippets read its members from the file; a target of your own: from the environment it fills', () => {
+    const json = section(render({ ...ONE, apiKeys: [{ name: 'app', clusters: ['prod-eu'], secretTargets: [SecretTarget.json({ path: 'conf/qdrant.json' })] }] }), 5);
+    expect(json).toContain('The deploy writes these names as members of the JSON file `conf/qdrant.json` (section 4)');
+    expect(blocks(json, 'python')[0]).toContain('with open("conf/qdrant.json", encoding="utf-8") as file:\n    settings = json.load(file)');
+    expect(blocks(json, 'python')[0]).toContain('url=settings["QDRANT_URL"],');
+    expect(blocks(json, 'typescript')[0]).toContain('const settings = JSON.parse(readFileSync("conf/qdrant.json", \'utf8\'));');
+    expect(blocks(json, 'csharp')[0]).toContain('new Uri(settings.GetProperty("QDRANT_GRPC_URL").GetString()!)');
+    expect(blocks(json, 'rust')[0]).toContain('Qdrant::from_url(settings["QDRANT_GRPC_URL"].as_str().ok_or("QDRANT_GRPC_URL is missing")?)');
+    expect(blocks(json, 'java')[0]).toContain('URI.create(settings.get("QDRANT_GRPC_URL").asText())');
+    expect(blocks(json, 'go')[0]).toContain('url.Parse(settings["QDRANT_GRPC_URL"].(string))');
+    expect(blocks(json, 'bash')[0]).toContain('"$(jq -r \'.["QDRANT_URL"]\' conf/qdrant.json)/collections" <<<"api-key: $(jq -r \'.["QDRANT_API_KEY"]\' conf/qdrant.json)"');
+    const own = { description: 'Vault kv "apps/search"', bind: () => ({}) };
+    const custom = section(render({ ...ONE, apiKeys: [{ name: 'app', clusters: ['prod-eu'], secretTargets: [own] }] }), 5);
+    expect(custom).toContain('The deploy writes these names to `Vault kv "apps/search"` (section 4), a secret target of your own');
+    expect(blocks(custom, 'python')[0]).toContain('os.environ["QDRANT_API_KEY"]');
+  });
+
+  test('a cluster of several keys: the snippets use the first key\'s names, and say so', () => {
+    const md = section(render(TWO), 5);
+    const us = md.slice(md.indexOf('### Cluster `prod-us`'));
+    expect(us).toContain('These snippets use the names of the key `search-api`; for `ingest`, use its names of section 4.');
+  });
+
+  test('one snippet set per cluster up to three; beyond, one representative cluster, named; none for a cluster without keys', () => {
     const clusters = ['a', 'b', 'c', 'd'].map((n) => ({ name: n, url: `https://${n}.example.com` }));
-    const three = section(render({ clusters: clusters.slice(0, 3), apiKeys: [{ name: 'k', clusters: ['a'] }] }), 5);
+    const three = section(render({ clusters: clusters.slice(0, 3), apiKeys: [{ name: 'k', clusters: ['a', 'b', 'c'] }] }), 5);
     expect(blocks(three, 'go')).toHaveLength(3);
-    const four = section(render({ clusters, apiKeys: [{ name: 'k', clusters: ['a'] }] }), 5);
+    const four = section(render({ clusters, apiKeys: [{ name: 'k', clusters: ['a', 'b', 'c', 'd'] }] }), 5);
     expect(blocks(four, 'go')).toHaveLength(1);
-    expect(four).toContain('This stack has 4 clusters; the snippets show `a` as a representative.');
+    expect(four).toContain('This stack has 4 clusters with keys; the snippets show `a` as a representative.');
+    const uncovered = section(render({ clusters: clusters.slice(0, 3), apiKeys: [{ name: 'k', clusters: ['a'] }] }), 5);
+    expect(blocks(uncovered, 'go')).toHaveLength(1);
+    expect(uncovered).toContain('No key covers `b`, `c` yet, so nothing connects to it.');
     const one = section(render(ONE), 5);
     expect(one).not.toContain('### Cluster');
     expect(blocks(one, 'python')[0]).toContain('os.environ["QDRANT_API_KEY"]');
@@ -598,33 +718,29 @@ describe('5. snippets', () => {
 
   test('REST port 443: the TypeScript snippet passes port 443 and explains the trap', () => {
     const md = section(render({ clusters: [{ name: 'edge', url: 'https://q.example.com:443' }], apiKeys: [{ name: 'k', clusters: ['edge'] }] }), 5);
-    expect(blocks(md, 'typescript')[0]).toContain('  url: "https://q.example.com",\n  port: 443,\n');
+    expect(blocks(md, 'typescript')[0]).toContain('  url: setting("QDRANT_URL"),\n  port: 443,\n');
     expect(md).toContain('pass `port: 443`');
     expect(section(render(ONE), 5)).not.toContain('port: 443');
   });
 
-  test('loopback http clusters turn TLS off in the gRPC clients', () => {
-    const md = section(render({ clusters: [{ name: 'local', url: 'http://127.0.0.1:6333' }], apiKeys: [{ name: 'k', clusters: ['local'] }] }), 5);
-    expect(blocks(md, 'go')[0]).toContain('UseTLS: false,');
-    expect(blocks(md, 'java')[0]).toContain('newBuilder("127.0.0.1", 6334, false)');
-    expect(blocks(md, 'rust')[0]).toContain('from_url("http://127.0.0.1:6334")');
+  test('TLS follows the scheme of the URL the deploy wrote (http for a loopback cluster)', () => {
+    const md = render({ clusters: [{ name: 'local', url: 'http://127.0.0.1:6333' }], apiKeys: [{ name: 'k', clusters: ['local'] }] });
+    expect(tableRows(section(md, 1), 'Cluster')[0][3]).toBe('`http://127.0.0.1:6334`');
+    const s5 = section(md, 5);
+    expect(blocks(s5, 'go')[0]).toContain('UseTLS: grpcURL.Scheme == "https",');
+    expect(blocks(s5, 'java')[0]).toContain('"https".equals(grpcUrl.getScheme())');
+    expect(blocks(s5, 'csharp')[0]).toContain('https: grpcUrl.Scheme == Uri.UriSchemeHttps,');
   });
 
-  test('an IDN host reaches every snippet as punycode, never as Unicode', () => {
+  test('an IDN host: punycode in the endpoints and the console step, never Unicode, and no host in a snippet', () => {
     const md = render({ clusters: [{ name: 'books', url: 'https://bücher.example' }], apiKeys: [{ name: 'k', clusters: ['books'] }] });
-    const s5 = section(md, 5);
     const host = 'xn--bcher-kva.example';
-    expect(s5).not.toContain('bücher');
-    expect(blocks(s5, 'python')[0]).toContain(`url="https://${host}:6333",`);
-    expect(blocks(s5, 'typescript')[0]).toContain(`url: "https://${host}:6333",`);
-    expect(blocks(s5, 'csharp')[0]).toContain(`"${host}",`);
-    expect(blocks(s5, 'rust')[0]).toContain(`Qdrant::from_url("https://${host}:6334")`);
-    expect(blocks(s5, 'java')[0]).toContain(`QdrantGrpcClient.newBuilder("${host}", 6334, true)`);
-    expect(blocks(s5, 'go')[0]).toContain(`Host:   "${host}",`);
-    expect(blocks(s5, 'bash')[0]).toContain(` https://${host}:6333/collections <<<`);
-    // The console step names the host the console shows.
+    // The address as given (section 1) is the only place for the Unicode form.
+    expect(md.replace(tableRows(section(md, 1), 'Cluster')[0][1], '')).not.toContain('bücher');
+    expect(tableRows(section(md, 1), 'Cluster')[0].slice(2, 4)).toEqual([`\`https://${host}:6333\``, `\`https://${host}:6334\``]);
     expect(section(md, 2)).toContain(`\`books\` (\`${host}\`)`);
-    for (const snippet of blocks(s5, 'bash')) execFileSync('bash', ['-n'], { input: snippet, stdio: ['pipe', 'pipe', 'pipe'] });
+    expect(section(md, 5)).not.toContain(host);
+    for (const snippet of blocks(section(md, 5), 'bash')) execFileSync('bash', ['-n'], { input: snippet, stdio: ['pipe', 'pipe', 'pipe'] });
   });
 
   // BUG (src/setup-guide/snippets.ts:39): the snippets name the variable by the number of clusters
@@ -639,14 +755,20 @@ describe('5. snippets', () => {
       apiKeys: [{ name: 'eu-app', clusters: ['prod-eu'] }, { name: 'us-app', clusters: ['prod-us'] }],
     });
     const listed = new Set(tableRows(section(md, 4), 'Key').flatMap((r) => r.slice(2, 5)).map((c) => c.replace(/`/g, '')));
-    const read = [...section(md, 5).matchAll(/os\.environ\["([A-Z0-9_]+)"\]|\$([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] ?? m[2]);
-    expect(read.length).toBeGreaterThan(0);
+    const read = [...section(md, 5).matchAll(/os\.environ\["([A-Z0-9_]+)"\]|setting\("([A-Z0-9_]+)"\)|Getenv\("([A-Z0-9_]+)"\)|\$([A-Z][A-Z0-9_]*)/g)]
+      .map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]);
+    expect(read.length).toBeGreaterThan(8);
     expect(read.filter((name) => !listed.has(name))).toEqual([]);
   });
 });
 
 describe('5. snippets, checked by the real tools', () => {
-  const md = render(TWO);
+  // Both ways a snippet reads the names (the environment, a JSON file), and the port-443 variant.
+  const md = [
+    render(TWO),
+    render({ ...ONE, apiKeys: [{ name: 'k', clusters: ['prod-eu'], secretTargets: [SecretTarget.json({ path: 'conf/qdrant.json' })] }] }),
+    render({ clusters: [{ name: 'edge', url: 'https://q.example.com:443' }], apiKeys: [{ name: 'k', clusters: ['edge'] }] }),
+  ].map((m) => section(m, 5)).join('\n');
 
   function typeCheck(fileName: string, source: string): string[] {
     const options: ts.CompilerOptions = {
@@ -674,7 +796,9 @@ describe('5. snippets, checked by the real tools', () => {
 
   test('TypeScript: type-checks against @qdrant/js-client-rest as an ES module (module node16)', () => {
     const snippets = blocks(md, 'typescript');
-    expect(snippets).toHaveLength(2);
+    expect(snippets).toHaveLength(4);
+    expect(snippets.filter((s) => s.includes('readFileSync'))).toHaveLength(1);
+    expect(snippets.filter((s) => s.includes('port: 443'))).toHaveLength(1);
     for (const [i, snippet] of snippets.entries()) {
       // `.mts`: the package's type declarations are ES modules, which node16 refuses to `require`
       // from a CommonJS file (the guide says so).
@@ -694,7 +818,10 @@ describe('5. snippets, checked by the real tools', () => {
         fs.writeFileSync(file, snippet);
         execFileSync('python3', ['-m', 'py_compile', file], { stdio: 'pipe' });
       }
-      expect(blocks(md, 'python')).toHaveLength(2);
+      expect(blocks(md, 'python')).toHaveLength(4);
+      // The check would catch a syntax error.
+      fs.writeFileSync(path.join(dir, 'bad.py'), blocks(md, 'python')[0].replace('client = QdrantClient(', 'client = QdrantClient(('));
+      expect(() => execFileSync('python3', ['-m', 'py_compile', path.join(dir, 'bad.py')], { stdio: 'pipe' })).toThrow();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -702,7 +829,7 @@ describe('5. snippets, checked by the real tools', () => {
 
   test('Go: a complete file that gofmt accepts and leaves unchanged', () => {
     const snippets = blocks(md, 'go');
-    expect(snippets).toHaveLength(2);
+    expect(snippets).toHaveLength(4);
     for (const snippet of snippets) {
       const formatted = execFileSync('/usr/local/go/bin/gofmt', ['-e'], { input: snippet, encoding: 'utf8' });
       expect(formatted).toBe(snippet);
@@ -712,12 +839,51 @@ describe('5. snippets, checked by the real tools', () => {
 
   test('bash: every block passes bash -n', () => {
     const snippets = blocks(md, 'bash');
-    expect(snippets.length).toBeGreaterThanOrEqual(3);
+    expect(snippets.length).toBeGreaterThanOrEqual(6);
     for (const snippet of snippets) execFileSync('bash', ['-n'], { input: snippet, stdio: ['pipe', 'pipe', 'pipe'] });
   });
 });
 
-describe('5. curl lines against the stand-in cluster', () => {
+describe('5. names that are not environment names (synth refuses them; render() and skipValidation do not stop)', () => {
+  const hostile = ['X$(touch pwned1)', "K'\"; touch pwned2; #", 'U`touch pwned3`\nY'];
+  const props = (target: ReturnType<typeof SecretTarget.json>): ClusterAccessProps => ({
+    ...ONE,
+    apiKeys: [{
+      name: 'k',
+      clusters: ['prod-eu'],
+      secretTargets: [target],
+      secretNaming: { names: { QDRANT_URL: hostile[0], QDRANT_API_KEY: hostile[1], QDRANT_GRPC_URL: hostile[2] } },
+    }],
+  });
+
+  test.each([['Terraform outputs', SecretTarget.terraformOutputs()], ['a JSON file', SecretTarget.json({ path: 'q.json' })]])(
+    '%s: every snippet holds them as escaped strings, and pasting the shell lines runs nothing else', (_, target) => {
+      const md = section(render(props(target)), 5);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guide-names-'));
+      try {
+        // Stand-ins for the commands the lines call; jq is the real one (it finds no file here).
+        const bin = path.join(dir, 'bin');
+        fs.mkdirSync(bin);
+        for (const cmd of ['curl', 'terraform']) fs.writeFileSync(path.join(bin, cmd), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+        const script = blocks(md, 'bash').join('').split('\n').filter((l) => !l.startsWith('read ')).join('\n');
+        spawnSync('bash', ['--norc', '--noprofile', '-c', script], { cwd: dir, env: { PATH: `${bin}:${process.env.PATH}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+        expect(fs.readdirSync(dir)).toEqual(['bin']);
+        for (const file of ['snippet.py', 'snippet.go']) {
+          fs.writeFileSync(path.join(dir, file), blocks(md, file.endsWith('.py') ? 'python' : 'go')[0]);
+        }
+        execFileSync('python3', ['-m', 'py_compile', path.join(dir, 'snippet.py')], { stdio: 'pipe' });
+        execFileSync('/usr/local/go/bin/gofmt', ['-e', path.join(dir, 'snippet.go')], { stdio: 'pipe' });
+        // Each name reaches the code as one string literal of its language.
+        expect(blocks(md, 'python')[0]).toContain(JSON.stringify(hostile[1]));
+        expect(blocks(md, 'go')[0]).toContain(JSON.stringify(hostile[2]));
+        expect(blocks(md, 'java')[0]).toContain(JSON.stringify(hostile[2]));
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+});
+
+describe('5. the shell lines against the stand-in cluster', () => {
   let cluster: StandInQdrant;
   const key = canaryKey('guide-curl');
 
@@ -728,31 +894,62 @@ describe('5. curl lines against the stand-in cluster', () => {
     await cluster?.stop();
   });
 
-  /** Runs one line of the guide (asynchronously: the stand-in answers from this process). */
-  async function run(line: string, env: Record<string, string>): Promise<string> {
-    // Trust the stand-in's CA and print only the status code.
-    const cmd = line.replace(/^curl /, 'curl --cacert "$GUIDE_TEST_CA" --max-time 10 -o /dev/null -w "%{http_code}" ');
-    const { stdout } = await promisify(execFile)('bash', ['--norc', '--noprofile', '-c', cmd], {
+  /**
+   * Runs lines of the guide as pasted, in `cwd` (asynchronously: the stand-in answers from this
+   * process), with `stdin` as what the user types; curl trusts the stand-in's CA and prints only
+   * the status code. `terraform` answers `output -raw <name>` from `outputs`, as the state would.
+   */
+  async function run(lines: string, opts: { cwd: string; stdin?: string; outputs?: Record<string, string> }): Promise<string> {
+    const terraform = 'terraform() { [ "$2" = output ] && [ "$3" = -raw ] && printf \'%s\' "$(printenv "OUT_$4")"; }';
+    const script = `${terraform}\n${lines.replace(/^curl /gm, 'curl --cacert "$GUIDE_TEST_CA" --max-time 10 -o /dev/null -w "%{http_code} " ')}`;
+    const child = execFile('bash', ['--norc', '--noprofile', '-c', script], {
+      cwd: opts.cwd,
       // A clean environment: no proxy settings, only loopback is contacted.
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GUIDE_TEST_CA: cluster.caFile, ...env },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GUIDE_TEST_CA: cluster.caFile, ...Object.fromEntries(Object.entries(opts.outputs ?? {}).map(([k, v]) => [`OUT_${k}`, v])) },
       encoding: 'utf8',
     });
-    return stdout;
+    child.stdin!.end(opts.stdin ?? '');
+    return new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (d) => { out += d; });
+      child.on('error', reject);
+      child.on('close', () => resolve(out.trim()));
+    });
   }
 
-  test('both header forms get 200 with QDRANT_API_KEY set, 401 without', async () => {
+  const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'guide-shell-'));
+
+  test('no target: the export lines take the URL from the output and the pasted key; both header forms then get 200, 401 without the key', async () => {
     const md = render({ clusters: [{ name: 'local', url: cluster.url }], apiKeys: [{ name: 'k', clusters: ['local'] }] });
-    const lines = blocks(section(md, 5), 'bash')[0].trim().split('\n');
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toContain(`${cluster.url}/collections`);
-    for (const line of lines) {
-      expect(await run(line, { QDRANT_API_KEY: key })).toBe('200');
-      expect(await run(line, {})).toBe('401');
+    const [exports, curl] = blocks(section(md, 5), 'bash');
+    expect(curl.trim().split('\n')).toHaveLength(2);
+    const cwd = dir();
+    try {
+      const outputs = { qdrant_local_rest_endpoint: `${cluster.url}` };
+      expect(await run(`${exports}${curl}`, { cwd, stdin: `${key}\n`, outputs })).toBe('200 200');
+      expect(await run(`${exports}${curl}`, { cwd, stdin: '', outputs })).toBe('401 401');
+    } finally {
+      fs.rmSync(cwd, { recursive: true, force: true });
     }
     const sent = cluster.requests.filter((r) => r.path === '/collections');
     expect(sent.some((r) => r.headers['api-key'] === key)).toBe(true);
     expect(sent.some((r) => r.headers.authorization === `Bearer ${key}`)).toBe(true);
     expect(md).not.toContain(key);
+  });
+
+  test('a .env target: its load line, then the curl lines; a JSON target: the curl lines read it with jq', async () => {
+    const cwd = dir();
+    try {
+      fs.mkdirSync(path.join(cwd, 'conf'));
+      const env = render({ clusters: [{ name: 'local', url: cluster.url }], apiKeys: [{ name: 'k', clusters: ['local'], secretTargets: [SecretTarget.dotenv({ path: 'conf/.env' })] }] });
+      fs.writeFileSync(path.join(cwd, 'conf', '.env'), `QDRANT_URL='${cluster.url}'\nQDRANT_API_KEY='${key}'\n`);
+      expect(await run(blocks(section(env, 5), 'bash').join(''), { cwd })).toBe('200 200');
+      const json = render({ clusters: [{ name: 'local', url: cluster.url }], apiKeys: [{ name: 'k', clusters: ['local'], secretTargets: [SecretTarget.json({ path: 'conf/q.json' })] }] });
+      fs.writeFileSync(path.join(cwd, 'conf', 'q.json'), JSON.stringify({ other: 1, QDRANT_URL: cluster.url, QDRANT_API_KEY: key }));
+      expect(await run(blocks(section(json, 5), 'bash').join(''), { cwd })).toBe('200 200');
+    } finally {
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });
 
@@ -1030,6 +1227,8 @@ describe('the key never appears', () => {
       const copy = path.join(dir, 'copy', 'qdrant-setup.md');
       const access = newAccess({ ...TWO, setupGuide: { outputPath: copy } });
       expect(SetupGuide.render(access)).not.toContain(canary);
+      // The model is plain data, and holds no key value either.
+      expect(JSON.stringify(buildGuideModel(access))).not.toContain(canary);
       const outdir = Testing.fullSynth(access.node.scope as TerraformStack);
       expect(fs.readFileSync(path.join(outdir, 'stacks', 'test', 'qdrant-setup.md'), 'utf8')).not.toContain(canary);
       expect(fs.readFileSync(copy, 'utf8')).not.toContain(canary);
@@ -1075,7 +1274,7 @@ describe('writing the guide at synth', () => {
     const b = new ClusterAccess(stack, 'Ingest', { clusters: [{ name: 'prod-us', url: US }], apiKeys: [{ name: 'ingest', clusters: ['prod-us'] }] });
     expect(stack.synthesizer).toBe(wrapped);
     const outdir = Testing.fullSynth(stack);
-    expect(fs.readFileSync(path.join(outdir, 'stacks', 'test', 'qdrant-setup.md'), 'utf8')).toBe(renderStackGuide([a, b]));
+    expect(fs.readFileSync(path.join(outdir, 'stacks', 'test', 'qdrant-setup.md'), 'utf8')).toBe(renderStackGuide([a, b].map(buildGuideModel)));
   });
 
   test('outputPath writes a copy; a relative path is resolved from the working directory', () => {
@@ -1300,8 +1499,8 @@ describe('the guide follows the case it renders (review of 2026-11-22)', () => {
     const s5 = section(md, 5);
     const curl = blocks(s5, 'bash').find((b) => b.includes('curl'))!;
     expect(curl).toBe([
-      `curl -sS -H @- ${EU}:6333/collections <<<"api-key: $QDRANT_API_KEY"`,
-      `curl -sS -H @- ${EU}:6333/collections <<<"Authorization: Bearer $QDRANT_API_KEY"`,
+      'curl -sS -H @- "$QDRANT_URL/collections" <<<"api-key: $QDRANT_API_KEY"',
+      'curl -sS -H @- "$QDRANT_URL/collections" <<<"Authorization: Bearer $QDRANT_API_KEY"',
     ].join('\n') + '\n');
     expect(blocks(s5, 'bash')).toContain('set -a; . ./.env; set +a\n');
     // Loading it prints nothing and exports the names.

@@ -1,154 +1,138 @@
 /**
- * What the setup guide shows, read from a `ClusterAccess` once: a view per cluster and per key.
- * Values that are tokens (known only at deploy) become placeholders. Not exported.
+ * What the setup guide shows: a read-only model of one `ClusterAccess`, plain data. The
+ * ClusterAccess side builds it (src/private/guide-model.ts) and hands it over; nothing under
+ * src/setup-guide/ reads a construct. Not exported.
+ *
+ * Values known only at deploy (tokens) are placeholders here, and no key value is ever part of
+ * it: a key is known to the model only by its name, its variable and its outputs.
  */
-import * as path from 'path';
-import { TerraformStack, Token } from 'cdktf';
-import { IConstruct } from 'constructs';
-import { SIDECAR_SUFFIX } from '../../assets/writer/json';
-import type { ApiKey } from '../api-key';
-import type { Cluster } from '../cluster';
-import type { ClusterAccess } from '../cluster-access';
-import { code } from './markdown';
-import { rotationDueOn } from '../private/rotation';
-import { names } from '../private/runtime';
-import { SecretTargetPlan, defaultEntryNames, planSecretTargets } from '../private/secret-plan';
-import { FileTarget, ISecretTarget, OutputsTarget, SecretEntryKind } from '../secret-target';
 
-export interface ClusterView {
-  readonly cluster: Cluster;
-  /** The name, or a placeholder when it is invalid (synth fails then; the guide still renders). */
+/** A cluster as the guide shows it. */
+export interface GuideCluster {
+  /** The name, or `invalid-name` when it is invalid (synth fails then; the guide still renders). */
   readonly name: string;
-  /** Known at synth (not a token). */
+  /** Whether the address is known at synth (not a token). */
   readonly known: boolean;
+  /** The address as given; a placeholder when not known. */
   readonly address: string;
-  readonly rest: string;
-  readonly grpc: string;
-  /** ASCII host. */
+  /** The REST and gRPC endpoints with their ports; placeholders when not known. */
+  readonly restEndpoint: string;
+  readonly grpcEndpoint: string;
+  /** The ASCII host (what the console shows); a placeholder when not known. */
   readonly host: string;
-  /** The origin (`https://host`), for clients that take the port apart. */
-  readonly origin?: string;
-  readonly tls: boolean;
   readonly restPort: number;
   readonly grpcPort: number;
-  readonly outputPrefix: string;
-  readonly keys: KeyView[];
+  /** The Terraform outputs that hold the endpoints (`qdrant_<name>_rest_endpoint`, `…_grpc_endpoint`). */
+  readonly restOutput: string;
+  readonly grpcOutput: string;
 }
 
-export interface KeyView {
-  readonly key: ApiKey;
+/** A key's declared access: what to select in the console, what its check proves. */
+export interface GuideAccess {
+  readonly mode: 'manage' | 'read-only' | 'collections';
+  /** Collections the key may read (mode `collections`). */
+  readonly read: readonly string[];
+  /** Collections the key may read and write (mode `collections`). */
+  readonly readWrite: readonly string[];
+}
+
+/** The Terraform variable a key is read from at deploy. */
+export interface GuideVariable {
+  /** Its Terraform name. */
   readonly name: string;
-  /** `TF_VAR_…`, or undefined for `fromToken`. */
-  readonly envVar?: string;
-  /** From `ApiKeySource.fromToken`: no variable to set, and Terraform hides its check's lines on success. */
-  readonly fromToken: boolean;
-  /** Where the value comes from, in Markdown; never the value. */
-  readonly source: string;
-  /** Declared access, for the console: what to select. */
-  readonly access?: { readonly words: string; readonly read: string[]; readonly readWrite: string[]; readonly mode: string };
+  /** `TF_VAR_<name>`: where Terraform and the checks read it from. */
+  readonly environmentVariable: string;
+  /** Declared by the library (the key has no `source`), or the user's own (`ApiKeySource.fromVariable`). */
+  readonly declaredByLibrary: boolean;
+}
+
+/** A secret target that receives entries of the access. */
+export interface GuideTarget {
+  /** What the target says it is: any text (a user's target writes what it likes), shown as code. */
+  readonly description: string;
+  /** A built-in target, or `custom` for one of the user's own. */
+  readonly kind: 'dotenv' | 'json' | 'outputs' | 'custom';
+  /** `dotenv`, `json`: the file as the stack gives it, relative to the project directory or absolute. */
+  readonly file?: string;
+  /** `json`: the sidecar file the writer keeps next to it. */
+  readonly sidecar?: string;
+}
+
+/** The names of a key's entries on one cluster. */
+export interface GuideNames {
+  readonly url: string;
+  readonly grpcUrl: string;
+  readonly apiKey: string;
+}
+
+/** One secret target that receives a key's entries for one cluster, and the names it gives them. */
+export interface GuideDelivery {
+  readonly target: GuideTarget;
+  /** Missing when another entry has taken the name (synth reports it; the guide still renders). */
+  readonly names: Partial<GuideNames>;
+}
+
+/** A key on one of its clusters. */
+export interface GuideGrant {
+  readonly cluster: GuideCluster;
+  /** Where the deploy writes the key's entries for this cluster, in the access's target order. */
+  readonly deliveries: readonly GuideDelivery[];
+  /** The names a secret target of this key alone would give (what an app reads when the key has no target). */
+  readonly ownNames: GuideNames;
+}
+
+/** A key as the guide shows it. */
+export interface GuideKey {
+  /** The name, or `invalid-name` when it is invalid. */
+  readonly name: string;
+  /** Its clusters, in the access's order (each `cluster` is an object of `GuideModel.clusters`). */
+  readonly grants: readonly GuideGrant[];
+  /** Where its value comes from: a variable, or undefined for `ApiKeySource.fromToken`. */
+  readonly variable?: GuideVariable;
+  /** Its declared access, if any. */
+  readonly access?: GuideAccess;
+  /** The Terraform output that publishes its expiry. */
   readonly expiresAtOutput: string;
+  /** `createdOn` as given, as text. */
+  readonly createdOn?: string;
+  readonly rotateAfterDays: number;
+  /** `createdOn` + `rotateAfterDays`, when both are valid. */
   readonly dueOn?: string;
-  readonly clusters: ClusterView[];
 }
 
+/** The health-check options the guide describes, with their defaults applied. */
+export interface GuideChecks {
+  readonly enabled: boolean;
+  /** `api-key` or `bearer`. */
+  readonly header: string;
+  readonly requireAuth: boolean;
+  readonly grpc: boolean;
+  readonly allowExcessAccess: boolean;
+  readonly minValidityDays: number;
+  readonly runOnEveryDeploy: boolean;
+}
+
+/** The guide of one `ClusterAccess`. */
 export interface GuideModel {
-  readonly access: ClusterAccess;
+  /** The construct path of the access. */
   readonly path: string;
+  /** The id of its stack, when it is in one. */
   readonly stack?: string;
-  readonly clusters: ClusterView[];
-  readonly keys: KeyView[];
-  readonly plans: SecretTargetPlan[];
+  /** In the order they were added. */
+  readonly clusters: readonly GuideCluster[];
+  /** In the order they were added. */
+  readonly keys: readonly GuideKey[];
+  /** Every secret target of the keys, in the order the access binds them. */
+  readonly targets: readonly GuideTarget[];
+  readonly checks: GuideChecks;
 }
 
-function plainName(name: string): string {
-  return names.isValidName(name) ? name : 'invalid-name';
+/** A key's clusters, in order. */
+export function clustersOf(k: GuideKey): GuideCluster[] {
+  return k.grants.map((g) => g.cluster);
 }
 
-export function stackOf(scope: IConstruct): string | undefined {
-  try {
-    return TerraformStack.of(scope).node.id;
-  } catch {
-    return undefined;
-  }
-}
-
-export function buildModel(access: ClusterAccess): GuideModel {
-  const clusters: ClusterView[] = access.clusters.map((cluster) => {
-    const name = plainName(cluster.clusterName);
-    const parsed = cluster._parsedUrl;
-    const known = parsed !== undefined && parsed.problems.length === 0;
-    return {
-      cluster,
-      name,
-      known,
-      address: known ? cluster.url : `<${name} address>`,
-      rest: known ? cluster.restEndpoint : `<${name} REST endpoint>`,
-      grpc: known ? cluster.grpcEndpoint : `<${name} gRPC endpoint>`,
-      host: known ? parsed.host! : `<${name} host>`,
-      origin: known ? parsed.origin : undefined,
-      tls: known ? parsed.protocol === 'https:' : true,
-      restPort: Token.isUnresolved(cluster.restPort) ? 6333 : cluster.restPort,
-      grpcPort: Token.isUnresolved(cluster.grpcPort) ? 6334 : cluster.grpcPort,
-      outputPrefix: cluster.outputPrefix,
-      keys: [],
-    };
-  });
-  const keys: KeyView[] = access.apiKeys.map((key) => {
-    const envVar = key._sourceConfig().inheritedEnvironmentVariable;
-    const variable = envVar?.replace(/^TF_VAR_/, '');
-    const a = key.access;
-    return {
-      key,
-      name: plainName(key.keyName),
-      envVar,
-      fromToken: envVar === undefined,
-      source: envVar === undefined
-        ? 'a value from another resource (`ApiKeySource.fromToken`)'
-        : `${key.variable ? 'sensitive variable' : 'your sensitive variable'} ${code(variable!)}${key.variable ? ', declared by this library' : ''}`,
-      access: a ? { words: a.description, read: a.readCollections, readWrite: a.readWriteCollections, mode: a._checkerAccess() } : undefined,
-      expiresAtOutput: key.expiresAtOutputName,
-      dueOn: rotationDueOn(key.createdOn, key.rotateAfterDays),
-      clusters: clusters.filter((c) => key.clusters.includes(c.cluster)),
-    };
-  });
-  for (const c of clusters) (c.keys as KeyView[]).push(...keys.filter((k) => k.clusters.includes(c)));
-  return { access, path: access.node.path, stack: stackOf(access), clusters, keys, plans: planSecretTargets(access.apiKeys) };
-}
-
-/** The names a plan gives a key's entries on a cluster (a URL shared by two keys is written once). */
-export function entryNamesIn(plan: SecretTargetPlan, k: KeyView, c: ClusterView): { url?: string; grpcUrl?: string; apiKey?: string } {
-  const mine = plan.entries.filter((e) => e.clusterName === c.cluster.clusterName);
-  const name = (kind: SecretEntryKind) =>
-    (mine.find((x) => x.kind === kind && x.keyName === k.key.keyName) ?? mine.find((x) => x.kind === kind))?.name;
-  return { url: name(SecretEntryKind.REST_URL), grpcUrl: name(SecretEntryKind.GRPC_URL), apiKey: name(SecretEntryKind.API_KEY) };
-}
-
-/** What a built-in target is, for what the guide says about it; undefined for a user's own target. */
-export type TargetKind =
-  | { readonly kind: 'dotenv'; readonly path: string }
-  | { readonly kind: 'json'; readonly path: string; readonly sidecar: string }
-  | { readonly kind: 'outputs' };
-
-export function targetKind(target: ISecretTarget): TargetKind | undefined {
-  if (target instanceof OutputsTarget) return { kind: 'outputs' };
-  if (!(target instanceof FileTarget)) return undefined;
-  const file = target.path;
-  if (target.format === 'dotenv') return { kind: 'dotenv', path: file };
-  // As the writer names it (assets/writer/json.js sidecarPath), with / as the separator.
-  return { kind: 'json', path: file, sidecar: path.posix.join(path.posix.dirname(file), `.${path.posix.basename(file)}${SIDECAR_SUFFIX}`) };
-}
-
-/**
- * The names an app reads for a cluster, as section 4 lists them first: the cluster's first key,
- * in its first secret target, else as a target of the key's own would name them. `target` is
- * that secret target, if any.
- */
-export function appNamesFor(m: GuideModel, c: ClusterView): { url: string; grpcUrl: string; apiKey: string; target?: ISecretTarget } {
-  const k = c.keys[0];
-  if (!k) return defaultEntryNames(c.name, 1);
-  const plan = m.plans.find((p) => p.keys.includes(k.key));
-  const fallback = defaultEntryNames(c.name, k.clusters.length);
-  if (!plan) return fallback;
-  const n = entryNamesIn(plan, k, c);
-  return { url: n.url ?? fallback.url, grpcUrl: n.grpcUrl ?? fallback.grpcUrl, apiKey: n.apiKey ?? fallback.apiKey, target: plan.target };
+/** The keys that cover a cluster, in key order. */
+export function keysOf(m: GuideModel, c: GuideCluster): GuideKey[] {
+  return m.keys.filter((k) => k.grants.some((g) => g.cluster === c));
 }

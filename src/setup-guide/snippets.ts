@@ -1,169 +1,134 @@
 /**
- * Section 5 of the setup guide: how apps connect, in seven languages. Every value is escaped for
- * its snippet's language (markdown.ts), so pasting a snippet runs nothing else. Not exported.
+ * Section 5 of the setup guide: how apps connect. For each cluster, the snippets read the names
+ * that the deploy wrote for the cluster's first key, in that key's first secret target; the
+ * section says where those values are (a `.env` file to load, a JSON file, Terraform outputs, a
+ * target of the user's own) or, for a key without a target, where to take them from. The code of
+ * each language is in languages.ts. Not exported.
  */
-import { Heading, code, fence, rustStr, shellVar, shellWord, str } from './markdown';
-import { ClusterView, GuideModel, appNamesFor, targetKind } from './model';
-import { chdirOf } from './sections';
+import { outputCommand } from './commands';
+import { SnippetInput, curlLines, languageSnippets } from './languages';
+import { Heading, code, fence, list, shellWord } from './markdown';
+import { GuideCluster, GuideDelivery, GuideGrant, GuideKey, GuideModel, GuideNames, keysOf } from './model';
+import { names as nameRules } from '../private/runtime';
 
 /** Above this many clusters, the code snippets show one representative cluster. */
 const MAX_SNIPPET_CLUSTERS = 3;
 
 export function snippetsSection(m: GuideModel, h: Heading): string[] {
   const out = h(1, '5. Connect from code');
-  if (m.clusters.length === 0) return [...out, 'No clusters yet.'];
-  const shown = m.clusters.length > MAX_SNIPPET_CLUSTERS ? [m.clusters[0]] : m.clusters;
+  const covered = m.clusters.filter((c) => keysOf(m, c).length > 0);
+  if (covered.length === 0) return [...out, m.clusters.length === 0 ? 'No clusters yet.' : 'No key covers a cluster yet.'];
+  const shown = covered.length > MAX_SNIPPET_CLUSTERS ? [covered[0]] : covered;
   out.push(
-    'Every snippet reads the key from the environment variable of section 4; never write a key into code. ' +
-      'REST clients (Python, TypeScript, curl) use the REST port, gRPC clients (.NET, Rust, Java, Go) the gRPC port. ' +
+    'Every snippet reads the cluster\'s URL and key under the names of section 4, from where the deploy writes them ' +
+      '(for a key without a secret target, from where you put them); never write a key into code. ' +
+      'REST clients (Python, TypeScript, curl) read the REST URL, gRPC clients (.NET, Rust, Java, Go) the gRPC URL. ' +
       'The TypeScript client `@qdrant/js-client-rest` ships ES-module type declarations: with TypeScript\'s `module: node16`, ' +
       'import it from an ES module (an `.mts` file, or a package with `"type": "module"`).',
   );
-  if (shown.length < m.clusters.length) {
-    out.push('', `This stack has ${m.clusters.length} clusters; the snippets show ${code(shown[0].name)} as a representative. ` +
-      'For another cluster, change the address, the port and the variable name (sections 1 and 4).');
+  const uncovered = m.clusters.filter((c) => !covered.includes(c));
+  if (uncovered.length > 0) out.push('', `No key covers ${list(uncovered.map((c) => code(c.name)))} yet, so nothing connects to it.`);
+  if (shown.length < covered.length) {
+    out.push('', `This stack has ${covered.length} clusters with keys; the snippets show ${code(shown[0].name)} as a representative. ` +
+      'For another cluster, read its names of section 4 instead.');
   }
   const perCluster = m.clusters.length > 1;
-  let loaded: string | undefined;
+  const loaded = new Set<string>();
   for (const c of shown) {
+    const sub: Heading = (depth, text) => h(depth + (perCluster ? 1 : 0), text);
     if (perCluster) out.push(...h(2, `Cluster ${code(c.name)}`));
-    if (!c.known) {
-      out.push('', `The address of ${code(c.name)} is known only at deploy: replace the placeholders with the Terraform outputs ` +
-        `${code(`${c.outputPrefix}_rest_endpoint`)} and ${code(`${c.outputPrefix}_grpc_endpoint`)}.`);
+    const [k, ...others] = keysOf(m, c);
+    const grant = k.grants.find((g) => g.cluster === c)!;
+    const delivery = grant.deliveries[0];
+    const names = namesOf(grant, delivery);
+    const input: SnippetInput = {
+      names,
+      source: { json: delivery?.target.kind === 'json' ? delivery.target.file : undefined },
+      restPort: c.restPort,
+      grpcPort: c.grpcPort,
+    };
+    out.push(...whereFrom(m, k, c, delivery, names, loaded));
+    if (others.length > 0) {
+      out.push('', `These snippets use the names of the key ${code(k.name)}; for ${list(others.map((o) => code(o.name)))}, use its names of section 4.`);
     }
-    const names = appNamesFor(m, c);
-    const t = names.target ? targetKind(names.target) : undefined;
-    if (t?.kind === 'outputs') {
-      out.push('', `${code(names.apiKey)} is a Terraform output, not an environment variable: have the pipeline that deploys read it ` +
-        `(${code(`terraform ${chdirOf(m)}output -raw ${shellWord(names.apiKey)}`)}) into the app's secret store or environment, under this name, ` +
-        'which the snippets read (the same for the URLs).');
-    }
-    // A .env file: the curl lines read the key from the shell, so load it there first (said once per file in a row).
-    const load = t?.kind === 'dotenv' && t.path !== loaded ? t.path : undefined;
-    if (t?.kind === 'dotenv') loaded = t.path;
-    out.push(...snippets(c, names.apiKey, load, (depth, text) => h(depth + (perCluster ? 1 : 0), text)));
+    out.push(...languageSnippets(input, sub));
+    out.push(...sub(2, `curl (REST, port ${c.restPort})`));
+    out.push('Qdrant takes the key in either header; when both are sent, `api-key` wins. ' +
+      'curl reads the header from its standard input (`-H @-`, curl 7.55 or later), so the key is not on its command line, which other local users can read.');
+    out.push(...fence('bash', curlLines(input)));
   }
   return out;
+}
+
+/** The names a target gave the key's entries, completed by the key's own names (a name taken twice is a synth error). */
+function namesOf(grant: GuideGrant, delivery: GuideDelivery | undefined): GuideNames {
+  return { ...grant.ownNames, ...Object.fromEntries(Object.entries(delivery?.names ?? {}).filter(([, v]) => v !== undefined)) };
+}
+
+/** Where the values under these names come from, before the snippets that read them. */
+function whereFrom(m: GuideModel, k: GuideKey, c: GuideCluster, delivery: GuideDelivery | undefined, n: GuideNames, loaded: Set<string>): string[] {
+  const t = delivery?.target;
+  if (t === undefined) {
+    const key = k.variable
+      ? `the key, the value you set as ${code(k.variable.environmentVariable)} (section 3)`
+      : 'the key, from the resource that the key\'s token refers to (`ApiKeySource.fromToken`)';
+    return [
+      '',
+      `No secret target holds these values: the key ${code(k.name)} has none (section 4). Give them to the app yourself, under these names, ` +
+        `where the snippets read them (its environment): ${code(n.url)} and ${code(n.grpcUrl)} are the Terraform outputs ${code(c.restOutput)} ` +
+        `and ${code(c.grpcOutput)} (section 1 shows their values), ${code(n.apiKey)} is ${key}. In a shell, from the project directory:`,
+      ...fence('bash', [
+        exportLine(n.url, `"$(${outputCommand(m, c.restOutput)})"`),
+        readLine(n.apiKey),
+      ]),
+    ];
+  }
+  switch (t.kind) {
+    case 'dotenv': {
+      if (loaded.has(t.file!)) return ['', `These names are in ${code(t.file!)} too: load it as above.`];
+      loaded.add(t.file!);
+      return [
+        '',
+        `The deploy writes these names into ${code(t.file!)} (section 4): load that file into the app's environment (for example with a dotenv library), ` +
+          'where the snippets read them. In a shell, from the project directory, without printing the key:',
+        ...fence('bash', [sourceLine(t.file!)]),
+      ];
+    }
+    case 'json':
+      return ['', `The deploy writes these names as members of the JSON file ${code(t.file!)} (section 4), and the snippets read them there, ` +
+        'at that path: relative to the project directory, so adjust it to where the app runs. ' +
+        'The Java snippet reads the file with Jackson, the Rust one with `serde_json`, the curl lines with `jq`.'];
+    case 'outputs':
+      return [
+        '',
+        `${code(n.apiKey)} is a Terraform output, not an environment variable: have the pipeline that deploys read it ` +
+          `(${code(outputCommand(m, n.apiKey))}) into the app's secret store or environment, under this name, ` +
+          'which the snippets read (the same for the URLs). In a shell, from the project directory:',
+        ...fence('bash', [
+          exportLine(n.url, `"$(${outputCommand(m, n.url)})"`),
+          exportLine(n.apiKey, `"$(${outputCommand(m, n.apiKey)})"`),
+        ]),
+      ];
+    default:
+      return ['', `The deploy writes these names to ${code(t.description)} (section 4), a secret target of your own: ` +
+        'have them reach the app\'s environment under these names, where the snippets read them.'];
+  }
+}
+
+/** Instead of a line for a name that is not a shell variable's (never the name itself: it is the user's text). */
+const NOT_A_NAME = '# a name of section 4 is not a valid environment variable name (letters, digits and _, not starting with a digit): rename it';
+
+/** `export NAME=value`, for a name that is a shell variable's; else a comment (the name came from the user). */
+function exportLine(name: string, value: string): string {
+  return nameRules.isEnvName(name) ? `export ${name}=${value}` : NOT_A_NAME;
+}
+
+/** Reads a pasted key into the environment without showing it. */
+function readLine(name: string): string {
+  return nameRules.isEnvName(name) ? `read -rs ${name} && export ${name}   # paste the key, then Enter (nothing is shown)` : NOT_A_NAME;
 }
 
 /** `. FILE` that reads exactly this file: a name without `/` would be looked up in PATH first. */
 function sourceLine(file: string): string {
   return `set -a; . ${shellWord(file.includes('/') ? file : `./${file}`)}; set +a`;
-}
-
-function snippets(c: ClusterView, key: string, dotenv: string | undefined, h: Heading): string[] {
-  const out: string[] = [];
-
-  out.push(...h(2, `Python (REST, port ${c.restPort})`));
-  out.push(...fence('python', [
-    'import os',
-    '',
-    'from qdrant_client import QdrantClient',
-    '',
-    'client = QdrantClient(',
-    `    url=${str(c.rest)},`,
-    `    api_key=os.environ[${str(key)}],`,
-    ')',
-    'print(client.get_collections())',
-  ]));
-
-  out.push(...h(2, `TypeScript (REST, port ${c.restPort})`));
-  const port443 = c.restPort === 443 && c.origin !== undefined;
-  out.push(...fence('typescript', [
-    "import { QdrantClient } from '@qdrant/js-client-rest';",
-    '',
-    'const client = new QdrantClient({',
-    ...(port443 ? [`  url: ${str(c.origin!)},`, '  port: 443,'] : [`  url: ${str(c.rest)},`]),
-    `  apiKey: process.env[${str(key)}],`,
-    '});',
-    '',
-    'client.getCollections().then((result) => console.log(result.collections));',
-  ]));
-  if (port443) out.push('The REST port here is 443: pass `port: 443`, because the client replaces a default `https` port (443) with 6333.');
-
-  const tls = c.tls ? 'true' : 'false';
-  out.push(...h(2, `.NET (gRPC, port ${c.grpcPort})`));
-  out.push(...fence('csharp', [
-    'using Qdrant.Client;',
-    '',
-    'var client = new QdrantClient(',
-    `    ${str(c.host)},`,
-    `    port: ${c.grpcPort},`,
-    `    https: ${tls},`,
-    `    apiKey: Environment.GetEnvironmentVariable(${str(key)}));`,
-    'var collections = await client.ListCollectionsAsync();',
-  ]));
-
-  out.push(...h(2, `Rust (gRPC, port ${c.grpcPort})`));
-  out.push(...fence('rust', [
-    'use qdrant_client::Qdrant;',
-    '',
-    '#[tokio::main]',
-    'async fn main() -> Result<(), Box<dyn std::error::Error>> {',
-    `    let client = Qdrant::from_url(${rustStr(c.grpc)})`,
-    `        .api_key(std::env::var(${rustStr(key)}))`,
-    '        .build()?;',
-    '    println!("{:?}", client.list_collections().await?);',
-    '    Ok(())',
-    '}',
-  ]));
-
-  out.push(...h(2, `Java (gRPC, port ${c.grpcPort})`));
-  out.push(...fence('java', [
-    'import io.qdrant.client.QdrantClient;',
-    'import io.qdrant.client.QdrantGrpcClient;',
-    '',
-    'QdrantClient client =',
-    '    new QdrantClient(',
-    `        QdrantGrpcClient.newBuilder(${str(c.host)}, ${c.grpcPort}, ${tls})`,
-    `            .withApiKey(System.getenv(${str(key)}))`,
-    '            .build());',
-    'System.out.println(client.listCollectionsAsync().get());',
-  ]));
-
-  out.push(...h(2, `Go (gRPC, port ${c.grpcPort})`));
-  out.push(...fence('go', [
-    'package main',
-    '',
-    'import (',
-    '\t"context"',
-    '\t"fmt"',
-    '\t"os"',
-    '',
-    '\t"github.com/qdrant/go-client/qdrant"',
-    ')',
-    '',
-    'func main() {',
-    '\tclient, err := qdrant.NewClient(&qdrant.Config{',
-    `\t\tHost:   ${str(c.host)},`,
-    `\t\tPort:   ${c.grpcPort},`,
-    `\t\tAPIKey: os.Getenv(${str(key)}),`,
-    `\t\tUseTLS: ${tls},`,
-    '\t})',
-    '\tif err != nil {',
-    '\t\tpanic(err)',
-    '\t}',
-    '\tdefer client.Close()',
-    '',
-    '\tcollections, err := client.ListCollections(context.Background())',
-    '\tif err != nil {',
-    '\t\tpanic(err)',
-    '\t}',
-    '\tfmt.Println(collections)',
-    '}',
-  ]));
-
-  out.push(...h(2, `curl (REST, port ${c.restPort})`));
-  if (dotenv !== undefined) {
-    out.push(`The key is in ${code(dotenv)}: load it into the shell from the project directory, without printing it:`);
-    out.push(...fence('bash', [sourceLine(dotenv)]));
-  }
-  out.push('Qdrant takes the key in either header; when both are sent, `api-key` wins. ' +
-    'curl reads the header from its standard input (`-H @-`, curl 7.55 or later), so the key is not on its command line, which other local users can read.');
-  const url = shellWord(`${c.rest}/collections`);
-  out.push(...fence('bash', [
-    `curl -sS -H @- ${url} <<<"api-key: ${shellVar(key)}"`,
-    `curl -sS -H @- ${url} <<<"Authorization: Bearer ${shellVar(key)}"`,
-  ]));
-  return out;
 }

@@ -161,13 +161,16 @@ describe('every value in a setup-guide snippet is escaped for its language', () 
       for (const cmd of ['cdktf', 'curl', 'terraform']) {
         fs.writeFileSync(path.join(bin, cmd), `#!/bin/sh\nprintf '%s\\n' "${cmd}" "$@" >> ${JSON.stringify(path.join(dir, 'calls'))}\n`, { mode: 0o755 });
       }
-      for (const block of blocks) {
-        const script = block.split('\n').filter((l) => !l.startsWith('read ')).join('\n');
-        execFileSync('bash', ['-c', script], { cwd: dir, env: { PATH: `${bin}:${process.env.PATH}`, QDRANT_API_KEY: 'k' }, stdio: 'ignore' });
-      }
+      // terraform also answers `output -raw <the REST endpoint output>` as the state would: with the endpoint of section 1.
+      fs.appendFileSync(path.join(bin, 'terraform'), 'if [ "$2 $3 $4" = "output -raw qdrant_prod_eu_rest_endpoint" ]; then printf %s https://xn--bcher-kva.example:6333; fi\n');
+      // All in one shell, as a user pastes them one after the other (section 5 exports what its curl lines read).
+      const script = blocks.join('').split('\n').filter((l) => !l.startsWith('read ')).join('\n');
+      execFileSync('bash', ['-c', script], { cwd: dir, env: { PATH: `${bin}:${process.env.PATH}`, QDRANT_API_KEY: 'k' }, stdio: 'ignore' });
       expect(fs.existsSync(marker)).toBe(false);
       const calls = fs.readFileSync(path.join(dir, 'calls'), 'utf8');
       expect(calls).toContain('cdktf\ndeploy\nprod$(>pwned);>pwned`>pwned`\n');
+      // The shell lines of section 5 ask Terraform for the endpoint (in the stack's directory, pasted exactly), and curl uses it.
+      expect(calls).toContain('terraform\n-chdir=cdktf.out/stacks/prod$(>pwned);>pwned`>pwned`\noutput\n-raw\nqdrant_prod_eu_rest_endpoint\n');
       expect(calls).toContain('https://xn--bcher-kva.example:6333/collections');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,25 @@
+/**
+ * The commands the setup guide prints, each pasted exactly as shown (every value a shell word).
+ * Not exported.
+ */
+import { shellWord } from './markdown';
+import { GuideModel } from './model';
+import { DEPLOY_COMMAND } from '../private/framework';
+
+/** Where `cdktf synth` puts each stack's directory (its `cdk.tf.json` and state) by default. */
+export const STACKS_DIR = 'cdktf.out/stacks';
+
+/** `terraform -chdir=… ` for the stack's directory, or nothing when the stack is unknown. */
+export function chdirOf(m: GuideModel): string {
+  return m.stack ? `-chdir=${shellWord(`${STACKS_DIR}/${m.stack}`)} ` : '';
+}
+
+/** `terraform … output -raw NAME`, run from the project directory. */
+export function outputCommand(m: GuideModel, output: string): string {
+  return `terraform ${chdirOf(m)}output -raw ${shellWord(output)}`;
+}
+
+/** The deploy of the stack. */
+export function deployCommand(m: GuideModel): string {
+  return `${DEPLOY_COMMAND}${m.stack ? ` ${shellWord(m.stack)}` : ''}`;
+}

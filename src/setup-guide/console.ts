@@ -1,0 +1,192 @@
+/**
+ * Section 2 of the setup guide: how a person creates each key in the Qdrant Cloud console. Each
+ * key gets exactly one procedure, chosen by what it declares (../shared/reference/qdrant-auth.md
+ * §5.1 has the console's two flows):
+ *
+ * - several clusters and no declared access: the multi-cluster flow under **Access Management**,
+ *   which makes one admin key (no granular access) for all of them;
+ * - otherwise: the cluster's **API Keys** tab, with the access and the expiry to select. Such a key
+ *   covers one cluster, so a key declared for several clusters becomes one key per cluster (the
+ *   synth warning of such a key says the same).
+ *
+ * The section ends with why keys are a console step here, and how a key made elsewhere plugs in.
+ * Not exported.
+ */
+import { Heading, code, list, plural } from './markdown';
+import { GuideCluster, GuideKey, GuideModel, clustersOf } from './model';
+
+const CONSOLE = '<https://cloud.qdrant.io>';
+/** Qdrant Cloud's default expiry for a new database API key. */
+const CONSOLE_DEFAULT_EXPIRY_DAYS = 90;
+
+export function consoleSection(m: GuideModel, h: Heading): string[] {
+  const out = h(1, '2. Create the keys in the Qdrant Cloud console');
+  if (m.keys.length === 0) return [...out, 'No keys yet: add them with `apiKeys: [...]` or `addApiKey()`.'];
+  out.push(
+    'Each key is created by hand in the Qdrant Cloud console (why, and how a key made elsewhere plugs in: the end of this section). ' +
+      'The console shows a new key **only once**, so have the shell of section 3 ' +
+      (m.keys.some((k) => !k.variable) ? '(or, for a key from `ApiKeySource.fromToken`, the resource it reads) ' : '') + 'ready before you create it.',
+  );
+  for (const k of m.keys) {
+    const clusters = clustersOf(k);
+    out.push(...h(2, `Key ${code(k.name)}`));
+    out.push(`Covers ${plural(clusters.length, 'cluster')}: ${list(clusters.map((c) => code(c.name)), 'none yet')}.`);
+    if (clusters.length > 1 && !k.access) out.push(...multiClusterFlow(m, k));
+    else if (clusters.length > 1) out.push(...keyPerCluster(m, k));
+    else out.push(...clusterTab(m, k, clusters[0]));
+  }
+  out.push(...madeElsewhere(h));
+  return out;
+}
+
+/** A cluster as the console shows it: its name here, and the host to match it by. */
+function where(c: GuideCluster): string {
+  return `${code(c.name)} (${c.known ? code(c.host) : 'address set at deploy'})`;
+}
+
+/** Where a new key goes once copied: the shell of section 3, or the resource a `fromToken` key reads. */
+function keepKey(k: GuideKey): string {
+  return k.variable
+    ? 'Paste it straight into the shell of section 3, not into a file or a chat.'
+    : 'Then store it in the resource that the key\'s token refers to (`ApiKeySource.fromToken`, for example a secret store), not in a file or a chat.';
+}
+
+/** A name the console accepts (4-128 characters) for a key named `name` in the stack. */
+function consoleName(name: string): string {
+  return name.length >= 4 ? name : `${name}-key`;
+}
+
+/** The `KeyAccess` factory a key is declared with. */
+function declared(k: GuideKey): string {
+  switch (k.access?.mode) {
+    case 'read-only': return '`KeyAccess.readOnly()`';
+    case 'manage': return '`KeyAccess.manage()`';
+    default: return '`KeyAccess.collections(...)`';
+  }
+}
+
+/** What to select in the API Keys tab for a key's declared access. */
+function accessStep(m: GuideModel, k: GuideKey): string {
+  const on = m.checks.enabled;
+  if (!k.access) {
+    return on
+      ? 'Access: the stack declares none for this key (`access` not set), so any valid key passes the check. Give it no more access than its apps need, ' +
+        'and declare that access (`access: KeyAccess.readOnly()`, `manage()` or `collections({...})`) to have its check prove it.'
+      : 'Access: the stack declares none for this key (`access` not set). Give it no more access than its apps need.';
+  }
+  const unchecked = 'with health checks disabled, nothing checks it';
+  switch (k.access.mode) {
+    case 'read-only': return `Access: choose **Read-only** for the whole cluster (the key is declared ${declared(k)}; ${on ? 'a key that can manage fails the deploy' : unchecked}).`;
+    case 'manage': return `Access: choose **Manage** (cluster-wide; the key is declared ${declared(k)}).`;
+    default: {
+      const rows = [...k.access.read.map((c) => `${code(c)} read-only`), ...k.access.readWrite.map((c) => `${code(c)} read-write`)];
+      return `Access: open the **Collections** tab and add exactly ${rows.join(', ')} (the key is declared ${declared(k)}; ` +
+        `${on ? 'a key with more access fails the deploy' : unchecked}).`;
+    }
+  }
+}
+
+/**
+ * Steps 2-5 in one cluster's **API Keys** tab. `name` is the name to give the key, in Markdown;
+ * `output` where the expiry is published.
+ */
+function tabSteps(m: GuideModel, k: GuideKey, name: string, output = `the output ${code(k.expiresAtOutput)}`): string[] {
+  const days = `Qdrant's default is ${CONSOLE_DEFAULT_EXPIRY_DAYS} days`;
+  let expiry: string;
+  if (!m.checks.enabled) {
+    expiry = `${days}. Health checks are disabled (\`healthCheck.enabled: false\`), so no check reads it; every deploy publishes it as ${output}.`;
+  } else if (!k.variable) {
+    expiry = `${days}. The key comes from \`ApiKeySource.fromToken\`, so Terraform hides the lines of its check when it passes: no expiry line or warning appears. ` +
+      `Every deploy publishes the date as ${output}; set \`healthCheck.minValidityDays\` to make a short expiry fail the deploy.`;
+  } else {
+    expiry = `${days}; the key's check (section 3) reads the real date from the key and warns when it is less than 14 days away, and every deploy publishes it as ${output}.`;
+  }
+  return [
+    `2. Go to its **API Keys** tab, click **Create**, and name the key ${name} (the console asks for a name; the stack does not read it).`,
+    `3. ${accessStep(m, k)}`,
+    `4. Expiration: set one. ${expiry}`,
+    `5. Click **Create**, and copy the key now: it is shown only once. ${keepKey(k)}`,
+  ];
+}
+
+/** What a key of this tab is, and what an older cluster makes instead. */
+function tabNote(m: GuideModel, k: GuideKey): string[] {
+  const granular = k.access?.mode === 'read-only' || k.access?.mode === 'collections';
+  return [
+    '',
+    'The key is a JWT (it starts with `eyJhb`).' + (granular
+      ? ' A cluster created before 2025-01-27 makes keys with granular access only once they are enabled for it (enabling restarts the cluster); ' +
+        `until then its keys can manage${m.checks.enabled ? ', which fails the check of this key' : ', more than this key is declared for'}.`
+      : ''),
+  ];
+}
+
+/** A key of one cluster (or none yet): that cluster's API Keys tab. */
+function clusterTab(m: GuideModel, k: GuideKey, c: GuideCluster | undefined): string[] {
+  return [
+    '',
+    `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and open the cluster ${c ? where(c) : 'of this key'}.`,
+    ...tabSteps(m, k, code(consoleName(k.name))),
+    ...tabNote(m, k),
+  ];
+}
+
+/** A key of several clusters that declares no access: one admin key for all of them. */
+function multiClusterFlow(m: GuideModel, k: GuideKey): string[] {
+  const clusters = clustersOf(k);
+  return [
+    '',
+    `The stack declares no \`access\` for this key, so one key covers all ${clusters.length} clusters: the console's multi-cluster flow makes it.`,
+    '',
+    `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and go to **Access Management**: the list of API keys. Click **Create**.`,
+    `2. In the cluster dropdown, select exactly these clusters: ${list(clusters.map(where))}. The console may show other names for them: match them by host.`,
+    '3. Access: this flow has no access options; its keys can manage every cluster they cover' +
+      (m.checks.enabled ? ', which the check of this key accepts (it declares no `access`). ' : '. ') +
+      'If its apps need less, declare that access (`access: KeyAccess.readOnly()` or `collections({...})`): this section then shows how to create one key per cluster with it.',
+    `4. Click **OK**, and copy the key now: it is shown only once. ${keepKey(k)}`,
+    '',
+    'Such a key may carry no expiry: set `createdOn` of the key in the stack to the day you create it, and synth warns once `rotateAfterDays` have passed (section 6).',
+  ];
+}
+
+/** A key of several clusters that declares access: the API Keys tab makes such keys one cluster at a time. */
+function keyPerCluster(m: GuideModel, k: GuideKey): string[] {
+  const clusters = clustersOf(k);
+  const tab = 'The cluster\'s **API Keys** tab makes a key with an access and an expiry for that one cluster';
+  const why = k.access!.mode === 'manage'
+    ? `${tab}: create one key per cluster, and declare them in the stack as ${clusters.length} keys of one cluster each, in place of this one. ` +
+      '(The multi-cluster flow under **Access Management** makes one admin key for all of them, which can manage them, without access options: ' +
+      'to use it instead, leave `access` undeclared, and this section shows that flow.)'
+    : `No single key from the console can be that: ${tab.charAt(0).toLowerCase()}${tab.slice(1)} only, and the multi-cluster flow under **Access Management** ` +
+      `makes keys that can manage${m.checks.enabled ? ', which fail this key\'s check with `key has manage access …`' : ''}. ` +
+      `Create one key per cluster, and declare them in the stack as ${clusters.length} keys of one cluster each, in place of this one ` +
+      '(synth warns about this key until then, unless your clusters are self-hosted and accept the same JWT).';
+  return [
+    '',
+    `This key is declared ${declared(k)} for ${clusters.length} clusters. ${why}`,
+    '',
+    ...clusters.map((c) => `- ${code(`${k.name}-${c.name}`)} with ${code(`clusters: ['${c.name}']`)}: in the cluster ${where(c)}`),
+    '',
+    'For each of them:',
+    '',
+    `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and open its cluster.`,
+    ...tabSteps(m, k, 'as in the list above', 'the output `qdrant_api_key_<name>_expires_at` of each key'),
+    ...tabNote(m, k),
+  ];
+}
+
+/** Why keys are made by a person here, and how a key made by something else plugs in. */
+function madeElsewhere(h: Heading): string[] {
+  return [
+    ...h(2, 'Why the console, and keys made elsewhere'),
+    'This library never creates a key: the stack holds only a reference to it (a sensitive variable, or a token), so no key is in its synthesized files. ' +
+      'The console shows a new key once, to the person who creates it, who hands it to the deploy (section 3) without writing it down anywhere.',
+    '',
+    'A key that something else creates plugs in through `ApiKeySource.fromToken(...)`, which marks the value sensitive, so that plans never print it. ' +
+      'For example, the Qdrant Cloud Terraform provider (`qdrant/qdrant-cloud`) creates a key with its resource `qdrant-cloud_accounts_database_api_key_v2`: ' +
+      'one cluster each, with an access rule and an expiry, as the **API Keys** tab does (without an access rule, the key can manage). ' +
+      'The provider leaves that resource\'s `key` attribute unmarked (not `Sensitive`): pass it as `source: ApiKeySource.fromToken(<resource>.key)`, never to an output of your own. ' +
+      'The key then sits in clear in the Terraform state of the stack that holds that resource: keep that state in a backend that encrypts it. ' +
+      'The provider fills `key` only when it creates the key (after `terraform import` it is empty), and replaces the key when any of its arguments changes.',
+  ];
+}

@@ -1,0 +1,123 @@
+/**
+ * Section 3 of the setup guide: how each key reaches the deploy, and what the health checks
+ * prove during it. Not exported.
+ */
+import { deployCommand } from './commands';
+import { Heading, code, fence, list, plural, table } from './markdown';
+import { GuideKey, GuideModel } from './model';
+import { DEPLOY_COMMAND, DESTROY_COMMAND } from '../private/framework';
+import { names } from '../private/runtime';
+
+export function deploySection(m: GuideModel, h: Heading): string[] {
+  const out = h(1, '3. Hand the keys to the deploy');
+  const exports = [...new Map(m.keys.filter((k) => k.variable).map((k) => [k.variable!.environmentVariable, k.variable!])).values()];
+  out.push(exports.length > 0 || m.keys.length === 0
+    ? `Set each key in the shell that runs \`${DEPLOY_COMMAND}\`: run each block below on its own (each \`read\` waits for its key), then the deploy. ` +
+      'Setting the variable writes no file; section 4 says where the deploy writes the key.'
+    : `No key is set in the shell: each is read from the resource its token refers to. Run \`${DEPLOY_COMMAND}\`.`);
+  if (m.keys.length > 0) {
+    out.push(...table(['Key', 'Set before the deploy', 'Source'], m.keys.map((k) => [
+      code(k.name),
+      k.variable ? code(k.variable.environmentVariable) : 'nothing: read from the referenced resource at deploy',
+      sourceOf(k),
+    ])));
+  }
+  // One block per key and one for the deploy: pasted together, a `read` would take the next
+  // pasted line as its key and the deploy would start at once.
+  for (const v of exports) {
+    // Only a plain name reaches the shell line: synth refuses any other, but SetupGuide.render()
+    // and skipValidation do not stop, and the name is the user's (a variable's logical id).
+    out.push(...fence('bash', [names.isEnvName(v.environmentVariable)
+      ? `read -rs ${v.environmentVariable} && export ${v.environmentVariable}   # paste the key, then Enter (nothing is shown)`
+      : `# key ${keyOf(m, v)}: its variable's name is not a valid environment variable name (letters, digits and _, not starting with a digit); rename the variable`]));
+  }
+  out.push(...fence('bash', [deployCommand(m)]));
+  if (exports.length > 0) {
+    out.push(`A deploy without the key stops at once with \`Qdrant API key "<name>" has no value: run read -rs TF_VAR_…\`; \`${DESTROY_COMMAND}\` needs no key. ` +
+      (m.checks.enabled
+        ? 'A key given with `-var` or a `.tfvars` file does not reach the checks: export it, and only export it (a check refuses a key that a `.tfvars` file sets to another value).'
+        : 'A key given with `-var` or a `.tfvars` file does not reach the file targets: export it, and only export it.'));
+  }
+  if (m.keys.some((k) => !k.variable)) {
+    out.push('', 'A key from `ApiKeySource.fromToken` is read from the referenced resource (for example a secret store) at deploy: ' +
+      'store the new key there, then deploy.');
+  }
+
+  const o = m.checks;
+  out.push('');
+  if (!o.enabled) {
+    out.push('Health checks are disabled (`healthCheck.enabled: false`): nothing verifies the keys during the deploy, and secret targets are written unverified.');
+    return out;
+  }
+  const header = o.header === 'bearer' ? '`Authorization: Bearer`' : 'the `api-key` header';
+  const declared = m.keys.filter((k) => k.access);
+  out.push(
+    `During the deploy, ${plural(m.keys.length, 'health check')} (one per key) prove each key on every cluster it covers, ` +
+      'all clusters of a key at once. A check fails the deploy unless, for every cluster, these steps pass:',
+    '',
+    '1. `GET /`, sent without the key, answers with Qdrant\'s title and version: the address is a Qdrant endpoint, and only then ' +
+      'is the key sent (an edge that asks for a key even there, as Qdrant Cloud\'s may, is asked again with it). ' +
+      'Qdrant ignores the key on `GET /`, so this step alone proves nothing about the key.',
+    `2. \`GET /collections\` with the key (sent in ${header}) is accepted (200): the key works on that cluster.`,
+    !o.requireAuth
+      ? '3. `GET /collections` without a key: an open cluster (200) is accepted, because `healthCheck.requireAuth` is `false`.'
+      : '3. `GET /collections` without a key is refused (401 or 403): the cluster enforces keys. ' +
+        'Without this step, a cluster that accepts anyone would pass step 2 with any key.',
+    declared.length === 0
+      ? '4. Access: no key declares its `access`, so any valid key passes.'
+      : `4. Access (${declared.map((k) => `${code(k.name)}: ${accessInWords(k)}`).join('; ')}): probes that change nothing (an empty alias batch, ` +
+        '"does this collection exist", an empty delete) prove the declared access, and no more' +
+        (o.allowExcessAccess ? ' (more access is a warning: `healthCheck.allowExcessAccess`).' : '.'),
+    !o.grpc
+      ? '5. gRPC: not checked (`healthCheck.grpc: false`).'
+      : '5. gRPC (port 6334 unless set): `Qdrant/HealthCheck`, then `Collections/List` with the key (accepted) and without it ' +
+        (!o.requireAuth ? '(refused; an open endpoint is accepted too, because `healthCheck.requireAuth` is `false`).' : '(refused).'),
+    '6. Expiry: a key that is a JWT carries its expiry date; the check line shows it, warns when it is less than 14 days away' +
+      (o.minValidityDays ? `, and fails when it is less than ${o.minValidityDays} days away (\`healthCheck.minValidityDays\`).` : '.') +
+      hiddenChecks(m),
+    '',
+    o.runOnEveryDeploy
+      ? 'Every deploy runs every check (`healthCheck.runOnEveryDeploy: true`), also when nothing changed.'
+      : 'A key\'s check runs at the first deploy, and again only when the key, its clusters, its declared access, the checker or the `healthCheck` options change: ' +
+        'a deploy that changes none of them runs no check, so it neither shows the expiry nor warns (section 6 has the output that every deploy refreshes). ' +
+        'Set `healthCheck.runOnEveryDeploy: true` to run every check on every deploy.',
+    '',
+    'The checker reads the key from the environment, never prints it, always verifies TLS, and does not follow redirects (so the key is never sent elsewhere). ' +
+      'A key\'s secret targets (section 4) are written only after its check has passed, so a failed deploy leaves them as they were.',
+  );
+  if (m.clusters.length === 0) out.push('', 'There are no clusters yet, so there is nothing to check.');
+  return out;
+}
+
+/** For keys from `fromToken`: Terraform shows no line of their check when it passes. */
+function hiddenChecks(m: GuideModel): string {
+  const hidden = m.keys.filter((k) => !k.variable);
+  if (hidden.length === 0) return '';
+  const o = m.checks;
+  return ` Terraform hides the check's lines of a key from \`ApiKeySource.fromToken\` (${list(hidden.map((k) => code(k.name)))}) when it passes ` +
+    '(a failure still fails the deploy and is shown), so no expiry line or warning appears for it: read its output ' +
+    `${list(hidden.map((k) => code(k.expiresAtOutput)))} (section 6)` +
+    (o.minValidityDays ? `; \`healthCheck.minValidityDays\` still fails the deploy when the expiry is closer than ${o.minValidityDays} days.`
+      : ', or set `healthCheck.minValidityDays` to make a short expiry fail the deploy.');
+}
+
+/** A key's declared access in words, collection names as code. */
+function accessInWords(k: GuideKey): string {
+  const a = k.access!;
+  if (a.mode === 'read-only') return 'read-only (cluster-wide)';
+  if (a.mode === 'manage') return 'manage (cluster-wide)';
+  return `collections: ${[...a.read.map((c) => `read ${code(c)}`), ...a.readWrite.map((c) => `read-write ${code(c)}`)].join(', ')}`;
+}
+
+/** Where a key's value comes from, in Markdown; never the value. */
+function sourceOf(k: GuideKey): string {
+  if (!k.variable) return 'a value from another resource (`ApiKeySource.fromToken`)';
+  return k.variable.declaredByLibrary
+    ? `sensitive variable ${code(k.variable.name)}, declared by this library`
+    : `your sensitive variable ${code(k.variable.name)}`;
+}
+
+/** The name of the (first) key read from a variable. */
+function keyOf(m: GuideModel, v: NonNullable<GuideKey['variable']>): string {
+  return m.keys.find((k) => k.variable === v)!.name;
+}

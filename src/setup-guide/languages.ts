@@ -1,0 +1,198 @@
+/**
+ * The client snippets of section 5, one per language. Each reads the cluster's URL and key under
+ * the names the deploy wrote, from where it wrote them: the environment (a `.env` file loaded,
+ * Terraform outputs read by the pipeline, a target of the user's own, or values the user set), or
+ * the members of a JSON file. No URL or key is ever a literal here. Every value is escaped for
+ * its language (markdown.ts), so pasting a snippet runs nothing else. Not exported.
+ */
+import { Heading, fence, rustStr, shellVar, shellWord, str } from './markdown';
+import { GuideNames } from './model';
+
+/** Where a snippet reads the names: the environment, or the top-level members of a JSON file. */
+export interface SnippetSource {
+  /** The JSON file the deploy writes, as the stack gives it; undefined for the environment. */
+  readonly json?: string;
+}
+
+/** What a cluster's snippets need: the names, where they are, and the ports for the headings. */
+export interface SnippetInput {
+  readonly names: GuideNames;
+  readonly source: SnippetSource;
+  readonly restPort: number;
+  readonly grpcPort: number;
+}
+
+export function languageSnippets(s: SnippetInput, h: Heading): string[] {
+  return [
+    ...h(2, `Python (REST, port ${s.restPort})`), ...python(s),
+    ...h(2, `TypeScript (REST, port ${s.restPort})`), ...typescript(s),
+    ...h(2, `.NET (gRPC, port ${s.grpcPort})`), ...csharp(s),
+    ...h(2, `Rust (gRPC, port ${s.grpcPort})`), ...rust(s),
+    ...h(2, `Java (gRPC, port ${s.grpcPort})`), ...java(s),
+    ...h(2, `Go (gRPC, port ${s.grpcPort})`), ...go(s),
+  ];
+}
+
+function python({ names, source }: SnippetInput): string[] {
+  const get = (name: string) => (source.json === undefined ? `os.environ[${str(name)}]` : `settings[${str(name)}]`);
+  return fence('python', [
+    source.json === undefined ? 'import os' : 'import json',
+    '',
+    'from qdrant_client import QdrantClient',
+    '',
+    ...(source.json === undefined ? [] : [`with open(${str(source.json)}, encoding="utf-8") as file:`, '    settings = json.load(file)', '']),
+    'client = QdrantClient(',
+    `    url=${get(names.url)},`,
+    `    api_key=${get(names.apiKey)},`,
+    ')',
+    'print(client.get_collections())',
+  ]);
+}
+
+function typescript({ names, source, restPort }: SnippetInput): string[] {
+  // The client replaces a URL's default https port (443, which URL drops) with 6333.
+  const port443 = restPort === 443;
+  const lines = fence('typescript', [
+    ...(source.json === undefined ? [] : ["import { readFileSync } from 'node:fs';"]),
+    "import { QdrantClient } from '@qdrant/js-client-rest';",
+    '',
+    ...(source.json === undefined ? [] : [`const settings = JSON.parse(readFileSync(${str(source.json)}, 'utf8'));`, '']),
+    '/** A value the deploy wrote; without it, the client would quietly connect to localhost. */',
+    'function setting(name: string): string {',
+    `  const value = ${source.json === undefined ? 'process.env[name]' : 'settings[name]'};`,
+    "  if (typeof value !== 'string' || value === '') throw new Error(name + ' is not set');",
+    '  return value;',
+    '}',
+    '',
+    'const client = new QdrantClient({',
+    `  url: setting(${str(names.url)}),`,
+    ...(port443 ? ['  port: 443,'] : []),
+    `  apiKey: setting(${str(names.apiKey)}),`,
+    '});',
+    '',
+    'client.getCollections().then((result) => console.log(result.collections));',
+  ]);
+  if (port443) lines.push('The REST port here is 443: pass `port: 443`, because the client replaces a default `https` port (443) with 6333.');
+  return lines;
+}
+
+function csharp({ names, source }: SnippetInput): string[] {
+  const get = (name: string) => (source.json === undefined
+    ? `Environment.GetEnvironmentVariable(${str(name)})`
+    : `settings.GetProperty(${str(name)}).GetString()`);
+  return fence('csharp', [
+    ...(source.json === undefined ? [] : ['using System.Text.Json;']),
+    'using Qdrant.Client;',
+    '',
+    ...(source.json === undefined ? [] : [`var settings = JsonDocument.Parse(File.ReadAllText(${str(source.json)})).RootElement;`]),
+    `var grpcUrl = new Uri(${get(names.grpcUrl)}!);`,
+    'var client = new QdrantClient(',
+    '    grpcUrl.Host,',
+    '    port: grpcUrl.Port,',
+    '    https: grpcUrl.Scheme == Uri.UriSchemeHttps,',
+    `    apiKey: ${get(names.apiKey)});`,
+    'var collections = await client.ListCollectionsAsync();',
+  ]);
+}
+
+function rust({ names, source }: SnippetInput): string[] {
+  const member = (name: string) => `settings[${rustStr(name)}].as_str().ok_or(${rustStr(`${name} is missing`)})?`;
+  return fence('rust', [
+    'use qdrant_client::Qdrant;',
+    '',
+    '#[tokio::main]',
+    'async fn main() -> Result<(), Box<dyn std::error::Error>> {',
+    ...(source.json === undefined
+      ? [
+        `    let client = Qdrant::from_url(&std::env::var(${rustStr(names.grpcUrl)})?)`,
+        `        .api_key(std::env::var(${rustStr(names.apiKey)}))`,
+      ]
+      : [
+        `    let settings: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(${rustStr(source.json)})?)?;`,
+        `    let client = Qdrant::from_url(${member(names.grpcUrl)})`,
+        `        .api_key(${member(names.apiKey)})`,
+      ]),
+    '        .build()?;',
+    '    println!("{:?}", client.list_collections().await?);',
+    '    Ok(())',
+    '}',
+  ]);
+}
+
+function java({ names, source }: SnippetInput): string[] {
+  const get = (name: string) => (source.json === undefined ? `System.getenv(${str(name)})` : `settings.get(${str(name)}).asText()`);
+  return fence('java', [
+    ...(source.json === undefined ? [] : ['import com.fasterxml.jackson.databind.JsonNode;', 'import com.fasterxml.jackson.databind.ObjectMapper;']),
+    'import io.qdrant.client.QdrantClient;',
+    'import io.qdrant.client.QdrantGrpcClient;',
+    ...(source.json === undefined ? [] : ['import java.io.File;']),
+    'import java.net.URI;',
+    '',
+    ...(source.json === undefined ? [] : [`JsonNode settings = new ObjectMapper().readTree(new File(${str(source.json)}));`]),
+    `URI grpcUrl = URI.create(${get(names.grpcUrl)});`,
+    'QdrantClient client =',
+    '    new QdrantClient(',
+    '        QdrantGrpcClient.newBuilder(grpcUrl.getHost(), grpcUrl.getPort(), "https".equals(grpcUrl.getScheme()))',
+    `            .withApiKey(${get(names.apiKey)})`,
+    '            .build());',
+    'System.out.println(client.listCollectionsAsync().get());',
+  ]);
+}
+
+function go({ names, source }: SnippetInput): string[] {
+  const get = (name: string) => (source.json === undefined ? `os.Getenv(${str(name)})` : `settings[${str(name)}].(string)`);
+  const panicOnError = ['\tif err != nil {', '\t\tpanic(err)', '\t}'];
+  return fence('go', [
+    'package main',
+    '',
+    'import (',
+    '\t"context"',
+    ...(source.json === undefined ? [] : ['\t"encoding/json"']),
+    '\t"fmt"',
+    '\t"net/url"',
+    '\t"os"',
+    '\t"strconv"',
+    '',
+    '\t"github.com/qdrant/go-client/qdrant"',
+    ')',
+    '',
+    'func main() {',
+    ...(source.json === undefined ? [] : [
+      `\tdata, err := os.ReadFile(${str(source.json)})`,
+      ...panicOnError,
+      '\tvar settings map[string]any',
+      '\tif err := json.Unmarshal(data, &settings); err != nil {',
+      '\t\tpanic(err)',
+      '\t}',
+    ]),
+    `\tgrpcURL, err := url.Parse(${get(names.grpcUrl)})`,
+    ...panicOnError,
+    '\tport, err := strconv.Atoi(grpcURL.Port())',
+    ...panicOnError,
+    '\tclient, err := qdrant.NewClient(&qdrant.Config{',
+    '\t\tHost:   grpcURL.Hostname(),',
+    '\t\tPort:   port,',
+    `\t\tAPIKey: ${get(names.apiKey)},`,
+    '\t\tUseTLS: grpcURL.Scheme == "https",',
+    '\t})',
+    ...panicOnError,
+    '\tdefer client.Close()',
+    '',
+    '\tcollections, err := client.ListCollections(context.Background())',
+    ...panicOnError,
+    '\tfmt.Println(collections)',
+    '}',
+  ]);
+}
+
+/** The two curl lines (one per header form); the key reaches curl on its standard input only. */
+export function curlLines({ names, source }: SnippetInput): string[] {
+  const value = (name: string) => (source.json === undefined
+    ? shellVar(name)
+    : `$(jq -r ${shellWord(`.[${str(name)}]`)} ${shellWord(source.json)})`);
+  const url = `"${value(names.url)}/collections"`;
+  return [
+    `curl -sS -H @- ${url} <<<"api-key: ${value(names.apiKey)}"`,
+    `curl -sS -H @- ${url} <<<"Authorization: Bearer ${value(names.apiKey)}"`,
+  ];
+}
