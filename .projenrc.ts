@@ -2,7 +2,7 @@ import { cdktf, javascript } from 'projen';
 
 // ConstructLibraryCdktf is marked deprecated in projen in favour of cdktn, and
 // `projen new cdktf-construct` no longer lists it; it still works, and this
-// library targets cdktf 0.21 on purpose (see README, "Compatibility").
+// library targets cdktf 0.21 on purpose (see README, "Tested with").
 const project = new cdktf.ConstructLibraryCdktf({
   name: 'cdktf-qdrant-cluster-access',
   description:
@@ -33,7 +33,7 @@ const project = new cdktf.ConstructLibraryCdktf({
     '@cdktf/provider-vault@^15.6.0',
   ],
 
-  // No GitHub here: CI is `.ci/run` in a fresh clone (see README).
+  // No GitHub here: CI is `.ci/run` in a fresh clone (see CONTRIBUTING.md).
   github: false,
   release: false,
   buildWorkflow: false,
@@ -99,6 +99,8 @@ project.addPackageIgnore('*.env.lock');
 project.addPackageIgnore('.terraform/');
 project.addPackageIgnore('.terraform.lock.hcl');
 project.addPackageIgnore('cdktf.out/');
+// The README and docs/ ship (the README links to docs/); development does not.
+project.addPackageIgnore('/CONTRIBUTING.md');
 // `npx qdrant-cluster-access check ...`: the same checker that runs inside `cdktf deploy`.
 project.addBins({ 'qdrant-cluster-access': 'assets/checker/cli.js' });
 
@@ -146,14 +148,14 @@ compileIfStale.spawn(project.compileTask);
 
 // The npm and the Python packages; CI builds both (the Python one is installed and deployed by
 // test/ecosystem/python-app.test.ts). `npx projen package-all` adds Java, .NET and Go, which need
-// toolchains and registry packages this project cannot get (see README, "Other languages").
+// toolchains and registry packages this project cannot get (see docs/python.md, "Other languages").
 // Without this, `projen build` outside CI tries all of them.
 project.packageTask.reset();
 project.packageTask.spawn(compileIfStale);
 // Make-like: each package is rebuilt only when what goes into it is newer than the artifact
 // (scripts/stale.sh; projen's own task shell has no `find`), so a second `package` in one
 // build, or in a test, costs nothing.
-const packageInputs = '.jsii lib assets package.json README.md API.md LICENSE .npmignore';
+const packageInputs = '.jsii lib assets package.json README.md docs API.md LICENSE .npmignore';
 for (const [target, artifact] of [['js', 'dist/js/*.tgz'], ['python', 'dist/python/*.whl']]) {
   const task = project.tasks.tryFind(`package:${target}`)!;
   task.addCondition(`bash scripts/stale.sh '${artifact}' ${packageInputs}`);

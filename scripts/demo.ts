@@ -1,7 +1,7 @@
 /**
  * The demo (`npx projen demo`): a real deploy of examples/basic against a local stand-in Qdrant
  * cluster with a throw-away demo key. It prints the health-check lines that Terraform shows,
- * shows what a wrong key does, then destroys everything. Needs terraform and go (see README).
+ * shows what a wrong key does, then destroys everything. Needs terraform and go (see CONTRIBUTING.md).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The layout's rules (README, "Layout"): src/ files import each other without a circle; the
+ * The layout's rules (CONTRIBUTING.md, "Layout"): src/ files import each other without a circle; the
  * runtime (assets/) uses Node built-ins only and never imports construct code; scripts and tests
  * share tooling from tools/testing, never from test/.
  */

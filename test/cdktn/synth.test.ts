@@ -18,6 +18,7 @@ import { MultiClusterStack } from '../../examples/multi-cluster/main';
 import { ClusterAccess, ClusterAccessProps } from '../../src';
 import { tempDir } from '../../tools/testing/terraform';
 import { Run, run } from '../ecosystem/support';
+import { programsImporting } from '../support/docs';
 
 jest.setTimeout(300_000);
 
@@ -188,5 +189,21 @@ describe('cdktn-qdrant-cluster-access in a cdktn app', () => {
     const { error } = JSON.parse(synth.stdout.trim().split('\n').pop()!);
     expect(cdktfError).toMatch(/prod-us/);
     expect(error).toBe(cdktfError);
+  });
+
+  test('the cdktn program of docs/cdktn.md synthesizes in the cdktn app, and its guide says `cdktn deploy`', async () => {
+    const programs = programsImporting('cdktn');
+    expect(programs.map((b) => b.page)).toEqual(['docs/cdktn.md']);
+    for (const b of programs) {
+      // The app's directory holds its tsconfig and node_modules; cdktf.out goes where it runs.
+      const script = path.join(appDir, `docs-cdktn-${b.line}.ts`);
+      fs.writeFileSync(script, b.text);
+      const cwd = tempDir('qca-cdktn-doc-');
+      const r = await run(path.join(appDir, 'node_modules', '.bin', 'ts-node'), [script], { cwd, env: { DISABLE_V8_COMPILE_CACHE: '1' }, timeoutMs: 120_000 });
+      if (r.code !== 0) throw new Error(`${b.page}:${b.line} failed (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+      const stack = path.join(cwd, 'cdktf.out', 'stacks', 'search');
+      expect(Object.keys(JSON.parse(fs.readFileSync(path.join(stack, 'cdk.tf.json'), 'utf8')).variable)).toEqual(['qdrant_api_key_search_api']);
+      expect(fs.readFileSync(path.join(stack, 'qdrant-setup.md'), 'utf8')).toContain('cdktn deploy');
+    }
   });
 });

@@ -160,7 +160,7 @@ describe('verdicts and exit codes', () => {
     }
   });
 
-  // The README says so, and the timeout, DNS and network fixes: the checks connect directly.
+  // docs/health-check.md says so, and the timeout, DNS and network fixes: the checks connect directly.
   test('HTTPS_PROXY and the other proxy variables are not used: the check connects to the cluster directly', async () => {
     const proxy = `http://127.0.0.1:${await closedPort()}`;
     const r = await run(checkArgs('--grpc-url', s.grpcUrl), {
@@ -352,7 +352,7 @@ describe('usage (exit 2, one line on stderr)', () => {
     expect(r.stderr).toContain('environment variable QDRANT_API_KEY is empty');
   });
 
-  test('a key variable of only whitespace is a missing key too (exit 2, as the README says), not "remove the whitespace"', async () => {
+  test('a key variable of only whitespace is a missing key too (exit 2, as docs/checker-cli.md says), not "remove the whitespace"', async () => {
     const r = await run(checkArgs(), { QDRANT_API_KEY: ' \n' });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^qdrant-cluster-access: error: environment variable QDRANT_API_KEY holds only whitespace: put the API key in QDRANT_API_KEY/);

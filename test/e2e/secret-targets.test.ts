@@ -9,12 +9,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TerraformStack } from 'cdktf';
 import * as dotenv from 'dotenv';
+import * as ts from 'typescript';
 import { MultiClusterStack } from '../../examples/multi-cluster/main';
 import { ClusterAccess, SecretTarget } from '../../src';
 import { runNode } from '../../tools/testing/run-node';
 import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
 import { TerraformRun, initAndApply, synthStack, terraform } from '../../tools/testing/terraform';
 import { expectNoCanary } from '../ecosystem/support';
+import { imports, readPage, readmeCompilerOptions } from '../support/docs';
 
 jest.setTimeout(240_000);
 
@@ -148,6 +150,21 @@ describe('examples/multi-cluster writes the app .env with real terraform', () =>
       QDRANT_PROD_EU: names, QDRANT_PROD_US: names, QDRANT_STAGING: names, INGEST_QDRANT_PROD_EU: names,
     });
     expect(clusters['prod-eu'].requests.filter((q) => q.path === '/collections' && q.headers['api-key'] === ingest).length).toBeGreaterThanOrEqual(2);
+  });
+
+  test('the client program of docs/secret-targets.md, run as printed in the app\'s directory, lists prod-eu\'s collections', async () => {
+    const [block] = readPage('docs/secret-targets.md').blocks.filter((b) => b.lang === 'ts' && imports(b.text).includes('@qdrant/js-client-rest'));
+    expect(imports(block.text)).toEqual(['dotenv/config', '@qdrant/js-client-rest']);
+    // Compiled with the README's tsconfig, as a user's app would be; dotenv reads the .env of its working directory.
+    const file = path.join(out, 'client.js');
+    fs.writeFileSync(file, ts.transpileModule(block.text, { compilerOptions: readmeCompilerOptions() }).outputText);
+    const r = await runNode([file], {
+      cwd: path.dirname(envFile),
+      env: { PATH: process.env.PATH ?? '', NODE_EXTRA_CA_CERTS: clusters['prod-eu'].caFile, NODE_PATH: path.join(__dirname, '..', '..', 'node_modules') },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("[ 'products', 'support-tickets' ]\n");
   });
 
   test('ingest is also published as sensitive Terraform outputs', async () => {

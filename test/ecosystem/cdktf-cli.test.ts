@@ -1,8 +1,10 @@
 /**
  * The library as a TypeScript user gets it: the npm tarball that `npx projen package` builds,
- * installed next to cdktf, constructs and cdktf-cli 0.21 in an app outside the repository, then
+ * installed by README.md's install lines (cdktf, constructs, cdktf-cli 0.21, ts-node, TypeScript,
+ * and the app's cdktf.json and tsconfig.json) in an app outside the repository, then
  * `cdktf synth`, `cdktf deploy --auto-approve` and `cdktf destroy --auto-approve` with real
- * Terraform (offline provider mirror) against a stand-in cluster.
+ * Terraform (offline provider mirror) against a stand-in cluster, with the key in
+ * TF_VAR_qdrant_api_key_search_api as the README exports it.
  *
  * Offline provider locking: the first `cdktf deploy` of a stack runs `terraform providers lock`,
  * which always asks the provider's origin registry and ignores the CLI config's mirror, so it
@@ -11,7 +13,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { OK_LINE, Run, cdktfCliApp, expectNoCanary, packages, run } from './support';
+import { OK_LINE, Run, expectNoCanary, packages, readmeApp, run } from './support';
 import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
 import { offlineTerraformEnv, tempDir, terraformBinary } from '../../tools/testing/terraform';
 
@@ -30,8 +32,6 @@ new ClusterAccess(stack, 'Qdrant', {
 app.synth();
 `;
 
-const CDKTF_JSON = { language: 'typescript', app: 'npx ts-node main.ts', terraformProviders: [], terraformModules: [], context: {}, sendCrashReports: 'false' };
-const TSCONFIG = { compilerOptions: { target: 'ES2020', module: 'commonjs', strict: true, esModuleInterop: true, skipLibCheck: true, types: ['node'] }, include: ['main.ts'] };
 const FOREIGN = '# search app\nLOG_LEVEL=info\n';
 
 /** Every file under `dir` but node_modules (and the .env, which holds the key by design). */
@@ -54,14 +54,13 @@ describe('the npm tarball in a cdktf CLI app', () => {
 
   beforeAll(async () => {
     const { tarball } = packages();
-    const installed = cdktfCliApp(tarball);
-    console.log(`cdktf CLI app: npm install of the tarball, cdktf-cli and the rest in ${installed.installMs} ms`);
+    const installed = readmeApp(tarball);
+    console.log(`cdktf CLI app: README.md's install lines ${installed.installMs ? `ran in ${installed.installMs} ms` : 'ran before (cached)'}`);
     cluster = await StandInQdrant.start({ apiKey: key });
     appDir = tempDir('qca-cdktf-cli-app-');
     fs.symlinkSync(path.join(installed.dir, 'node_modules'), path.join(appDir, 'node_modules'), 'dir');
+    for (const f of ['package.json', 'cdktf.json', 'tsconfig.json']) fs.copyFileSync(path.join(installed.dir, f), path.join(appDir, f));
     fs.writeFileSync(path.join(appDir, 'main.ts'), MAIN_TS);
-    fs.writeFileSync(path.join(appDir, 'cdktf.json'), JSON.stringify(CDKTF_JSON, null, 2));
-    fs.writeFileSync(path.join(appDir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
     fs.writeFileSync(path.join(appDir, '.env'), FOREIGN, { mode: 0o600 });
     const bin = path.join(appDir, 'node_modules', '.bin', 'cdktf');
     cdktf = (args) => run(bin, [...args, '--no-color'], {

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { OK_LINE, REPO, expectNoCanary, expectOk, packages, run, scriptResult } from './support';
 import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
 import { TerraformRun, initAndApply, tempDir, terraform } from '../../tools/testing/terraform';
+import { pythonPrograms } from '../support/docs';
 
 jest.setTimeout(600_000);
 
@@ -94,6 +95,22 @@ describe('examples/python: a cdktf app in Python, with a secret target written i
     const listed = cluster.requests.filter((r) => r.path === '/collections' && r.headers['user-agent']?.includes('python'));
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.every((r) => r.headers['api-key'] === key)).toBe(true);
+  });
+
+  test('the Python program of docs/python.md synthesizes its stack with the wheel', async () => {
+    const programs = pythonPrograms();
+    expect(programs.map((b) => b.page)).toEqual(['docs/python.md']);
+    const dir = tempDir('qca-python-doc-');
+    fs.writeFileSync(path.join(dir, 'main.py'), programs[0].text);
+    const synth = expectOk(await run(path.join(venv, 'bin', 'python'), ['main.py'], {
+      cwd: dir,
+      env: { CDKTF_OUTDIR: path.join(dir, 'cdktf.out'), JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION: '1', PYTHONDONTWRITEBYTECODE: '1' },
+    }), 'python main.py (docs/python.md)');
+    texts.push(synth.stdout, synth.stderr);
+    const stack = JSON.parse(fs.readFileSync(path.join(dir, 'cdktf.out', 'stacks', 'search', 'cdk.tf.json'), 'utf8'));
+    expect(Object.keys(stack.variable)).toEqual(['qdrant_api_key_search_api']);
+    expect(Object.keys(stack.resource.null_resource).filter((id) => id.includes('_HealthCheck_'))).toHaveLength(1);
+    expect(fs.existsSync(path.join(dir, 'cdktf.out', 'stacks', 'search', 'qdrant-setup.md'))).toBe(true);
   });
 
   test('a rotated key is proven again and rewritten in both stores', async () => {

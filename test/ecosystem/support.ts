@@ -2,11 +2,12 @@
  * Shared by the ecosystem tests: the library used the way its users use it (the npm tarball in a
  * cdktf CLI app, the wheel in a Python app, OpenTofu), outside the repository's own wiring.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { cacheRoot, cachedDir } from '../../tools/testing/cache';
+import { blocksUnder } from '../support/docs';
 
 export const REPO = path.join(__dirname, '..', '..');
 
@@ -101,35 +102,46 @@ export function expectNoCanary(canaries: string[], texts: string[], files: strin
   }
 }
 
-/** What a TypeScript user installs next to the library (cdktf's own `cdktf init` template pins alike). */
-export const CLI_APP_DEPS = ['cdktf@^0.21.0', 'cdktf-cli@^0.21.0', 'constructs@^10.4.2', 'ts-node@^10.9.2', 'typescript@~5.9.0', '@types/node@^20'];
+export interface ReadmeApp {
+  /** The app the install lines made: its package.json, cdktf.json, tsconfig.json and node_modules. */
+  readonly dir: string;
+  /** Milliseconds the install took on this run (0: cached). */
+  readonly installMs: number;
+  /** What the install lines printed (kept from when they ran). */
+  readonly log: string;
+}
 
 /**
- * A directory outside the repository where `npm install <tarball> cdktf cdktf-cli constructs
- * ts-node typescript @types/node` was run, as a user does. The heavy part (cdktf-cli: ~450
- * packages, ~420 MB) is kept between runs in <cache>/cdktf-cli-app/<hash of the dependency list
- * and the Node version>; the library's tarball is installed into it on every run (copied under
- * a name with its hash, so that npm never reuses an older one). Returns that directory.
+ * The app that README.md's install lines make, run exactly as printed (`bash -e`, the fenced block
+ * under "Install" that starts the app) in a directory outside the repository, beside a
+ * `cdktf-qdrant-cluster-access/dist/js/` that holds the tarball under the name `npx projen
+ * package:js` gives it, as after the README's build lines. The npm cache serves what it holds. The
+ * app is kept in <cache>/readme-app/<hash of the lines, the tarball and the Node version>: new
+ * lines, a new tarball or another Node install it again, and the older app is removed.
  */
-export function cdktfCliApp(tarball: string): { dir: string; installMs: number } {
-  const cacheRoot = process.env.CDKTF_QDRANT_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'cdktf-qdrant-cluster-access');
-  const key = createHash('sha256').update(JSON.stringify([CLI_APP_DEPS, process.version])).digest('hex').slice(0, 16);
-  const dir = path.join(cacheRoot, 'cdktf-cli-app', key);
-  fs.mkdirSync(dir, { recursive: true });
-  if (!fs.existsSync(path.join(dir, 'package.json'))) {
-    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'qdrant-cdktf-app', version: '1.0.0', private: true }, null, 2));
-  }
-  const sha = createHash('sha256').update(fs.readFileSync(tarball)).digest('hex').slice(0, 16);
-  for (const old of fs.readdirSync(dir).filter((f) => f.endsWith('.tgz'))) fs.rmSync(path.join(dir, old));
-  const local = `cdktf-qdrant-cluster-access-${sha}.tgz`;
-  fs.copyFileSync(tarball, path.join(dir, local));
-  const started = Date.now();
-  try {
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `./${local}`, ...CLI_APP_DEPS],
-      { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
-  } catch (e) {
-    const err = e as { stdout?: string; stderr?: string };
-    throw new Error(`npm install in ${dir} failed:\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
-  }
-  return { dir, installMs: Date.now() - started };
+export function readmeApp(tarball: string): ReadmeApp {
+  const lines = readmeInstallLines();
+  const bytes = fs.readFileSync(tarball);
+  const key = createHash('sha256').update(JSON.stringify([lines, createHash('sha256').update(bytes).digest('hex'), process.version])).digest('hex').slice(0, 16);
+  const { dir, ms } = cachedDir(path.join(cacheRoot(), 'readme-app'), key, (tmp) => {
+    const dist = path.join(tmp, 'cdktf-qdrant-cluster-access', 'dist', 'js');
+    fs.mkdirSync(dist, { recursive: true });
+    fs.writeFileSync(path.join(dist, path.basename(tarball)), bytes);
+    const r = spawnSync('bash', ['-e', '-c', lines], {
+      cwd: tmp, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+    const log = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+    if (r.status !== 0) throw new Error(`README.md's install lines failed (exit ${r.status}) in ${tmp}:\n${lines}\n${log}`);
+    fs.writeFileSync(path.join(tmp, 'install.log'), log);
+  });
+  const apps = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'cdktf-qdrant-cluster-access');
+  if (apps.length !== 1) throw new Error(`README.md's install lines made ${apps.length} directories in ${dir}, expected one app`);
+  return { dir: path.join(dir, apps[0].name), installMs: ms, log: fs.readFileSync(path.join(dir, 'install.log'), 'utf8') };
+}
+
+/** The README's install lines: the shell block under "Install" that makes the app. */
+export function readmeInstallLines(): string {
+  const [app] = blocksUnder('README.md', 'Install', 'sh').filter((b) => /^npm install /m.test(b.text));
+  if (!app) throw new Error('README.md has no shell block under "Install" with an npm install line');
+  return app.text;
 }
