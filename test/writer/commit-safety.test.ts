@@ -52,7 +52,8 @@ function closedToOthers(p: string): string | undefined {
     chain.unshift(d);
     if (d === path.dirname(d)) break;
   }
-  return chain.find((d) => fs.statSync(d).isDirectory() && (fs.statSync(d).mode & 0o001) === 0);
+  // o+x is the mode's lowest bit: an odd mode lets others enter.
+  return chain.find((d) => fs.statSync(d).isDirectory() && fs.statSync(d).mode % 2 === 0);
 }
 
 /**
@@ -130,9 +131,14 @@ if (cannotRun) process.stderr.write(`skipping the tests as a user who is not roo
   });
 
   test('the test user can run the copy of the writer, and cannot enter this checkout when it is closed to others', () => {
-    const probe = spawnSync(process.execPath, ['-e', `process.setgid(${PRIMARY}); process.setuid(${UID}); `
-      + `const fs = require('node:fs'); const can = (p) => { try { fs.accessSync(p, fs.constants.R_OK); return true; } catch { return false; } }; `
-      + `process.stdout.write(JSON.stringify([can(${JSON.stringify(path.join(runtimeCopy, path.relative(ASSETS, CLI)))}), can(${JSON.stringify(CLI)})]))`], { encoding: 'utf8' });
+    const copy = path.join(runtimeCopy, path.relative(ASSETS, CLI));
+    const probe = spawnSync(process.execPath, ['-e', [
+      `process.setgid(${PRIMARY});`,
+      `process.setuid(${UID});`,
+      'const fs = require(\'node:fs\');',
+      'const can = (p) => { try { fs.accessSync(p, fs.constants.R_OK); return true; } catch { return false; } };',
+      `process.stdout.write(JSON.stringify([can(${JSON.stringify(copy)}), can(${JSON.stringify(CLI)})]));`,
+    ].join(' ')], { encoding: 'utf8' });
     expect(probe.stderr).toBe('');
     // The copy is readable; the checkout's own file is readable exactly when nothing on its way is closed to others.
     expect(JSON.parse(probe.stdout)).toEqual([true, closedToOthers(path.dirname(CLI)) === undefined]);
