@@ -2,7 +2,7 @@
 # Prepare Terraform and OpenTofu to work fully offline for this project's tests and demo.
 #
 # - checks for `terraform` (when it is missing, OpenTofu is built instead: scripts/offline-tofu.sh,
-#   ~4 min once, then cached; the tests and the demo then run `tofu`);
+#   about 6 min once, then cached; the tests and the demo then run `tofu`);
 # - gets the real hashicorp/null and hashicorp/http providers from a filesystem mirror:
 #   QCA_PROVIDER_MIRROR when set, else the one ../shared/terraform-providers/build.sh builds from
 #   the providers' tagged sources (about a minute once, then cached; it needs Go). The mirror is

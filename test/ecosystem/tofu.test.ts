@@ -1,7 +1,7 @@
 /**
  * OpenTofu: the deploy / rotate / destroy flow of examples/basic (as in test/e2e/deploy.test.ts
  * with Terraform) run with `tofu`, built from its Go module by scripts/offline-tofu.sh (cached;
- * ~4 min cold) and fed the same offline mirror of the real hashicorp/null through the same CLI config.
+ * about 6 min cold) and fed the same offline mirror of the real hashicorp/null through the same CLI config.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

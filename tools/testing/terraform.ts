@@ -100,7 +100,7 @@ function onPath(name: string): boolean {
 /**
  * The binary to run: `which`, else `QCA_TF_BINARY`, else `TERRAFORM_BINARY_NAME`, else
  * `terraform` when on PATH, else `tofu`. `tofu` is the one built by scripts/offline-tofu.sh
- * unless `tofu` is on PATH; it is built on first use (~4 min cold, then cached).
+ * unless `tofu` is on PATH; it is built on first use (about 6 min cold, then cached).
  */
 export function terraformBinary(which?: TerraformBinary): string {
   const wanted = which || process.env.QCA_TF_BINARY || process.env.TERRAFORM_BINARY_NAME || (onPath('terraform') ? 'terraform' : 'tofu');
