@@ -5,13 +5,16 @@
  * release of the real provider from the offline mirror, and applies: the user's null_resource and
  * the key's check both run. Once per release the mirror holds (3.2.4 and 3.3.1). A control shows
  * that the exact pin this library once wrote (`3.2.4`) fails the same init against 3.3.1.
+ *
+ * The offline setup also installs the real hashicorp/http from the mirror, with Terraform and with
+ * OpenTofu (each under its own origin).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TerraformHclModule } from 'cdktf';
 import { BasicStack } from '../../examples/basic/main';
 import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
-import { mirroredProviderVersions, synthStack, tempDir, terraform } from '../../tools/testing/terraform';
+import { engineVariants, mirroredProviderVersions, synthStack, tempDir, terraform } from '../../tools/testing/terraform';
 import type { Variant } from '../../tools/testing/variants';
 import { describeVariants } from '../../tools/testing/variants';
 
@@ -100,5 +103,16 @@ describe('the control: an exact pin of hashicorp/null in the stack', () => {
     } finally {
       await cluster.stop();
     }
+  });
+});
+
+describeVariants('Terraform engine', engineVariants(), 'the offline setup installs hashicorp/http', (engine) => {
+  test('init of a configuration that needs hashicorp/http 3.6.0 takes it from the mirror', async () => {
+    const dir = tempDir('qca-e2e-http-');
+    fs.writeFileSync(path.join(dir, 'main.tf'), 'terraform {\n  required_providers { http = { source = "hashicorp/http", version = "3.6.0" } }\n}\n');
+    const init = await terraform(dir, ['init', '-input=false', '-no-color'], {}, engine);
+    expect({ code: init.exitCode, stderr: init.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(init.stdout).toContain('Installed hashicorp/http v3.6.0');
+    expect(fs.readFileSync(path.join(dir, '.terraform.lock.hcl'), 'utf8')).toMatch(/provider "registry\.(terraform\.io|opentofu\.org)\/hashicorp\/http" \{\s+version\s+= "3\.6\.0"/);
   });
 });

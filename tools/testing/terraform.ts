@@ -20,6 +20,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
 import { atTestFileEnd, killAtDeadline } from './file-end';
+import type { Variant } from './variants';
 
 const REPO = path.join(__dirname, '..', '..');
 const ENV_FILE = path.join(REPO, '.offline-tf', 'env');
@@ -84,6 +85,23 @@ export function mirroredProviderVersions(type: string): string[] {
     const [x, y] = [parts(a), parts(b)];
     return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
   });
+}
+
+/**
+ * The Terraform engines of this machine, one variant each, for a matrix (tools/testing/variants.ts):
+ * `terraform` when it is on PATH, and the OpenTofu that scripts/offline-tofu.sh builds, once built
+ * (.ci/run builds it first; elsewhere it is skipped until `bash scripts/offline-tofu.sh` ran). The
+ * value is the binary; the label, the first line of its `version`, e.g. `OpenTofu v1.12.6`.
+ */
+export function engineVariants(): Variant<string>[] {
+  const env = { ...process.env, ...offlineTerraformEnv() };
+  const labelOf = (bin: string) => execFileSync(bin, ['version'], { env, encoding: 'utf8' }).split('\n')[0].trim();
+  const engines: Variant<string>[] = onPath('terraform') ? [{ label: labelOf('terraform'), value: 'terraform' }] : [];
+  const tofu = execFileSync('bash', [path.join(REPO, 'scripts', 'offline-tofu.sh'), '--cached'], { encoding: 'utf8' }).trim();
+  engines.push(tofu
+    ? { label: labelOf(tofu), value: tofu }
+    : { label: `OpenTofu v${tofuVersion()}`, unavailable: 'not built yet: run bash scripts/offline-tofu.sh (about 6 min once)' });
+  return engines;
 }
 
 function onPath(name: string): boolean {
