@@ -79,7 +79,7 @@ describeVariants('provider', releases, 'a user\'s module pins hashicorp/null nex
     expect({ code: init.exitCode, stderr: init.stderr }).toEqual({ code: 0, stderr: '' });
     expect(init.stdout).toContain(`Installed hashicorp/null v${release}`);
     const lock = fs.readFileSync(path.join(dir!, '.terraform.lock.hcl'), 'utf8');
-    expect(lock).toMatch(new RegExp(`provider "registry\\.terraform\\.io/hashicorp/null" \\{\\s+version\\s+= "${release.replace(/\./g, '\\.')}"\\s+constraints = "~> 3\\.2, ${release.replace(/\./g, '\\.')}"`));
+    expect(lock).toMatch(new RegExp(`provider "registry\\.(terraform\\.io|opentofu\\.org)/hashicorp/null" \\{\\s+version\\s+= "${release.replace(/\./g, '\\.')}"\\s+constraints = "~> 3\\.2, ${release.replace(/\./g, '\\.')}"`));
   });
 
   test('apply runs the user\'s null_resource and the key\'s check', async () => {
