@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Self-test for scripts/offline-terraform.sh: in a temp dir, init/apply a
-# null_resource with a local-exec provisioner, change its trigger (must replace
-# it and re-run the provisioner), then destroy.  Exits non-zero on any failure.
+# Self-test for scripts/offline-terraform.sh: in a temp dir, init (hashicorp/null with the library's
+# constraint, and hashicorp/http, both from the mirror), apply a null_resource with a local-exec
+# provisioner, change its trigger (must replace it and re-run the provisioner), then destroy.
+# Exits non-zero on any failure.
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
@@ -27,7 +28,10 @@ write_config() { # $1 = trigger value
   cat >"${WORK}/main.tf.json" <<EOF
 {
   "terraform": {
-    "required_providers": { "null": { "source": "null", "version": "3.2.4" } }
+    "required_providers": {
+      "null": { "source": "null", "version": "~> 3.2" },
+      "http": { "source": "hashicorp/http", "version": "3.6.0" }
+    }
   },
   "resource": {
     "null_resource": {
@@ -49,7 +53,8 @@ expect() { # $1 = file, $2 = fixed string
 
 write_config one
 tf init -input=false >"${WORK}/init.log" 2>&1 || { cat "${WORK}/init.log" >&2; fail "terraform init"; }
-expect "${WORK}/init.log" "Installed hashicorp/null v3.2.4"
+expect "${WORK}/init.log" "Installed hashicorp/null v3.3.1"
+expect "${WORK}/init.log" "Installed hashicorp/http v3.6.0"
 grep -q 'h1:' "${WORK}/.terraform.lock.hcl" || fail "no h1: hash in .terraform.lock.hcl"
 
 tf apply -auto-approve -input=false >"${WORK}/apply1.log" 2>&1 || { cat "${WORK}/apply1.log" >&2; fail "first apply"; }
@@ -69,4 +74,4 @@ if grep -qF "OFFLINE_TF_SELFTEST" "${WORK}/apply3.log"; then fail "provisioner r
 tf destroy -auto-approve -input=false >"${WORK}/destroy.log" 2>&1 || { cat "${WORK}/destroy.log" >&2; fail "destroy"; }
 expect "${WORK}/destroy.log" "1 destroyed"
 
-echo "selftest: OK (terraform + offline hashicorp/null 3.2.4: init, apply, replace on trigger change, destroy)"
+echo "selftest: OK (terraform + the mirror's hashicorp/null 3.3.1 and hashicorp/http 3.6.0: init, apply, replace on trigger change, destroy)"

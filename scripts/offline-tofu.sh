@@ -6,30 +6,34 @@
 #   directives), so the module source is downloaded with `go mod download`, copied into a
 #   temporary directory and built there, as a release build (no `-dev` suffix, static, stripped);
 # - the binary lands in <cache>/tofu/<version>/<platform>/tofu; a cached binary that still runs
-#   is kept (0.1 s); a cold build takes ~4 min (module downloads included) on 2 cores;
+#   is kept (0.1 s); a cold build takes about 6 min on 2 cores (1.12.6: 338 s with its modules
+#   already downloaded);
 # - prints the binary's absolute path as the LAST line on stdout.  Progress goes to stderr.
 #
 # Usage:   QCA_TOFU="$(scripts/offline-tofu.sh | tail -n 1)"
-#          scripts/offline-tofu.sh --cached   prints the path only if already built (else nothing)
+#          scripts/offline-tofu.sh --cached    prints the path only if already built (else nothing)
+#          scripts/offline-tofu.sh --version   prints the version it builds
 # Cache:   ${CDKTF_QDRANT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cdktf-qdrant-cluster-access}/tofu
-# Version: QCA_TOFU_VERSION (default below: the newest 1.10.x that builds here with Go 1.26)
+# Version: QCA_TOFU_VERSION (default below: the newest release the Go module proxy serves; the
+#          project needs >= 1.11, the first with ephemeral variables)
 set -euo pipefail
+
+TOFU_VERSION="${QCA_TOFU_VERSION:-1.12.6}"
 
 CACHED_ONLY=0
 case "${1:-}" in
   "") ;;
   --cached) CACHED_ONLY=1 ;;
-  *) printf '[offline-tofu] ERROR: unknown argument %s (usage: offline-tofu.sh [--cached])\n' "$1" >&2; exit 2 ;;
+  --version) printf '%s\n' "${TOFU_VERSION}"; exit 0 ;;
+  *) printf '[offline-tofu] ERROR: unknown argument %s (usage: offline-tofu.sh [--cached | --version])\n' "$1" >&2; exit 2 ;;
 esac
-
-TOFU_VERSION="${QCA_TOFU_VERSION:-1.10.10}"
 TOFU_MODULE="github.com/opentofu/opentofu"
 
 log() { printf '[offline-tofu] %s\n' "$*" >&2; }
 die() { printf '[offline-tofu] ERROR: %s\n' "$*" >&2; exit 1; }
 
 command -v go >/dev/null 2>&1 \
-  || die "go not found on PATH: install Go >= 1.24 (needed to build OpenTofu) and re-run."
+  || die "go not found on PATH: install Go >= 1.26.6 (OpenTofu 1.12 asks for it) and re-run."
 
 platform="$(go env GOOS)_$(go env GOARCH)"
 CACHE_ROOT="${CDKTF_QDRANT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cdktf-qdrant-cluster-access}"

@@ -2,7 +2,7 @@
 # Prints the Terraform binary this project's scripts and tests run: $TERRAFORM_BINARY_NAME when
 # set (cdktf's own variable), else QCA_TF_BINARY (`terraform`, `tofu` or a path), else
 # `terraform` when it is on PATH, else the OpenTofu that scripts/offline-terraform.sh builds
-# (~4 min once, then cached). Used to set TERRAFORM_BINARY_NAME for cdktf, which runs
+# (about 6 min once, then cached). Used to set TERRAFORM_BINARY_NAME for cdktf, which runs
 # `<binary> version` at synth for some constructs (see .projenrc.ts, task `demo`).
 set -euo pipefail
 if [ -n "${TERRAFORM_BINARY_NAME:-}" ]; then printf '%s\n' "${TERRAFORM_BINARY_NAME}"; exit 0; fi

@@ -6,7 +6,10 @@
 import { TerraformMetaArguments, TerraformProvider, TerraformResource, TerraformStack, hashMapper, hashMapperHcl, stringToHclTerraform, stringToTerraform } from 'cdktf';
 import { Construct } from 'constructs';
 
-const GENERATOR = { providerName: 'null', providerVersion: '3.2.4', providerVersionConstraint: '~> 3.0' };
+// What `required_providers` asks for: a range, so that any other constraint on hashicorp/null in the
+// user's configuration (their own provider, a module's pin) can be met too. The resource's schema is
+// the same from 3.2 on (test/e2e/provider-versions.test.ts deploys with 3.2.4 and with 3.3.1).
+const GENERATOR = { providerName: 'null', providerVersionConstraint: '~> 3.2' };
 
 export interface NullResourceConfig extends TerraformMetaArguments {
   /** Values whose change replaces the resource (and so re-runs its create-time provisioners). */

@@ -1,5 +1,5 @@
 /**
- * The checker's failure lines against a real Qdrant 1.18.3: each one says what to do, shows no
+ * The checker's failure lines against each real Qdrant version: each one says what to do, shows no
  * declared collection name that holds part of the key, tells a collection that is not created yet
  * from an undeclared one, and names the port or the scheme when the address is the wrong one. The
  * passing access words say when a key may write points only (`prw`).

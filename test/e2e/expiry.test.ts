@@ -1,6 +1,6 @@
 /**
  * End to end for key expiry (issue #14): examples/basic planned and applied with real Terraform
- * against a real Qdrant 1.18.3 (TLS, jwt_rbac on), first with a JWT key, then with a plain key.
+ * against each real Qdrant version (TLS, jwt_rbac on), first with a JWT key, then with a plain key.
  * The output `qdrant_api_key_search_api_expires_at` is decoded by Terraform from the key's `exp`:
  * the ISO date, not sensitive; "" for a plain key. No part of the token (its header, payload and
  * signature segments, each made unique here) may appear in terraform's output, the plan, the state
@@ -67,7 +67,7 @@ describeRealQdrant('examples/basic with a JWT key: the expires_at output (real t
     const apply = await tf(['apply', '-auto-approve', '-input=false'], TOKEN);
     expect(apply.stderr).toBe('');
     expect(apply.exitCode).toBe(0);
-    expect(apply.stdout).toMatch(new RegExp(`ok +search-api → prod-eu +qdrant 1\\.18\\.3 +key accepted, keys enforced, gRPC ok +expires ${EXPIRES_AT.slice(0, 10)} \\(in 120 days\\) +\\d+ ms`));
+    expect(apply.stdout).toMatch(new RegExp(`ok +search-api → prod-eu +qdrant ${q.version.replace(/\./g, '\\.')} +key accepted, keys enforced, gRPC ok +expires ${EXPIRES_AT.slice(0, 10)} \\(in 120 days\\) +\\d+ ms`));
     expect((await outputs(TOKEN))[OUTPUT]).toEqual({ sensitive: false, type: 'string', value: EXPIRES_AT });
     // In the state too, as a plain output.
     const state = JSON.parse(fs.readFileSync(path.join(dir, 'terraform.tfstate'), 'utf8')) as { outputs: Record<string, { value: string; sensitive?: boolean }> };
@@ -91,7 +91,7 @@ describeRealQdrant('examples/basic with a JWT key: the expires_at output (real t
   test('with a plain key the output is ""', async () => {
     const apply = await tf(['apply', '-auto-approve', '-input=false'], MANAGE_KEY);
     expect(apply.exitCode).toBe(0);
-    expect(apply.stdout).toMatch(/ok +search-api → prod-eu +qdrant 1\.18\.3 +key accepted, keys enforced, gRPC ok +\d+ ms/);
+    expect(apply.stdout).toMatch(new RegExp(`ok +search-api → prod-eu +qdrant ${q.version.replace(/\./g, '\\.')} +key accepted, keys enforced, gRPC ok +\\d+ ms`));
     expect((await outputs(MANAGE_KEY))[OUTPUT]).toEqual({ sensitive: false, type: 'string', value: '' });
   });
 

@@ -1,6 +1,6 @@
 /**
- * The checker's low-level gRPC client (assets/checker/grpc.js) against a real Qdrant 1.18.3 on its
- * own gRPC port over TLS: the health check that needs no key, Collections/List with each kind of
+ * The checker's low-level gRPC client (assets/checker/grpc.js) against each real Qdrant version on
+ * its own gRPC port over TLS: the health check that needs no key, Collections/List with each kind of
  * credential, and TLS verification. The timeout and fault cases run against the stand-in
  * (test/checker/grpc.test.ts): a real server always answers.
  */
@@ -37,7 +37,7 @@ describeRealQdrant('gRPC client against real Qdrant', () => {
     for (const metadata of [{}, { 'api-key': 'wrong' }] as Record<string, string>[]) {
       const r = await c.call(HEALTH, { metadata, message: encodeEmpty() });
       expect(r).toMatchObject({ grpcStatus: 0, grpcMessage: '', httpStatus: 200, contentType: 'application/grpc', trailersOnly: false });
-      expect(decodeHealthCheckReply(r.messages[0])).toEqual({ title: 'qdrant - vector search engine', version: '1.18.3' });
+      expect(decodeHealthCheckReply(r.messages[0])).toEqual({ title: 'qdrant - vector search engine', version: q.version });
     }
   });
 

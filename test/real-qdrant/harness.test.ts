@@ -1,5 +1,6 @@
 /**
- * The real-Qdrant harness itself (tools/testing/real-qdrant.ts): it starts a server configured only
+ * The real-Qdrant harness itself (tools/testing/real-qdrant.ts): it finds one binary per version
+ * (each suite runs once per version, named in its title), starts a server configured only
  * by its own QDRANT__ variables, on loopback, with TLS; stop() leaves no process and no temp dir;
  * a server that does not get ready fails with its log and leaves nothing behind; the state
  * snapshot sees changes.
@@ -7,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describeRealQdrant, findRealQdrantBinary, RealQdrant } from '../../tools/testing/real-qdrant';
+import { describeRealQdrant, findQdrantBinaries, RealQdrant } from '../../tools/testing/real-qdrant';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
 
 // Bounds, not expectations: starting real servers and running the matrices takes a few seconds on a busy machine.
@@ -15,34 +16,79 @@ jest.setTimeout(120_000);
 
 const KEY = canaryKey();
 
-describe('finding the binary', () => {
+describe('finding the binaries', () => {
   let dir: string;
+  /** A stand-in for a Qdrant binary: a script that answers `--version` with `said`. */
+  const fakeQdrant = (name: string, said: string) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, `#!/bin/sh\n[ "$1" = --version ] && echo '${said}'\n`, { mode: 0o755 });
+    return file;
+  };
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-real-qdrant-test-'));
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  test('QDRANT_BIN that is not executable: a one-line reason', () => {
+  test('QDRANT_BINS: one variant per path, labelled with the version the binary says it is', () => {
+    const a = fakeQdrant('a', 'qdrant 7.1.0');
+    const b = fakeQdrant('b', 'qdrant 7.2.0');
+    expect(findQdrantBinaries({ QDRANT_BINS: `${a}:${b}` })).toEqual([
+      { label: 'qdrant 7.1.0', value: { path: a, version: '7.1.0' } },
+      { label: 'qdrant 7.2.0', value: { path: b, version: '7.2.0' } },
+    ]);
+  });
+
+  test('QDRANT_BINS naming a version twice: the second is a reason, not a second suite of the same title', () => {
+    const a = fakeQdrant('a', 'qdrant 7.1.0');
+    const again = fakeQdrant('again', 'qdrant 7.1.0');
+    expect(findQdrantBinaries({ QDRANT_BINS: `${a}:${again}` })).toEqual([
+      { label: 'qdrant 7.1.0', value: { path: a, version: '7.1.0' } },
+      { label: `qdrant 7.1.0 at ${again}`, unavailable: `QDRANT_BINS: ${again} is version 7.1.0 again` },
+    ]);
+  });
+
+  test('QDRANT_BIN that is not executable, or not Qdrant: a one-line reason', () => {
     const file = path.join(dir, 'not-executable');
     fs.writeFileSync(file, '', { mode: 0o644 });
-    expect(findRealQdrantBinary({ QDRANT_BIN: file })).toEqual({ reason: `QDRANT_BIN=${file} is not an executable file` });
+    expect(findQdrantBinaries({ QDRANT_BIN: file })).toEqual([{ label: `qdrant at ${file}`, unavailable: `QDRANT_BIN: ${file} is not an executable file` }]);
+    const other = fakeQdrant('other', 'something 2.0');
+    expect(findQdrantBinaries({ QDRANT_BIN: other })).toEqual([
+      { label: `qdrant at ${other}`, unavailable: `QDRANT_BIN: ${other} --version printed 'something 2.0', not 'qdrant <version>'` },
+    ]);
   });
 
-  test('no QDRANT_BIN and no build script: a one-line reason', () => {
-    expect(findRealQdrantBinary({}, path.join(dir, 'build.sh'))).toEqual({ reason: `no QDRANT_BIN and no build script at ${path.join(dir, 'build.sh')}` });
+  test('no QDRANT_BINS or QDRANT_BIN, and no servers script: a one-line reason', () => {
+    const script = path.join(dir, 'missing.sh');
+    expect(findQdrantBinaries({}, script)).toEqual([
+      { label: 'qdrant', unavailable: `no QDRANT_BINS or QDRANT_BIN, and ${script} --versions failed: bash: ${script}: No such file or directory` },
+    ]);
   });
 
-  test('a build script: the last line it prints, if executable; its last stderr line if it fails', () => {
-    const script = path.join(dir, 'build-ok.sh');
-    fs.writeFileSync(script, `echo building >&2\necho noise\necho ${process.execPath}\n`);
-    expect(findRealQdrantBinary({}, script)).toEqual({ path: process.execPath });
-    const failing = path.join(dir, 'build-fail.sh');
-    fs.writeFileSync(failing, 'echo "[qdrant-build] cargo not found" >&2\nexit 1\n');
-    expect(findRealQdrantBinary({}, failing)).toEqual({ reason: `${failing} failed: [qdrant-build] cargo not found` });
+  test('the servers script: each version it lists, built by it; a failed build or a binary of another version is that version\'s reason', () => {
+    const ok = fakeQdrant('ok', 'qdrant 7.1.0');
+    const wrong = fakeQdrant('wrong', 'qdrant 6.9.0');
+    const script = path.join(dir, 'servers.sh');
+    fs.writeFileSync(script, [
+      'case "$1 $2" in',
+      '  "--versions ") printf "7.1.0\\n7.2.0\\n7.3.0\\n" ;;',
+      `  "--build 7.1.0") echo building >&2; echo noise; echo ${ok} ;;`,
+      '  "--build 7.2.0") echo "[qdrant-servers] ERROR: Qdrant 7.2.0: cargo not found" >&2; exit 1 ;;',
+      `  "--build 7.3.0") echo ${wrong} ;;`,
+      'esac',
+    ].join('\n'));
+    expect(findQdrantBinaries({}, script)).toEqual([
+      { label: 'qdrant 7.1.0', value: { path: ok, version: '7.1.0' } },
+      { label: 'qdrant 7.2.0', unavailable: `${script} --build 7.2.0 failed: [qdrant-servers] ERROR: Qdrant 7.2.0: cargo not found` },
+      { label: 'qdrant 7.3.0', unavailable: `${script} --build 7.3.0 printed ${wrong}, which says it is 6.9.0` },
+    ]);
+  });
+
+  test('outside a describeRealQdrant block, a start without a binary is refused', async () => {
+    await expect(RealQdrant.start()).rejects.toThrow('RealQdrant.start outside a describeRealQdrant block: pass options.binary (one of qdrantVariants())');
   });
 });
 
-describeRealQdrant('RealQdrant', () => {
+describeRealQdrant('RealQdrant', (qdrant) => {
   test('starts on loopback with TLS and the test CA; stop() ends the process and removes the temp dir', async () => {
     const q = await RealQdrant.start({ apiKey: KEY, collections: ['products'], pointsPerCollection: 2 });
     try {
@@ -51,7 +97,9 @@ describeRealQdrant('RealQdrant', () => {
       expect(q.restUrl).toBe(`https://127.0.0.1:${q.restPort}`);
       expect(q.grpcUrl).toBe(`https://127.0.0.1:${q.grpcPort}`);
       expect(q.caFile!.startsWith(q.dir)).toBe(true);
-      expect(q.version).toBe('1.18.3');
+      // The version the server answers is the one its binary says, and the one the suite's title names.
+      expect(q.version).toBe(qdrant.version);
+      expect(expect.getState().currentTestName).toContain(`[qdrant ${q.version}]`);
       expect(q.alive).toBe(true);
       expect(await q.snapshotState()).toEqual({ collections: ['products'], aliases: [], points: { products: 2 } });
       expect(fs.readFileSync(q.logFile, 'utf8')).not.toContain(KEY);

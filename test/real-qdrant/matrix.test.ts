@@ -1,6 +1,6 @@
 /**
- * The access-probe matrix against a real Qdrant 1.18.3 (the auth reference §9.2): every probe with
- * every credential answers as measured, and none of them changes anything on the server.
+ * The access-probe matrix against each real Qdrant version (the auth reference §9.2): every probe
+ * with every credential answers as measured, and none of them changes anything on the server.
  * The expected table lives in tools/testing/real-qdrant.ts; the stand-in is held to the same table.
  */
 import {

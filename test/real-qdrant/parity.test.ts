@@ -1,5 +1,5 @@
 /**
- * Parity: the stand-in answers the access probes exactly as a real Qdrant 1.18.3 does, over REST
+ * Parity: the stand-in answers the access probes exactly as each real Qdrant version does, over REST
  * and gRPC (status, content-type, error text, result; the `time` field and the HealthCheck's commit
  * are left out). The stand-in exists for the fault modes a real server cannot produce; everywhere
  * else it must be indistinguishable.
@@ -106,7 +106,7 @@ function alpnOf(url: string, caFile: string, ALPNProtocols: string[] | undefined
   });
 }
 
-describeRealQdrant('parity: stand-in vs real Qdrant 1.18.3', () => {
+describeRealQdrant('parity: stand-in vs real Qdrant', () => {
   let real: RealQdrant;
   let standIn: StandInQdrant;
   beforeAll(async () => {

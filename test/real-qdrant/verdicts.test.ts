@@ -1,16 +1,19 @@
 /**
- * The checker's verdicts against a real Qdrant 1.18.3 (TLS, jwt_rbac on, a read-only key): every
+ * The checker's verdicts against each real Qdrant version (TLS, jwt_rbac on, a read-only key): every
  * kind of key × every declared access, over REST alone and with gRPC, through checkClusterAccess
  * (assets/checker/check.js). The expected verdicts are written once, in TABLE below. Then:
  * - the same matrix against the stand-in answers the same verdict, cell by cell (verdict parity:
  *   test/real-qdrant/parity.test.ts holds the HTTP-level parity);
  * - excess access with allowExcessAccess passes with one warning line per excess;
- * - a full run of the matrix leaves the server's collections, aliases and point counts as they were.
+ * - a full run of the matrix leaves the server's collections, aliases and point counts as they were;
+ * - every Qdrant version of the run gives every cell the same report (the version aside): an answer
+ *   a check relies on that changes in a later release shows up as a difference between versions.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type * as Checker from '../../assets/checker';
 import { FAILURES } from '../../assets/checker/failures';
 import { collectionJwt, makeClaims, manageJwt, readJwt, signJwt } from '../../tools/testing/jwt';
-import { describeRealQdrant, RealQdrant } from '../../tools/testing/real-qdrant';
+import { describeRealQdrant, qdrantVariants, RealQdrant } from '../../tools/testing/real-qdrant';
 import { canaryKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
 // check.js is plain CommonJS; its types are assets/checker/index.d.ts.
@@ -92,6 +95,8 @@ open cluster, allow-open      | ok           | ok             | ok            | 
 `;
 
 const GRPC_COLUMN = 'gRPC step';
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The step each failure of the table is reported in. */
 const STEP_OF: Record<string, Checker.StepName> = {
@@ -235,7 +240,20 @@ function comparable(report: Checker.CheckReport): unknown {
   };
 }
 
-describeRealQdrant('checker verdicts against real Qdrant 1.18.3: every key × every declared access', () => {
+/** The name of a cell in the cross-version comparison. */
+const cellName = (cell: Cell) => `${cell.key} / ${cell.access}${cell.grpc ? ' + gRPC' : ''}`;
+
+/**
+ * Each version's reports of the matrix, cell by cell, as {@link comparable} with the server's
+ * version replaced by `<version>`: compared across the versions after every version's suite ran.
+ */
+const reportsByVersion = new Map<string, Record<string, unknown>>();
+
+function versionless(list: Cell[], reports: Checker.CheckReport[], version: string): Record<string, unknown> {
+  return Object.fromEntries(list.map((cell, i) => [cellName(cell), JSON.parse(JSON.stringify(comparable(reports[i])).split(version).join('<version>'))]));
+}
+
+describeRealQdrant('checker verdicts against real Qdrant: every key × every declared access', () => {
   let keyed: RealQdrant;
   let open: RealQdrant;
   let standIn: StandInQdrant;
@@ -263,6 +281,8 @@ describeRealQdrant('checker verdicts against real Qdrant 1.18.3: every key × ev
     };
     before = await Promise.all([keyed.snapshotState(), open.snapshotState()]);
     reports = await runAll(servers, all);
+    expect(open.version).toBe(keyed.version);
+    reportsByVersion.set(keyed.version, versionless(all, reports, keyed.version));
   });
   afterAll(async () => {
     await Promise.all([standIn?.stop(), openStandIn?.stop(), keyed?.stop(), open?.stop()]);
@@ -284,12 +304,12 @@ describeRealQdrant('checker verdicts against real Qdrant 1.18.3: every key × ev
   test('a passing cell ran every step, and says what was proven', () => {
     const scoped = report('JWT products rw', 'any', true);
     expect(scoped.steps.map((s) => [s.name, s.ok])).toEqual([['root', true], ['key', true], ['enforced', true], ['grpc', true], ['expiry', true]]);
-    expect(scoped).toMatchObject({ keyStatus: 'accepted', collectionCount: 1, keyAccess: 'read-write on products', qdrantVersion: '1.18.3', grpcVersion: '1.18.3' });
+    expect(scoped).toMatchObject({ keyStatus: 'accepted', collectionCount: 1, keyAccess: 'read-write on products', qdrantVersion: keyed.version, grpcVersion: keyed.version });
 
     const collections = report('JWT products r', 'read P', true);
     expect(collections.steps.map((s) => s.name)).toEqual(['root', 'key', 'enforced', 'access', 'grpc', 'expiry']);
     expect(formatReport(collections)).toMatch(
-      /^ok {3}JWT products r \/ read P {2}qdrant 1\.18\.3 {2}key accepted, keys enforced, access to 1 collection as declared, gRPC ok {2}expires \d{4}-\d\d-\d\d \(in less than a day\) {2}\d+ ms$/);
+      new RegExp(`^ok {3}JWT products r / read P {2}qdrant ${escape(keyed.version)} {2}key accepted, keys enforced, access to 1 collection as declared, gRPC ok {2}expires \\d{4}-\\d\\d-\\d\\d \\(in less than a day\\) {2}\\d+ ms$`));
     expect(collections.access).toEqual({ declared: 'collections', readCollections: [P], writeCollections: [], excess: [] });
 
     const readOnly = report('read-only key', 'read-only', false);
@@ -330,7 +350,7 @@ describeRealQdrant('checker verdicts against real Qdrant 1.18.3: every key × ev
     expect(r).toMatchObject({ ok: true, enforcement: 'open', notes: ['cluster is open (allowed)', 'gRPC is open (allowed)'] });
     expect(r.warnings).toEqual(['cluster is open: any request may manage it, whatever the key, so the declared access (read-only) is not enforced']);
     expect(r.access?.excess).toEqual([expect.stringMatching(/^key has manage access but is declared read-only/)]);
-    expect(r.steps.find((s) => s.name === 'grpc')?.message).toBe('gRPC ok (qdrant 1.18.3, gRPC is open, key not verified)');
+    expect(r.steps.find((s) => s.name === 'grpc')?.message).toBe(`gRPC ok (qdrant ${open.version}, gRPC is open, key not verified)`);
   });
 
   test('gRPC: a key refused by both REST and gRPC is not said to be accepted by REST', () => {
@@ -385,4 +405,30 @@ describeRealQdrant('checker verdicts against real Qdrant 1.18.3: every key × ev
     expect(reports.filter((r) => r.steps.some((s) => s.name === 'access' && s.ok)).length).toBeGreaterThanOrEqual(30);
     expect(await Promise.all([keyed.snapshotState(), open.snapshotState()])).toEqual(before);
   });
+});
+
+// After every version's suite: the same matrix, compared across the versions. Each version's suite
+// holds its verdicts to TABLE; this holds every detail of every report (steps, messages with the
+// server's answers, report fields) equal between versions, so a release that changes an answer
+// shows up here as that cell's reports side by side.
+describe('checker verdicts across the Qdrant versions of the run', () => {
+  const versions = qdrantVariants().flatMap((v) => (v.value ? [v.value.version] : []));
+  const enough = versions.length >= 2;
+  (enough || process.env.CI ? test : test.skip)(
+    `every version (${versions.join(', ') || 'none'}) gives every cell the same report${enough ? '' : ' (needs two versions)'}`, () => {
+      expect(versions.length).toBeGreaterThanOrEqual(2);
+      // Every version ran the matrix (a version whose servers did not start has no reports).
+      expect([...reportsByVersion.keys()]).toEqual(versions);
+      const [first, ...others] = versions;
+      const cellsOfFirst = Object.keys(reportsByVersion.get(first)!);
+      expect(cellsOfFirst).toHaveLength(cells(true).length);
+      // One entry per report field that differs, with each version's value of it.
+      const differences = cellsOfFirst.flatMap((cell) => {
+        const reportOf = (v: string) => reportsByVersion.get(v)![cell] as Record<string, unknown>;
+        const fields = [...new Set(versions.flatMap((v) => Object.keys(reportOf(v))))];
+        return fields.filter((f) => others.some((v) => !isDeepStrictEqual(reportOf(v)[f], reportOf(first)[f])))
+          .map((field) => ({ cell, field, ...Object.fromEntries(versions.map((v) => [v, reportOf(v)[field]])) }));
+      });
+      expect(differences).toEqual([]);
+    });
 });

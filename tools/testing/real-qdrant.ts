@@ -1,16 +1,23 @@
 /**
- * A real Qdrant server (v1.18.3, built from source by `../shared/qdrant/build.sh`) for tests: one
- * process per instance on free ports of 127.0.0.1 (REST and gRPC), fresh storage in a temp dir,
- * TLS with the test CA of the stand-in, configured only through `QDRANT__…` environment variables.
+ * Real Qdrant servers for tests, one per version of this run (scripts/qdrant-servers.sh lists them
+ * and builds each from source with `../shared/qdrant/build.sh`): one process per instance on free
+ * ports of 127.0.0.1 (REST and gRPC), fresh storage in a temp dir, TLS with the test CA of the
+ * stand-in, configured only through `QDRANT__…` environment variables.
  *
- *   const q = await RealQdrant.start({ apiKey, readOnlyApiKey, jwtRbac: true, collections: ['products'] });
- *   try { … q.restUrl, q.grpcUrl, q.caFile … } finally { await q.stop(); }
+ *   describeRealQdrant('my suite', () => {
+ *     test('…', async () => {
+ *       const q = await RealQdrant.start({ apiKey, readOnlyApiKey, jwtRbac: true, collections: ['products'] });
+ *       try { … q.restUrl, q.grpcUrl, q.caFile, q.version … } finally { await q.stop(); }
+ *     });
+ *   });
  *
- * Suites that need one use {@link describeRealQdrant}: without a binary they are skipped with the
- * reason printed once per test file, and under CI (`CI` set) they fail instead. It also finds (and,
- * the first time on a machine, builds) the binary while jest collects the tests, outside any hook
- * timeout. Give hooks that start servers a timeout of their own: a start takes well under a second
- * here, but `startTimeoutMs` is 60 s.
+ * {@link describeRealQdrant} runs its suite once per version, with the version in the title
+ * (`my suite [qdrant 1.19.0]`), and `RealQdrant.start` starts that version's binary. A version
+ * without a binary is skipped with the reason printed once per test file; under CI (`CI` set) it
+ * fails instead. The binaries are found (and, the first time on a machine, built) while jest
+ * collects the tests, outside any hook timeout. Give hooks that start servers a timeout of their
+ * own: a start takes well under a second here, but `startTimeoutMs` is 60 s. Assertions take the
+ * version from the server (`q.version`), never from a literal.
  *
  * Also here: the access-probe matrix of the Qdrant auth reference §9.2 (the side-effect-free REST and
  * gRPC probes and the credentials to send), shared by the real-server tests and the parity test
@@ -28,15 +35,19 @@ import * as path from 'node:path';
 import * as tls from 'node:tls';
 import { collectionJwt, makeClaims, manageJwt, readJwt, signJwt } from './jwt';
 import { atTestFileEnd, getTestCa } from './stand-in-qdrant';
+import type { Variant } from './variants';
+import { describeVariants } from './variants';
 import { decodeHealthCheckReply, decodeListCollections, encodeEmpty, openGrpc } from '../../assets/checker/grpc';
 
 const REPO = path.resolve(__dirname, '..', '..');
-const BUILD_SCRIPT = path.join(REPO, '..', 'shared', 'qdrant', 'build.sh');
+const SERVERS_SCRIPT = path.join(REPO, 'scripts', 'qdrant-servers.sh');
 const DIR_PREFIX = 'qca-real-qdrant-';
 const LOG_TAIL_LINES = 40;
 const READY_POLL_MS = 50;
 
 export interface RealQdrantOptions {
+  /** The server to start. @default - the binary of the describeRealQdrant block that is running */
+  readonly binary?: QdrantBinary;
   /** The manage (read-write) key, also the JWT secret. @default - no key: an open server */
   readonly apiKey?: string;
   /** The global read-only key. @default - none */
@@ -75,48 +86,84 @@ export interface QdrantState {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Finding the binary
+// Finding the binaries: one per Qdrant version the suites run against
 
-let binary: { path?: string; reason?: string } | undefined;
-
-/**
- * The path of the Qdrant binary: `QDRANT_BIN`, else the last line printed by
- * `<repo>/../shared/qdrant/build.sh` (instant when cached; builds once, about 10 minutes, otherwise).
- * Throws with the reason when there is none. Cached per process.
- */
-export function realQdrantBinary(): string {
-  const reason = realQdrantUnavailable();
-  if (reason !== undefined) throw new Error(`real Qdrant is unavailable: ${reason}`);
-  return binary!.path!;
+/** A Qdrant server binary, and the version it says it is (`<binary> --version`). */
+export interface QdrantBinary {
+  readonly path: string;
+  readonly version: string;
 }
 
-/** Why no real Qdrant can be started here, in one line; undefined when one can. */
-export function realQdrantUnavailable(): string | undefined {
-  binary ??= findRealQdrantBinary();
-  return binary.reason;
+let variants: readonly Variant<QdrantBinary>[] | undefined;
+
+/** The Qdrant binaries of this run, one variant per version (see {@link findQdrantBinaries}). Cached per process. */
+export function qdrantVariants(): readonly Variant<QdrantBinary>[] {
+  variants ??= findQdrantBinaries();
+  return variants;
 }
 
 /**
- * Looks for the binary, uncached: `QDRANT_BIN` from `env`, else the last line printed by
- * `buildScript`. Returns the path, or the reason there is none (one line).
+ * Looks for the binaries, uncached: `QDRANT_BINS` from `env` (paths separated by `:`), else
+ * `QDRANT_BIN` (one path), else every version that `serversScript --versions` lists, each from
+ * `serversScript --build <version>` (instant when cached; a build of a missing version takes 6-10
+ * minutes). A binary's label is `qdrant <version>`, the version from its `--version`; a path or a
+ * version that cannot run here is a variant with the reason, in one line.
  */
-export function findRealQdrantBinary(env: NodeJS.ProcessEnv = process.env, buildScript: string = BUILD_SCRIPT): { path?: string; reason?: string } {
-  const fromEnv = env.QDRANT_BIN;
-  if (fromEnv) {
-    return isExecutable(fromEnv) ? { path: fromEnv } : { reason: `QDRANT_BIN=${fromEnv} is not an executable file` };
+export function findQdrantBinaries(env: NodeJS.ProcessEnv = process.env, serversScript: string = SERVERS_SCRIPT): Variant<QdrantBinary>[] {
+  if (env.QDRANT_BINS) {
+    const seen = new Set<string>();
+    return env.QDRANT_BINS.split(path.delimiter).filter((p) => p !== '').map((p) => {
+      const found = binaryAt(p, 'QDRANT_BINS');
+      if (!found.value) return found;
+      if (seen.has(found.value.version)) return { label: `${found.label} at ${p}`, unavailable: `QDRANT_BINS: ${p} is version ${found.value.version} again` };
+      seen.add(found.value.version);
+      return found;
+    });
   }
-  if (!fs.existsSync(buildScript)) {
-    return { reason: `no QDRANT_BIN and no build script at ${buildScript}` };
-  }
+  if (env.QDRANT_BIN) return [binaryAt(env.QDRANT_BIN, 'QDRANT_BIN')];
+  let versions: string[];
   try {
-    const out = execFileSync('bash', [buildScript], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 40 * 60_000 });
-    const last = out.trim().split('\n').pop() ?? '';
-    return isExecutable(last) ? { path: last } : { reason: `${buildScript} printed no executable path (got '${last.slice(0, 200)}')` };
+    versions = run('bash', [serversScript, '--versions']).split('\n').filter((v) => v !== '');
   } catch (e) {
-    const err = e as { stderr?: string; message: string };
-    const tail = (err.stderr ?? '').trim().split('\n').pop() || err.message.split('\n')[0];
-    return { reason: `${buildScript} failed: ${tail}` };
+    return [{ label: 'qdrant', unavailable: `no QDRANT_BINS or QDRANT_BIN, and ${serversScript} --versions failed: ${lastLine(e)}` }];
   }
+  return versions.map((version): Variant<QdrantBinary> => {
+    let built: string;
+    try {
+      built = run('bash', [serversScript, '--build', version], 40 * 60_000).trim().split('\n').pop() ?? '';
+    } catch (e) {
+      return { label: `qdrant ${version}`, unavailable: `${serversScript} --build ${version} failed: ${lastLine(e)}` };
+    }
+    const found = binaryAt(built, `${serversScript} --build ${version}`);
+    if (found.value && found.value.version !== version) {
+      return { label: `qdrant ${version}`, unavailable: `${serversScript} --build ${version} printed ${built}, which says it is ${found.value.version}` };
+    }
+    return found.value ? found : { label: `qdrant ${version}`, unavailable: found.unavailable };
+  });
+}
+
+/** The variant of the binary at `p` (named by `source` in a reason): its version from `--version`. */
+function binaryAt(p: string, source: string): Variant<QdrantBinary> {
+  if (!isExecutable(p)) return { label: `qdrant at ${p}`, unavailable: `${source}: ${p} is not an executable file` };
+  let said: string;
+  try {
+    said = run(p, ['--version'], 30_000).trim();
+  } catch (e) {
+    return { label: `qdrant at ${p}`, unavailable: `${source}: ${p} --version failed: ${lastLine(e)}` };
+  }
+  const version = /^qdrant (\d+\.\d+\.\d+\S*)$/.exec(said)?.[1];
+  if (!version) return { label: `qdrant at ${p}`, unavailable: `${source}: ${p} --version printed '${said.slice(0, 200)}', not 'qdrant <version>'` };
+  return { label: `qdrant ${version}`, value: { path: p, version } };
+}
+
+function run(cmd: string, args: string[], timeout = 60_000): string {
+  return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout });
+}
+
+/** The last line of a failed command's stderr, else the first line of its error. */
+function lastLine(e: unknown): string {
+  const err = e as { stderr?: string; message: string };
+  return (err.stderr ?? '').trim().split('\n').pop() || err.message.split('\n')[0];
 }
 
 function isExecutable(p: string): boolean {
@@ -128,29 +175,26 @@ function isExecutable(p: string): boolean {
   }
 }
 
-let skipNoticePrinted = false;
+/** The binary of the describeRealQdrant block that is running (set by its first beforeAll). */
+let current: QdrantBinary | undefined;
 
 /**
- * `describe` for suites that need a real server. Without a binary: skipped, with the reason printed
- * once per test file; under CI (`CI` set) the suite fails instead, so a broken setup cannot pass green.
+ * `describe` for suites that need a real server: once per Qdrant version of this run
+ * ({@link qdrantVariants}), titled `<name> [qdrant <version>]`. `fn` gets the block's binary, and
+ * {@link RealQdrant.start} starts that binary by default inside the block. A version that cannot
+ * run here is skipped with the reason printed once per test file; under CI (`CI` set) it fails
+ * instead, so a broken setup cannot pass green.
  */
-export function describeRealQdrant(name: string, fn: () => void): void {
-  const reason = realQdrantUnavailable();
-  if (reason === undefined) {
-    describe(name, fn);
-  } else if (process.env.CI) {
-    describe(name, () => {
-      test('a real Qdrant binary is available (required under CI)', () => {
-        throw new Error(`real Qdrant is unavailable: ${reason}`);
-      });
+export function describeRealQdrant(name: string, fn: (qdrant: QdrantBinary) => void): void {
+  describeVariants('real-Qdrant', qdrantVariants(), name, (qdrant) => {
+    beforeAll(() => {
+      current = qdrant;
     });
-  } else {
-    if (!skipNoticePrinted) {
-      skipNoticePrinted = true;
-      process.stderr.write(`skipping real-Qdrant suites: ${reason}\n`);
-    }
-    describe.skip(name, fn);
-  }
+    afterAll(() => {
+      current = undefined;
+    });
+    fn(qdrant);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -169,7 +213,9 @@ export class RealQdrant {
    * running and the temp dir is removed in that case.
    */
   static async start(options: RealQdrantOptions = {}): Promise<RealQdrant> {
-    const bin = realQdrantBinary();
+    const binary = options.binary ?? current;
+    if (!binary) throw new Error('RealQdrant.start outside a describeRealQdrant block: pass options.binary (one of qdrantVariants())');
+    const bin = binary.path;
     let lastError: Error | undefined;
     // Ports are found free and then closed; another process may take one before Qdrant binds it.
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -281,7 +327,7 @@ export class RealQdrant {
     running.add(this);
   }
 
-  /** The server's version from `GET /`, e.g. `1.18.3`. */
+  /** The server's version from `GET /`, e.g. `1.19.0`. */
   get version(): string {
     return this.serverVersion;
   }
@@ -455,8 +501,9 @@ export interface ProbeTarget {
 }
 
 /**
- * What Qdrant 1.18.3 makes of a credential (with `jwt_rbac` on): global manage or read access,
- * access to one collection (read, or read-write), or the auth layer's rejection.
+ * What Qdrant (each version the tests run: scripts/qdrant-servers.sh) makes of a credential (with
+ * `jwt_rbac` on): global manage or read access, access to one collection (read, or read-write), or
+ * the auth layer's rejection.
  */
 export type ExpectedGrant =
   | 'manage'
@@ -570,7 +617,7 @@ export function restProbes(c: string, other: string): RestProbe[] {
 }
 
 /**
- * What Qdrant 1.18.3 answers to `probe` for a credential with `grant`, as measured (the auth
+ * What Qdrant (each version the tests run) answers to `probe` for a credential with `grant`, as measured (the auth
  * reference §9 and test/real-qdrant): auth-layer rejections are plain text without content-type;
  * access denials 403 JSON. `points/delete` checks, in order: the collection is in a scoped
  * token's reach (403), it exists (404, also for a global read-only key), write access (403), and
@@ -603,7 +650,7 @@ export function expectedRestAnswer(grant: ExpectedGrant, probe: RestProbe, exist
 }
 
 /**
- * What Qdrant 1.18.3 answers over gRPC: HealthCheck is served to anyone; List answers the (filtered)
+ * What Qdrant (each version the tests run) answers over gRPC: HealthCheck is served to anyone; List answers the (filtered)
  * names; auth-layer rejections are trailers-only, 16 (UNAUTHENTICATED) for the 401 texts and 7
  * (PERMISSION_DENIED) for `ExpiredSignature` / `InvalidSignature`.
  */

@@ -1,8 +1,8 @@
 /**
  * A stand-in Qdrant server for tests: real HTTPS (REST) and HTTP/2 over TLS (gRPC) on 127.0.0.1,
  * with a CA made for the test run. It is for the fault modes a real server cannot produce; where it
- * answers like Qdrant it must answer exactly like Qdrant 1.18.3 does (test/real-qdrant/parity.test.ts
- * runs one matrix of probes against both and compares the answers).
+ * answers like Qdrant it must answer exactly like each real Qdrant version the tests run does
+ * (test/real-qdrant/parity.test.ts runs one matrix of probes against both and compares the answers).
  *
  * REST, as measured on a real server (the Qdrant auth reference, §9): `/`, `/healthz`, `/readyz*`,
  * `/livez*` need no key; a missing key gets 401 text `Must provide an API key or an Authorization
@@ -535,7 +535,7 @@ export class StandInQdrant {
   }
 
   /**
-   * `POST /collections/<c>/points/delete`, checked in the order measured on Qdrant 1.18.3: collection
+   * `POST /collections/<c>/points/delete`, checked in the order measured on real Qdrant: collection
    * in the token's scope (403), collection exists (404, even for a global read-only key), write access
    * (403), then an empty selection is 400 `Bad request: Empty update request`. The stand-in holds no
    * points, so a non-empty delete deletes nothing and succeeds.

@@ -1,6 +1,7 @@
 /**
- * Real Terraform (or OpenTofu) for the end-to-end tests and the demo: offline, with the
- * hashicorp/null provider from the project's filesystem mirror (scripts/offline-terraform.sh).
+ * Real Terraform (or OpenTofu) for the end-to-end tests and the demo: offline, with the real
+ * hashicorp/null and hashicorp/http providers from a filesystem mirror (scripts/offline-terraform.sh,
+ * which gets them from ../shared/terraform-providers/build.sh).
  *
  * Which binary runs: the `binary` argument of {@link terraform} / {@link initAndApply}, else the
  * environment variable `QCA_TF_BINARY` (`terraform`, `tofu`, or a path), else cdktf's
@@ -19,6 +20,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
 import { atTestFileEnd, killAtDeadline } from './file-end';
+import type { Variant } from './variants';
 
 const REPO = path.join(__dirname, '..', '..');
 const ENV_FILE = path.join(REPO, '.offline-tf', 'env');
@@ -49,13 +51,18 @@ function runSetup(withTofu: boolean): Record<string, string> {
 function offlineSetup(withTofu = false): Record<string, string> {
   if (!offline) {
     const env = readEnvFile();
-    // Stale when the config is gone, or when it predates the OpenTofu mirror (one config serves both).
-    const current = env.TF_CLI_CONFIG_FILE && fs.existsSync(env.TF_CLI_CONFIG_FILE)
-      && fs.readFileSync(env.TF_CLI_CONFIG_FILE, 'utf8').includes('registry.opentofu.org/hashicorp/null');
+    // Stale when the config or the mirror is gone, or when the config is not the one for that mirror.
+    const current = env.TF_CLI_CONFIG_FILE && env.QCA_PROVIDER_MIRROR && fs.existsSync(env.TF_CLI_CONFIG_FILE)
+      && fs.existsSync(env.QCA_PROVIDER_MIRROR) && fs.readFileSync(env.TF_CLI_CONFIG_FILE, 'utf8').includes(`path    = "${env.QCA_PROVIDER_MIRROR}"`);
     offline = current ? env : runSetup(false);
   }
-  if (withTofu && !(offline.QCA_TOFU && fs.existsSync(offline.QCA_TOFU))) offline = runSetup(true);
+  if (withTofu && !(offline.QCA_TOFU && fs.existsSync(offline.QCA_TOFU) && offline.QCA_TOFU_VERSION === tofuVersion())) offline = runSetup(true);
   return offline;
+}
+
+/** The OpenTofu version scripts/offline-tofu.sh builds (QCA_TOFU_VERSION, else its default). */
+function tofuVersion(): string {
+  return execFileSync('bash', [path.join(REPO, 'scripts', 'offline-tofu.sh'), '--version'], { encoding: 'utf8' }).trim();
 }
 
 /**
@@ -64,6 +71,37 @@ function offlineSetup(withTofu = false): Record<string, string> {
  */
 export function offlineTerraformEnv(): Record<string, string> {
   return { TF_CLI_CONFIG_FILE: offlineSetup().TF_CLI_CONFIG_FILE, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1' };
+}
+
+/**
+ * The releases of `hashicorp/<type>` that the offline mirror holds (for Terraform's origin), in
+ * version order. Runs the (cached) setup script once per process when needed.
+ */
+export function mirroredProviderVersions(type: string): string[] {
+  const dir = path.join(offlineSetup().QCA_PROVIDER_MIRROR, 'registry.terraform.io', 'hashicorp', type);
+  if (!fs.existsSync(dir)) return [];
+  const parts = (v: string) => v.split('.').map(Number);
+  return fs.readdirSync(dir).filter((v) => /^\d+\.\d+\.\d+$/.test(v)).sort((a, b) => {
+    const [x, y] = [parts(a), parts(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
+}
+
+/**
+ * The Terraform engines of this machine, one variant each, for a matrix (tools/testing/variants.ts):
+ * `terraform` when it is on PATH, and the OpenTofu that scripts/offline-tofu.sh builds, once built
+ * (.ci/run builds it first; elsewhere it is skipped until `bash scripts/offline-tofu.sh` ran). The
+ * value is the binary; the label, the first line of its `version`, e.g. `OpenTofu v1.12.6`.
+ */
+export function engineVariants(): Variant<string>[] {
+  const env = { ...process.env, ...offlineTerraformEnv() };
+  const labelOf = (bin: string) => execFileSync(bin, ['version'], { env, encoding: 'utf8' }).split('\n')[0].trim();
+  const engines: Variant<string>[] = onPath('terraform') ? [{ label: labelOf('terraform'), value: 'terraform' }] : [];
+  const tofu = execFileSync('bash', [path.join(REPO, 'scripts', 'offline-tofu.sh'), '--cached'], { encoding: 'utf8' }).trim();
+  engines.push(tofu
+    ? { label: labelOf(tofu), value: tofu }
+    : { label: `OpenTofu v${tofuVersion()}`, unavailable: 'not built yet: run bash scripts/offline-tofu.sh (about 6 min once)' });
+  return engines;
 }
 
 function onPath(name: string): boolean {
@@ -80,7 +118,7 @@ function onPath(name: string): boolean {
 /**
  * The binary to run: `which`, else `QCA_TF_BINARY`, else `TERRAFORM_BINARY_NAME`, else
  * `terraform` when on PATH, else `tofu`. `tofu` is the one built by scripts/offline-tofu.sh
- * unless `tofu` is on PATH; it is built on first use (~4 min cold, then cached).
+ * unless `tofu` is on PATH; it is built on first use (about 6 min cold, then cached).
  */
 export function terraformBinary(which?: TerraformBinary): string {
   const wanted = which || process.env.QCA_TF_BINARY || process.env.TERRAFORM_BINARY_NAME || (onPath('terraform') ? 'terraform' : 'tofu');
