@@ -76,8 +76,6 @@ project.package.addPackageResolutions('unrs-resolver@1.12.2');
 
 // Runtime code (the checker, run by Terraform's local-exec) ships in the npm package
 // and is copied into every synthesized stack with TerraformAsset.
-// The check processes' socket directory (assets/checker/share.js), when a test runs the checker from assets/.
-project.gitignore.addPatterns('/assets/.share/');
 project.npmignore?.addPatterns('/examples/', '/scripts/', '/tools/', '/.ci/', '/cdktf.out/', '/.offline-tf/', '*.tfstate', '*.tfstate.*');
 project.gitignore.addPatterns('cdktf.out/', '.terraform/', '*.tfstate', '*.tfstate.*', '.terraform.lock.hcl', '/.offline-tf/');
 // What the example stacks write when deployed by hand.
@@ -93,7 +91,6 @@ project.addPackageIgnore('/.*');
 project.addPackageIgnore('!/.jsii');
 project.addPackageIgnore('/assets/**/*.test.*');
 project.addPackageIgnore('/assets/**/__tests__/');
-project.addPackageIgnore('/assets/.share/');
 project.addPackageIgnore('.env');
 project.addPackageIgnore('*.env.lock');
 project.addPackageIgnore('.terraform/');

@@ -112,7 +112,6 @@ export class ClusterAccess extends Construct {
       retries: this.healthCheckOptions.retries!,
       requireAuth: this.healthCheckOptions.requireAuth!,
       grpc: this.healthCheckOptions.grpc!,
-      shareConnections: this.healthCheckOptions.shareConnections!,
       allowExcessAccess: this.healthCheckOptions.allowExcessAccess!,
       minValidityDays: this.healthCheckOptions.minValidityDays!,
       runOnEveryDeploy: this.healthCheckOptions.runOnEveryDeploy!,
@@ -449,7 +448,6 @@ function withHealthCheckDefaults(o: HealthCheckOptions): HealthCheckOptions {
     caFile: o.caFile,
     runOnEveryDeploy: o.runOnEveryDeploy ?? false,
     grpc: o.grpc ?? true,
-    shareConnections: o.shareConnections ?? true,
     allowExcessAccess: o.allowExcessAccess ?? false,
     minValidityDays: o.minValidityDays ?? protocol.CHECK_OPTIONS.minValidityDays.default,
   };

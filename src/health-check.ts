@@ -73,18 +73,6 @@ export interface HealthCheckOptions {
   readonly grpc?: boolean;
 
   /**
-   * Let the checks of keys from variables that Terraform runs at the same time share their
-   * connections: one check process (per core) checks the grants of the others, over one REST and
-   * one gRPC connection per cluster, each request with its own key. No key leaves its process: the
-   * others hand over the name of their `TF_VAR_...` variable, on a Unix socket in a directory of
-   * mode 0700 in the stack's copy of the runtime. Each check still prints its own lines and passes
-   * or fails on its own. `false`: every check runs alone, in its own process, with connections of
-   * its own (slower with many keys). Keys from `ApiKeySource.fromToken` are always checked alone.
-   * @default true
-   */
-  readonly shareConnections?: boolean;
-
-  /**
    * When a key has more access than its declared `access` (manage where read-only was declared,
    * write where only read was, collections other than the declared ones), warn instead of failing
    * the deploy.

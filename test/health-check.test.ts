@@ -75,7 +75,7 @@ describe('the health check of a key', () => {
     const { exec, res } = checkOf(synthJson(stackWith()), 'search-api');
     expect(exec.command).toBe('node "$QCA_CLI" check --grants-env "$QCA_GRANTS_ENV" --key-env "$QCA_KEY_ENV" --key-sha256-env "$QCA_KEY_SHA256_ENV" ' +
       '--header "$QCA_HEADER" ' +
-      '--timeout "$QCA_TIMEOUT" --retries "$QCA_RETRIES" --share-connections --access "$QCA_ACCESS" --read-collections "$QCA_READ_COLLECTIONS" ' +
+      '--timeout "$QCA_TIMEOUT" --retries "$QCA_RETRIES" --access "$QCA_ACCESS" --read-collections "$QCA_READ_COLLECTIONS" ' +
       '--write-collections "$QCA_WRITE_COLLECTIONS" --label "$QCA_LABEL"');
     expect(exec.environment).toEqual({
       QCA_CLI: expect.stringMatching(/^assets\/QdrantClusterAccess_Runtime_[0-9A-F]+\/[0-9A-F]+\/checker\/cli\.js$/),
@@ -209,14 +209,6 @@ describe('the health check of a key', () => {
     expect(changed.triggers.options).not.toBe(plain.triggers.options);
   });
 
-  test('shareConnections: false checks every key alone; a value that is not a boolean is refused at synth', () => {
-    const { exec } = checkOf(synthJson(stackWith({ shareConnections: false })), 'search-api');
-    expect(exec.command).not.toContain('--share-connections');
-    expect(exec.command).toContain('--key-sha256-env');
-    expect(() => Testing.synth(stackWith({ shareConnections: 'no' } as unknown as HealthCheckOptions), true))
-      .toThrow(/\[test\/Qdrant\] .*healthCheck\.shareConnections.*"no"/);
-  });
-
   test('grpc: false leaves gRPC out of the grants', () => {
     const { exec } = checkOf(synthJson(stackWith({ grpc: false })), 'ingest');
     expect(JSON.parse(exec.environment.QCA_GRANTS)).toEqual([{ label: 'ingest → prod-eu', url: `${URL_EU}:6333` }]);
@@ -234,8 +226,6 @@ describe('the health check of a key', () => {
     expect(exec.environment.QDRANT_API_KEY).toBe('${sensitive(var.vault_value)}');
     expect(res.triggers.key_sha256).toBe('${sha256(sensitive(var.vault_value))}');
     expect(res.lifecycle).toBeUndefined();
-    // Only a variable's key is checked by another process (the leader has the same variable); this one is checked alone.
-    expect(exec.command).not.toContain('--share-connections');
   });
 
   test('a CA file is copied into the stack and passed with --ca', () => {

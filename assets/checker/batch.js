@@ -44,36 +44,27 @@ function checkGrantList(grants, secrets = []) {
  * Checks every grant with one key. Resolves { ok, expiresAt, grants: CheckReport[], failed: string[] }.
  * Rejects only with UsageError (bad options or a bad grant, before anything is sent).
  */
-async function checkMany(options, grants, { concurrency = 8, onReport, connections } = {}) {
-  const { list, shared } = prepareMany(options, grants);
-  return summarize(await checkEach({ ...shared, connections }, list, { concurrency, onReport }), shared.keyInfo.expiresAt);
-}
-
-/** Validates the options and the grants, before anything is sent: { list, shared } (settings: prepare's). Throws UsageError. */
-function prepareMany(options, grants, settings) {
+async function checkMany(options, grants, { concurrency = 8, onReport } = {}) {
   const secrets = [options && options.apiKey];
+  let list;
+  let shared;
   try {
-    return { list: checkGrantList(grants, secrets), shared: prepare(options, settings) };
+    list = checkGrantList(grants, secrets);
+    shared = prepare(options);
   } catch (err) {
     throw withoutSecrets(err, secrets);
   }
-}
-
-/**
- * Checks the grants of `list` whose index is in `indexes` (default: all), `concurrency` at a time;
- * `onReport(report, index)` sees each as soon as it is done. Resolves the reports, by index.
- */
-async function checkEach(shared, list, { concurrency = 8, onReport, indexes = list.map((_, i) => i), reports = new Array(list.length) } = {}) {
+  const reports = new Array(list.length);
   let next = 0;
   async function worker() {
-    while (next < indexes.length) {
-      const i = indexes[next++];
+    while (next < list.length) {
+      const i = next++;
       reports[i] = await checkGrant(shared, list[i]);
       if (onReport) onReport(reports[i], i);
     }
   }
-  await Promise.all(Array.from({ length: Math.min(concurrency, indexes.length) }, worker));
-  return reports;
+  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+  return summarize(reports, shared.keyInfo.expiresAt);
 }
 
-module.exports = { checkMany, checkGrantList, checkEach, prepareMany, formatSummary };
+module.exports = { checkMany, checkGrantList, formatSummary };

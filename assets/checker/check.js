@@ -129,8 +129,7 @@ function checkCollections(list, name, options) {
  * Node's default context holds its bundled roots (parsed once, in C++); adding NODE_EXTRA_CA_CERTS
  * and the file to it costs ~1 ms, where `ca: [...tls.rootCertificates, pem]` parses ~150 PEM
  * roots in JavaScript in every check process (~20 ms). The explicit list stays as the fallback
- * for a Node without `SecureContext.context.addCACert`. Returns { secureContext, id }: the id (a
- * sha256 of the certificates added) tells which checks may share connections (pool.js).
+ * for a Node without `SecureContext.context.addCACert`.
  */
 function loadCa(caFile) {
   const shown = quote(String(caFile));
@@ -172,13 +171,12 @@ function loadCa(caFile) {
         // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS; do the same (silently).
       }
     }
-    const id = crypto.createHash('sha256').update([...extra, pem].join('\n')).digest('hex');
     const context = tls.createSecureContext();
     if (typeof context.context?.addCACert !== 'function') {
-      return { secureContext: tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra, pem] }), id };
+      return tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra, pem] });
     }
     context.context.addCACert([...extra, pem].join('\n'));
-    return { secureContext: context, id };
+    return context;
   } catch (err) {
     throw new UsageError(`CA file ${shown} holds no usable certificate (${safeLine(err.message, [], 80)})`);
   }
@@ -196,10 +194,10 @@ function notBundled(pem) {
 }
 
 /**
- * Validates what all grants of one key share and prepares it (the CA is read once, by `loadTrust`:
- * a pool (pool.js) reads each file once for all keys). Throws UsageError for bad options.
+ * Validates what all grants of one key share and prepares it (the CA is read once).
+ * Throws UsageError for bad options.
  */
-function prepare(options, { loadTrust = loadCa } = {}) {
+function prepare(options) {
   const started = Date.now();
   if (!options || typeof options !== 'object') throw new UsageError('options are required');
   if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new UsageError('the API key is empty or missing');
@@ -217,7 +215,6 @@ function prepare(options, { loadTrust = loadCa } = {}) {
     const v = options[name];
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) throw new UsageError(`${name} must be a number >= 0; got ${shownValue(v, options)}`);
   }
-  const ca = options.caFile === undefined ? undefined : loadTrust(options.caFile);
   const shared = {
     started,
     key: options.apiKey,
@@ -236,8 +233,7 @@ function prepare(options, { loadTrust = loadCa } = {}) {
     deployCommand: enumOption(options, 'deployCommand', CHECK_OPTIONS.deployCommand),
     backoffBaseMs: options.backoffBaseMs ?? BACKOFF.baseMs,
     backoffCapMs: options.backoffCapMs ?? BACKOFF.capMs,
-    secureContext: ca && ca.secureContext,
-    caId: ca ? ca.id : 'default', // which connections of a pool (share.js) the checks may share
+    secureContext: options.caFile === undefined ? undefined : loadCa(options.caFile),
     keyInfo: keyInfo(options.apiKey),
     now: options.now instanceof Date ? options.now : new Date(),
   };
@@ -481,10 +477,7 @@ async function checkGrant(shared, grant) {
   } else {
     // Each grant has its own deadline; the time spent preparing (reading the CA) counts against it.
     const deadlineAt = started + shared.deadlineMs - shared.prepareMs;
-    // With a pool (share.js), the connections outlive the check and carry other keys' checks too.
-    const pool = shared.connections;
-    const rest = pool ? pool.rest(target, shared.secureContext, shared.caId) : createRestClient(target, shared.secureContext);
-    const ctx = { ...shared, target, rest, deadlineAt, portHint: 'Qdrant REST is 6333' };
+    const ctx = { ...shared, target, rest: createRestClient(target, shared.secureContext), deadlineAt, portHint: 'Qdrant REST is 6333' };
     // gRPC runs alongside; its keyed calls wait for root (below) as REST's do.
     let settleRoot;
     const restProven = new Promise((resolve) => { settleRoot = resolve; });
@@ -525,7 +518,7 @@ async function checkGrant(shared, grant) {
       }
     } finally {
       settleRoot(false); // (no effect once settled) a throw above must not leave gRPC waiting
-      if (!pool) ctx.rest.destroy();
+      ctx.rest.destroy();
     }
     if ([...results.values()].every((r) => !r.failure)) {
       const r = stepExpiry(ctx, report);
@@ -567,7 +560,6 @@ async function checkClusterAccess(options) {
 }
 
 module.exports = {
-  loadCa,
   checkClusterAccess,
   checkGrant,
   prepare,

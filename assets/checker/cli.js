@@ -16,9 +16,8 @@
 const { CHECK_OPTIONS } = require('../runtime/protocol.js');
 const { UsageError, parseArgs, withDefaults, optionsHelp, runCli, sameSha256, setKeyHint, variableSetTwice } = require('../runtime/cli.js');
 const { formatReport, formatWarnings, formatSummary } = require('./report.js');
-// Loaded when used: a process whose grants another one checks (share.js) needs neither the checks nor their transports.
-const checks = () => require('./check.js');
-const batch = () => require('./batch.js');
+const { checkClusterAccess } = require('./check.js');
+const { checkMany } = require('./batch.js');
 
 const PROG = 'qdrant-cluster-access';
 
@@ -137,10 +136,6 @@ function parseCommandLine(argv, env) {
   if (o.grantsEnv !== undefined && o.grpcUrl !== undefined) {
     throw new UsageError('--grpc-url goes with --url; with --grants-env, give "grpcUrl" in each grant');
   }
-  if (o.shareConnections && (o.grantsEnv === undefined || o.keySha256Env === undefined || !o.keyEnv.startsWith('TF_VAR_'))) {
-    throw new UsageError('--share-connections goes with --grants-env, --key-sha256-env and a --key-env of a Terraform variable (TF_VAR_...): ' +
-      'only such a key can be shared without sending it; leave out --share-connections');
-  }
   const apiKey = env[o.keyEnv];
   if (apiKey === undefined || apiKey.trim() === '') {
     const state = apiKey === undefined ? 'is not set' : apiKey === '' ? 'is empty' : 'holds only whitespace';
@@ -184,8 +179,7 @@ function parseCommandLine(argv, env) {
     warnValidityDays: o.warnValidityDays,
     deployCommand: o.deployCommand,
   };
-  const share = o.shareConnections ? { keyEnv: o.keyEnv, keySha256: env[o.keySha256Env] } : undefined;
-  return { json: Boolean(o.json), options, grants, concurrency: o.concurrency, share };
+  return { json: Boolean(o.json), options, grants, concurrency: o.concurrency };
 }
 
 async function main(io) {
@@ -208,14 +202,12 @@ async function run(io) {
   }
   io.addSecret(parsed.options.apiKey);
   if (parsed.grants === undefined) {
-    const report = await checks().checkClusterAccess(parsed.options);
+    const report = await checkClusterAccess(parsed.options);
     io.stdout(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : [formatReport(report), ...formatWarnings(report)].map((l) => `${l}\n`).join(''));
     return report.ok ? 0 : 1;
   }
   const onReport = parsed.json ? undefined : (report) => io.stdout([formatReport(report), ...formatWarnings(report)].map((l) => `${l}\n`).join(''));
-  const result = parsed.share
-    ? await require('./share.js').checkManyShared(parsed.options, parsed.grants, { concurrency: parsed.concurrency, onReport, ...parsed.share })
-    : await batch().checkMany(parsed.options, parsed.grants, { concurrency: parsed.concurrency, onReport });
+  const result = await checkMany(parsed.options, parsed.grants, { concurrency: parsed.concurrency, onReport });
   if (parsed.json) {
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
   } else {

@@ -30,17 +30,7 @@ const BAD_ANSWER_CODES = new Set(['ERR_GRPC_TOO_LARGE', 'ERR_GRPC_FRAME']);
  * One call with retries, bounded by the deadline: {answer?, err?, attempts, deadlineHit}. An
  * HTTP/2 stream or session reset (REFUSED_STREAM, GOAWAY) is retried as a reset connection, as on REST.
  */
-function attemptCall(ctx, client, path, metadata, first = false) {
-  // Checks that share connections (pool.js) share a call without a key too: it is the same for every key.
-  if (ctx.connections && Object.keys(metadata).length === 0) {
-    const id = `grpc ${ctx.caId} ${ctx.target.url} ${path} ${ctx.timeoutMs} ${ctx.retries} ${ctx.deadlineMs}`;
-    return ctx.connections.once(id, ctx.deadlineAt, () => attemptCallAlone(ctx, client, path, metadata, first),
-      (o) => o.answer !== undefined && !RETRY_STATUSES.has(o.answer.grpcStatus) && !(o.answer.statusFromHttp && o.answer.httpStatus >= 500));
-  }
-  return attemptCallAlone(ctx, client, path, metadata, first);
-}
-
-async function attemptCallAlone(ctx, client, path, metadata, first) {
+async function attemptCall(ctx, client, path, metadata, first = false) {
   const { value: answer, ...rest } = await withRetries(ctx,
     (timeoutMs) => client.call(path, { metadata, message: encodeEmpty(), timeoutMs }).catch((err) => {
       // The first call over http:// reset before any answer: most likely a TLS port, which a new
@@ -94,9 +84,7 @@ async function checkGrpc(ctx, report) {
   const done = (attempts, result) => ({ o: { attempts }, durationMs: Date.now() - started, ...result });
   let client;
   try {
-    client = ctx.connections
-      ? ctx.connections.grpc(ctx.target.url, ctx.secureContext, ctx.caId, ctx.timeoutMs)
-      : openGrpc(ctx.target.url, { secureContext: ctx.secureContext, timeoutMs: ctx.timeoutMs });
+    client = openGrpc(ctx.target.url, { secureContext: ctx.secureContext, timeoutMs: ctx.timeoutMs });
     const credential = ctx.header === 'bearer' ? { authorization: `Bearer ${ctx.key}` } : { 'api-key': ctx.key };
     let health = await attemptCall(ctx, client, HEALTH, {}, true);
     let broken = transportFailure(ctx, health, HEALTH);
@@ -172,8 +160,7 @@ async function checkGrpc(ctx, report) {
   } catch (err) {
     return done(0, { failure: networkFailure(err, ctx) });
   } finally {
-    // A pool's client (share.js) stays open for the checks of other keys.
-    if (client && !ctx.connections) await client.close().catch(() => undefined);
+    if (client) await client.close().catch(() => undefined);
   }
 }
 

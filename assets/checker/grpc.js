@@ -323,8 +323,6 @@ function openGrpc(url, options = {}) {
         'user-agent': USER_AGENT,
         'grpc-timeout': grpcTimeoutHeader(timeoutMs),
         'grpc-accept-encoding': ACCEPT_ENCODINGS.join(','),
-        // Metadata that may carry a key is never put in HPACK's table (other keys' calls may share the connection).
-        [http2.sensitiveHeaders]: ['api-key', 'authorization'],
       };
       for (const [name, value] of Object.entries(callOptions.metadata || {})) {
         const lower = name.toLowerCase();
@@ -354,9 +352,8 @@ function openGrpc(url, options = {}) {
       pending.add(entry);
       timer = setTimeout(() => {
         entry.cancel(codedError(`no answer to ${path} from ${target.authority} within ${timeoutMs} ms`, 'CHECK_TIMEOUT'));
-        // A connection that never completed (or a server that answers nothing) is not worth keeping,
-        // once no other call waits on it (a pool's client carries other keys' calls, pool.js).
-        if (pending.size === 0) s.destroy();
+        // A connection that never completed (or a server that answers nothing) is not worth keeping.
+        if (!s.connected || pending.size === 0) s.destroy();
       }, timeoutMs);
 
       try {

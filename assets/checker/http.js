@@ -25,8 +25,8 @@ const MAX_BODY_BYTES = 1024 * 1024; // a larger answer fails the step: a status,
 /** An HTML error page's <title> is looked for in its first characters only (it is in <head>). */
 const TITLE_SCAN_CHARS = 4096;
 const USER_AGENT = 'qdrant-cluster-access-checker';
-/** The headers that may carry a key: sent never-indexed over HTTP/2 (http2.sensitiveHeaders). */
-const CREDENTIAL_HEADERS = Object.freeze(['api-key', 'authorization']);
+/** HTTP/1.1 connections of one cluster's check (a server without HTTP/2): its parallel requests. */
+const MAX_SOCKETS = 6;
 
 const UNTRUSTED_CERT_CODES = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -62,7 +62,7 @@ function h2Error(err) {
  * only) is HTTP/1.1. TLS is always verified, with the extra CAs of `secureContext` if given.
  */
 class RestClient {
-  constructor(target, secureContext, maxSockets = 6) {
+  constructor(target, secureContext) {
     this.target = target;
     this.tlsOptions = {
       rejectUnauthorized: true, // explicit: NODE_TLS_REJECT_UNAUTHORIZED cannot change it
@@ -70,9 +70,8 @@ class RestClient {
       // SNI only for names; the certificate is still matched against an IP address.
       ...(net.isIP(target.hostname) ? {} : { servername: target.hostname }),
     };
-    this.maxSockets = maxSockets;
     this.session = undefined; // HTTP/2
-    this.agent = target.protocol === 'http:' ? new http.Agent({ keepAlive: true, maxSockets }) : undefined; // HTTP/1.1
+    this.agent = target.protocol === 'http:' ? new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }) : undefined; // HTTP/1.1
     this.connecting = undefined; // { socket, ready } while the first connection is made
     this.firstSocket = undefined; // HTTP/1.1: that connection, given to the agent
     this.closed = false;
@@ -83,10 +82,7 @@ class RestClient {
     if (this.closed) return Promise.reject(closedError());
     if (this.agent) return Promise.resolve('h1');
     if (this.session && !this.session.closed && !this.session.destroyed) return Promise.resolve('h2');
-    if (this.connecting) {
-      this.connecting.waiters += 1;
-      return this.connecting.ready;
-    }
+    if (this.connecting) return this.connecting.ready;
     const socket = tls.connect({ host: this.target.hostname, port: this.target.port, ALPNProtocols: ['h2', 'http/1.1'], ...this.tlsOptions });
     const ready = new Promise((resolve, reject) => {
       const failed = (err) => {
@@ -113,22 +109,18 @@ class RestClient {
           // Until a request takes it (or destroy() ends it), an error on it must not be uncaught.
           socket.on('error', () => undefined);
           this.firstSocket = socket;
-          this.agent = agentStartingWith(socket, this.tlsOptions, this.maxSockets);
+          this.agent = agentStartingWith(socket, this.tlsOptions);
           resolve('h1');
         }
       });
     });
-    this.connecting = { socket, ready, waiters: 1 };
+    this.connecting = { socket, ready };
     return ready;
   }
 
-  /**
-   * A request that waited for the connection being made gives up (it timed out): the connection is
-   * given up with the last request waiting for it, and the next attempt makes a new one. Requests of
-   * other keys (a pool's client, pool.js) keep waiting for it on their own clocks.
-   */
+  /** Gives up a connection still being made (a request timed out waiting for it): the next attempt makes a new one. */
   abandonConnecting(err) {
-    if (this.connecting && --this.connecting.waiters <= 0) this.connecting.socket.destroy(err);
+    if (this.connecting) this.connecting.socket.destroy(err);
   }
 
   destroy() {
@@ -141,8 +133,8 @@ class RestClient {
 }
 
 /** A keep-alive HTTPS agent whose first socket is `socket` (already connected and verified). */
-function agentStartingWith(socket, tlsOptions, maxSockets) {
-  const agent = new https.Agent({ keepAlive: true, maxSockets, ...tlsOptions });
+function agentStartingWith(socket, tlsOptions) {
+  const agent = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS, ...tlsOptions });
   let first = socket;
   const create = agent.createConnection;
   agent.createConnection = function createConnection(options, callback) {
@@ -158,8 +150,8 @@ function agentStartingWith(socket, tlsOptions, maxSockets) {
 }
 
 /** The REST client of one cluster's check (see RestClient). */
-function createRestClient(target, secureContext, maxSockets = 6) {
-  return new RestClient(target, secureContext, maxSockets);
+function createRestClient(target, secureContext) {
+  return new RestClient(target, secureContext);
 }
 
 /**
@@ -264,8 +256,7 @@ function sendH2(session, method, path, headers, payload, answered) {
   }
   let stream;
   try {
-    // The key is never put in HPACK's table: another key's requests may share the connection (pool.js).
-    stream = session.request({ ':method': method, ':path': path, ...headers, [http2.sensitiveHeaders]: CREDENTIAL_HEADERS }, { endStream: payload === undefined });
+    stream = session.request({ ':method': method, ':path': path, ...headers }, { endStream: payload === undefined });
   } catch (err) {
     answered.reject(h2Error(err));
     return () => undefined;
@@ -311,16 +302,6 @@ function retryDelay(ctx, outcome, attempt) {
  * @returns {Promise<{res?, err?, attempts: number, deadlineHit: boolean}>}
  */
 async function attempt(ctx, method, path, options) {
-  // Checks that share connections (pool.js) share a request without a key too: it is the same for every key.
-  if (ctx.connections && !options.withKey && options.body === undefined) {
-    const id = `rest ${ctx.caId} ${ctx.target.url} ${method} ${path} ${ctx.timeoutMs} ${ctx.retries} ${ctx.deadlineMs}`;
-    return ctx.connections.once(id, ctx.deadlineAt, () => attemptAlone(ctx, method, path, options),
-      (o) => o.res !== undefined && o.res.status < 500 && o.res.status !== 429);
-  }
-  return attemptAlone(ctx, method, path, options);
-}
-
-async function attemptAlone(ctx, method, path, options) {
   const { value: res, ...rest } = await withRetries(ctx,
     (timeoutMs, byDeadline) => send(ctx, method, path, options, timeoutMs, byDeadline),
     (outcome, n) => retryDelay(ctx, outcome, n));
@@ -472,4 +453,4 @@ function isQdrantRefusal(hostname, text) {
   return /\.cloud\.qdrant\.io$/i.test(hostname) || QDRANT_AUTH_TEXTS.has(String(text || '').trim());
 }
 
-module.exports = { CREDENTIAL_HEADERS, createRestClient, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times, h2Error, isQdrantRefusal, NO_KEY_TEXT };
+module.exports = { createRestClient, attempt, answer, commonFailure, networkFailure, unexpected, seconds, times, h2Error, isQdrantRefusal, NO_KEY_TEXT };

@@ -1,9 +1,6 @@
 'use strict';
 /**
- * The checker's output lines and batch report, made from reports: apart from the checks
- * themselves, so that a check process whose grants another one checks (share.js) loads no more
- * than it prints with.
- * Node built-ins only.
+ * The checker's output lines and batch report, made from reports. Node built-ins only.
  */
 const { safeLine } = require('../runtime/text.js');
 

@@ -35,12 +35,6 @@ const CHECK_OPTIONS = {
     flag: '--deadline', type: 'number', min: 1, max: 3600, unit: 'seconds', valueName: 'SECONDS', defaultText: 'max(60, 4 x --timeout)',
     describe: 'Time limit for each cluster\'s check, retries and reading the CA included',
   },
-  shareConnections: {
-    flag: '--share-connections', type: 'boolean',
-    // Set by the constructs for a key from a Terraform variable (assets/checker/share.js).
-    describe: 'Share connections with the checks of this deploy that run at the same time: one of them checks the grants of the others ' +
-      'over one connection per cluster (needs --grants-env, --key-sha256-env and a --key-env of TF_VAR_...; the key itself never leaves this process)',
-  },
   concurrency: { flag: '--concurrency', type: 'integer', min: 1, max: 64, default: 8, valueName: 'N', describe: 'Clusters checked at the same time' },
   allowOpen: { flag: '--allow-open', type: 'boolean', describe: 'Pass, with a note, when a cluster needs no key at all' },
   access: {

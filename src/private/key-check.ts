@@ -1,8 +1,7 @@
 /**
  * The health check of one key: one `null_resource` whose local-exec runs the checker once for
- * every cluster the key is granted to (they are checked concurrently in that one process; for a
- * key from a variable, possibly by the check process of another key that runs at the same time,
- * over shared connections: assets/checker/share.js). Not exported: `ClusterAccess` adds one per key.
+ * every cluster the key is granted to (they are checked concurrently in that one process). Not
+ * exported: `ClusterAccess` adds one per key.
  *
  * - The key never appears in the command or the environment when it comes from a variable: the
  *   checker reads the `TF_VAR_...` that Terraform itself inherits, so the check's lines stay
@@ -32,7 +31,6 @@ export interface CheckSettings {
   readonly retries: number;
   readonly requireAuth: boolean;
   readonly grpc: boolean;
-  readonly shareConnections: boolean;
   readonly allowExcessAccess: boolean;
   readonly minValidityDays: number;
   readonly runOnEveryDeploy: boolean;
@@ -66,8 +64,6 @@ export class KeyCheck extends Construct {
       grantsEnv: GRANTS_ENV,
       keyEnv,
       keySha256Env: source.inheritedEnvironmentVariable ? KEY_SHA256_ENV : undefined,
-      // Keys from variables share connections with the other checks of the deploy (assets/checker/share.js).
-      shareConnections: settings.shareConnections && source.inheritedEnvironmentVariable ? true : undefined,
       header: settings.header,
       timeout: settings.timeoutSeconds,
       retries: settings.retries,

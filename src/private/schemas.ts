@@ -96,7 +96,6 @@ export const HEALTH_CHECK_OPTIONS: StructSchema = {
     caFile: 'string',
     runOnEveryDeploy: 'boolean',
     grpc: 'boolean',
-    shareConnections: 'boolean',
     allowExcessAccess: 'boolean',
     minValidityDays: 'number',
   },
