@@ -5,7 +5,6 @@
 import * as path from 'path';
 import { TerraformStack, Token } from 'cdktf';
 import { IConstruct } from 'constructs';
-import { SIDECAR_SUFFIX } from '../../assets/writer/json';
 import type { ApiKey } from '../api-key';
 import type { Cluster } from '../cluster';
 import type { ClusterAccess } from '../cluster-access';
@@ -13,7 +12,7 @@ import { code } from './markdown';
 import { FileTarget } from '../private/file-target';
 import { OutputsTarget } from '../private/outputs-target';
 import { rotationDueOn } from '../private/rotation';
-import { names } from '../private/runtime';
+import { names, SIDECAR_SUFFIX } from '../private/runtime';
 import { SecretTargetPlan, defaultEntryNames, planSecretTargets } from '../private/secret-plan';
 import { ISecretTarget, SecretEntryKind } from '../secret-target';
 

@@ -1,21 +1,19 @@
 /**
  * The checker's verdicts against a real Qdrant 1.18.3 (TLS, jwt_rbac on, a read-only key): every
  * kind of key × every declared access, over REST alone and with gRPC, through checkClusterAccess
- * (assets/checker/check.js). The expected verdicts are written once, in TABLE below. Then:
+ * (assets/checker/check.ts). The expected verdicts are written once, in TABLE below. Then:
  * - the same matrix against the stand-in answers the same verdict, cell by cell (verdict parity:
  *   test/real-qdrant/parity.test.ts holds the HTTP-level parity);
  * - excess access with allowExcessAccess passes with one warning line per excess;
  * - a full run of the matrix leaves the server's collections, aliases and point counts as they were.
  */
+import { checkClusterAccess, formatReport, formatWarnings } from '../../assets/checker';
 import type * as Checker from '../../assets/checker';
 import { FAILURES } from '../../assets/checker/failures';
 import { collectionJwt, makeClaims, manageJwt, readJwt, signJwt } from '../../tools/testing/jwt';
 import { describeRealQdrant, RealQdrant } from '../../tools/testing/real-qdrant';
 import { canaryKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
-// check.js is plain CommonJS; its types are assets/checker/index.d.ts.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { checkClusterAccess, formatReport, formatWarnings } = require('../../assets/checker/check.js') as typeof Checker;
 
 // Bounds, not expectations: a few hundred checks against real servers on a busy machine.
 jest.setTimeout(180_000);

@@ -12,7 +12,11 @@ import * as path from 'node:path';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { mergeEntries, removeEntries } = require('../../assets/writer/dotenv.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { updateFile, readVerified, DELETE, HOST, HOST_TAG } = require('../../assets/writer/file.js');
+const { updateFile, DELETE } = require('../../assets/writer/file.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { HOST, HOST_TAG } = require('../../assets/writer/lock.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { readVerified } = require('../../assets/writer/target.js');
 
 const SECRET = 'canary-secret-file-2b7e';
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
