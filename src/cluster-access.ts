@@ -1,4 +1,3 @@
-import * as fs from 'fs';
 import * as path from 'path';
 import { Annotations, AssetType, Aspects, ITerraformDependable, TerraformAsset, TerraformDataSource, TerraformModule, TerraformOutput, TerraformResource, TerraformStack, Token, dependable } from 'cdktf';
 import { Construct } from 'constructs';
@@ -13,7 +12,7 @@ import { NullResource } from './private/null-resource';
 import { OutputsTarget, isGatedOutput } from './private/outputs-target';
 import { checkStruct } from './private/props';
 import { resolveIn } from './private/references';
-import { CLI, names, protocol } from './private/runtime';
+import { CLI, names, protocol, readCaFile } from './private/runtime';
 import { API_KEY_OPTIONS_IN_ACCESS, CLUSTER_ACCESS_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING } from './private/schemas';
 import { SecretTargetPlan, planSecretTargets } from './private/secret-plan';
 import { stateOwner, terraformLiteralProblem } from './private/stack-strings';
@@ -483,14 +482,14 @@ function caFileProblems(file: string): string[] {
   if (Token.isUnresolved(file)) return [errors.caFileToken()];
   const resolved = path.resolve(file);
   if (terraformLiteralProblem(resolved)) return [errors.unsafePath('healthCheck.caFile', resolved)];
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(resolved);
-  } catch {
-    return [errors.caFileMissing(file, resolved)];
+  // The runtime's rule for a CA file (assets/runtime/ca-file.ts), the one --ca meets at deploy.
+  const ca = readCaFile(resolved);
+  if ('pem' in ca) return [];
+  switch (ca.problem) {
+    case 'unreadable': return [ca.missing ? errors.caFileMissing(file, resolved) : errors.caFileUnreadable(file, ca.detail)];
+    case 'not-regular': return [errors.caFileNotRegular(file)];
+    case 'too-large': return [errors.caFileTooLarge(file, ca.size)];
+    default: return [errors.caFileNotPem(file)];
   }
-  if (!stat.isFile()) return [errors.caFileNotRegular(file)];
-  if (stat.size > 1024 * 1024) return [errors.caFileTooLarge(file, stat.size)];
-  return [];
 }
 
