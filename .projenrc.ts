@@ -97,7 +97,6 @@ project.addPackageIgnore('/assets/**/__tests__/');
 project.addPackageIgnore('/assets/**/*.ts');
 project.addPackageIgnore('!/assets/**/*.d.ts');
 project.addPackageIgnore('/assets/tsconfig.json');
-project.addPackageIgnore('*.tsbuildinfo');
 project.addPackageIgnore('.env');
 project.addPackageIgnore('*.env.lock');
 project.addPackageIgnore('.terraform/');
@@ -149,7 +148,7 @@ project.eslint?.addLintPattern('assets');
 project.eslint?.addOverride({ files: ['assets/**/*.ts'], rules: { 'no-bitwise': 'off' } });
 
 // `npx projen package` on an unbuilt clone used to fail with "Expected to find .jsii file":
-// packaging now compiles first when .jsii is missing or older than src/ or package.json (in
+// packaging now compiles first when .jsii is missing or older than src/, assets/ or package.json (in
 // `projen build` it is already current, so this costs nothing there).
 const compileIfStale = project.addTask('compile:if-stale', {
   description: 'Compile (the runtime, then jsii) when .jsii is missing or older than src/, assets/ or package.json',

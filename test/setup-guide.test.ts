@@ -877,7 +877,7 @@ describe('7. troubleshooting', () => {
     const ids = new Set<string>(FAILURES.map((f) => f.id));
     const dir = path.join(REPO, 'assets', 'checker');
     const used: string[] = [];
-    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'failures.js')) {
+    for (const file of fs.readdirSync(dir).filter((f) => /(?<!\.d)\.ts$/.test(f) && f !== 'failures.ts')) {
       const text = fs.readFileSync(path.join(dir, file), 'utf8');
       for (const m of text.matchAll(/\bfailure\(\s*([^,)]*)/g)) {
         // A computed id would escape this check: every call names its id literally.

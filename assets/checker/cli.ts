@@ -101,30 +101,10 @@ function secretsInArgs(argv: readonly string[], env: RunIo['env']): (string | un
 }
 
 /** The options of the command line, defaults applied (their types are the specs' in runtime/protocol.ts). */
-interface CheckCommandLine {
-  url?: string;
-  grpcUrl?: string;
-  grantsEnv?: string;
-  keyEnv: string;
-  keySha256Env?: string;
-  header: NonNullable<CheckOptions['header']>;
-  ca?: string;
-  timeout: number;
-  retries: number;
-  deadline?: number;
-  concurrency: number;
-  allowOpen?: true;
-  access: NonNullable<CheckOptions['access']>;
-  readCollections?: string[];
-  writeCollections?: string[];
-  allowExcessAccess?: true;
-  minValidityDays: number;
-  warnValidityDays: number;
-  deployCommand: NonNullable<CheckOptions['deployCommand']>;
-  label?: string;
-  json?: true;
-  help?: true;
-}
+type CheckCommandLine = Pick<Required<CheckOptions>, 'header' | 'access' | 'deployCommand'> & Record<'keyEnv', string>
+  & Record<'timeout' | 'retries' | 'concurrency' | 'minValidityDays' | 'warnValidityDays', number>
+  & Partial<Record<'url' | 'grpcUrl' | 'grantsEnv' | 'keySha256Env' | 'ca' | 'label', string> & Record<'deadline', number>
+  & Record<'readCollections' | 'writeCollections', string[]> & Record<'allowOpen' | 'allowExcessAccess' | 'json' | 'help', true>>;
 
 /**
  * With --key-sha256-env: the key must be the one whose sha256 that variable holds. Terraform gives

@@ -147,52 +147,14 @@ const MASKED_PAIR_CHARS = 4;
 const MASK_RE = /[*•●]{2,}|…+|\.{3,}/g;
 
 /** The named HTML entities of ASCII characters (the basics; the numeric forms cover the rest). */
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  sol: '/',
-  bsol: '\\',
-  equals: '=',
-  plus: '+',
-  minus: '-',
-  hyphen: '-',
-  dash: '-',
-  colon: ':',
-  semi: ';',
-  comma: ',',
-  period: '.',
-  lowbar: '_',
-  underbar: '_',
-  verbar: '|',
-  vert: '|',
-  excl: '!',
-  quest: '?',
-  num: '#',
-  dollar: '$',
-  percnt: '%',
-  lpar: '(',
-  rpar: ')',
-  ast: '*',
-  midast: '*',
-  commat: '@',
-  lsqb: '[',
-  rsqb: ']',
-  lbrack: '[',
-  rbrack: ']',
-  lcub: '{',
-  rcub: '}',
-  lbrace: '{',
-  rbrace: '}',
-  grave: '`',
-  tilde: '~',
-  hat: '^',
-  newline: '\n',
-  tab: '\t',
-};
+const ENTITIES = new Map<string, string>([
+  ['amp', '&'], ['lt', '<'], ['gt', '>'], ['quot', '"'], ['apos', "'"], ['nbsp', ' '], ['sol', '/'], ['bsol', '\\'], ['equals', '='],
+  ['plus', '+'], ['minus', '-'], ['hyphen', '-'], ['dash', '-'], ['colon', ':'], ['semi', ';'], ['comma', ','], ['period', '.'],
+  ['lowbar', '_'], ['underbar', '_'], ['verbar', '|'], ['vert', '|'], ['excl', '!'], ['quest', '?'], ['num', '#'], ['dollar', '$'],
+  ['percnt', '%'], ['lpar', '('], ['rpar', ')'], ['ast', '*'], ['midast', '*'], ['commat', '@'], ['lsqb', '['], ['rsqb', ']'],
+  ['lbrack', '['], ['rbrack', ']'], ['lcub', '{'], ['rcub', '}'], ['lbrace', '{'], ['rbrace', '}'], ['grave', '`'], ['tilde', '~'],
+  ['hat', '^'], ['newline', '\n'], ['tab', '\t'],
+]);
 
 /**
  * One pass of the decodings a server may apply to an echoed secret: percent-escapes (either case),
@@ -213,7 +175,7 @@ function decodeOnce(text: string): string {
     if (esc !== undefined) return esc;
     if (hexEnt !== undefined) return codePoint(parseInt(hexEnt, 16), whole);
     if (decEnt !== undefined) return codePoint(parseInt(decEnt, 10), whole);
-    return ENTITIES[String(named).toLowerCase()] ?? whole;
+    return ENTITIES.get(String(named).toLowerCase()) ?? whole;
   });
 }
 

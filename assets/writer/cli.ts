@@ -1,32 +1,12 @@
 #!/usr/bin/env node
 /**
- * Writes (or removes) key references in an app's .env or JSON file. Run by Terraform's
- * local-exec at apply and destroy time:
+ * Writes (or removes) key references in an app's .env or JSON file: run by Terraform's local-exec
+ * at apply and destroy time, as `write|remove --file PATH [--format dotenv|json] --owner NAME` or
+ * `remove-dropped --owner NAME` (see USAGE). The entries come only from the environment (input.ts;
+ * QCA_LOCK_TIMEOUT_MS bounds the wait for another writer's lock, default 15000); the work is
+ * commands.ts's, how the file is read and replaced and what survives a kill file.ts's.
  *
- *   QCA_ENTRIES='{"NAME":"value",...}' [QCA_ENTRIES_FROM_ENV='{"NAME":"ENV_VAR",...}']
- *       node cli.js write|remove --file PATH [--format dotenv|json] --owner NAME
- *   QCA_FILES='[{"file":PATH,"format":"dotenv"|"json"},...]' QCA_KEEP_FILES='[...]'
- *       node cli.js remove-dropped --owner NAME
- *
- * The entries come only from the environment, never the command line. QCA_ENTRIES holds the
- * values; QCA_ENTRIES_FROM_ENV names, per entry, another environment variable that holds the
- * value (how a key arrives: Terraform's own TF_VAR_<name>, inherited by local-exec). For
- * `remove` only the names matter, and QCA_ENTRIES may also be a JSON array of names (`[]`: none).
- * QCA_LOCK_TIMEOUT_MS (optional) bounds the wait for another writer's lock (default 15000).
- *
- * What is ours: in a .env file, the names that owner's managed block records and the lines of
- * those names inside the block (dotenv.ts); in a JSON file, the members its sidecar records for
- * owner (json.ts). `write` sets owner's entries to exactly the given ones: it refuses, changing
- * nothing, when one of the names is already defined elsewhere, and drops owner's recorded names
- * that are no longer given. `remove` removes every entry recorded for owner, plus the names given
- * (a block written before the record existed records nothing), only inside what is ours, and
- * deletes the file when this tool created it and nothing else is left. `remove-dropped` does
- * `remove` for each file of QCA_FILES that QCA_KEEP_FILES does not list (the destroy step of a
- * ClusterAccess's Files record: the files it wrote to, and those it still writes to). How the file is read and
- * replaced, the lock, and what survives a kill: file.ts. The work: commands.ts; the environment: input.ts.
- *
- * Options and environment variables: runtime/protocol.ts (FILE_OPTIONS, WRITER_ENV); parsing and
- * exit codes: runtime/args.ts, runtime/cli.ts. Output: one line with counts, never values. Exit codes: 0 done (also: nothing to remove),
+ * Output: one line with counts, never values. Exit codes: 0 done (also: nothing to remove),
  * 1 failure (the file is unchanged), 2 usage error; 143 / 130 when stopped by SIGTERM / SIGINT
  * (our temp file and lock are removed first; the file is the old or the new one).
  */

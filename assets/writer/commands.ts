@@ -1,7 +1,14 @@
 /**
- * The writer's commands: write and remove one file's entries, and remove-dropped (remove from each
- * file a ClusterAccess no longer writes to), each summed up in one line of counts, never values.
- * The edits are dotenv.ts's and json.ts's, the file handling file.ts's. Node built-ins only.
+ * The writer's commands, each summed up in one line of counts, never values. Node built-ins only.
+ *
+ * What is ours: in a .env file, the names that owner's managed block records and the lines of
+ * those names inside the block (dotenv.ts); in a JSON file, the members its sidecar records for
+ * owner (json.ts). `write` sets owner's entries to exactly the given ones: it refuses, changing
+ * nothing, when one of the names is already defined elsewhere, and drops owner's recorded names
+ * that are no longer given. `remove` removes every entry recorded for owner, plus the names given
+ * (a block written before the record existed records nothing), only inside what is ours, and
+ * deletes the file when this tool created it and nothing else is left. `remove-dropped` removes
+ * from each file a ClusterAccess wrote to and no longer writes to (its Files record's destroy step).
  */
 import * as dotenv from './dotenv';
 import { DELETE, Next, SidecarPlan, updateFile, UpdateOptions } from './file';
@@ -21,22 +28,12 @@ function entriesWord(n: number): string {
   return `${n} ${n === 1 ? 'entry' : 'entries'}`;
 }
 
-/** What a write did to the entries (planMerge's lists, whichever the format). */
-interface Written { added: string[]; updated: string[]; unchanged: string[]; dropped: string[] }
-/** What a remove did: planRemove's lists, and what the format tells of what it left. */
-interface Removed {
-  removed: string[];
-  absent: string[];
-  notOurs: string[];
-  noBlock?: boolean;
-  noRecord?: boolean;
-  noSidecar?: boolean;
-  keptLines?: number;
-  keptNames?: string[];
-  unrecorded?: string[];
+/** Where a transform leaves its plan (dotenv.ts's or json.ts's) for the summary line. */
+interface Planned {
+  written?: ReturnType<typeof dotenv.planMerge | typeof json.planMerge>;
+  /** Either format's removal plan: the name lists, and what the format can say about what it left. */
+  removed?: Pick<ReturnType<typeof json.planRemove>, 'removed' | 'absent' | 'notOurs'> & Partial<ReturnType<typeof dotenv.planRemove> & ReturnType<typeof json.planRemove>>;
 }
-/** Where a transform leaves its plan for the summary line. */
-interface Planned { written?: Written; removed?: Removed }
 
 /** The transform for updateFile: plans with dotenv.ts. */
 function dotenvTransform(command: FileCommand['command'], entries: Record<string, string>, owner: string, out: Planned) {
@@ -88,7 +85,7 @@ export async function apply({ command, format, file: target, owner }: FileComman
   }
   const n = Object.keys(entries).length;
   if (command === 'write') {
-    const p = out.written as Written;
+    const p = out.written as NonNullable<Planned['written']>;
     const extra = [
       p.unchanged.length ? `${p.unchanged.length} unchanged` : '',
       p.dropped.length ? `${entriesWord(p.dropped.length)} no longer wanted removed` : '',
@@ -96,7 +93,7 @@ export async function apply({ command, format, file: target, owner }: FileComman
     ].filter(Boolean).map((x) => `, ${x}`).join('');
     return `wrote ${entriesWord(n)} to ${target} (${p.updated.length} updated, ${p.added.length} added${extra})`;
   }
-  const p = out.removed as Removed;
+  const p = out.removed as NonNullable<Planned['removed']>;
   const notOurs = p.notOurs.length ? `, ${p.notOurs.length} not ours left in place` : '';
   let note = '';
   if (!res.existed) {note = ', file does not exist';} else if (p.noBlock) {note = `; no managed block of owner ${owner} in it, nothing changed`;} else if (p.noSidecar) {

@@ -43,18 +43,9 @@ const RECORD_RE = /^# cdktf-qdrant-cluster-access entries:((?: [A-Za-z_][A-Za-z0
 const START_RE = /^# >>> managed by cdktf-qdrant-cluster-access \(([^()\s]+)\) \u2014 do not edit( \u2014 created this file)?$/;
 const END_RE = /^# <<< managed by cdktf-qdrant-cluster-access \(([^()\s]+)\)$/;
 
-/** A block of any owner: the item indexes of its markers, and whether its start marker says this tool created the file. */
-export interface Block {
-  readonly owner: string;
-  readonly start: number;
-  readonly end: number;
-  readonly created: boolean;
-}
-
-/** Owner's block, with its record line (the names it wrote), if it has one. */
-export interface OwnBlock extends Omit<Block, 'owner'> {
-  readonly record: { idx: number; names: string[] } | null;
-}
+/** A block: the item indexes of its markers, whether its start marker says this tool created the file, its record line (the names owner wrote). */
+type Block = { owner: string; start: number; end: number; created: boolean };
+type OwnBlock = Omit<Block, 'owner'> & { record: { idx: number; names: string[] } | null };
 
 /**
  * Reads the block structure. Returns { block, blocks, ownerAt }:

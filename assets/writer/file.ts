@@ -1,39 +1,27 @@
 /**
  * Safe read-modify-write of one small text file, plus an optional sidecar file, under one lock
- * (Node built-ins only). What the file may be and how it is read: target.ts; how a change is
- * committed, so that a kill at any moment leaves the old or the new file: commit.ts; the lock, the
- * temp-file names and the cleanup of a dead writer's leftovers: lock.ts.
+ * (Node built-ins only): what the file may be and how it is read is target.ts's; how a change is
+ * committed, so that a kill at any moment leaves the old or the new file, commit.ts's; the lock and
+ * the cleanup of a dead writer's leftovers lock.ts's.
  *
- * updateFile(file, transform, opts) → { existed, changed, deleted }:
- *   - checks the target (target.ts), takes the lock, removes temp files that a dead writer left for
- *     this target and its sidecar, then checks and reads the target again, under the lock;
- *   - calls transform(text | null) (null = the file does not exist). Without opts.sidecar it
- *     returns the new text, null (leave the file alone) or DELETE (remove the file). With
- *     opts.sidecar (a path) it is called as transform(text, sidecarText) and returns
- *     { text, sidecar, sidecarFirst, sidecarAfter }, each of text/sidecar being a string, null
- *     or DELETE; sidecarFirst says which of the two files is committed first (when the target
- *     then fails, the sidecar is put back as it was, unless the lock was lost); sidecarAfter (a
- *     string, optional) is committed to the sidecar last, after both. If transform throws,
- *     nothing is touched and the error becomes "refusing to change <file>: <message>; the file
- *     was not changed";
- *   - refuses a new text over opts.maxBytes that is larger than the file (a later run could not
- *     read it back to remove our entries);
- *   - when another program (an editor, `echo >> .env`) wrote the target after it was read, the
- *     temp file is dropped and the work starts over from reading the target (a sidecar already
- *     committed is put back first), up to CHANGE_ATTEMPTS reads in all; then it fails with
- *     "refusing to change <file>: it kept changing while being written ...". (The check and the
- *     rename are not one step: a write in the microseconds between them, or one that changes
- *     neither the size nor the timestamps, is still not seen.)
- *   - a world-readable existing file gets a warning. The sidecar is always 0600 and, as root,
- *     gets the target's owner.
- *   - when removing (opts.removing), without its parent directory (missing, a dangling link, or
- *     not a directory) the file cannot exist: a transform that leaves it missing (null or DELETE,
- *     and the same for a sidecar in that directory) has nothing to do, so updateFile returns
- *     { existed: false, changed: false } with a one-line note to opts.warn, and takes no lock
- *     (its file would need the directory). This is the destroy step run for a file on another
- *     machine or checkout (a deploy from elsewhere with shared state). A transform that would
- *     write still gets the error.
- * Errors are RuntimeErrors of one line, never with file contents; then the target is unchanged.
+ * updateFile(file, transform, opts) checks the target, takes the lock, removes what a dead writer
+ * left, checks and reads the target again, and calls transform(text | null) (null: no file). It
+ * returns the new text, null (leave the file alone) or DELETE; with opts.sidecar, transform(text,
+ * sidecarText) returns a SidecarPlan: `sidecarFirst` says which file is committed first (when the
+ * target then fails, the sidecar is put back, unless the lock was lost), `sidecarAfter` is
+ * committed to the sidecar last. A transform that throws changes nothing ("refusing to change
+ * <file>: <message>; the file was not changed"); a new text over opts.maxBytes that is larger than
+ * the file is refused (a later run could not read it back to remove our entries). When another
+ * program (an editor, `echo >> .env`) wrote the target after it was read, the work starts over,
+ * up to CHANGE_ATTEMPTS reads ("it kept changing while being written"); a write in the
+ * microseconds before the rename, or one that changes neither size nor times, is not seen.
+ * A world-readable file gets a warning; the sidecar is always 0600 and, as root, the target's owner.
+ *
+ * When removing (opts.removing), a file whose directory is missing cannot exist: a transform that
+ * leaves it (and a sidecar next to it) missing has nothing to do, so updateFile returns { existed:
+ * false } with a note, and takes no lock. This is the destroy step run for a file on another
+ * machine or checkout (shared state); a transform that would write still gets the error.
+ * Errors are RuntimeErrors of one line, never with file contents; the target is then unchanged.
  */
 import { dirname, resolve } from 'node:path';
 import { checkpoint, CommitConfig, isRoot, ownerChange, removeFile, replaceFile } from './commit';

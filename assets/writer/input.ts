@@ -1,8 +1,9 @@
 /**
  * What the writer reads from its environment (runtime/protocol.ts WRITER_ENV), never from the
- * command line: the entries (QCA_ENTRIES; a key's value from another variable, QCA_ENTRIES_FROM_ENV,
- * checked against QCA_ENTRIES_SHA256) and, for remove-dropped, the files (QCA_FILES, QCA_KEEP_FILES).
- * Messages never hold a value. Node built-ins only.
+ * command line: QCA_ENTRIES holds the values (for `remove` only the names matter, and it may be a
+ * JSON array of names); QCA_ENTRIES_FROM_ENV names, per entry, another variable that holds the
+ * value (how a key arrives: Terraform's own TF_VAR_<name>), whose sha256 QCA_ENTRIES_SHA256 gives;
+ * remove-dropped reads QCA_FILES and QCA_KEEP_FILES. Messages never hold a value. Node built-ins only.
  */
 import { RUN, RuntimeError } from '../runtime/errors';
 import { sameSha256, setKeyHint, variableSetTwice } from '../runtime/key-variable';

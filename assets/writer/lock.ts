@@ -1,6 +1,6 @@
 /**
  * The lock file of the writer, its temp-file names, and the cleanup of what a dead writer left
- * (Node built-ins only). Used by file.js; see its header for how a run uses them.
+ * (Node built-ins only). Used by file.ts and commit.ts.
  *
  * The lock: `<file>.lock`, mode 0600, holding exactly one line
  *     qdrant-cluster-access-writer pid=<pid> host=<HOST> started=<ms since epoch> token=<hex>
