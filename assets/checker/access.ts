@@ -36,9 +36,7 @@ const MAX_NAMES = 5;
 const NAME_HIDDEN = '(a name not shown: it holds part of the API key)';
 
 /** What a probe is judged with: the words of its failures, and what the key says about itself. */
-export interface ProbeContext extends Wording {
-  readonly keyInfo: KeyInfo;
-}
+type ProbeContext = Wording & { readonly keyInfo: KeyInfo };
 
 /** One probe: a request, and what its answer means. */
 export interface Probe {

@@ -24,7 +24,6 @@ export interface Wording {
   readonly secrets: readonly string[];
   readonly timeoutMs: number;
   readonly deadlineMs: number;
-  /** "Qdrant REST is 6333": the hint after a wrong port. */
   readonly portHint: string;
 }
 

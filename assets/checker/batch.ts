@@ -1,8 +1,7 @@
 /**
- * Many grants of one key in one process: the clusters are checked concurrently (a bounded number
- * at a time), each over its own connections (REST, over HTTP/2 when offered, and gRPC). One report
- * per grant, in the order the grants were given; `onReport` sees each one as soon as it is done.
- * Node built-ins only.
+ * Many grants of one key in one process: the clusters are checked concurrently, a bounded number
+ * at a time, each over its own connections; one report per grant, in the order given (`onReport`
+ * sees each as soon as it is done). Node built-ins only.
  */
 import { checkGrant } from './check';
 import { Grant, parseBaseUrl, prepare, SharedCheckOptions, withoutSecrets } from './options';

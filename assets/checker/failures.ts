@@ -87,15 +87,11 @@ const CATALOG = [
 /** The id of a failure in the catalog, e.g. `key-rejected`. */
 export type FailureId = typeof CATALOG[number][0];
 
-
-/** One entry of the catalog. */
+/** One entry of the catalog: the fixed text the failure message starts with; the likely cause and the fix, for the setup guide (Markdown). */
 export interface FailureEntry {
   readonly id: FailureId;
-  /** The fixed text the failure message starts with. */
   readonly phrase: string;
-  /** The likely cause, for the setup guide (Markdown). */
   readonly cause: string;
-  /** How to fix it, for the setup guide (Markdown). */
   readonly fix: string;
 }
 

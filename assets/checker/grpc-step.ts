@@ -13,11 +13,10 @@ import { commonFailure, isQdrantRefusal, networkFailure, NO_KEY_TEXT, times } fr
 import { failure, Failure } from './failures';
 import { GrpcAnswer, GrpcClient, openGrpc } from './grpc';
 import { decodeHealthCheckReply, encodeEmpty, GrpcStatus } from './grpc-messages';
-import type { BaseUrl, Prepared } from './options';
 import type { CheckReport } from './report';
 import { h2Error } from './rest';
 import { backoff, Outcome, RETRYABLE_CODES, withRetries } from './retry';
-import type { Verdict } from './steps';
+import type { CheckContext, Verdict } from './steps';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
 import { safeLine } from '../runtime/secrets';
 
@@ -29,14 +28,8 @@ const PLAIN_TO_TLS = 'ERR_GRPC_PLAIN_RESET';
 /** Errors of an answer that was read but cannot be used (too large, malformed): not retried. */
 const BAD_ANSWER_CODES = new Set(['ERR_GRPC_TOO_LARGE', 'ERR_GRPC_FRAME']);
 
-/** The gRPC check of one cluster: the check's context with the gRPC address, and whether REST's root step passed. */
-export interface GrpcContext extends Prepared {
-  readonly target: BaseUrl;
-  readonly deadlineAt: number;
-  readonly portHint: string;
-  /** Resolves whether REST's root step passed: the keyed calls wait for it (and are skipped without it). */
-  readonly restProven: Promise<boolean>;
-}
+/** The check's context with the gRPC address, and whether REST's root step passed (the keyed calls wait for it, and are skipped without it). */
+type GrpcContext = Omit<CheckContext, 'rest'> & { readonly restProven: Promise<boolean> };
 
 /**
  * One call with retries, bounded by the deadline. An HTTP/2 stream or session reset (REFUSED_STREAM,

@@ -1,6 +1,6 @@
 /**
  * A low-level gRPC client for the checker: unary calls over HTTP/2 with Node's built-in http2 and
- * tls modules; the messages are grpc-messages.ts's (re-exported here with the client).
+ * tls modules only; the messages are grpc-messages.ts's (re-exported here with the client).
  *
  * What it promises:
  *   - TLS is always verified (trust.ts verifiedTls). Extra CAs come only through a
@@ -15,8 +15,6 @@
  *     arguments, 'ERR_GRPC_CLOSED' after close(). Calls accept uncompressed answers only
  *     (grpc-accept-encoding: identity): a compressed message fails the call.
  *   - Credentials go only into the metadata the caller passes; this module never logs.
- *
- * Node built-ins only: this file is copied next to Terraform stacks and run with plain `node`.
  */
 import * as http2 from 'node:http2';
 import { connect as tlsConnect, SecureContext } from 'node:tls';
@@ -34,21 +32,19 @@ const ACCEPT_ENCODINGS = Object.freeze(['identity']);
 /** Metadata names the transport owns; a caller may not set them. */
 const RESERVED_METADATA = new Set(['content-type', 'te', 'user-agent', 'grpc-timeout', 'grpc-encoding', 'grpc-accept-encoding', 'host', 'connection']);
 
-/** An answer, whatever its status. */
+/**
+ * An answer, whatever its status: grpc-status from the trailers, or the headers of a trailers-only
+ * answer, or (none: a proxy's HTTP error) mapped from the HTTP status (`statusFromHttp` true);
+ * grpc-message percent-decoded ('' when absent; untrusted server text); the payloads of the body's
+ * messages (none unless HTTP 200 with content-type `application/grpc`).
+ */
 export interface GrpcAnswer {
-  /** From the trailers, or the headers of a trailers-only answer, or (none: a proxy's HTTP error) mapped from the HTTP status (statusFromHttp). */
   grpcStatus: number;
-  /** `grpc-message`, percent-decoded; '' when absent. Untrusted server text: may echo what was sent. */
   grpcMessage: string;
-  /** True when the answer carried no grpc-status and grpcStatus was mapped from the HTTP status. */
   statusFromHttp: boolean;
-  /** True for a trailers-only answer (grpc-status in the response headers, no body). */
   trailersOnly: boolean;
-  /** The HTTP `:status` (200 for every answer of a gRPC server). */
   httpStatus: number;
-  /** The `content-type` of the answer ('' when absent); `application/grpc` from a gRPC server. */
   contentType: string;
-  /** The payloads of the messages of the body; empty unless the answer is HTTP 200 with content-type `application/grpc`. */
   messages: Buffer[];
 }
 

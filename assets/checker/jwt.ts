@@ -4,8 +4,7 @@
  * access names. The payload is decoded WITHOUT verifying the signature: the server has verified
  * the key by then, and the collection names can only add to what the server's answers show (the
  * access step fails a key whose access names undeclared collections, which may not exist yet).
- * Nothing from the token is ever returned except the date, the access in words, those names and
- * their access codes (r, rw, prw).
+ * Nothing else of the token is ever returned but those names' access codes (r, rw, prw).
  * Node built-ins only.
  */
 
@@ -13,19 +12,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Larger `exp` values (year 5138 and later) count as no expiry; they also keep the ISO date at four digits. */
 const MAX_EXP = 1e11;
 
-/** What a key says about itself. */
-export interface KeyInfo {
-  /** False for a plain key. */
-  readonly jwt: boolean;
-  /** Null when the key carries no valid `exp`. */
-  readonly expiresAt: Date | null;
-  /** The access a JWT claims, in words. */
-  readonly access?: string;
-  /** The names its access list gives (raw: whoever shows them cleans them); absent for global access. */
-  readonly collections?: string[];
-  /** Each of those names' access code (r, rw, prw). */
-  readonly collectionAccess?: Record<string, string>;
-}
+/** What a key says about itself (see the header): `expiresAt` null when it carries no valid `exp`; `collections` raw (whoever shows them cleans them). */
+export type KeyInfo = ReturnType<typeof keyInfo>;
 
 function decodePart(part: string): unknown {
   if (!/^[A-Za-z0-9_-]+$/.test(part)) return undefined;
@@ -39,11 +27,11 @@ function decodePart(part: string): unknown {
 type Claims = { [name: string]: unknown };
 const isClaims = (x: unknown): x is Claims => Boolean(x) && typeof x === 'object' && !Array.isArray(x);
 
-export function keyInfo(key: unknown): KeyInfo {
+export function keyInfo(key: unknown) {
   const parts = typeof key === 'string' ? key.split('.') : [];
   const header = parts.length === 3 ? decodePart(parts[0]) : undefined;
   const payload = isClaims(header) && typeof header.alg === 'string' ? decodePart(parts[1]) : undefined;
-  if (!isClaims(payload)) return { jwt: false, expiresAt: null };
+  if (!isClaims(payload)) return { jwt: false, expiresAt: null as Date | null };
   const exp = payload.exp;
   // Qdrant reads `exp` as a whole number of seconds (u64): a fraction or a string makes the token
   // invalid (401), so it carries no expiry here either (as in the construct's Terraform output).

@@ -17,31 +17,25 @@ export type KeyHeader = typeof CHECK_OPTIONS.header.values[number];
 /** The access a key must have: any valid key (default), global read-only, manage, or exactly the listed collections. */
 export type DeclaredAccess = typeof CHECK_OPTIONS.access.values[number];
 
-/** What all grants of one key share. The ranges and defaults are runtime/protocol.ts's (CHECK_OPTIONS). */
+/**
+ * What all grants of one key share: the options of the CLI of the same meaning (runtime/protocol.ts
+ * CHECK_OPTIONS, with their ranges and defaults), `caFile` for --ca, `requireAuth` false for
+ * --allow-open. The key (or JWT) never appears in the report.
+ */
 export interface SharedCheckOptions {
-  /** The API key (or JWT). Never appears in the report. */
   apiKey: string;
   header?: KeyHeader;
-  /** PEM file with CA certificate(s) trusted in addition to Node's root CAs. TLS is always verified. */
   caFile?: string;
-  /** Per-request timeout in seconds (connect + TLS + answer). */
   timeoutSeconds?: number;
-  /** Time limit of each cluster's check in seconds, retries and reading the CA included. */
   deadlineSeconds?: number;
-  /** Retries per request on network errors, timeouts, 5xx and 429; never on 401 and 403. */
   retries?: number;
-  /** When false, a cluster that answers without any key passes with a note. Default true. */
   requireAuth?: boolean;
   access?: DeclaredAccess;
   readCollections?: string[];
   writeCollections?: string[];
-  /** More access than declared is a warning instead of a failure. */
   allowExcessAccess?: boolean;
-  /** Fail when the key (a JWT) expires in fewer days (0: only once it has expired). */
   minValidityDays?: number;
-  /** Warn when the key (a JWT) expires in fewer days. */
   warnValidityDays?: number;
-  /** How the user deploys, for hints. */
   deployCommand?: typeof CHECK_OPTIONS.deployCommand.values[number];
   /** The exponential backoff's base and the cap of one wait, in ms (default 200 and 5000; Retry-After is bounded by the deadline only). */
   backoffBaseMs?: number;

@@ -11,11 +11,7 @@ export type StepName = 'root' | 'key' | 'enforced' | 'access' | 'grpc' | 'expiry
 export interface StepResult {
   name: StepName;
   ok: boolean;
-  /**
-   * HTTP status of the last answer; absent when none came (network, TLS, timeout). The access
-   * step's probes go out at once: its status is the failing probe's, absent when it passed or
-   * failed for access in excess of the declared (decided from all the answers).
-   */
+  /** HTTP status of the last answer (none: network, TLS, timeout); the access step's is the failing probe's, none for excess access. */
   status?: number;
   /** One line (key redacted): what happened, with the server's answer on failure. */
   message: string;
@@ -78,11 +74,7 @@ function verdict(report: CheckReport): string {
   return parts.join(', ');
 }
 
-/**
- * The one-line summary printed by the CLI, e.g.
- *   ok   search-api → prod-eu  qdrant 1.18.3  key accepted, keys enforced  expires 2027-02-20 (in 90 days)  184 ms
- *   FAIL search-api → prod-eu  step key: key rejected (401 Invalid API key or JWT); check the key's clusters in the console (setup guide, section 2), set the variable again (setup guide, section 3), or create a new key  52 ms
- */
+/** The one-line summary printed by the CLI (examples: the CLI's USAGE). */
 export function formatReport(report: CheckReport): string {
   if (!report.ok) return `FAIL ${report.label}  step ${report.failedStep}: ${report.reason}  ${report.durationMs} ms`;
   const expiry = report.steps.find((s) => s.name === 'expiry');

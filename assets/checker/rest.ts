@@ -45,13 +45,10 @@ export function h2Error(err: unknown): unknown {
  */
 export class RestClient {
   private readonly tlsOptions: ConnectionOptions;
-  /** HTTP/2, once the server picked it. */
   session?: http2.ClientHttp2Session;
-  /** HTTP/1.1 (http://, or a server that picked it). */
   agent?: http.Agent;
-  /** The first connection, while it is made. */
+  /** The first connection while it is made; then, for HTTP/1.1, the socket given to the agent. */
   private connecting?: { socket: TLSSocket; ready: Promise<'h1' | 'h2'> };
-  /** HTTP/1.1: that connection, given to the agent. */
   private firstSocket?: TLSSocket;
   private closed = false;
 

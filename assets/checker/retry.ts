@@ -1,8 +1,7 @@
 /**
- * The retry loop of every request the checker sends (REST and gRPC): retries with exponential
- * backoff (full jitter) while the outcome is retryable, bounded by the check's deadline. What is
- * retryable is the caller's to say (a 5xx or a 429 for REST, UNAVAILABLE for gRPC), except for
- * network errors, which are the same for both. Node built-ins only.
+ * The retry loop of every request the checker sends (REST and gRPC): exponential backoff (full
+ * jitter) while the outcome is retryable (network errors; the caller says which answers), bounded
+ * by the check's deadline. Node built-ins only.
  */
 import { codeOf } from '../runtime/errors';
 

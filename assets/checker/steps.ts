@@ -1,16 +1,8 @@
 /**
- * The REST steps of a check, and the expiry (see check.ts for their order):
- *   root      GET /            without a key -> Qdrant's version JSON (reachability, TLS, "is Qdrant");
- *                                              an edge that wants a key even there (401/403 from a
- *                                              Qdrant Cloud host, or with the Cloud edge's JSON or
- *                                              Qdrant's own text) is asked again, with the key
- *   key       GET /collections with the key  -> 200 = key accepted, 401/403 = rejected/expired
- *   enforced  GET /collections without a key -> 401/403 = keys enforced, 200 = open cluster
- *   access    the side-effect-free probes of access.ts, when access is declared
- *   expiry    a JWT's `exp`: past it fails (Qdrant still takes a key 30 s past it), else against --min-validity-days (no request)
- * Self-hosted Qdrant never checks the key on GET / (it is on the auth whitelist with /healthz,
- * /readyz and /livez), so a root probe passes with a wrong key: the key step is what proves it.
- * Node built-ins only.
+ * The REST steps of a check, and the expiry: what each sends and expects is the CLI's USAGE
+ * (cli.ts), their order check.ts's. Self-hosted Qdrant never checks the key on GET / (it is on the
+ * auth whitelist with /healthz, /readyz and /livez), so root passes with a wrong key: the key step
+ * is what proves it. Node built-ins only.
  */
 import { accessWords, planProbes, reportedNames } from './access';
 import { Answer, answer, commonFailure, isQdrantRefusal, NO_KEY_TEXT, unexpected } from './answers';

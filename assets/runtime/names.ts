@@ -86,18 +86,14 @@ export function keyExpiryOutputName(keyName: string): string {
 }
 
 /** The names an app reads to reach one cluster, e.g. `QDRANT_PROD_EU_URL`, `QDRANT_PROD_EU_GRPC_URL`, `QDRANT_PROD_EU_API_KEY`. */
-export interface ClusterEnvNames {
-  readonly url: string;
-  readonly grpcUrl: string;
-  readonly apiKey: string;
-}
+export type ClusterEnvNames = ReturnType<typeof clusterEnvNames>;
 
 /**
  * The environment variables an app reads to reach one cluster, following the Qdrant ecosystem
  * (`QDRANT_URL`, `QDRANT_API_KEY`): plain names when the target receives one cluster, names with
  * the cluster (`QDRANT_PROD_EU_URL`) when it receives several.
  */
-export function clusterEnvNames(clusterName: string, single: boolean): ClusterEnvNames {
+export function clusterEnvNames(clusterName: string, single: boolean) {
   const prefix = single ? 'QDRANT_' : `QDRANT_${envCase(clusterName)}_`;
   return { url: `${prefix}URL`, grpcUrl: `${prefix}GRPC_URL`, apiKey: `${prefix}API_KEY` };
 }

@@ -126,9 +126,6 @@ export function redactDeep<T>(value: T, secrets: Secrets): T {
   return value;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Parts of a secret in server text (holdsPart, safeLine, holdsSecret)
-
 /** What safeLine() prints in place of a text that holds part of a secret (see holdsPart). */
 export const PART_HIDDEN = '(answer not shown: it holds part of the API key)';
 /** A run of this many characters of a secret, in any of the forms holdsPart knows, hides a text. */

@@ -1,11 +1,6 @@
 /**
  * Text for messages: one line, no control characters, values quoted and clipped. Used by the
- * checker, the writer and the constructs. What may be a key is the business of secrets.ts.
- * Node built-ins only.
- *
- * stripControl: C0 and C1 controls, DEL, the bidi controls (U+061C, U+200E/F, U+202A-E, U+2066-9)
- * and the line/paragraph separators become spaces, so a server cannot rewrite what the terminal
- * shows.
+ * checker, the writer and the constructs; what may be a key is secrets.ts's. Node built-ins only.
  */
 
 /** What clip() ends a shortened text with. */
@@ -29,6 +24,7 @@ export function clip(text: unknown, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1).replace(/[\ud800-\udbff]$/, '')}${CLIP_MARK}` : s;
 }
 
+/** C0 and C1 controls, DEL, bidi controls and line/paragraph separators as spaces: a server cannot rewrite what the terminal shows. */
 export function stripControl(text: unknown): string {
   return String(text).replace(CONTROL_RE, ' ');
 }

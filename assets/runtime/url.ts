@@ -125,15 +125,12 @@ function checkHost(host: string): { ascii: string; forUrl: string } | { problem:
 export interface ParsedClusterUrl {
   /** Phrases that complete `url "<value>" …`; empty when the address is valid. */
   readonly problems: string[];
-  /** `https:` or `http:` (set when the scheme could be read). */
+  /** The rest, when the structure could be read: `host` ASCII, lower case (IPv6 without brackets; `hostForUrl` with them), `origin` without port. */
   readonly protocol?: 'https:' | 'http:';
-  /** ASCII host, lower case; IPv6 without brackets (set, like the fields below, when the structure could be read). */
   readonly host?: string;
-  /** The host as written in a URL (IPv6 in brackets). */
   readonly hostForUrl?: string;
   /** The port written in the address, if any (`https://h:443` gives 443). */
   readonly explicitPort?: number;
-  /** `https://host`, without port. */
   readonly origin?: string;
 }
 

@@ -33,17 +33,17 @@ const O_NOFOLLOW = C.O_NOFOLLOW || 0;
 /** Yields to the event loop (not just the microtask queue), so signal handlers can run. */
 export const checkpoint = () => new Promise((done) => setImmediate(done));
 
-/** What a commit is made with: the mode, owner or group to give, the lock, what was read. */
+/**
+ * What a commit is made with: the mode; the owner and group to give (running as root) or the group
+ * to keep; the lock; the target's path for messages (`label`); for tests, a hook that runs with the
+ * temp file written, before its rename.
+ */
 export interface CommitConfig {
   readonly mode: number;
-  /** Running as root: the owner and group to give the file. */
   readonly chown: { uid: number; gid: number } | null;
-  /** Not running as root: the group to keep. */
   readonly group?: number;
   readonly lock: Lock;
-  /** The target's path, for messages. */
   readonly label: string;
-  /** For tests: runs with the temp file written, before its rename. */
   readonly hooks?: { readonly beforeRename?: (tempPath: string) => void };
   /** The snapshot of what was read (null: no file; undefined: not checked), compared with the file just before the rename. */
   readonly read?: Snapshot | null;

@@ -23,16 +23,18 @@
 import { REFUSED } from './entries';
 import { RuntimeError } from '../runtime/errors';
 
-/** One item of a dotenv file: a blank line, a comment or an assignment, with its exact text. */
+/**
+ * One item of a dotenv file: a blank line, a comment or an assignment, with its exact text (`raw`,
+ * line terminator included); an assignment's name, whether it is exported, the text before its
+ * value, the value as written and what follows it.
+ */
 export interface DotenvItem {
   readonly kind: 'blank' | 'comment' | 'assign';
-  /** The exact original text, line terminator included. */
   readonly raw: string;
   readonly content?: string;
   readonly eol?: string;
   readonly line?: number;
   readonly endLine?: number;
-  /** An assignment's name, whether it is exported, the text before its value, the value as written and what follows it. */
   readonly key?: string;
   readonly exported?: boolean;
   readonly prefix?: string;

@@ -225,13 +225,3 @@ export function planRemove(text: string | null, names: string[] | Record<string,
   const kept = block.record && left.length === 0 ? inner : [];
   return result(joinItems(model.bom, items), deleteFile, kept);
 }
-
-/** planMerge's text. */
-export function mergeEntries(text: string | null, entries: Record<string, string>, opts: { owner: string }): string | null {
-  return planMerge(text, entries, opts).text;
-}
-
-/** planRemove's text. */
-export function removeEntries(text: string | null, names: string[], opts: { owner: string; all?: boolean }): string | null {
-  return planRemove(text, names, opts).text;
-}

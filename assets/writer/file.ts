@@ -43,17 +43,14 @@ export interface SidecarPlan {
   readonly sidecarAfter?: string | null;
 }
 
+/** updateFile's options (see the header); warnings and notes go to `warn`, one line each (default: stderr). */
 export interface UpdateOptions {
-  /** Where warnings and notes go (one line each). Default: stderr. */
   readonly warn?: (message: string) => void;
   readonly lockTimeoutMs?: number;
   readonly staleLockMs?: number;
   readonly maxBytes?: number;
-  /** A removal (the destroy step): a missing directory means there is nothing to remove. */
   readonly removing?: boolean;
-  /** A sidecar path: the transform then gets (text, sidecarText) and returns a SidecarPlan. */
   readonly sidecar?: string;
-  /** For tests: beforeRename runs for the target's temp file, written and not yet renamed. */
   readonly testHooks?: CommitConfig['hooks'];
 }
 

@@ -9,12 +9,8 @@ import { TOOL } from './dotenv-blocks';
 import { REFUSED } from './entries';
 import { RuntimeError } from '../runtime/errors';
 
-/** Where the object and each of its members are in the text. */
-export interface JsonObjectScan {
-  readonly open: number;
-  readonly close: number;
-  readonly members: { readonly key: string; readonly start: number; readonly valStart: number; readonly valEnd: number }[];
-}
+/** Where the object and each of its members are in the text (scanJsonObject). */
+export type JsonObjectScan = ReturnType<typeof scanJsonObject>;
 
 export function lineAt(text: string, offset: number): number {
   return (text.slice(0, offset).match(/\r\n|\r|\n/g) || []).length + 1;
@@ -89,7 +85,7 @@ function skipValue(text: string, i: number): number {
  * Scans JSON text holding an object: { open, close, members: [{ key, start, valStart, valEnd }] }
  * (offsets into text). Refuses text that is not valid JSON or not an object.
  */
-export function scanJsonObject(text: string): JsonObjectScan {
+export function scanJsonObject(text: string) {
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let parsed;
   try {
@@ -108,7 +104,7 @@ export function scanJsonObject(text: string): JsonObjectScan {
     throw new RuntimeError('the JSON file does not hold an object at the top level; give the path of a file holding an object ({ ... })', REFUSED);
   }
   const open = skipWs(text, bom);
-  const members: JsonObjectScan['members'] = [];
+  const members: { key: string; start: number; valStart: number; valEnd: number }[] = [];
   let i = skipWs(text, open + 1);
   if (text[i] === '}') return { open, close: i, members };
   for (;;) {

@@ -28,10 +28,8 @@
  *
  *   - planMerge sets owner's members to exactly the given ones: it refuses when the object
  *     already has a member with one of our names that the sidecar does not record for this
- *     owner (no sidecar at all: every existing member counts as not ours). That includes files
- *     written by versions of this tool before the sidecar existed: their members are refused
- *     like the user's, with a message saying how to proceed. Members recorded for owner that
- *     are no longer given are removed (`dropped`) and leave the record.
+ *     owner (no sidecar at all: every existing member counts as not ours). Members recorded for
+ *     owner that are no longer given are removed (`dropped`) and leave the record.
  *   - planRemove removes only members recorded for this owner and named in the request (with
  *     opts.all: every member recorded for owner). When no owner is left it deletes the sidecar
  *     and, if the object has no members left, deletes the target (when "created") or writes
@@ -55,13 +53,10 @@ const SIDECAR_VERSION = 1;
 const BLANK_RE = /^\ufeff?[ \t\r\n]*$/;
 const EMPTY_OBJECT_RE = /^\ufeff?[ \t\r\n]*(\{[ \t\r\n]*\}[ \t\r\n]*)?$/;
 
-/** The parsed sidecar. It holds no values. */
+/** The parsed sidecar (see the header). It holds no values. */
 export interface Sidecar {
-  /** This tool created the target file. */
   readonly created: boolean;
-  /** The target's exact text before the first write, when it had no member; else null. */
   readonly originalWhenEmpty: string | null;
-  /** Per owner, the member names it wrote. */
   readonly owners: Record<string, string[]>;
 }
 

@@ -22,9 +22,6 @@
  * hosttag is 8 hex digits of sha256(HOST). cleanDeadTemps deletes, for the given files and
  * their locks, temp files in this pattern with this host's tag and the pid of a process that is
  * no longer running (nothing else), with a one-line warning.
- *
- * `live` lists our temp files not yet renamed and our locks; cleanupForExit (for a signal
- * handler) deletes and releases them.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants as C, fstatSync, linkSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, renameSync, Stats, unlinkSync, writeSync, fsyncSync } from 'node:fs';

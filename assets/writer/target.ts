@@ -23,21 +23,10 @@ const O_NONBLOCK = C.O_NONBLOCK || 0;
 /** The largest file of keys the writer reads (and writes). */
 export const MAX_BYTES = 4 * 1024 * 1024;
 
-/** What says a file is still the one that was read (or null: there was no file). */
-export interface Snapshot {
-  readonly dev: bigint;
-  readonly ino: bigint;
-  readonly size: bigint;
-  readonly mtimeNs: bigint;
-  readonly ctimeNs: bigint;
-}
-
+/** What says a file is still the one that was read: its device, inode, size and times. */
+export type Snapshot = NonNullable<ReturnType<typeof snapshot>>;
 /** A file as read: its text, its stat, and its snapshot taken before the read. */
-export interface ReadFile {
-  readonly text: string;
-  readonly stat: Stats;
-  readonly snap: Snapshot;
-}
+export type ReadFile = ReturnType<typeof readText>;
 
 export function lstatOrNull(p: string): Stats | null {
   try {
@@ -122,7 +111,7 @@ export function checkKind(file: string, st: Stats): void {
   }
 }
 
-function snapshot(st: BigIntStats | null): Snapshot | null {
+function snapshot(st: BigIntStats | null) {
   return st ? { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs } : null;
 }
 
@@ -205,7 +194,7 @@ export function readVerified(file: string, expected: Stats | null, maxBytes = MA
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** readVerified, decoded as strict UTF-8. */
-export function readText(file: string, expected: Stats | null, maxBytes: number): ReadFile {
+export function readText(file: string, expected: Stats | null, maxBytes: number) {
   const { buf, stat, snap } = readVerified(file, expected, maxBytes);
   try {
     return { text: UTF8.decode(buf), stat, snap };
