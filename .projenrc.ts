@@ -75,9 +75,10 @@ const project = new cdktf.ConstructLibraryCdktf({
 project.package.addPackageResolutions('unrs-resolver@1.12.2');
 
 // Runtime code (the checker, run by Terraform's local-exec) ships in the npm package
-// and is copied into every synthesized stack with TerraformAsset.
-// The check processes' socket directory (assets/checker/share.js), when a test runs the checker from assets/.
-project.gitignore.addPatterns('/assets/.share/');
+// and is copied into every synthesized stack with TerraformAsset. Its sources are assets/**/*.ts,
+// compiled in place to CommonJS (assets/tsconfig.json, scripts/build-runtime.sh): the .js and .d.ts
+// ship and are not tracked; the .ts sources are tracked and do not ship.
+project.gitignore.addPatterns('/assets/**/*.js', '/assets/**/*.d.ts');
 project.npmignore?.addPatterns('/examples/', '/scripts/', '/tools/', '/.ci/', '/cdktf.out/', '/.offline-tf/', '*.tfstate', '*.tfstate.*');
 project.gitignore.addPatterns('cdktf.out/', '.terraform/', '*.tfstate', '*.tfstate.*', '.terraform.lock.hcl', '/.offline-tf/');
 // What the example stacks write when deployed by hand.
@@ -93,7 +94,9 @@ project.addPackageIgnore('/.*');
 project.addPackageIgnore('!/.jsii');
 project.addPackageIgnore('/assets/**/*.test.*');
 project.addPackageIgnore('/assets/**/__tests__/');
-project.addPackageIgnore('/assets/.share/');
+project.addPackageIgnore('/assets/**/*.ts');
+project.addPackageIgnore('!/assets/**/*.d.ts');
+project.addPackageIgnore('/assets/tsconfig.json');
 project.addPackageIgnore('.env');
 project.addPackageIgnore('*.env.lock');
 project.addPackageIgnore('.terraform/');
@@ -135,14 +138,23 @@ project.testTask.spawn(runtimeNodes);
 // lib/ is emptied first: jsii never deletes the output of a removed or renamed src file, and
 // whatever sits in lib/ ships in the npm tarball.
 project.compileTask.reset('rm -rf lib');
+project.compileTask.exec('bash scripts/build-runtime.sh');
 project.compileTask.exec('jsii');
+// src/ imports the runtime's rules (src/private/runtime.ts) as `#assets/...`: the compiler reads
+// their types from the runtime's compiled .d.ts, so jsii compiles src/ alone (a relative import
+// would make it compile the runtime's .ts sources into lib/), and Node loads the .js.
+project.package.addField('imports', { '#assets/*': { types: './assets/*.d.ts', default: './assets/*.js' } });
+// The runtime is TypeScript too: linted with the same rules (but for file modes and open flags,
+// which are bit sets), type-checked with assets/tsconfig.json.
+project.eslint?.addLintPattern('assets');
+project.eslint?.addOverride({ files: ['assets/**/*.ts'], rules: { 'no-bitwise': 'off' } });
 
 // `npx projen package` on an unbuilt clone used to fail with "Expected to find .jsii file":
-// packaging now compiles first when .jsii is missing or older than src/ or package.json (in
+// packaging now compiles first when .jsii is missing or older than src/, assets/ or package.json (in
 // `projen build` it is already current, so this costs nothing there).
 const compileIfStale = project.addTask('compile:if-stale', {
-  description: 'Compile (jsii) when .jsii is missing or older than src/ or package.json',
-  condition: 'bash scripts/stale.sh .jsii src package.json',
+  description: 'Compile (the runtime, then jsii) when .jsii is missing or older than src/, assets/ or package.json',
+  condition: 'bash scripts/stale.sh .jsii src assets package.json',
 });
 compileIfStale.spawn(project.compileTask);
 

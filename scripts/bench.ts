@@ -17,7 +17,7 @@
  * 6. the wire cost of one check (REST and gRPC) through a proxy that adds 50 ms of round-trip
  *    time, in round trips.
  * And, for reference (no target), the checker's CPU per grant next to Node's own cost of the two
- * TLS + HTTP/2 connections a grant needs, and with ten keys sharing the connections (share.js).
+ * TLS + HTTP/2 connections a grant needs.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -320,8 +320,6 @@ async function benchCpu(): Promise<void> {
   const servers = await standIns(100, key, false);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { checkMany } = require('../assets/checker/index.js');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { ConnectionPool } = require('../assets/checker/pool.js');
   try {
     const grants = servers.endpoints.map((e, i) => ({ label: `c${i}`, url: e.url, grpcUrl: e.grpcUrl }));
     const options = { apiKey: key, caFile: servers.caFile };
@@ -344,16 +342,6 @@ async function benchCpu(): Promise<void> {
       const r = await checkMany(options, grants);
       if (!r.ok) throw new Error(`cpu bench: the check failed: ${r.failed.join(', ')}`);
     };
-    // Ten keys' checks over one pool, as a leader runs them (assets/checker/share.js); per grant.
-    const sharedCheckers = async (): Promise<void> => {
-      const pool = new ConnectionPool();
-      try {
-        const rs = await Promise.all(Array.from({ length: 10 }, () => checkMany(options, grants, { connections: pool })));
-        if (!rs.every((r: { ok: boolean }) => r.ok)) throw new Error('cpu bench: a shared check failed');
-      } finally {
-        pool.close();
-      }
-    };
     const bare = async (): Promise<void> => {
       let next = 0;
       await Promise.all(Array.from({ length: 8 }, async () => {
@@ -368,18 +356,14 @@ async function benchCpu(): Promise<void> {
     };
     await checker(); // warm-up
     await bare();
-    await sharedCheckers();
     const ours: number[] = [];
     const floor: number[] = [];
-    const shared: number[] = [];
     for (let run = 0; run < 5; run++) {
       ours.push(await cpuPerGrant(checker));
       floor.push(await cpuPerGrant(bare));
-      shared.push(await cpuPerGrant(sharedCheckers) / 10);
     }
     console.log(`  checker: ${median(ours).toFixed(2)} ms of CPU per grant (REST + gRPC); Node alone: ${median(floor).toFixed(2)} ms per TLS + HTTP/2 ` +
       `connection with 3 requests, ${(2 * median(floor)).toFixed(2)} ms for the two a grant needs`);
-    console.log(`  10 keys sharing the connections (as a leader checks them): ${median(shared).toFixed(2)} ms of CPU per grant`);
   } finally {
     await servers.stop();
   }

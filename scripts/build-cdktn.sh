@@ -2,7 +2,9 @@
 # Build the CDK Terrain (cdktn) flavour of this library, `cdktn-qdrant-cluster-access`, from the
 # same source as the cdktf package (issue #15). No copy of the code is committed.
 #
-# - copies src/ and assets/ into .cdktn-build/ (gitignored; its node_modules is kept between runs);
+# - compiles the runtime (scripts/build-runtime.sh), then copies src/ and assets/ (the runtime's
+#   TypeScript, and the .js and .d.ts it compiles to) into .cdktn-build/ (gitignored; its
+#   node_modules is kept between runs);
 # - rewrites every `from 'cdktf'` import in the copy to `from 'cdktn'`, and the values of
 #   src/private/framework.ts (the CLI and package names that messages and the setup guide show),
 #   nothing else. It fails when src/ imports anything but cdktf's public entry point, constructs,
@@ -13,8 +15,9 @@
 # - installs cdktn and constructs into the build dir (the build dependencies, cached), compiles with
 #   the repository's jsii, and packs with jsii-pacmak into dist/cdktn/js/*.tgz (and, with --python,
 #   dist/cdktn/python/*.whl);
-# - make-like: skipped when a stamp says the same inputs (src/, assets/, this script, package.json,
-#   LICENSE, .npmignore, the jsii and jsii-pacmak versions) built the artifacts there already;
+# - make-like: skipped when a stamp says the same inputs (src/, the runtime's sources in assets/, this
+#   script, package.json, LICENSE, .npmignore, the jsii, jsii-pacmak and TypeScript versions) built
+#   the artifacts there already;
 # - prints the tarball's absolute path as the LAST line on stdout (the wheel's too, with --python,
 #   as `<tarball> <wheel>`). Progress goes to stderr.
 #
@@ -60,10 +63,12 @@ fi
 sha256() { if command -v sha256sum >/dev/null 2>&1; then sha256sum; else shasum -a 256; fi; }
 inputs_hash="$(
   {
-    printf 'jsii=%s pacmak=%s\n' \
+    printf 'jsii=%s pacmak=%s typescript=%s\n' \
       "$(node -p 'require("./node_modules/jsii/package.json").version')" \
-      "$(node -p 'require("./node_modules/jsii-pacmak/package.json").version')"
-    find src assets -type f -print0 | LC_ALL=C sort -z | while IFS= read -r -d '' f; do printf '%s ' "${f}"; sha256 <"${f}"; done
+      "$(node -p 'require("./node_modules/jsii-pacmak/package.json").version')" \
+      "$(node -p 'require("./node_modules/typescript/package.json").version')"
+    # The runtime's sources, not what they compile to.
+    find src assets -type f ! -name '*.js' ! -name '*.d.ts' -print0 | LC_ALL=C sort -z | while IFS= read -r -d '' f; do printf '%s ' "${f}"; sha256 <"${f}"; done
     sha256 <"${SCRIPT}"
     for f in package.json LICENSE .npmignore; do sha256 <"${f}"; done
   } | sha256 | cut -d' ' -f1
@@ -107,7 +112,8 @@ if [ "${WITH_PYTHON}" = 1 ] && [ "${stamp}" = "${inputs_hash} js" ] && [ -f "${B
   exit 0
 fi
 
-# 1. The sources: a fresh copy (the build dependencies in node_modules stay).
+# 1. The sources: a fresh copy (the build dependencies in node_modules stay), with the runtime compiled.
+bash scripts/build-runtime.sh >&2 || die "the runtime (assets/) does not compile"
 rm -rf "${BUILD}/src" "${BUILD}/assets" "${BUILD}/lib" "${BUILD}/dist" "${BUILD}/.jsii" "${BUILD}/tsconfig.tsbuildinfo"
 cp -R src assets "${BUILD}/"
 cp LICENSE .npmignore "${BUILD}/"
@@ -122,7 +128,8 @@ const root = process.argv[2];
 const files = (function walk(d) {
   return fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? walk(path.join(d, e.name)) : e.name.endsWith('.ts') ? [path.join(d, e.name)] : []);
 })(root);
-const allowed = (m) => m === 'cdktf' || m === 'constructs' || m.startsWith('.') || m.startsWith('node:') || builtinModules.includes(m);
+// `#assets/...`: the runtime, through package.json "imports" (src/private/runtime.ts).
+const allowed = (m) => m === 'cdktf' || m === 'constructs' || m.startsWith('.') || m.startsWith('#assets/') || m.startsWith('node:') || builtinModules.includes(m);
 let bad = 0;
 for (const f of files) {
   const code = fs.readFileSync(f, 'utf8');
@@ -172,6 +179,7 @@ const out = {
   keywords: [...new Set(p.keywords.map((k) => (k === 'cdktf' ? 'cdktn' : k)).concat('cdk-terrain'))].sort(),
   main: p.main,
   types: p.types,
+  imports: p.imports,
   stability: p.stability,
   publishConfig: p.publishConfig,
   peerDependencies: { cdktn, constructs },

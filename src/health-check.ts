@@ -18,7 +18,6 @@
  *   re-runs that key's check only.
  */
 import { createHash } from 'crypto';
-import * as fs from 'fs';
 import * as path from 'path';
 import { AssetType, Fn, Lazy, Op, TerraformAsset, Token } from 'cdktf';
 import { Construct } from 'constructs';
@@ -26,7 +25,7 @@ import type { ApiKey } from './api-key';
 import { errors } from './private/errors';
 import { DEPLOY_COMMAND, DEPLOY_COMMAND_OPTION } from './private/framework';
 import { NullResource } from './private/null-resource';
-import { CLI, names, protocol } from './private/runtime';
+import { CLI, names, protocol, readCaFile } from './private/runtime';
 import { terraformLiteralProblem } from './private/stack-strings';
 import { StackSupport } from './private/stack-support';
 
@@ -301,15 +300,15 @@ function caFileProblems(file: string): string[] {
   if (Token.isUnresolved(file)) return [errors.caFileToken()];
   const resolved = path.resolve(file);
   if (terraformLiteralProblem(resolved)) return [errors.unsafePath('healthCheck.caFile', resolved)];
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(resolved);
-  } catch {
-    return [errors.caFileMissing(file, resolved)];
+  // The runtime's rule for a CA file (assets/runtime/ca-file.ts), the one --ca meets at deploy.
+  const ca = readCaFile(resolved);
+  if ('pem' in ca) return [];
+  switch (ca.problem) {
+    case 'unreadable': return [ca.missing ? errors.caFileMissing(file, resolved) : errors.caFileUnreadable(file, ca.detail)];
+    case 'not-regular': return [errors.caFileNotRegular(file)];
+    case 'too-large': return [errors.caFileTooLarge(file, ca.size)];
+    default: return [errors.caFileNotPem(file)];
   }
-  if (!stat.isFile()) return [errors.caFileNotRegular(file)];
-  if (stat.size > 1024 * 1024) return [errors.caFileTooLarge(file, stat.size)];
-  return [];
 }
 
 /** The CA file, copied into the stack; `problems` gets its copy's. */

@@ -1,7 +1,8 @@
 /**
- * The layout's rules (CONTRIBUTING.md, "Layout"): src/ files import each other without a circle; the
- * runtime (assets/) uses Node built-ins only and never imports construct code; scripts and tests
- * share tooling from tools/testing, never from test/.
+ * The layout's rules (CONTRIBUTING.md, "Layout"): src/ and the runtime (assets/) import their own files
+ * without a circle; the runtime uses Node built-ins only and never imports construct code, and
+ * src/ reaches it only through src/private/runtime.ts; scripts and tests share tooling from
+ * tools/testing, never from test/.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -30,8 +31,11 @@ function resolveTs(from: string, spec: string): string | undefined {
   return [`${base}.ts`, path.join(base, 'index.ts')].find((f) => fs.existsSync(path.join(REPO, f)));
 }
 
-test('src/ has no import circle', () => {
-  const files = filesUnder('src', /\.ts$/);
+/** The runtime's TypeScript sources (its compiled .js and .d.ts sit next to them). */
+const RUNTIME_SOURCE = /(?<!\.d)\.ts$/;
+
+test.each([['src', /\.ts$/], ['assets', RUNTIME_SOURCE]] as const)('%s/ has no import circle', (dir, ext) => {
+  const files = filesUnder(dir, ext);
   const graph = new Map(files.map((f) => [f, valueImports(f).filter((s) => s.startsWith('.')).map((s) => resolveTs(f, s)).filter((t): t is string => t !== undefined)]));
   const circles: string[] = [];
   const state = new Map<string, 'open' | 'done'>();
@@ -50,12 +54,31 @@ test('src/ has no import circle', () => {
 });
 
 test('the runtime (assets/) uses Node built-ins and its own files only', () => {
-  const offenders = filesUnder('assets', /\.js$/).flatMap((f) => valueImports(f)
+  const files = filesUnder('assets', RUNTIME_SOURCE);
+  expect(files.length).toBeGreaterThan(20);
+  const offenders = files.flatMap((f) => valueImports(f)
     .filter((s) => !s.startsWith('node:') && !(s.startsWith('./') || s.startsWith('../')))
     .map((s) => `${f}: ${s}`));
   expect(offenders).toEqual([]);
-  const intoSrc = filesUnder('assets', /\.js$/).flatMap((f) => valueImports(f).filter((s) => s.includes('/src/') || s.includes('../lib/')).map((s) => `${f}: ${s}`));
-  expect(intoSrc).toEqual([]);
+  const outside = files.flatMap((f) => valueImports(f).filter((s) => s.startsWith('.') && !path.join(path.dirname(f), s).startsWith(`assets${path.sep}`))
+    .map((s) => `${f}: ${s}`));
+  expect(outside).toEqual([]);
+  // No hand-written declarations: every .d.ts is the compiler's, next to its source.
+  expect(filesUnder('assets', /\.d\.ts$/).filter((f) => !fs.existsSync(path.join(REPO, f.replace(/\.d\.ts$/, '.ts'))))).toEqual([]);
+});
+
+// src/ imports the runtime as `#assets/...` (package.json "imports"), typed by its compiled .d.ts, so
+// that jsii compiles src/ alone. A relative import in such a .d.ts would lead the compiler to the
+// .ts source next to it, which jsii would then compile into lib/ (it fails: "not under rootDir").
+test('src/ reaches the runtime only through src/private/runtime.ts, by declarations without relative imports', () => {
+  const bridge = path.join('src', 'private', 'runtime.ts');
+  const reaching = filesUnder('src', /\.ts$/).filter((f) => f !== bridge)
+    .flatMap((f) => [...fs.readFileSync(path.join(REPO, f), 'utf8').matchAll(/from '([^']*(?:#assets|assets\/)[^']*)'/g)].map((m) => `${f}: ${m[1]}`));
+  expect(reaching).toEqual([]);
+  const used = [...fs.readFileSync(path.join(REPO, bridge), 'utf8').matchAll(/from '#assets\/([^']+)'/g)].map((m) => m[1]);
+  expect(used.length).toBeGreaterThan(5);
+  const relative = used.filter((m) => /from '\.|import\('\./.test(fs.readFileSync(path.join(REPO, 'assets', `${m}.d.ts`), 'utf8')));
+  expect(relative).toEqual([]);
 });
 
 test('scripts and tools share nothing from test/', () => {

@@ -5,8 +5,10 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, TerraformResource, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import * as ts from 'typescript';
+import { checkClusterAccess } from '../assets/checker';
 import type * as Checker from '../assets/checker';
 import { FAILURES, FailureId } from '../assets/checker/failures';
+import { sidecarPath } from '../assets/writer/json';
 import { MultiClusterStack } from '../examples/multi-cluster/main';
 import { renderExampleGuide } from '../scripts/render-example-guide';
 import { ApiKeyHeader, ApiKeySource, ClusterAccess, ClusterAccessProps, KeyAccess, SecretTarget, SetupGuide } from '../src';
@@ -15,9 +17,6 @@ import { buildGuideModel } from '../src/private/guide-model';
 import { renderStackGuide } from '../src/setup-guide/render';
 import { canaryKey, StandInQdrant } from '../tools/testing/stand-in-qdrant';
 
-// check.js is plain CommonJS; its types are assets/checker/index.d.ts.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { checkClusterAccess } = require('../assets/checker/check.js') as typeof Checker;
 
 const REPO = path.join(__dirname, '..');
 const GOLDEN = path.join(REPO, 'examples', 'multi-cluster', 'qdrant-setup.md');
@@ -616,8 +615,6 @@ describe('4. where the key lands', () => {
   });
 
   test('file targets: a .env keeps ours in a marked block, a JSON file records ours in its sidecar', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { sidecarPath } = require('../assets/writer/json.js') as { sidecarPath(file: string): string };
     const sidecar = path.basename(sidecarPath(path.join(os.tmpdir(), 'NAME'))).replace('NAME', '<name>');
     const md = section(render({ ...ONE, apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.json({ path: 'app.json' })] }] }), 4);
     expect(md).toContain(`A JSON file keeps every member that is not ours, and records which are ours in a sidecar file next to it (\`${sidecar}\`, names only)`);
@@ -1077,7 +1074,7 @@ describe('7. troubleshooting', () => {
     const ids = new Set<string>(FAILURES.map((f) => f.id));
     const dir = path.join(REPO, 'assets', 'checker');
     const used: string[] = [];
-    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'failures.js')) {
+    for (const file of fs.readdirSync(dir).filter((f) => /(?<!\.d)\.ts$/.test(f) && f !== 'failures.ts')) {
       const text = fs.readFileSync(path.join(dir, file), 'utf8');
       for (const m of text.matchAll(/\bfailure\(\s*([^,)]*)/g)) {
         // A computed id would escape this check: every call names its id literally.

@@ -1,3 +1,6 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { TerraformVariable } from 'cdktf';
 import { ApiKeySource, ClusterAccess, ClusterAccessProps } from '../src';
 import { newStack, validationErrors } from './support/synth';
@@ -202,6 +205,20 @@ describe('validation', () => {
       '[test/Qdrant] healthCheck.retries 2.5 is not a whole number in 0-10; use e.g. 3',
       '[test/Qdrant] healthCheck.caFile "/nonexistent/ca.pem" does not exist (resolved to "/nonexistent/ca.pem"); give the path of a PEM file',
     ]);
+  });
+
+  test('a CA file is held to the rule --ca meets at deploy (assets/runtime/ca-file.ts): a regular file of PEM certificates', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-ca-rule-'));
+    try {
+      const notPem = path.join(dir, 'ca.der');
+      fs.writeFileSync(notPem, Buffer.from([0x30, 0x82, 0x01, 0x0a]));
+      expect(errorsFor({ healthCheck: { caFile: notPem } })).toEqual([
+        `[test/Qdrant] healthCheck.caFile ${JSON.stringify(notPem)} has no PEM certificate (-----BEGIN CERTIFICATE-----); give the path of a PEM file`,
+      ]);
+      expect(errorsFor({ healthCheck: { caFile: dir } })).toEqual([`[test/Qdrant] healthCheck.caFile ${JSON.stringify(dir)} is not a regular file; give the path of a PEM file`]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('one synth reports every error, each with its construct path', () => {

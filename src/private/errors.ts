@@ -6,7 +6,7 @@
  * cannot be a key. Not exported.
  */
 import { Token } from 'cdktf';
-// showable: the runtime's rule for text that may be a key (assets/runtime/cli.js), so that synth and deploy agree.
+// showable: the runtime's rule for text that may be a key (assets/runtime/text.ts), so that synth and deploy agree.
 import { names, setKeyHint, showable, text, urls } from './runtime';
 
 /**
@@ -50,7 +50,7 @@ const NOT_SHOWN = '(not shown: it may be an API key)';
 /**
  * Text where a key is easily pasted by mistake (a prefix, a rename, a date, a name, a grant): shown
  * only by the runtime's rule, when it cannot be a key (at most 20 characters and not a JWT; see
- * `showable` in assets/runtime/cli.js). A number is shown; a list or an object by its shape.
+ * `showable` in assets/runtime/text.ts). A number is shown; a list or an object by its shape.
  */
 function qShort(value: unknown): string {
   if (typeof value === 'string') return showable(value) ?? NOT_SHOWN;
@@ -246,6 +246,8 @@ export const errors = {
     `healthCheck.caFile ${q(file)} does not exist (resolved to ${q(resolved)}); give the path of a PEM file`,
   caFileNotRegular: (file: string) => `healthCheck.caFile ${q(file)} is not a regular file; give the path of a PEM file`,
   caFileTooLarge: (file: string, size: number) => `healthCheck.caFile ${q(file)} is ${size} bytes, more than 1 MiB; give a PEM file with the CA certificate(s)`,
+  caFileUnreadable: (file: string, code: string) => `healthCheck.caFile ${q(file)} cannot be read (${code}); give the path of a PEM file that can be read`,
+  caFileNotPem: (file: string) => `healthCheck.caFile ${q(file)} has no PEM certificate (-----BEGIN CERTIFICATE-----); give the path of a PEM file`,
   unsafePath: (what: string, value: string) =>
     `${what} ${q(value)} holds "\${", "%{" or a control character, which Terraform would read as an expression or which breaks a command line; ` +
     'move or rename it (the check runs at deploy and destroy with this value)',

@@ -2,26 +2,44 @@
  * The runtime (assets/) as the constructs see it: its rules, used at synth so that synth and
  * deploy apply the same ones, and the asset that copies it into each stack. Not exported.
  *
- * assets/ is plain Node (never compiled by jsii); its .d.ts files type it here. The relative path
- * is the same from src/private/ and from lib/private/, so this works before and after compiling.
+ * assets/ is its own TypeScript project (assets/tsconfig.json), compiled in place before jsii. It
+ * is imported as `#assets/...` (package.json "imports"): the compiler types it from its .d.ts and
+ * Node loads its .js, from src/ and from lib/ alike, and jsii never compiles it.
  */
+import { createHash } from 'crypto';
+import * as fs from 'fs';
 import * as path from 'path';
 import { AssetType, TerraformAsset } from 'cdktf';
 import { Construct } from 'constructs';
 
-export * as names from '../../assets/runtime/names';
-export * as urls from '../../assets/runtime/url';
-export * as text from '../../assets/runtime/text';
-export * as protocol from '../../assets/runtime/protocol';
-export { FAILURES } from '../../assets/checker/failures';
-export { setKeyHint, showable } from '../../assets/runtime/cli';
+export * as names from '#assets/runtime/names';
+export * as urls from '#assets/runtime/url';
+export * as text from '#assets/runtime/text';
+export * as protocol from '#assets/runtime/protocol';
+export { FAILURES } from '#assets/checker/failures';
+export { readCaFile } from '#assets/runtime/ca-file';
+export { showable } from '#assets/runtime/text';
+export { setKeyHint } from '#assets/runtime/key-variable';
+export { SIDECAR_SUFFIX } from '#assets/writer/json';
 
 /** assets/: the checker, the writer and their shared runtime, shipped in the package next to lib/. */
 const RUNTIME_DIR = path.join(__dirname, '..', '..', 'assets');
 
-/** The runtime copied into the stack; `path` is relative to the stack's directory. */
+/**
+ * The runtime copied into the stack; `path` is relative to the stack's directory. Its hash is the
+ * one cdktf would give the runtime as the package ships it (md5 of the contents of its .js, .d.ts
+ * and package.json, in directory order): a checkout, which holds the TypeScript sources too, gives
+ * a stack the same hash, and so the same triggers and asset paths, as the installed package.
+ */
 export function runtimeAsset(scope: Construct, id: string): TerraformAsset {
-  return new TerraformAsset(scope, id, { path: RUNTIME_DIR, type: AssetType.DIRECTORY });
+  const hash = createHash('md5');
+  const walk = (p: string): void => {
+    const st = fs.statSync(p);
+    if (st.isDirectory()) fs.readdirSync(p).forEach((name) => walk(path.resolve(p, name)));
+    else if (st.isFile() && /(?:\.js|\.d\.ts|^package\.json)$/.test(path.basename(p))) hash.update(fs.readFileSync(p));
+  };
+  walk(RUNTIME_DIR);
+  return new TerraformAsset(scope, id, { path: RUNTIME_DIR, type: AssetType.DIRECTORY, assetHash: hash.digest('hex').slice(0, 32).toUpperCase() });
 }
 
 /** Where the CLIs are inside the runtime asset. */

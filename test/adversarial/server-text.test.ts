@@ -6,12 +6,10 @@
 import * as https from 'https';
 import type { AddressInfo } from 'net';
 import * as path from 'path';
-import type * as Checker from '../../assets/checker';
+import { checkClusterAccess, formatReport } from '../../assets/checker';
 import { runNode } from '../../tools/testing/run-node';
 import { canaryKey, getTestCa } from '../../tools/testing/stand-in-qdrant';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { checkClusterAccess, formatReport } = require('../../assets/checker/check.js') as typeof Checker;
 
 const KEY = canaryKey('canary-echo');
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;

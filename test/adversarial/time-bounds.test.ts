@@ -7,15 +7,11 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type * as Checker from '../../assets/checker';
+import { checkClusterAccess, checkGrant } from '../../assets/checker/check';
+import { prepare } from '../../assets/checker/options';
 import { NodeRun, runNode } from '../../tools/testing/run-node';
 import { StandInQdrant, canaryKey } from '../../tools/testing/stand-in-qdrant';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const check = require('../../assets/checker/check.js') as typeof Checker & {
-  prepare(o: Checker.CheckOptions): { deadlineMs: number; timeoutMs: number };
-  checkGrant(shared: unknown, grant: Checker.Grant): Promise<Checker.CheckReport>;
-};
 const CLI = path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js');
 const KEY = canaryKey('canary-bounds');
 
@@ -37,7 +33,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('the deadline follows the timeout', () => {
   test.each([[10, 60], [15, 60], [16, 64], [90, 360], [300, 1200]])('timeout %i s: deadline %i s', (timeout, deadline) => {
-    const shared = check.prepare({ url: 'https://h.example', apiKey: KEY, timeoutSeconds: timeout });
+    const shared = prepare({ apiKey: KEY, timeoutSeconds: timeout });
     expect(shared.timeoutMs).toBe(timeout * 1000);
     expect(shared.deadlineMs).toBe(deadline * 1000);
   });
@@ -45,7 +41,7 @@ describe('the deadline follows the timeout', () => {
   test('an answer slower than the old fixed budget per attempt still passes (timeout 2 s, no deadline given)', async () => {
     const s = await StandInQdrant.start({ apiKey: KEY, mode: 'slow', params: { slowMs: 1500 } });
     try {
-      const r = await check.checkClusterAccess({ url: s.url, apiKey: KEY, caFile: s.caFile, timeoutSeconds: 2, retries: 0 });
+      const r = await checkClusterAccess({ url: s.url, apiKey: KEY, caFile: s.caFile, timeoutSeconds: 2, retries: 0 });
       expect(r.ok).toBe(true);
     } finally {
       await s.stop();
@@ -91,10 +87,10 @@ describe('the CA file', () => {
   test('the time spent preparing (reading the CA) counts against each cluster\'s deadline', async () => {
     const s = await StandInQdrant.start({ apiKey: KEY });
     try {
-      const shared = check.prepare({ url: s.url, apiKey: KEY, caFile: s.caFile, deadlineSeconds: 1 }) as any;
+      const shared = prepare({ apiKey: KEY, caFile: s.caFile, deadlineSeconds: 1 }) as any;
       // As if reading the CA had taken the whole second: nothing is left for the requests.
       shared.prepareMs = 1000;
-      const report = await check.checkGrant(shared, { url: s.url });
+      const report = await checkGrant(shared, { url: s.url });
       expect(report).toMatchObject({ ok: false, failedStep: 'root', failureId: 'deadline' });
       expect(report.steps[0].attempts).toBe(0);
       expect(s.requests).toHaveLength(0);

@@ -18,16 +18,12 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as dotenvW from '../../assets/writer/dotenv';
+import * as jsonW from '../../assets/writer/json';
+import { HOST } from '../../assets/writer/lock';
+import { readVerified } from '../../assets/writer/target';
 import { runNode } from '../../tools/testing/run-node';
 import { CLI, CliRun, leftovers, runCli, tempDir } from '../writer/run-cli';
-
-// The writer is plain CommonJS with .d.ts files next to it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const dotenvW = require('../../assets/writer/dotenv.js') as typeof import('../../assets/writer/dotenv');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { readVerified, HOST } = require('../../assets/writer/file.js') as typeof import('../../assets/writer/file');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const jsonW = require('../../assets/writer/json.js') as typeof import('../../assets/writer/json');
 
 jest.setTimeout(300_000);
 

@@ -1,5 +1,5 @@
 /**
- * The access step (assets/checker/access.js, run by check.js) against the stand-in when things go
+ * The access step (assets/checker/access.ts, run by steps.ts) against the stand-in when things go
  * wrong on one probe: a 5xx that is retried, a redirect, a probe that never answers (timeout and
  * deadline), an answer no Qdrant gives. The faults are put on single probes by a small HTTPS proxy
  * in front of the stand-in (the stand-in's own modes act on every request, and GET / would fail
@@ -11,13 +11,12 @@
  */
 import * as fs from 'node:fs';
 import type * as http from 'node:http';
+import { checkClusterAccess, formatReport, formatWarnings } from '../../assets/checker';
 import type * as Checker from '../../assets/checker';
 import { collectionJwt } from '../../tools/testing/jwt';
 import { runNode } from '../../tools/testing/run-node';
 import { canaryKey, carriesKey, createTestCa, forwardTo, LoopbackServer, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { checkClusterAccess, formatReport, formatWarnings } = require('../../assets/checker/check.js') as typeof Checker;
 
 const CLI = `${__dirname}/../../assets/checker/cli.js`;
 const KEY = canaryKey();

@@ -1,15 +1,15 @@
 /**
- * The checker's Node API (assets/checker/check.js) against the stand-in Qdrant.
+ * The checker's Node API (assets/checker/index.ts) against the stand-in Qdrant.
  * CLI behaviour (exit codes, output line) is in cli.test.ts.
  */
 import { constants as http2Constants, type Http2ServerRequest, type ServerHttp2Stream } from 'node:http2';
-import type * as Checker from '../../assets/checker';
+import * as checker from '../../assets/checker';
+import { isQdrantRefusal } from '../../assets/checker/answers';
+import { checkMany } from '../../assets/checker/batch';
 import { canaryKey, carriesKey, forwardTo, LoopbackServer, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
-// check.js is plain CommonJS without its own .d.ts; its types are assets/checker/index.d.ts.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const checker = require('../../assets/checker/check.js') as typeof Checker;
-const { checkClusterAccess, formatReport, parseBaseUrl, UsageError } = checker;
+const { checkClusterAccess, formatReport, parseBaseUrl, RuntimeError } = checker;
+const USAGE = { name: 'RuntimeError', code: 'ERR_QDRANT_USAGE' };
 
 const KEY = canaryKey();
 /** The fix a key-rejected line ends with (the catalog's, in the CLI's words). */
@@ -37,7 +37,7 @@ beforeEach(() => {
   s.otherOrigin.requests.length = 0;
 });
 
-async function check(options: Partial<Checker.CheckOptions> = {}): Promise<Checker.CheckReport> {
+async function check(options: Partial<checker.CheckOptions> = {}): Promise<checker.CheckReport> {
   const report = await checkClusterAccess({ url: s.url, apiKey: KEY, caFile: s.caFile, ...FAST, ...options });
   // Whatever happened, no key may be in the report.
   const text = JSON.stringify(report) + formatReport(report);
@@ -45,7 +45,7 @@ async function check(options: Partial<Checker.CheckOptions> = {}): Promise<Check
   return report;
 }
 
-function stepOf(report: Checker.CheckReport, name: Checker.StepName): Checker.StepResult {
+function stepOf(report: checker.CheckReport, name: checker.StepName): checker.StepResult {
   const step = report.steps.find((x) => x.name === name);
   if (!step) throw new Error(`no step ${name} in ${JSON.stringify(report)}`);
   return step;
@@ -216,7 +216,7 @@ describe('gRPC Collections/List: every answer but the two expected ones fails th
     stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': String(code), 'grpc-message': 'odd' }, { endStream: true });
 
   /** A gRPC endpoint that is Qdrant's on HealthCheck, and answers List with `withKey` / `withoutKey` (a status, or 0 for a reply). */
-  async function grpcWith(withKey: number, withoutKey: number): Promise<Checker.StepResult> {
+  async function grpcWith(withKey: number, withoutKey: number): Promise<checker.StepResult> {
     const server = await LoopbackServer.startGrpcAnswering((stream, method, headers) => {
       if (method === '/qdrant.Qdrant/HealthCheck') return reply(stream, Buffer.concat([pbString(1, 'qdrant - vector search engine'), pbString(2, '1.16.2')]));
       const code = headers['api-key'] === undefined ? withoutKey : withKey;
@@ -306,24 +306,22 @@ describe('the key goes only to an address proven to be Qdrant', () => {
     for (const url of [`https://${key}.invalid`, 'https://x-canarykey0123.invalid:6333', 'https://c.invalid/']) {
       const grpcUrl = url === 'https://c.invalid/' ? `https://${key.toUpperCase()}.invalid:6334` : undefined;
       const err = await checkClusterAccess({ url, grpcUrl, apiKey: key, ...FAST }).then(() => undefined, (e: Error) => e);
-      expect(err).toBeInstanceOf(UsageError);
+      expect(err).toBeInstanceOf(RuntimeError);
+      expect(err).toMatchObject(USAGE);
       // The gRPC address says so (its own flag), the others are the REST URL.
       expect(err?.message).toBe(`${grpcUrl ? 'gRPC URL' : 'url'}: its host holds part of the API key (not shown; a copy-paste error?), so nothing was sent to it; give the cluster's URL`);
     }
     // Many grants: every address is checked before anything is sent to any of them.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { checkMany } = require('../../assets/checker/batch.js') as { checkMany: (o: object, g: object[]) => Promise<unknown> };
     const many = await checkMany({ apiKey: key, ...FAST }, [{ url: s.url }, { label: 'b', url: `https://${key}.invalid` }]).then(() => undefined, (e: Error) => e);
-    expect(many).toBeInstanceOf(UsageError);
+    expect(many).toBeInstanceOf(RuntimeError);
+    expect(many).toMatchObject(USAGE);
     expect((many as Error).message).toBe('grant 2 ("b"): url: its host holds part of the API key (not shown; a copy-paste error?), so nothing was sent to it; give the cluster\'s URL');
     expect(s.requests).toEqual([]);
-    expect(() => parseBaseUrl(`https://${key}.invalid`, 6333, [key])).toThrow(UsageError);
+    expect(() => parseBaseUrl(`https://${key}.invalid`, 6333, [key])).toThrow(RuntimeError);
     expect(parseBaseUrl(`https://${key}.invalid`).hostname).toBe(`${key}.invalid`); // without the key, nothing to compare
   });
 
   test('the Qdrant Cloud host rule: *.cloud.qdrant.io and nothing that only contains it', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { isQdrantRefusal } = require('../../assets/checker/http.js') as { isQdrantRefusal: (host: string, text: string) => boolean };
     expect(isQdrantRefusal('abc-123.eu-central-1-0.aws.cloud.qdrant.io', '{"error":"forbidden"}')).toBe(true);
     expect(isQdrantRefusal('ABC.Cloud.Qdrant.IO', '')).toBe(true);
     for (const host of ['abc.cloud.qdrant.io.evil.example', 'xcloud.qdrant.io', 'cloud.qdrant.io', 'abc.cloud-qdrant.io', 'abc.cloud.qdrant.io.']) {
@@ -623,7 +621,8 @@ describe('usage errors (thrown, no network)', () => {
     ['https://x$(touch).example', /is not a DNS name/],
   ])('%s', async (url, message) => {
     await expect(checkClusterAccess({ url, apiKey: KEY })).rejects.toThrow(message);
-    await expect(checkClusterAccess({ url, apiKey: KEY })).rejects.toBeInstanceOf(UsageError);
+    await expect(checkClusterAccess({ url, apiKey: KEY })).rejects.toBeInstanceOf(RuntimeError);
+    await expect(checkClusterAccess({ url, apiKey: KEY })).rejects.toMatchObject(USAGE);
   });
 
   test('the password of a URL is not echoed', async () => {

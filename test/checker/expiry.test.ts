@@ -1,23 +1,15 @@
 /**
- * What the checker reads from a key that is a JWT (assets/checker/jwt.js): its expiry, its access
+ * What the checker reads from a key that is a JWT (assets/checker/jwt.ts): its expiry, its access
  * in words and the collections its access names, and nothing else. Then the expiry step of a check
  * (an expired key, warn and fail thresholds) against the stand-in, with a fixed "now". The
  * real-server side is test/real-qdrant/expiry.test.ts.
  */
+import { checkClusterAccess, formatReport, formatWarnings } from '../../assets/checker';
 import type * as Checker from '../../assets/checker';
+import * as jwt from '../../assets/checker/jwt';
 import { base64url, signJwt } from '../../tools/testing/jwt';
 import { canaryKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
-// jwt.js and check.js are plain CommonJS; their types are declared here and in index.d.ts.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const jwt = require('../../assets/checker/jwt.js') as {
-  keyInfo(key: unknown): { jwt: boolean; expiresAt: Date | null; access?: string; collections?: string[] };
-  accessInWords(access: unknown): string;
-  daysUntil(date: Date, now: Date): number;
-  describeExpiry(date: Date, now: Date): string;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { checkClusterAccess, formatReport, formatWarnings } = require('../../assets/checker/check.js') as typeof Checker;
 
 const SECRET = canaryKey();
 const DAY_MS = 24 * 60 * 60 * 1000;

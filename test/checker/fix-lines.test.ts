@@ -4,15 +4,13 @@
  * from an undeclared one, and names the port or the scheme when the address is the wrong one. The
  * passing access words say when a key may write points only (`prw`).
  */
+import { checkClusterAccess, formatReport, formatWarnings } from '../../assets/checker';
 import type * as Checker from '../../assets/checker';
+import { holdsPart } from '../../assets/runtime/secrets';
 import { collectionJwt, expIn, signJwt } from '../../tools/testing/jwt';
 import { describeRealQdrant, RealQdrant } from '../../tools/testing/real-qdrant';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { checkClusterAccess, formatReport, formatWarnings } = require('../../assets/checker/check.js') as typeof Checker;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { holdsPart } = require('../../assets/runtime/text.js') as { holdsPart: (text: string, secrets: readonly string[]) => boolean };
 
 jest.setTimeout(120_000);
 

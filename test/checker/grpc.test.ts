@@ -1,5 +1,5 @@
 /**
- * The checker's low-level gRPC client (assets/checker/grpc.js) against the stand-in's gRPC port:
+ * The checker's low-level gRPC client (assets/checker/grpc.ts, grpc-messages.ts) against the stand-in's gRPC port:
  * answers and statuses, TLS that NODE_TLS_REJECT_UNAUTHORIZED=0 cannot switch off, timeouts,
  * no retries, bounded reads, and the protobuf reader on bytes captured from a real Qdrant 1.18.3.
  */
@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import * as net from 'node:net';
 import * as tls from 'node:tls';
 import * as zlib from 'node:zlib';
-import type { GrpcAnswer, GrpcClient } from '../../assets/checker/grpc';
+import { GrpcAnswer, GrpcClient, openGrpc, parseGrpcUrl } from '../../assets/checker/grpc';
 import {
   decodeFrames,
   decodeGrpcMessage,
@@ -19,9 +19,7 @@ import {
   frame,
   GrpcStatus,
   MAX_RESPONSE_BYTES,
-  openGrpc,
-  parseGrpcUrl,
-} from '../../assets/checker/grpc';
+} from '../../assets/checker/grpc-messages';
 import { collectionJwt, readJwt, signJwt } from '../../tools/testing/jwt';
 import { runNode } from '../../tools/testing/run-node';
 import { canaryKey, createTestCa, getTestCa, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
@@ -298,9 +296,9 @@ describe('arguments', () => {
   test.each([
     ['http://qdrant.example:6334', /https/],
     ['ftp://127.0.0.1:6334', /https/],
-    ['https://127.0.0.1:6334/path', /without user, path/],
+    ['https://127.0.0.1:6334/path', /has a path/],
     ['https://user:pw@127.0.0.1:6334', /\*\*\*@/],
-    ['not a url', /invalid gRPC URL/],
+    ['not a url', /holds whitespace/],
   ])('openGrpc(%s) throws ERR_GRPC_USAGE', (url, message) => {
     expect(() => openGrpc(url, { timeoutMs: 1000 })).toThrow(message);
     expect(() => openGrpc(url, { timeoutMs: 1000 })).toThrow(expect.objectContaining({ code: 'ERR_GRPC_USAGE' }));

@@ -1,5 +1,5 @@
 /**
- * Answers built to hurt the checker (assets/checker/http.js, grpc.js, grpc-check.js): a body that
+ * Answers built to hurt the checker (assets/checker/rest.ts, grpc.ts, grpc-step.ts): a body that
  * makes a regular expression backtrack, a gzip bomb over gRPC, answers larger than the read limit,
  * a Location header that echoes the key, a Retry-After beyond the deadline, HTTP/2 stream resets on
  * gRPC, and key values pasted into options that a message clips. Real servers on 127.0.0.1 only.
@@ -9,15 +9,13 @@ import * as http from 'node:http';
 import * as http2 from 'node:http2';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { checkClusterAccess, checkMany } from '../../assets/checker';
 import type * as Checker from '../../assets/checker';
-import { decodeFrames, frame, MAX_RESPONSE_BYTES } from '../../assets/checker/grpc';
+import { answer } from '../../assets/checker/answers';
+import { decodeFrames, frame, MAX_RESPONSE_BYTES } from '../../assets/checker/grpc-messages';
 import { runNode } from '../../tools/testing/run-node';
 import { LoopbackServer, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { checkClusterAccess, checkMany } = require('../../assets/checker/index.js') as typeof Checker;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { answer } = require('../../assets/checker/http.js') as { answer(res: { status: number; body: string }, secrets: string[]): string };
 
 /** Mixed case on purpose: a copy that changed case (a URL parser's host) must not show either. */
 const KEY = `Canary-MixedCase-${randomBytes(18).toString('base64url')}`;

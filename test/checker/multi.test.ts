@@ -1,5 +1,5 @@
 /**
- * Many grants of one key in one process (assets/checker/batch.js `checkMany`, and the CLI with
+ * Many grants of one key in one process (assets/checker/batch.ts `checkMany`, and the CLI with
  * --grants-env) against stand-ins: one line per grant naming key → cluster and, on failure, the
  * step; a summary line naming exactly the failed grants; exit codes; and the number of clusters
  * checked at the same time bounded by the concurrency. Each "cluster" is an HTTPS proxy in front
@@ -7,14 +7,10 @@
  */
 import type * as http from 'node:http';
 import type * as Checker from '../../assets/checker';
-import type * as Batch from '../../assets/checker/batch';
+import { checkMany, formatReport, formatSummary } from '../../assets/checker';
 import { runNode } from '../../tools/testing/run-node';
 import { canaryKey, closedPort, forwardTo, LoopbackServer, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { checkMany, formatSummary } = require('../../assets/checker/batch.js') as typeof Batch;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { formatReport } = require('../../assets/checker/check.js') as typeof Checker;
 
 jest.setTimeout(60_000);
 
@@ -148,7 +144,7 @@ describe('checkMany', () => {
     const before = Object.values(standIns).map((x) => x.requests.length);
     const bad: unknown[] = [[], [...grants, null], [...grants, { url: grants[0].url, key: 'x' }], [...grants, { label: 'no url' }], [{ url: 42 }]];
     for (const list of bad) {
-      await expect(checkMany({ apiKey: KEY, caFile }, list as Checker.Grant[])).rejects.toMatchObject({ name: 'UsageError' });
+      await expect(checkMany({ apiKey: KEY, caFile }, list as Checker.Grant[])).rejects.toMatchObject({ name: 'RuntimeError', code: 'ERR_QDRANT_USAGE' });
     }
     expect(Object.values(standIns).map((x) => x.requests.length)).toEqual(before);
   });
@@ -157,7 +153,7 @@ describe('checkMany', () => {
   // be checked (keys sent) before the UsageError, and others would keep running after it.
   test('a grant with a bad URL is a usage error before anything is sent', async () => {
     const before = standIns.ro.requests.length;
-    await expect(checkMany({ apiKey: KEY, caFile, ...FAST }, [grants[1], { url: 'ftp://x' }], { concurrency: 1 })).rejects.toMatchObject({ name: 'UsageError' });
+    await expect(checkMany({ apiKey: KEY, caFile, ...FAST }, [grants[1], { url: 'ftp://x' }], { concurrency: 1 })).rejects.toMatchObject({ name: 'RuntimeError', code: 'ERR_QDRANT_USAGE' });
     expect(standIns.ro.requests.length).toBe(before);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Servers that echo part of the API key, or the key re-encoded (assets/runtime/text.js holdsPart,
+ * Servers that echo part of the API key, or the key re-encoded (assets/runtime/secrets.ts holdsPart,
  * through safeLine and holdsSecret): a cut, masked, lower-cased, split, escaped or encoded copy,
  * a JWT's signature alone, a short key. None of it may reach the FAIL line; ordinary answers must
  * still show. Real servers on 127.0.0.1 only (the CLI runs as a child process).
@@ -8,13 +8,12 @@ import { randomBytes } from 'node:crypto';
 import type * as http from 'node:http';
 import * as http2 from 'node:http2';
 import * as path from 'node:path';
+import { checkClusterAccess } from '../../assets/checker';
 import type * as Checker from '../../assets/checker';
 import { manageJwt } from '../../tools/testing/jwt';
 import { runNode } from '../../tools/testing/run-node';
 import { LoopbackServer, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { checkClusterAccess } = require('../../assets/checker/index.js') as typeof Checker;
 
 const HIDDEN = '(answer not shown: it holds part of the API key)';
 /** The fix a key-rejected line ends with (the catalog's, in the CLI's words). */

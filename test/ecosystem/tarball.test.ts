@@ -16,6 +16,7 @@
  * - `assets/**` `.js` and `.d.ts`, minus tests: the runtime that Terraform runs at deploy
  *   (checker, writer, their shared runtime), copied into every stack with TerraformAsset, and the
  *   `qdrant-cluster-access` CLI (`bin`); the `.d.ts` type `cdktf-qdrant-cluster-access/assets/checker`.
+ *   Each is compiled from a `.ts` source next to it, which does not ship (nor does assets/tsconfig.json).
  * - `assets/package.json`: it says the runtime is CommonJS, also in a stack's copy of it under an
  *   app whose package.json says `"type": "module"` (test/e2e/esm-app.test.ts).
  * Not: sources, tests, examples, scripts, tools, CI, configs (`.markdownlint-cli2.jsonc`, ...),
@@ -71,6 +72,13 @@ test('what users need is in it: the entry point, the jsii assembly, the CLI and 
   expect(docs.length).toBeGreaterThan(0);
   expect(docs.filter((f) => !files.includes(f))).toEqual([]);
   expect(files).not.toContain('CONTRIBUTING.md');
+});
+
+test('assets/ holds the runtime compiled from its sources, not the sources (no stale file from a removed or renamed one)', () => {
+  const runtime = files.filter((f) => f.startsWith('assets/') && f !== 'assets/package.json');
+  expect(runtime).toContain('assets/checker/cli.js');
+  expect(runtime.filter((f) => !/\.(?:js|d\.ts)$/.test(f))).toEqual([]);
+  expect(runtime.filter((f) => !fs.existsSync(path.join(REPO, f.replace(/(?:\.d)?\.ts$|\.js$/, '.ts'))))).toEqual([]);
 });
 
 test('lib/ holds the output of src/ only (no stale file from a removed or renamed source)', () => {

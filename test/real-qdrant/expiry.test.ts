@@ -5,14 +5,13 @@
  * date from the token and warns or fails before the key runs out.
  */
 import * as path from 'node:path';
+import { checkClusterAccess, formatReport, formatWarnings } from '../../assets/checker';
 import type * as Checker from '../../assets/checker';
 import { expIn, signJwt } from '../../tools/testing/jwt';
 import { describeRealQdrant, RealQdrant } from '../../tools/testing/real-qdrant';
 import { runNode } from '../../tools/testing/run-node';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { checkClusterAccess, formatReport, formatWarnings } = require('../../assets/checker/check.js') as typeof Checker;
 
 // Bounds, not expectations.
 jest.setTimeout(60_000);

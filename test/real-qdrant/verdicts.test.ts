@@ -1,7 +1,7 @@
 /**
  * The checker's verdicts against each real Qdrant version (TLS, jwt_rbac on, a read-only key): every
  * kind of key × every declared access, over REST alone and with gRPC, through checkClusterAccess
- * (assets/checker/check.js). The expected verdicts are written once, in TABLE below. Then:
+ * (assets/checker/check.ts). The expected verdicts are written once, in TABLE below. Then:
  * - the same matrix against the stand-in answers the same verdict, cell by cell (verdict parity:
  *   test/real-qdrant/parity.test.ts holds the HTTP-level parity);
  * - excess access with allowExcessAccess passes with one warning line per excess;
@@ -10,15 +10,13 @@
  *   a check relies on that changes in a later release shows up as a difference between versions.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { checkClusterAccess, formatReport, formatWarnings } from '../../assets/checker';
 import type * as Checker from '../../assets/checker';
 import { FAILURES } from '../../assets/checker/failures';
 import { collectionJwt, makeClaims, manageJwt, readJwt, signJwt } from '../../tools/testing/jwt';
 import { describeRealQdrant, qdrantVariants, RealQdrant } from '../../tools/testing/real-qdrant';
 import { canaryKey, StandInQdrant } from '../../tools/testing/stand-in-qdrant';
 
-// check.js is plain CommonJS; its types are assets/checker/index.d.ts.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { checkClusterAccess, formatReport, formatWarnings } = require('../../assets/checker/check.js') as typeof Checker;
 
 // Bounds, not expectations: a few hundred checks against real servers on a busy machine.
 jest.setTimeout(180_000);

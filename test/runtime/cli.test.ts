@@ -2,7 +2,9 @@
  * The CLI toolkit (assets/runtime/cli.js) and the protocol (assets/runtime/protocol.js).
  */
 import * as path from 'node:path';
-import { RunError, UsageError, parseArgs, runCli, withDefaults } from '../../assets/runtime/cli';
+import { parseArgs, withDefaults } from '../../assets/runtime/args';
+import { runCli } from '../../assets/runtime/cli';
+import { RUN, RuntimeError } from '../../assets/runtime/errors';
 import { CHECK_OPTIONS, FILE_OPTIONS, invocation } from '../../assets/runtime/protocol';
 import { runNode } from '../../tools/testing/run-node';
 
@@ -17,12 +19,13 @@ afterAll(() => {
   for (const p of printed) for (const c of CANARIES) expect(p).not.toContain(c);
 });
 
-/** The UsageError message parseArgs throws (recorded for the canary scan). */
+/** The usage error's message parseArgs throws (recorded for the canary scan). */
 function usageError(options: Parameters<typeof parseArgs>[0], argv: string[], hint?: string): string {
   try {
     parseArgs(options, argv, hint);
   } catch (e) {
-    expect(e).toBeInstanceOf(UsageError);
+    expect(e).toBeInstanceOf(RuntimeError);
+    expect(e).toMatchObject({ code: 'ERR_QDRANT_USAGE' });
     printed.push((e as Error).message);
     return (e as Error).message;
   }
@@ -47,7 +50,7 @@ describe('parseArgs', () => {
     [['--retries', '2.5'], '--retries needs a whole number in 0-10; got "2.5"; write plain decimal digits without leading zeros, e.g. 3'],
     [['--header', '$(id)'], '--header must be one of api-key, bearer; got "$(id)"'],
   ])('%j → %s', (argv, message) => {
-    expect(() => parseArgs(CHECK_OPTIONS, argv)).toThrow(new UsageError(message));
+    expect(() => parseArgs(CHECK_OPTIONS, argv)).toThrow(new RuntimeError(message));
   });
 
   test('a value for an env-name option that is not a name is never echoed', () => {
@@ -161,12 +164,12 @@ describe('runCli', () => {
     };
   }
 
-  test('exit codes: 2 for UsageError, 1 for RunError and the unexpected; secrets redacted everywhere', async () => {
+  test('exit codes: 2 for a usage error, 1 for a failed run and the unexpected; secrets redacted everywhere', async () => {
     const a = io();
-    expect(await runCli('prog', (r) => { r.addSecret('super-secret-key'); r.stdout('got super-secret-key\n'); throw new UsageError('bad super-secret-key'); }, a.io)).toBe(2);
+    expect(await runCli('prog', (r) => { r.addSecret('super-secret-key'); r.stdout('got super-secret-key\n'); throw new RuntimeError('bad super-secret-key'); }, a.io)).toBe(2);
     expect(a.out).toEqual({ stdout: 'got [redacted]\n', stderr: 'prog: error: bad [redacted]\n', code: 2 });
     const b = io();
-    expect(await runCli('prog', () => { throw new RunError('cannot write'); }, b.io)).toBe(1);
+    expect(await runCli('prog', () => { throw new RuntimeError('cannot write', RUN); }, b.io)).toBe(1);
     expect(b.out.stderr).toBe('prog: error: cannot write\n');
     const c = io();
     expect(await runCli('prog', () => { throw new TypeError('boom\nsecond line'); }, c.io)).toBe(1);

@@ -1,7 +1,8 @@
 /**
  * Text hygiene (assets/runtime/text.js): what every printed line goes through.
  */
-import { clip, holdsPart, holdsSecret, PART_HIDDEN, quote, redact, redactDeep, safeLine, stripControl } from '../../assets/runtime/text';
+import { holdsPart, holdsSecret, PART_HIDDEN, redact, redactDeep, safeLine } from '../../assets/runtime/secrets';
+import { clip, quote, stripControl } from '../../assets/runtime/text';
 
 describe('redact', () => {
   const key = 'k"ey/+=-secret-value';

@@ -10,9 +10,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { mergeEntries, planRemove } = require('../../assets/writer/dotenv.js');
+const { planMerge, planRemove } = require('../../assets/writer/dotenv.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { updateFile, DELETE } = require('../../assets/writer/file.js');
+
+// The new text of a merge or a removal (dotenv.ts planMerge, planRemove).
+const mergeEntries = (t: string | null, e: Record<string, string>, o: { owner: string }) => planMerge(t, e, o).text;
 
 const SECRET = 'canary-secret-change-5c1d';
 const KEY_LINE = `QDRANT_API_KEY='${SECRET}'`;

@@ -13,8 +13,8 @@ const END = `# <<< managed by cdktf-qdrant-cluster-access (${OWNER})`;
 const REC = (...names: string[]) => `# cdktf-qdrant-cluster-access entries: ${names.sort().join(' ')}`;
 const SECRET = 'canary-secret-7f3a9c';
 
-const merge = (t: string, e: Record<string, string>, owner = OWNER): string => w.mergeEntries(t, e, { owner });
-const remove = (t: string, n: string[], owner = OWNER): string => w.removeEntries(t, n, { owner });
+const merge = (t: string, e: Record<string, string>, owner = OWNER): string => w.planMerge(t, e, { owner }).text;
+const remove = (t: string, n: string[], owner = OWNER): string => w.planRemove(t, n, { owner }).text;
 
 describe('parseDotenv', () => {
   test('keeps every byte and knows which lines define which key', () => {

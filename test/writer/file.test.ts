@@ -10,9 +10,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { mergeEntries, removeEntries } = require('../../assets/writer/dotenv.js');
+const { planMerge, planRemove } = require('../../assets/writer/dotenv.js');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { updateFile, readVerified, DELETE, HOST, HOST_TAG } = require('../../assets/writer/file.js');
+const { updateFile, DELETE } = require('../../assets/writer/file.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { HOST, HOST_TAG } = require('../../assets/writer/lock.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { readVerified } = require('../../assets/writer/target.js');
+
+// The new text of a merge or a removal (dotenv.ts planMerge, planRemove).
+const mergeEntries = (t: string | null, e: Record<string, string>, o: { owner: string }) => planMerge(t, e, o).text;
+const removeEntries = (t: string | null, n: string[], o: { owner: string }) => planRemove(t, n, o).text;
 
 const SECRET = 'canary-secret-file-2b7e';
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;

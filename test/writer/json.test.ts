@@ -1,13 +1,13 @@
 /**
- * Unit tests for assets/writer/json.js: scanning, merge/remove with the sidecar's ownership
+ * Unit tests for assets/writer/json.ts and json-text.ts: scanning, merge/remove with the sidecar's ownership
  * record, the refusals (exact text), the sidecar format, and a property: random objects in
  * random spellings come back byte for byte after write then remove, and no sidecar ever holds
  * a value.
  */
 import fc from 'fast-check';
+import * as j from '../../assets/writer/json';
+import { scanJsonObject } from '../../assets/writer/json-text';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const j = require('../../assets/writer/json.js') as typeof import('../../assets/writer/json');
 
 // What json.d.ts does not declare yet: planMerge's `sidecarAfter` and `dropped`, planRemove's `all`.
 const jx = j as unknown as { planMerge(...args: unknown[]): any; planRemove(...args: unknown[]): any };
@@ -31,7 +31,7 @@ const msg = (fn: () => unknown): string => {
 describe('scanJsonObject', () => {
   test('finds the members of the top-level object only, past strings holding braces', () => {
     const text = '\ufeff { "a" : {"}": [1, "]"]}, "b\\"c": "x" , "n": -1.5e3 }';
-    const s = j.scanJsonObject(text);
+    const s = scanJsonObject(text);
     expect(s.members.map((m) => [m.key, text.slice(m.valStart, m.valEnd)])).toEqual([['a', '{"}": [1, "]"]}'], ['b"c', '"x"'], ['n', '-1.5e3']]);
     expect([text[s.open], text[s.close]]).toEqual(['{', '}']);
   });
@@ -51,7 +51,7 @@ describe('scanJsonObject', () => {
       'not valid JSON: it is a .env file holding a block managed by cdktf-qdrant-cluster-access (owner app/Qdrant), with keys; ' +
       'give the JSON target another file, or remove that block by hand (or switch the target back to SecretTarget.dotenv())'],
   ])('refuses %j', (text, message) => {
-    expect(msg(() => j.scanJsonObject(text))).toContain(message);
+    expect(msg(() => scanJsonObject(text))).toContain(message);
   });
 });
 

@@ -12,6 +12,9 @@ import fc from 'fast-check';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const w = require('../../assets/writer/dotenv.js');
+// The new text of a merge or a removal (dotenv.ts planMerge, planRemove).
+const mergeEntries = (t: string | null, e: Record<string, string>, o: { owner: string }): string => w.planMerge(t, e, o).text;
+const removeEntries = (t: string, n: string[], o: { owner: string }): string => w.planRemove(t, n, o).text;
 
 type Env = Record<string, string | null>;
 const OWNER = 'prop';
@@ -77,7 +80,7 @@ test('every short combination of tricky characters: written values read back exa
       refused++;
     }
   });
-  const text = w.mergeEntries('FOREIGN=keep\n', entries, { owner: OWNER });
+  const text = mergeEntries('FOREIGN=keep\n', entries, { owner: OWNER });
   const [py] = pyParse([text]);
   const js = dotenv.parse(text);
   for (const [k, v] of Object.entries(entries)) {
@@ -159,13 +162,13 @@ test('property: merge -> both parsers read our values and the foreign ones uncha
       }
     }
     const names = Object.keys(ok);
-    const merged = w.mergeEntries(original, ok, { owner: OWNER });
-    expect(w.mergeEntries(merged, ok, { owner: OWNER })).toBe(merged);
+    const merged = mergeEntries(original, ok, { owner: OWNER });
+    expect(mergeEntries(merged, ok, { owner: OWNER })).toBe(merged);
     const before = dotenv.parse(original);
     const after = dotenv.parse(merged);
     for (const n of names) expect(after[n]).toBe(ok[n]);
     expect(without(after, names)).toEqual(before);
-    expect(w.removeEntries(merged, Object.keys(all), { owner: OWNER })).toBe(original);
+    expect(removeEntries(merged, Object.keys(all), { owner: OWNER })).toBe(original);
     cases.push({ original, merged, entries: ok });
   }), { numRuns: 200 });
 
@@ -215,7 +218,7 @@ test('property: write refuses our names outside our block; remove takes only our
         const colliding = `${original}${sep}${line}${eol}`;
         const first = w.parseDotenv(colliding).items.find((it: any) => it.kind === 'assign' && it.key in ok);
         const whose = collision === 'user' ? `outside the managed block of owner ${OWNER}` : `in the managed block of owner ${OTHER}`;
-        expect(() => w.mergeEntries(colliding, ok, { owner: OWNER }))
+        expect(() => mergeEntries(colliding, ok, { owner: OWNER }))
           .toThrow(`line ${first.line}: ${first.key} is already defined ${first.key === name ? whose : `outside the managed block of owner ${OWNER}`}; remove that line`);
         // remove leaves a definition that is not ours alone (here: no block of ours, nothing changes)
         expect(w.planRemove(colliding, names, { owner: OWNER })).toMatchObject({ text: colliding, removed: [], noBlock: true });
@@ -225,7 +228,7 @@ test('property: write refuses our names outside our block; remove takes only our
       // 2. Lines the user added inside our block after the write survive remove; only our
       //    entries go (and the markers with the record line, when nothing else is between them:
       //    else the record line stays, empty, saying that nothing left in the block is ours).
-      const merged = w.mergeEntries(original, ok, { owner: OWNER });
+      const merged = mergeEntries(original, ok, { owner: OWNER });
       const items = w.parseDotenv(merged).items.map((it: any) => it.raw);
       const start = items.indexOf(w.startMarker(OWNER) + eol);
       // The record line directly follows the start marker, then our entry lines, one per name.
@@ -255,12 +258,12 @@ test('property: write refuses our names outside our block; remove takes only our
 
       // 3. Two owners: each removes only its own block, in either order.
       const theirs = Object.fromEntries(names.map((n) => [n.replace('QDRANT_P', 'QDRANT_Q'), 'q']));
-      const both = w.mergeEntries(merged, theirs, { owner: OTHER });
-      expect(w.removeEntries(both, names, { owner: OWNER })).toBe(w.mergeEntries(original, theirs, { owner: OTHER }));
-      expect(w.removeEntries(both, Object.keys(theirs), { owner: OTHER })).toBe(merged);
+      const both = mergeEntries(merged, theirs, { owner: OTHER });
+      expect(removeEntries(both, names, { owner: OWNER })).toBe(mergeEntries(original, theirs, { owner: OTHER }));
+      expect(removeEntries(both, Object.keys(theirs), { owner: OTHER })).toBe(merged);
 
       // 4. A created file: deleted only by the last owner's remove, in either order.
-      const created = w.mergeEntries(w.mergeEntries(null, ok, { owner: OWNER }), theirs, { owner: OTHER });
+      const created = mergeEntries(mergeEntries(null, ok, { owner: OWNER }), theirs, { owner: OTHER });
       for (const [first, second] of [[OWNER, OTHER], [OTHER, OWNER]]) {
         const namesOf = (o: string) => (o === OWNER ? names : Object.keys(theirs));
         const r1 = w.planRemove(created, namesOf(first), { owner: first });
@@ -303,7 +306,7 @@ test('a quoted value ending in escaped backslashes: wherever we accept it, both 
   });
   expect(py[accepted.indexOf('E=1\nC="q" # "c"\nA="C:\\\\temp\\\\"\n')].A).toBe('C:\\temp\\');
   // Our entries after it, quoted with single quotes, leave it alone.
-  const merged = w.mergeEntries('A="C:\\\\temp\\\\"\n', { QDRANT_URL: 'https://h:6333' }, { owner: OWNER });
+  const merged = mergeEntries('A="C:\\\\temp\\\\"\n', { QDRANT_URL: 'https://h:6333' }, { owner: OWNER });
   expect(pyParse([merged])[0]).toEqual({ A: 'C:\\temp\\', QDRANT_URL: 'https://h:6333' });
 });
 

@@ -67,7 +67,7 @@ const runtimeCopies = new Set<string>();
  */
 export function copyRuntime(dir: string): string {
   const copy = path.join(dir, 'assets');
-  fs.cpSync(ASSETS, copy, { recursive: true, filter: (src) => path.basename(src) !== '.share' });
+  fs.cpSync(ASSETS, copy, { recursive: true });
   runtimeCopies.add(copy + path.sep);
   return copy;
 }

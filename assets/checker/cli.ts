@@ -1,0 +1,236 @@
+#!/usr/bin/env node
+/**
+ * qdrant-cluster-access CLI: `check` one cluster (--url) or every cluster of one key
+ * (--grants-env). Run by Terraform's local-exec (one process per key) and as the package's bin.
+ * The options are those of runtime/protocol.ts; exit codes 0 passed, 1 check failed, 2 usage error.
+ *
+ * What this file adds to the redaction of runtime/cli.ts (which redacts the keys it is told of):
+ * - the values of the variables named by --key-env and --key-sha256-env are registered as secrets
+ *   before the arguments are parsed, so that no parse error can echo them;
+ * - a JSON Web Token (a Qdrant key can be one) anywhere in what is printed, the arguments
+ *   included, becomes [redacted] (see JWT_RE);
+ * - the name of a variable that is not set is shown only when it reads like a name (see
+ *   describeVariable): `--key-env <the key>` is an easy mistake.
+ */
+import { checkMany } from './batch';
+import { checkClusterAccess } from './check';
+import type { CheckOptions, Grant, SharedCheckOptions } from './options';
+import { CheckReport, formatReport, formatSummary, formatWarnings } from './report';
+import { optionsHelp, parseArgs, withDefaults } from '../runtime/args';
+import { RunIo, runCli } from '../runtime/cli';
+import { RuntimeError } from '../runtime/errors';
+import { sameSha256, setKeyHint, variableSetTwice } from '../runtime/key-variable';
+import { CHECK_OPTIONS } from '../runtime/protocol';
+
+const PROG = 'qdrant-cluster-access';
+
+export const USAGE = `Usage: ${PROG} check --url <base_url> [options]
+       ${PROG} check --grants-env NAME [options]
+
+Proves that an API key works on a Qdrant cluster, and has the access its apps need:
+  root      GET <url>/ without the key: must answer Qdrant's version JSON (asked again with
+            the key only when the Qdrant Cloud edge refuses it), so the key goes nowhere
+            that has not shown to be Qdrant. It proves nothing about the key.
+  key       GET <url>/collections with the key: 200 = key accepted; 401/403 = key
+            rejected (403 ExpiredSignature = key expired).
+  enforced  GET <url>/collections without a key: must be refused (401/403); a 200
+            means anyone can use the cluster, which fails unless --allow-open.
+  access    with --access, --read-collections or --write-collections: side-effect-free
+            probes (an empty alias batch, collection exists, an empty delete) prove the
+            declared access, and no more.
+  grpc      with --grpc-url: Qdrant/HealthCheck, then (once root passed) Collections/List
+            with and without the key.
+  expiry    a key that is a JWT: its expiry date, against --min-validity-days.
+
+Options:
+${optionsHelp(CHECK_OPTIONS)}
+
+TLS is always verified, whatever NODE_TLS_REJECT_UNAUTHORIZED says. Redirects are not followed
+(the key would go elsewhere). The key is read from the environment, never from an argument.
+
+Output, one line per cluster, and warning lines: a key that expires soon, access beyond the declared
+that --allow-excess-access lets pass, declared access on an open cluster:
+  ok   search-api → prod-eu  qdrant 1.18.3  key accepted, keys enforced  expires 2027-02-20 (in 90 days)  184 ms
+  FAIL search-api → prod-eu  step key: key rejected (401 Invalid API key or JWT); check the key's clusters in the console (setup guide, section 2), set the variable again (setup guide, section 3), or create a new key  52 ms
+
+Exit codes: 0 all steps passed; 1 the check failed; 2 usage error (bad option, URL or
+number; key variable missing or empty, or not the key --key-sha256-env names).
+`;
+
+const SECRET_FLAG_HINT = 'keys are never taken as arguments (they would show in the process list and shell history); ' +
+  'put the key in the environment variable QDRANT_API_KEY, or name another variable with --key-env NAME';
+
+/**
+ * A JSON Web Token, or what is left of one cut short: "eyJ" (`{"` in base64url) at the start of a
+ * word, more base64url, then up to two more dot-separated parts (a name like honeyJar-search is not one).
+ */
+const JWT_RE = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
+
+function withoutJwts(text: string): string {
+  return String(text).replace(JWT_RE, '[redacted]');
+}
+
+/**
+ * How a message names the environment variable `name`, given with `flag` (undefined for --key-env,
+ * whose messages name no flag). The name is shown only when it reads like a variable name: it starts
+ * with TF_VAR_ (the constructs make those), or it is at most 40 characters, all upper case or with
+ * an "_", and no part between "_" is longer than 16 characters. Anything else, a long run of
+ * mixed-case letters and digits for one, may be a key given where the name belongs.
+ */
+function describeVariable(name: string, flag?: string): string {
+  const readsLikeName = name.startsWith('TF_VAR_') || (name.length <= 40 &&
+    (name.includes('_') || name === name.toUpperCase()) && name.split('_').every((part) => part.length <= 16));
+  if (!readsLikeName) return `environment variable named by ${flag || CHECK_OPTIONS.keyEnv.flag} (not shown: it may be a key)`;
+  return flag ? `environment variable ${name} (${flag})` : `environment variable ${name}`;
+}
+
+/**
+ * The secrets to register before parsing: the values of the variables named by --key-env and
+ * --key-sha256-env (as `--flag NAME` or `--flag=NAME`), and every JWT in the arguments.
+ */
+function secretsInArgs(argv: readonly string[], env: RunIo['env']): (string | undefined)[] {
+  const secrets: (string | undefined)[] = [];
+  argv.forEach((arg, i) => {
+    for (const flag of [CHECK_OPTIONS.keyEnv.flag, CHECK_OPTIONS.keySha256Env.flag]) {
+      const name = arg === flag ? argv[i + 1] : arg.startsWith(`${flag}=`) ? arg.slice(flag.length + 1) : undefined;
+      if (name !== undefined && Object.prototype.hasOwnProperty.call(env, name)) secrets.push(env[name]);
+    }
+    secrets.push(...(String(arg).match(JWT_RE) || []));
+  });
+  return secrets;
+}
+
+/** The options of the command line, defaults applied (their types are the specs' in runtime/protocol.ts). */
+type CheckCommandLine = Pick<Required<CheckOptions>, 'header' | 'access' | 'deployCommand'> & Record<'keyEnv', string>
+  & Record<'timeout' | 'retries' | 'concurrency' | 'minValidityDays' | 'warnValidityDays', number>
+  & Partial<Record<'url' | 'grpcUrl' | 'grantsEnv' | 'keySha256Env' | 'ca' | 'label', string> & Record<'deadline', number>
+  & Record<'readCollections' | 'writeCollections', string[]> & Record<'allowOpen' | 'allowExcessAccess' | 'json' | 'help', true>>;
+
+/**
+ * With --key-sha256-env: the key must be the one whose sha256 that variable holds. Terraform gives
+ * it for a key from a variable, whose TF_VAR_ value (what the check reads) loses to -var and .tfvars
+ * (what the targets get). Neither the key nor a hash is ever shown.
+ */
+function checkKeyHash(o: CheckCommandLine & { keySha256Env: string }, env: RunIo['env'], apiKey: string): void {
+  const expected = env[o.keySha256Env];
+  const variable = describeVariable(o.keySha256Env, CHECK_OPTIONS.keySha256Env.flag);
+  if (expected === undefined || expected === '') {
+    throw new RuntimeError(`${variable} ${expected === undefined ? 'is not set' : 'is empty'}: set it to the sha256 (hex) of the key, or leave out ${CHECK_OPTIONS.keySha256Env.flag}`);
+  }
+  if (!/^[0-9a-fA-F]{64}$/.test(expected)) {
+    throw new RuntimeError(`${variable} does not hold a sha256 of 64 hex digits (value not shown); set it to the sha256 (hex) of the key`);
+  }
+  if (sameSha256(apiKey, expected)) return;
+  if (o.keyEnv.startsWith('TF_VAR_')) throw new RuntimeError(variableSetTwice(o.keyEnv));
+  throw new RuntimeError(`the key in ${describeVariable(o.keyEnv)} is not the one whose sha256 is in ${variable}; give the key that hash was made from`);
+}
+
+/** Turns argv and the environment into what to run, or { help: true }. Throws a usage error. */
+export function parseCommandLine(argv: readonly string[], env: RunIo['env']):
+{ help: true } | { help?: undefined; json: boolean; options: SharedCheckOptions & Partial<Grant>; grants?: Grant[]; concurrency: number } {
+  const [command, ...rest] = argv;
+  if (command === undefined) throw new RuntimeError(`missing command: use '${PROG} check --url <base_url>' (see --help)`);
+  if (command === '--help' || command === '-h' || command === 'help') return { help: true };
+  if (command !== 'check') {
+    const shown = /^[a-z][a-z-]{0,19}$/.test(command) ? `'${command}'` : '(not shown)';
+    throw new RuntimeError(`unknown command ${shown}: the only command is 'check' (see --help)`);
+  }
+  const { values, positionals } = parseArgs(CHECK_OPTIONS, rest, SECRET_FLAG_HINT);
+  if (values.help) return { help: true };
+  // Not echoed: a stray argument is often a key pasted where it does not belong.
+  if (positionals.length > 0) throw new RuntimeError('unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)');
+  const o = withDefaults(CHECK_OPTIONS, values) as unknown as CheckCommandLine;
+  if ((o.url === undefined) === (o.grantsEnv === undefined)) {
+    throw new RuntimeError('give either --url <base_url> (one cluster) or --grants-env NAME (several), not both and not neither');
+  }
+  if (o.grantsEnv !== undefined && o.grpcUrl !== undefined) {
+    throw new RuntimeError('--grpc-url goes with --url; with --grants-env, give "grpcUrl" in each grant');
+  }
+  const apiKey = env[o.keyEnv];
+  if (apiKey === undefined || apiKey.trim() === '') {
+    const state = apiKey === undefined ? 'is not set' : apiKey === '' ? 'is empty' : 'holds only whitespace';
+    const variable = describeVariable(o.keyEnv);
+    // A name that is not shown is not repeated in the hint either.
+    const hint = variable.includes('(not shown') ? ': --key-env takes the NAME of the variable that holds the key, not the key'
+      : o.keyEnv.startsWith('TF_VAR_')
+        ? `: ${setKeyHint(o.keyEnv, o.deployCommand)} (a value given with -var or a .tfvars file does not reach the check)`
+        : values.keyEnv ? `: put the API key in ${o.keyEnv}` : `: put the API key in ${o.keyEnv} (or name another variable with --key-env NAME)`;
+    throw new RuntimeError(`${variable} ${state}${hint}`);
+  }
+  if (o.keySha256Env !== undefined) checkKeyHash({ ...o, keySha256Env: o.keySha256Env }, env, apiKey);
+  let grants: Grant[] | undefined;
+  if (o.grantsEnv !== undefined) {
+    const raw = env[o.grantsEnv];
+    const variable = describeVariable(o.grantsEnv, CHECK_OPTIONS.grantsEnv.flag);
+    if (raw === undefined || raw === '') throw new RuntimeError(`${variable} is not set or empty`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new RuntimeError(`${variable} is not valid JSON; expected a list of {"label","url","grpcUrl"}`);
+    }
+    // Each entry is checked by checkMany (batch.ts checkGrantList) before anything is sent.
+    if (!Array.isArray(parsed) || parsed.length === 0) throw new RuntimeError(`${variable} must be a non-empty JSON list of {"label","url","grpcUrl"}`);
+    grants = parsed;
+  }
+  const options = {
+    url: o.url,
+    grpcUrl: o.grpcUrl,
+    apiKey,
+    header: o.header,
+    caFile: o.ca,
+    label: o.label,
+    timeoutSeconds: o.timeout,
+    deadlineSeconds: o.deadline,
+    retries: o.retries,
+    requireAuth: !o.allowOpen,
+    access: o.access,
+    readCollections: o.readCollections,
+    writeCollections: o.writeCollections,
+    allowExcessAccess: Boolean(o.allowExcessAccess),
+    minValidityDays: o.minValidityDays,
+    warnValidityDays: o.warnValidityDays,
+    deployCommand: o.deployCommand,
+  };
+  return { json: Boolean(o.json), options, grants, concurrency: o.concurrency };
+}
+
+export async function main(io: RunIo): Promise<number> {
+  // The default key variable is redacted even before it is known to be the one in use.
+  io.addSecret(io.env.QDRANT_API_KEY);
+  for (const secret of secretsInArgs(io.argv, io.env)) io.addSecret(secret);
+  try {
+    return await run({ ...io, stdout: (text) => io.stdout(withoutJwts(text)) });
+  } catch (err) {
+    if (err instanceof Error) err.message = withoutJwts(err.message);
+    throw err;
+  }
+}
+
+async function run(io: RunIo): Promise<number> {
+  const parsed = parseCommandLine(io.argv, io.env);
+  if (parsed.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  io.addSecret(parsed.options.apiKey);
+  const lines = (report: CheckReport) => [formatReport(report), ...formatWarnings(report)].map((l) => `${l}\n`).join('');
+  if (parsed.grants === undefined) {
+    // One of --url and --grants-env is given (parseCommandLine): here --url.
+    const report = await checkClusterAccess(parsed.options as CheckOptions);
+    io.stdout(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : lines(report));
+    return report.ok ? 0 : 1;
+  }
+  const onReport = parsed.json ? undefined : (report: CheckReport) => io.stdout(lines(report));
+  const result = await checkMany(parsed.options, parsed.grants, { concurrency: parsed.concurrency, onReport });
+  if (parsed.json) {
+    io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+  } else {
+    const summary = formatSummary(result, parsed.options.label);
+    // On failure Terraform prints the command's whole output in its error: the summary ends it.
+    if (summary) io.stdout(`${summary}\n`);
+  }
+  return result.ok ? 0 : 1;
+}
+
+if (require.main === module) void runCli(PROG, main);

@@ -1,0 +1,181 @@
+/**
+ * The messages of the checker's gRPC calls: gRPC's length-prefixed framing, its statuses, and a
+ * tiny protobuf reader for the two answers the checker needs (`qdrant.Qdrant/HealthCheck`,
+ * `qdrant.Collections/List`). At most MAX_RESPONSE_BYTES of an answer are decoded. Node built-ins only.
+ */
+import { RuntimeError, codeOf } from '../runtime/errors';
+import { clip } from '../runtime/text';
+
+/** At most this many bytes of one answer are read, and decoded: Qdrant's answers to the checker are a few hundred bytes. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** gRPC status codes used here (https://grpc.github.io/grpc/core/md_doc_statuscodes.html). */
+export const GrpcStatus = Object.freeze({
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+});
+
+/** Percent-decodes grpc-message (gRPC's HTTP/2 spec); malformed escapes stay as they are. */
+export function decodeGrpcMessage(value: string | string[] | undefined): string {
+  if (value === undefined) return '';
+  const text = Array.isArray(value) ? value.join(',') : String(value);
+  if (!text.includes('%')) return text;
+  const bytes = [];
+  for (let i = 0; i < text.length; i++) {
+    const hex = text.slice(i + 1, i + 3);
+    if (text[i] === '%' && /^[0-9a-fA-F]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      for (const b of Buffer.from(text[i], 'utf8')) bytes.push(b);
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** The gRPC status for an answer without grpc-status (gRPC's "HTTP to gRPC status code mapping"). */
+export function statusFromHttp(httpStatus: number): number {
+  switch (httpStatus) {
+    case 400: return GrpcStatus.INTERNAL;
+    case 401: return GrpcStatus.UNAUTHENTICATED;
+    case 403: return GrpcStatus.PERMISSION_DENIED;
+    case 404: return GrpcStatus.UNIMPLEMENTED;
+    case 429: case 502: case 503: case 504: return GrpcStatus.UNAVAILABLE;
+    default: return httpStatus === 200 ? GrpcStatus.INTERNAL : GrpcStatus.UNKNOWN;
+  }
+}
+
+/** Frames one serialized protobuf message: 1 byte "compressed" flag (0), 4 bytes big-endian length. */
+export function frame(payload: Uint8Array): Buffer {
+  const body = Buffer.from(payload);
+  const head = Buffer.alloc(5);
+  head.writeUInt32BE(body.length, 1);
+  return Buffer.concat([head, body]);
+}
+
+/** The framed empty message (`HealthCheckRequest{}`, `ListCollectionsRequest{}`): 00 00 00 00 00. */
+export function encodeEmpty(): Buffer {
+  return Buffer.alloc(5);
+}
+
+function tooLarge(): RuntimeError {
+  return new RuntimeError(`the decoded answer is more than 1 MiB (${MAX_RESPONSE_BYTES} bytes)`, 'ERR_GRPC_TOO_LARGE');
+}
+
+/**
+ * Splits a response body into message payloads, gzip undone when `encoding` is 'gzip'; at most
+ * MAX_RESPONSE_BYTES decoded in all (code 'ERR_GRPC_TOO_LARGE': a few KB of gzip can hold a GB).
+ * With `accepted` (the encodings the call advertised), a compressed message in another encoding
+ * is refused. Throws (code 'ERR_GRPC_FRAME') on a malformed body.
+ */
+export function decodeFrames(body: Buffer, encoding?: string, accepted?: readonly string[]): Buffer[] {
+  const messages = [];
+  let offset = 0;
+  let total = 0;
+  while (offset < body.length) {
+    if (body.length - offset < 5) throw new RuntimeError('truncated gRPC message header', 'ERR_GRPC_FRAME');
+    const compressed = body[offset];
+    const length = body.readUInt32BE(offset + 1);
+    offset += 5;
+    if (length > body.length - offset) throw new RuntimeError('truncated gRPC message', 'ERR_GRPC_FRAME');
+    let payload = body.subarray(offset, offset + length);
+    offset += length;
+    if (compressed === 1) {
+      const shown = JSON.stringify(clip(String(encoding ?? ''), 40));
+      if (accepted && !accepted.includes(encoding as string)) {
+        throw new RuntimeError(`a message compressed with ${shown} (grpc-encoding), but the checker accepts only uncompressed ones ` +
+          `(grpc-accept-encoding: ${accepted.join(', ')}) — a server may compress only with an encoding the client accepts; check the gRPC address`, 'ERR_GRPC_FRAME');
+      }
+      if (encoding !== 'gzip') throw new RuntimeError(`compressed gRPC message with unsupported encoding ${shown}`, 'ERR_GRPC_FRAME');
+      // zlib is loaded only for a compressed message (Qdrant sends none): it costs every check process ~2 ms to load.
+      try {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        payload = (require('node:zlib') as typeof import('node:zlib')).gunzipSync(payload, { maxOutputLength: Math.max(1, MAX_RESPONSE_BYTES - total) });
+      } catch (err) {
+        if (codeOf(err) === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
+        throw new RuntimeError(`a gzip-compressed gRPC message that does not decompress (${clip(codeOf(err) || String(err), 40)})`, 'ERR_GRPC_FRAME');
+      }
+    } else if (compressed !== 0) {
+      throw new RuntimeError('invalid gRPC message flag', 'ERR_GRPC_FRAME');
+    }
+    total += payload.length;
+    if (total > MAX_RESPONSE_BYTES) throw tooLarge();
+    messages.push(Buffer.from(payload));
+  }
+  return messages;
+}
+
+/** The fields of one protobuf message: a Buffer for wire type 2 (and the fixed types), a bigint for a varint. */
+function readFields(buf: Buffer): { field: number; wireType: number; value: Buffer | bigint }[] {
+  const fields = [];
+  let pos = 0;
+  const varint = () => {
+    let result = 0n;
+    let shift = 0n;
+    for (;;) {
+      if (pos >= buf.length) throw new RuntimeError('truncated protobuf varint', 'ERR_PROTOBUF');
+      const b = buf[pos++];
+      result |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) return result;
+      shift += 7n;
+      if (shift > 63n) throw new RuntimeError('protobuf varint too long', 'ERR_PROTOBUF');
+    }
+  };
+  const take = (n: number) => {
+    if (n > buf.length - pos) throw new RuntimeError('truncated protobuf field', 'ERR_PROTOBUF');
+    const out = buf.subarray(pos, pos + n);
+    pos += n;
+    return out;
+  };
+  while (pos < buf.length) {
+    const key = varint();
+    const field = Number(key >> 3n);
+    const wireType = Number(key & 7n);
+    if (field === 0) throw new RuntimeError('protobuf field number 0', 'ERR_PROTOBUF');
+    let value;
+    switch (wireType) {
+      case 0: value = varint(); break;
+      case 1: value = take(8); break;
+      case 2: value = take(Number(varint())); break;
+      case 5: value = take(4); break;
+      default: throw new RuntimeError(`unsupported protobuf wire type ${wireType}`, 'ERR_PROTOBUF');
+    }
+    fields.push({ field, wireType, value });
+  }
+  return fields;
+}
+
+/** The last value of string field `n` (proto3: the last one wins), or undefined. */
+function stringField(fields: ReturnType<typeof readFields>, n: number): string | undefined {
+  let out;
+  for (const f of fields) if (f.field === n && f.wireType === 2) out = (f.value as Buffer).toString('utf8');
+  return out;
+}
+
+/** Decodes `HealthCheckReply{ string title = 1; string version = 2; optional string commit = 3; }`. Throws (code 'ERR_PROTOBUF') on malformed input. */
+export function decodeHealthCheckReply(buf: Uint8Array): { title: string; version: string; commit?: string } {
+  const fields = readFields(Buffer.from(buf));
+  const commit = stringField(fields, 3);
+  return {
+    title: stringField(fields, 1) ?? '',
+    version: stringField(fields, 2) ?? '',
+    ...(commit === undefined ? {} : { commit }),
+  };
+}
+
+/** Decodes `ListCollectionsResponse{ repeated CollectionDescription{ string name = 1; } collections = 1; double time = 2; }` to the names. */
+export function decodeListCollections(buf: Uint8Array): string[] {
+  return readFields(Buffer.from(buf))
+    .filter((f) => f.field === 1 && f.wireType === 2)
+    .map((f) => stringField(readFields(f.value as Buffer), 1) ?? '');
+}

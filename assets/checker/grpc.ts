@@ -1,0 +1,266 @@
+/**
+ * A low-level gRPC client for the checker: unary calls over HTTP/2 with Node's built-in http2 and
+ * tls modules only; the messages are grpc-messages.ts's (re-exported here with the client).
+ *
+ * What it promises:
+ *   - TLS is always verified (trust.ts verifiedTls). Extra CAs come only through a
+ *     tls.SecureContext, which replaces Node's default trust for this client (trust.ts adds the
+ *     CA to a default context). `http://` is accepted for loopback hosts only (tests).
+ *   - One call is one HTTP/2 stream: no retries, nothing followed; every answer is returned as read
+ *     (trailers-only answers included), with grpc-status taken from the trailers, or from the
+ *     headers of a trailers-only answer, or mapped from the HTTP status when there is none.
+ *   - Network and TLS errors reject with Node's own error (its `code` kept); a call that does not
+ *     finish in time rejects with the code 'CHECK_TIMEOUT'; 'ERR_GRPC_TOO_LARGE' past
+ *     MAX_RESPONSE_BYTES, 'ERR_GRPC_FRAME' for a malformed body, 'ERR_GRPC_USAGE' for bad
+ *     arguments, 'ERR_GRPC_CLOSED' after close(). Calls accept uncompressed answers only
+ *     (grpc-accept-encoding: identity): a compressed message fails the call.
+ *   - Credentials go only into the metadata the caller passes; this module never logs.
+ */
+import * as http2 from 'node:http2';
+import { connect as tlsConnect, SecureContext } from 'node:tls';
+import { decodeFrames, decodeGrpcMessage, encodeEmpty, MAX_RESPONSE_BYTES, statusFromHttp } from './grpc-messages';
+import { verifiedTls } from './trust';
+import { RuntimeError } from '../runtime/errors';
+import { clip } from '../runtime/text';
+import { DEFAULT_GRPC_PORT, ParsedClusterUrl, parseClusterUrl, showUrl } from '../runtime/url';
+
+export { decodeHealthCheckReply, decodeListCollections, encodeEmpty, GrpcStatus } from './grpc-messages';
+
+const USER_AGENT = 'qdrant-cluster-access-checker';
+/** The message encodings a call accepts (its grpc-accept-encoding): Qdrant's answers are small. */
+const ACCEPT_ENCODINGS = Object.freeze(['identity']);
+/** Metadata names the transport owns; a caller may not set them. */
+const RESERVED_METADATA = new Set(['content-type', 'te', 'user-agent', 'grpc-timeout', 'grpc-encoding', 'grpc-accept-encoding', 'host', 'connection']);
+
+/**
+ * An answer, whatever its status: grpc-status from the trailers, or the headers of a trailers-only
+ * answer, or (none: a proxy's HTTP error) mapped from the HTTP status (`statusFromHttp` true);
+ * grpc-message percent-decoded ('' when absent; untrusted server text); the payloads of the body's
+ * messages (none unless HTTP 200 with content-type `application/grpc`).
+ */
+export interface GrpcAnswer {
+  grpcStatus: number;
+  grpcMessage: string;
+  statusFromHttp: boolean;
+  trailersOnly: boolean;
+  httpStatus: number;
+  contentType: string;
+  messages: Buffer[];
+}
+
+export interface GrpcClient {
+  /** The origin the client talks to, `https://host:port`. */
+  readonly url: string;
+  /**
+   * One unary call (`/package.Service/Method`) on its own HTTP/2 stream; the connection is opened on first use and shared.
+   * metadata: sent as headers, e.g. `{ 'api-key': key }` (names lower-cased; the transport's own refused). message: one
+   * framed message (default: the empty one). timeoutMs: default the client's; also sent as `grpc-timeout`.
+   */
+  call(path: string, options?: { metadata?: Readonly<Record<string, string>>; message?: Buffer; timeoutMs?: number }): Promise<GrpcAnswer>;
+  /** Cancels pending calls (they reject with 'ERR_GRPC_CLOSED') and closes the connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * A gRPC base URL by the address rule (runtime/url.ts): `https://host[:port]` (port 6334 when
+ * absent), or `http://` for a loopback host. Throws with the code 'ERR_GRPC_USAGE'.
+ */
+export function parseGrpcUrl(input: string): { protocol: string; hostname: string; port: number; authority: string; origin: string } {
+  const parsed = parseClusterUrl(String(input).replace(/\/$/, ''));
+  if (parsed.problems.length > 0) throw new RuntimeError(`gRPC URL ${showUrl(input)} ${parsed.problems[0]}`, 'ERR_GRPC_USAGE');
+  const { protocol, host, hostForUrl, explicitPort } = parsed as Required<ParsedClusterUrl>;
+  const port = explicitPort ?? DEFAULT_GRPC_PORT;
+  return { protocol, hostname: host, port, authority: `${hostForUrl}:${port}`, origin: `${protocol}//${hostForUrl}:${port}` };
+}
+
+function positiveTimeout(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new RuntimeError(`${name} must be a positive number of milliseconds, got ${String(value)}`, 'ERR_GRPC_USAGE');
+  }
+  return value;
+}
+
+/** `grpc-timeout` header value: at most 8 digits, in the smallest unit that fits. */
+function grpcTimeoutHeader(ms: number): string {
+  const whole = Math.max(1, Math.ceil(ms));
+  return whole < 1e8 ? `${whole}m` : `${Math.ceil(whole / 1000)}S`;
+}
+
+function parseStatus(value: unknown): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  return /^\d{1,3}$/.test(String(text)) ? Number(text) : undefined;
+}
+
+/**
+ * Opens a client for `https://host[:port]`; `timeoutMs`: the default time limit of one call
+ * (connect, TLS, the request and the whole answer). Connects lazily, on the first call; a failed
+ * connection is made anew by the next call (the caller decides whether to retry).
+ */
+export function openGrpc(url: string, options: { secureContext?: SecureContext; timeoutMs: number }): GrpcClient {
+  const target = parseGrpcUrl(url);
+  const defaultTimeout = positiveTimeout(options.timeoutMs, 'timeoutMs');
+  const secureContext = options.secureContext;
+  let session: http2.ClientHttp2Session | undefined;
+  let sessionError: Error | undefined;
+  let closed = false;
+  const pending = new Set<{ cancel(err: Error): void }>();
+
+  function connect(): http2.ClientHttp2Session {
+    if (session && !session.closed && !session.destroyed) return session;
+    sessionError = undefined;
+    // The TLS connection is made here, not by http2.connect: Node 18's http2 sets an IP address
+    // as the SNI server name, and prints a deprecation warning (DEP0123) for it.
+    const tlsOptions = { host: target.hostname, port: target.port, ALPNProtocols: ['h2'], ...verifiedTls(target.hostname, secureContext) };
+    const s = target.protocol === 'https:'
+      ? http2.connect(target.origin, { createConnection: () => tlsConnect(tlsOptions) })
+      : http2.connect(target.origin);
+    // A connection failure is reported through the calls it fails (and a listener keeps it from throwing).
+    s.on('error', (err) => {
+      sessionError = err;
+    });
+    session = s;
+    return s;
+  }
+
+  const call: GrpcClient['call'] = (path, callOptions = {}) => new Promise<GrpcAnswer>((resolve, reject) => {
+    if (closed) throw new RuntimeError('the gRPC client is closed', 'ERR_GRPC_CLOSED');
+    if (typeof path !== 'string' || !/^\/[A-Za-z0-9_.]+\/[A-Za-z0-9_]+$/.test(path)) {
+      throw new RuntimeError(`invalid gRPC method path '${clip(String(path), 100)}': expected /package.Service/Method`, 'ERR_GRPC_USAGE');
+    }
+    const timeoutMs = callOptions.timeoutMs === undefined ? defaultTimeout : positiveTimeout(callOptions.timeoutMs, 'timeoutMs');
+    const message = callOptions.message === undefined ? encodeEmpty() : callOptions.message;
+    if (!Buffer.isBuffer(message) || message.length < 5 || message.readUInt32BE(1) !== message.length - 5) {
+      throw new RuntimeError('message must be one framed gRPC message (see encodeEmpty and frame)', 'ERR_GRPC_USAGE');
+    }
+    const headers: http2.OutgoingHttpHeaders = {
+      ':method': 'POST',
+      ':path': path,
+      ':authority': target.authority,
+      'content-type': 'application/grpc',
+      'te': 'trailers',
+      'user-agent': USER_AGENT,
+      'grpc-timeout': grpcTimeoutHeader(timeoutMs),
+      'grpc-accept-encoding': ACCEPT_ENCODINGS.join(','),
+    };
+    for (const [name, value] of Object.entries(callOptions.metadata || {})) {
+      const lower = name.toLowerCase();
+      if (lower.startsWith(':') || RESERVED_METADATA.has(lower) || !/^[0-9a-z_.-]+$/.test(lower)) {
+        throw new RuntimeError(`metadata name '${clip(name, 60)}' is reserved or invalid`, 'ERR_GRPC_USAGE');
+      }
+      if (typeof value !== 'string') throw new RuntimeError(`metadata '${lower}' must be a string`, 'ERR_GRPC_USAGE');
+      headers[lower] = value;
+    }
+
+    const s = connect();
+    let settled = false;
+    let stream: http2.ClientHttp2Stream | undefined;
+    const finish = (err: unknown, result?: GrpcAnswer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      pending.delete(entry);
+      if (err) reject(err);
+      else resolve(result as GrpcAnswer);
+    };
+    const entry = {
+      cancel: (err: Error) => {
+        if (stream && !stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
+        finish(err);
+      },
+    };
+    pending.add(entry);
+    const timer = setTimeout(() => {
+      entry.cancel(new RuntimeError(`no answer to ${path} from ${target.authority} within ${timeoutMs} ms`, 'CHECK_TIMEOUT'));
+      // A connection that never completed (or a server that answers nothing) is not worth keeping.
+      s.destroy();
+    }, timeoutMs);
+
+    try {
+      stream = s.request(headers, { endStream: false });
+    } catch (err) {
+      finish(sessionError || err);
+      return;
+    }
+    const st = stream;
+    let httpStatus = 0;
+    let contentType = '';
+    let grpcEncoding: string | string[] | undefined;
+    let headerStatus: number | undefined;
+    let headerMessage: string | string[] | undefined;
+    let trailerStatus: number | undefined;
+    let trailerMessage: string | string[] | undefined;
+    let trailersOnly = false;
+    let size = 0;
+    const chunks: Buffer[] = [];
+
+    st.on('response', (h) => {
+      httpStatus = Number(h[':status']) || 0;
+      contentType = String(h['content-type'] || '');
+      grpcEncoding = h['grpc-encoding'];
+      if (h['grpc-status'] !== undefined) {
+        trailersOnly = true;
+        headerStatus = parseStatus(h['grpc-status']);
+        headerMessage = h['grpc-message'];
+      }
+    });
+    st.on('trailers', (t) => {
+      trailerStatus = parseStatus(t['grpc-status']);
+      trailerMessage = t['grpc-message'];
+    });
+    st.on('data', (d: Buffer) => {
+      size += d.length;
+      if (size > MAX_RESPONSE_BYTES) {
+        entry.cancel(new RuntimeError(`the answer to ${path} is larger than ${MAX_RESPONSE_BYTES} bytes`, 'ERR_GRPC_TOO_LARGE'));
+        return;
+      }
+      chunks.push(d);
+    });
+    // A failed connection cancels its pending streams first; report the cause (ECONNREFUSED, a TLS error).
+    st.on('error', (err: Error & { code?: string }) => finish(sessionError || (err && err.code === 'ERR_HTTP2_STREAM_CANCEL' && err.cause) || err));
+    st.on('close', () => {
+      if (settled) return;
+      if (httpStatus === 0) {
+        // Closed before any answer: a reset stream or a dead connection.
+        finish(sessionError || new RuntimeError(`the stream of ${path} was closed without an answer (HTTP/2 code ${st.rstCode})`, 'ERR_HTTP2_STREAM_ERROR'));
+        return;
+      }
+      const status = trailerStatus !== undefined ? trailerStatus : headerStatus;
+      const rawMessage = trailerStatus !== undefined ? trailerMessage : headerMessage;
+      // Only a gRPC answer has length-prefixed messages; a proxy's error page or a web page has none.
+      let messages: Buffer[] = [];
+      if (httpStatus === 200 && /^application\/grpc(?:[+;]|$)/.test(contentType)) {
+        try {
+          messages = decodeFrames(Buffer.concat(chunks), Array.isArray(grpcEncoding) ? grpcEncoding[0] : grpcEncoding, ACCEPT_ENCODINGS);
+        } catch (err) {
+          finish(err);
+          return;
+        }
+      }
+      finish(undefined, {
+        grpcStatus: status !== undefined ? status : statusFromHttp(httpStatus),
+        grpcMessage: decodeGrpcMessage(rawMessage),
+        statusFromHttp: status === undefined,
+        trailersOnly,
+        httpStatus,
+        contentType,
+        messages,
+      });
+    });
+    st.end(message);
+  });
+
+  function close(): Promise<void> {
+    closed = true;
+    for (const p of [...pending]) p.cancel(new RuntimeError('the gRPC client was closed', 'ERR_GRPC_CLOSED'));
+    const s = session;
+    session = undefined;
+    if (!s || s.destroyed) return Promise.resolve();
+    return new Promise((resolve) => {
+      s.close(() => resolve());
+      // Nothing should be in flight any more; do not wait for a peer that never acknowledges.
+      setTimeout(() => s.destroy(), 1000).unref();
+    });
+  }
+
+  return { url: target.origin, call, close };
+}

@@ -1,0 +1,76 @@
+/**
+ * The retry loop of every request the checker sends (REST and gRPC): exponential backoff (full
+ * jitter) while the outcome is retryable (network errors; the caller says which answers), bounded
+ * by the check's deadline. Node built-ins only.
+ */
+import { codeOf } from '../runtime/errors';
+
+/** The backoff's base and cap, unless the options say otherwise. */
+export const BACKOFF = { baseMs: 200, capMs: 5000 };
+
+/** Network errors worth another attempt (a timeout of one attempt included). */
+export const RETRYABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH',
+  'ENETDOWN', 'ECONNABORTED', 'CHECK_TIMEOUT',
+]);
+
+/** The code of a request that ran out of time because the check's deadline came first: never retried. */
+export const DEADLINE_TIMEOUT = 'CHECK_DEADLINE';
+
+/** The bounds of one check's requests. */
+export interface Bounds {
+  readonly deadlineAt: number;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly backoffBaseMs: number;
+  readonly backoffCapMs: number;
+}
+
+/**
+ * The outcome of a request with retries: its value (an answer) or its last error, how many
+ * attempts it took, and whether the deadline ended it. `waitMs` and `leftMs` are set when it
+ * stopped because the wait before the next attempt (waitMs) was longer than the time left (leftMs).
+ */
+export interface Outcome<T> {
+  readonly value?: T;
+  readonly err?: unknown;
+  readonly attempts: number;
+  readonly deadlineHit: boolean;
+  readonly waitMs?: number;
+  readonly leftMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The backoff before attempt n + 1: full jitter under an exponential cap. */
+export function backoff(bounds: Bounds, n: number): number {
+  return Math.random() * Math.min(bounds.backoffCapMs, bounds.backoffBaseMs * 2 ** (n - 1));
+}
+
+/**
+ * Calls `once(timeoutMs, byDeadline)` until it succeeds for good, its outcome is not retryable, the
+ * retries are used up or the deadline (bounds.deadlineAt) comes. `delayFor(outcome, n)` returns the
+ * wait before the next attempt, or undefined to stop. A request that times out with the code
+ * DEADLINE_TIMEOUT (its time was cut to what was left: byDeadline) ends the loop as the deadline.
+ */
+export async function withRetries<T>(bounds: Bounds, once: (timeoutMs: number, byDeadline: boolean) => Promise<T>,
+  delayFor: (outcome: { value?: T; err?: unknown }, n: number) => number | undefined): Promise<Outcome<T>> {
+  let last: { value?: T; err?: unknown } = {};
+  for (let n = 1; ; n++) {
+    const remaining = bounds.deadlineAt - Date.now();
+    if (remaining <= 0) return { ...last, attempts: n - 1, deadlineHit: true };
+    const byDeadline = remaining < bounds.timeoutMs;
+    try {
+      last = { value: await once(Math.min(bounds.timeoutMs, remaining), byDeadline) };
+    } catch (err) {
+      last = { err };
+    }
+    if (last.err && codeOf(last.err) === DEADLINE_TIMEOUT) return { ...last, attempts: n, deadlineHit: true };
+    const delay = n > bounds.retries ? undefined : delayFor(last, n);
+    if (delay === undefined) return { ...last, attempts: n, deadlineHit: false };
+    // The wait would pass the deadline: stop now, and say how long the wait was and what was left.
+    const left = bounds.deadlineAt - Date.now();
+    if (delay >= left) return { ...last, attempts: n, deadlineHit: true, waitMs: delay, leftMs: left };
+    await sleep(delay);
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The argument parser of both CLIs, driven by the option specs of protocol.ts. Node built-ins only.
+ *
+ * A key pasted in the wrong place must not come back in a message: an unknown option, the value
+ * of an enum or number option, or a name in a list, is shown only when it is short (<= 20
+ * characters) and not a JWT (eyJ...); values of string options never. "-flag=value" is split like
+ * "--flag=value", so the value part of an unknown option is never shown either.
+ */
+import { RuntimeError } from './errors';
+import { isEnvName } from './names';
+import type { OptionSpec } from './protocol';
+import { showable } from './text';
+
+const FLAG_LOOKS_SECRET = /(^-k$)|key(?!-env)|token|secret|passw/i;
+const NOT_SHOWN = '(not shown: it may be a key)';
+const NUMBER_RE = /^[0-9]+(\.[0-9]+)?$/;
+const INTEGER_RE = /^(0|[1-9][0-9]*)$/;
+
+function range(spec: OptionSpec): string {
+  return `${spec.min}-${spec.max}`;
+}
+
+/**
+ * A list option's names, split at commas. Empty items (a,,b or a trailing comma) are skipped;
+ * names are not trimmed (Qdrant allows spaces in collection names; the constructs refuse
+ * surrounding whitespace), so a name with surrounding whitespace is refused, not repaired.
+ */
+function splitList(spec: OptionSpec, raw: string): string[] {
+  const items = raw.split(',');
+  if (items.every((s) => s.trim() === '')) {
+    throw new RuntimeError(`${spec.flag} is an empty list; give one or more names separated by commas (${spec.valueName || 'A,B'}), or leave the option out`);
+  }
+  for (const item of items) {
+    if (item !== '' && item.trim() !== item) {
+      const shown = showable(item);
+      throw new RuntimeError(`${spec.flag}: ${shown ? `name ${shown}` : `a name ${NOT_SHOWN}`} starts or ends with whitespace; ` +
+        'names are not trimmed (Qdrant allows spaces in them): write A,B, not A, B');
+    }
+  }
+  return items.filter((s) => s !== '');
+}
+
+/**
+ * Checks one value against its option spec. Returns the typed value, or throws a usage error.
+ * Values of type string are never echoed (they may be secrets pasted in the wrong place); enum,
+ * number and list values only when showable. Numbers are plain decimals (no 0x10, 1e1, " 5" or 01).
+ */
+function coerce(spec: OptionSpec, raw: string): unknown {
+  const shown = showable(raw) ?? `a value ${NOT_SHOWN}`;
+  switch (spec.type) {
+    case 'enum':
+      if (!spec.values?.includes(raw)) throw new RuntimeError(`${spec.flag} must be one of ${spec.values?.join(', ')}; got ${shown}`);
+      return raw;
+    case 'number':
+    case 'integer': {
+      const whole = spec.type === 'integer';
+      const plain = (whole ? INTEGER_RE : NUMBER_RE).test(raw);
+      const n = Number(raw);
+      if (!plain || n < (spec.min as number) || n > (spec.max as number)) {
+        throw new RuntimeError(`${spec.flag} needs a ${whole ? 'whole ' : ''}number${spec.unit ? ` of ${spec.unit}` : ''} in ${range(spec)}; got ${shown}` +
+          `${plain ? '' : whole ? '; write plain decimal digits without leading zeros, e.g. 3' : '; write plain decimal digits, e.g. 10 or 2.5'}`);
+      }
+      return n;
+    }
+    case 'env-name':
+      if (!isEnvName(raw)) {
+        throw new RuntimeError(`${spec.flag} needs the NAME of an environment variable (letters, digits, _), not a value; ` +
+          'the value given is not a valid name (not shown: it may be a key)');
+      }
+      return raw;
+    case 'list':
+      return splitList(spec, raw);
+    case 'boolean':
+      return true;
+    default:
+      return raw;
+  }
+}
+
+/**
+ * Parses `argv` (after the command) against `options` ({ name: spec }). Accepts `--flag value`,
+ * `--flag=value` (and `-f=value`); `--` ends the options (what follows is positional). A value
+ * taken from the next argument may not be one of the options (`--label --json` is refused).
+ * `values` holds only the options given, typed. `secretHint` is the message tail for an unknown
+ * flag that looks like it carries a key.
+ */
+export function parseArgs(options: Record<string, OptionSpec>, argv: readonly string[], secretHint?: string) {
+  const byFlag = new Map<string, [string, OptionSpec]>();
+  for (const [name, spec] of Object.entries(options)) {
+    byFlag.set(spec.flag, [name, spec]);
+    for (const alias of spec.aliases || []) byFlag.set(alias, [name, spec]);
+  }
+  const values: Record<string, unknown> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const found = byFlag.get(flag);
+    if (!found) {
+      const shown = showable(flag);
+      if (!shown) throw new RuntimeError(`unknown option ${NOT_SHOWN}; see --help for the options${secretHint ? `; ${secretHint}` : ''}`);
+      if (FLAG_LOOKS_SECRET.test(flag) && secretHint) throw new RuntimeError(`unknown option ${shown}: ${secretHint}`);
+      throw new RuntimeError(`unknown option ${shown} (see --help)`);
+    }
+    const [name, spec] = found;
+    if (name in values) throw new RuntimeError(`option ${spec.flag} given twice`);
+    if (spec.type === 'boolean') {
+      if (eq > 0) throw new RuntimeError(`option ${spec.flag} takes no value`);
+      values[name] = true;
+      continue;
+    }
+    const raw = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (raw === undefined) throw new RuntimeError(`option ${spec.flag} needs a value (see --help)`);
+    if (eq < 0 && (raw === '--' || byFlag.has(raw))) {
+      throw new RuntimeError(`option ${spec.flag} needs a value; the next argument is the option ${raw} (see --help)`);
+    }
+    values[name] = coerce(spec, raw);
+  }
+  refuseInTwoLists(options, values);
+  return { values, positionals };
+}
+
+/** A name given in two list options (read and write collections) contradicts itself: refused. */
+function refuseInTwoLists(options: Record<string, OptionSpec>, values: Record<string, unknown>): void {
+  const lists = Object.entries(options).filter(([name, spec]) => spec.type === 'list' && Array.isArray(values[name]));
+  for (let a = 0; a < lists.length; a++) {
+    for (let b = a + 1; b < lists.length; b++) {
+      const second = values[lists[b][0]] as string[];
+      const both = (values[lists[a][0]] as string[]).find((n) => second.includes(n));
+      if (both === undefined) continue;
+      const [first, other] = [lists[a][1].flag, lists[b][1].flag];
+      throw new RuntimeError(`${showable(both) ?? `a name ${NOT_SHOWN}`} is in both ${first} and ${other}; ` +
+        `give it in one of them only (${other} if the apps write it)`);
+    }
+  }
+}
+
+/** The values given plus the defaults of the options not given. */
+export function withDefaults(options: Record<string, OptionSpec>, values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(options)) {
+    if (values[name] !== undefined) out[name] = values[name];
+    else if (spec.default !== undefined) out[name] = spec.default;
+  }
+  return out;
+}
+
+/** The options part of a usage text, generated from the specs (so help and parser never differ). */
+export function optionsHelp(options: Record<string, OptionSpec>): string {
+  const lines = [];
+  for (const spec of Object.values(options)) {
+    const head = `  ${[spec.flag, ...(spec.aliases || [])].join(', ')}${spec.type === 'boolean' ? '' : ` ${spec.valueName || (spec.type === 'enum' ? spec.values?.join('|') : 'VALUE')}`}`;
+    const extra = [];
+    if (spec.min !== undefined) extra.push(`${range(spec)}`);
+    if (spec.defaultText !== undefined) extra.push(`default ${spec.defaultText}`);
+    else if (spec.default !== undefined) extra.push(`default ${spec.default}`);
+    const text = `${spec.describe}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+    lines.push(head.length < 26 ? `${head.padEnd(26)}${text}` : `${head}\n${''.padEnd(26)}${text}`);
+  }
+  return lines.join('\n');
+}

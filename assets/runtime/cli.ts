@@ -1,0 +1,78 @@
+/**
+ * How both CLIs run: main(io) returns an exit code, errors map to exit codes, and every secret is
+ * redacted from everything printed. Node built-ins only.
+ *
+ * Exit codes: 0 done, 1 failed (the check failed, the file could not be written), 2 usage error.
+ */
+import { RuntimeError, USAGE, messageOf } from './errors';
+import { redact, safeLine } from './secrets';
+
+/** What a CLI reads and writes: the real process, or a test's. */
+export interface CliIo {
+  readonly argv: string[];
+  readonly env: Record<string, string | undefined>;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  setExitCode?(code: number): void;
+}
+
+/** What main() gets: the io, and a way to register a secret (redacted from everything written afterwards). */
+export interface RunIo extends CliIo {
+  addSecret(secret: string | undefined): void;
+}
+
+/**
+ * Runs a CLI: `main(io)` returns an exit code (or a promise of one). Every line written through io
+ * is redacted of the secrets registered with io.addSecret. A RuntimeError exits 2 when it is a
+ * usage error, else 1; anything else is an unexpected failure (exit 1). Resolves the exit code
+ * (also set on process.exitCode when io is the real one).
+ */
+export async function runCli(prog: string, main: (io: RunIo) => number | Promise<number>, io: CliIo = processIo()): Promise<number> {
+  const secrets: string[] = [];
+  const wrapped: RunIo = {
+    argv: io.argv,
+    env: io.env,
+    addSecret: (s) => { if (typeof s === 'string' && s !== '') secrets.push(s); },
+    stdout: (text) => io.stdout(redact(text, secrets)),
+    stderr: (text) => io.stderr(redact(text, secrets)),
+  };
+  let code;
+  try {
+    code = await main(wrapped);
+  } catch (err) {
+    if (err instanceof RuntimeError) {
+      wrapped.stderr(`${prog}: error: ${safeLine(err.message, secrets, 1000)}\n`);
+      code = err.code === USAGE ? 2 : 1;
+    } else {
+      wrapped.stderr(`${prog}: error: unexpected failure: ${safeLine(messageOf(err), secrets)}\n`);
+      code = 1;
+    }
+  }
+  io.setExitCode?.(code);
+  return code;
+}
+
+/**
+ * A reader that goes away before the run ends (`qdrant-cluster-access check ... | head -1`) makes
+ * the next write fail with EPIPE, which Node raises as an uncaught error: a stack trace, and exit 1
+ * whatever the checks found. The rest of that stream's output is dropped instead, as other
+ * command-line tools do, and the run still exits with the code it decides.
+ */
+function dropOutputOnEpipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err && err.code === 'EPIPE') return;
+    throw err;
+  });
+}
+
+function processIo(): CliIo {
+  dropOutputOnEpipe(process.stdout);
+  dropOutputOnEpipe(process.stderr);
+  return {
+    argv: process.argv.slice(2),
+    env: process.env,
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    setExitCode: (c) => { process.exitCode = c; },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The runtime's one error class. Node built-ins only.
+ */
+
+/** The code of input the user can fix (a bad option, URL, variable or file): the CLIs exit 2. */
+export const USAGE = 'ERR_QDRANT_USAGE';
+/** The code of a run that cannot go on (a key variable that is not set, not the value Terraform uses): exit 1. */
+export const RUN = 'ERR_QDRANT_RUN';
+
+/**
+ * An error of the checker or the writer: one line that says what was wrong, the value received
+ * when it cannot be a secret, and how to fix it. `code` tells the cases apart: {@link USAGE} for
+ * input the user fixes (exit 2), any other code for a run that failed (exit 1), whether it is the
+ * runtime's own (ELOCKED, CHECK_TIMEOUT) or Node's (ENOENT). `line`: the line of the file it is about.
+ */
+export class RuntimeError extends Error {
+  readonly code: string;
+  readonly line?: number;
+
+  constructor(message: string, code: string = USAGE, options: { line?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'RuntimeError';
+    this.code = code;
+    if (options.line !== undefined) this.line = options.line;
+  }
+}
+
+/** The `code` of an error (Node's or the runtime's), or '' when it has none. */
+export function codeOf(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+/** The message of an error, or the value as text when it has none. */
+export function messageOf(err: unknown): string {
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message !== '' ? message : String(err);
+}

@@ -1,0 +1,141 @@
+/**
+ * The protocol between the constructs (synth) and the runtime (deploy): the commands, their
+ * flags, types, ranges and defaults, and how a construct turns values into a local-exec command.
+ * The CLIs parse with these specs (args.ts) and the constructs validate props and build commands
+ * with the same specs, so the two sides cannot disagree. Node built-ins only.
+ *
+ * A local-exec command built here is always of the form
+ *     node "$QCA_CLI" <command> --flag "$QCA_FLAG" ... --boolean-flag
+ * with every value in the provisioner's environment: no value ever reaches the shell unquoted,
+ * whatever it holds. (Terraform still reads "${" in environment values: the constructs refuse it.)
+ */
+
+/** One option of a command: its flag, the type and range of its value, its default and help. */
+export interface OptionSpec {
+  readonly flag: string;
+  readonly aliases?: readonly string[];
+  readonly type: 'string' | 'enum' | 'number' | 'integer' | 'boolean' | 'env-name' | 'list';
+  /** Allowed values of an enum. */
+  readonly values?: readonly string[];
+  readonly min?: number;
+  readonly max?: number;
+  readonly default?: string | number | boolean;
+  /** How the default is described when it is derived. */
+  readonly defaultText?: string;
+  readonly unit?: string;
+  readonly valueName?: string;
+  readonly describe: string;
+}
+
+// Typed builders: a ranged option's bounds and default, an enum's values, are known to the callers.
+const option = (spec: OptionSpec): OptionSpec => spec;
+const bounded = (spec: OptionSpec & { min: number; max: number }): OptionSpec & { min: number; max: number } => spec;
+const ranged = (spec: OptionSpec & { min: number; max: number; default: number }): OptionSpec & { min: number; max: number; default: number } => spec;
+const oneOf = <V extends string>(spec: OptionSpec & { values: readonly V[]; default: V }): OptionSpec & { values: readonly V[]; default: V } => spec;
+
+export const CHECK_OPTIONS = {
+  url: option({ flag: '--url', type: 'string', valueName: 'URL', describe: 'Base URL of one cluster\'s REST API, e.g. https://xyz.cloud.qdrant.io:6333 (no port means 6333)' }),
+  grpcUrl: option({ flag: '--grpc-url', type: 'string', valueName: 'URL', describe: 'Also check the cluster\'s gRPC endpoint, e.g. https://xyz.cloud.qdrant.io:6334' }),
+  grantsEnv: option({ flag: '--grants-env', type: 'env-name', valueName: 'NAME', describe: 'Check several clusters with one key: NAME holds a JSON list of {"label","url","grpcUrl"} (instead of --url)' }),
+  keyEnv: option({ flag: '--key-env', type: 'env-name', valueName: 'NAME', default: 'QDRANT_API_KEY', describe: 'Environment variable holding the key; keys are never arguments' }),
+  // Set by the constructs for a key from a Terraform variable: -var or a .tfvars file wins over its TF_VAR_.
+  keySha256Env: option({ flag: '--key-sha256-env', type: 'env-name', valueName: 'NAME', describe: 'Environment variable holding the sha256 (hex) of the key meant to be checked: a key in --key-env that differs is refused (exit 2)' }),
+  header: oneOf({ flag: '--header', type: 'enum', values: ['api-key', 'bearer'], default: 'api-key', describe: 'Send "api-key: KEY" or "Authorization: Bearer KEY"' }),
+  ca: option({ flag: '--ca', type: 'string', valueName: 'FILE', describe: 'PEM CA certificate(s) to trust in addition to Node\'s bundled roots and NODE_EXTRA_CA_CERTS (the OS trust store only when NODE_OPTIONS asks: --use-openssl-ca, or on Node 22.15 and later --use-system-ca)' }),
+  timeout: ranged({ flag: '--timeout', type: 'number', min: 1, max: 300, default: 10, unit: 'seconds', valueName: 'SECONDS', describe: 'Timeout of each request' }),
+  retries: ranged({ flag: '--retries', type: 'integer', min: 0, max: 10, default: 3, valueName: 'N', describe: 'Retries on network errors, timeouts, 5xx and 429 (never on 401/403)' }),
+  deadline: bounded({ flag: '--deadline', type: 'number', min: 1, max: 3600, unit: 'seconds', valueName: 'SECONDS', defaultText: 'max(60, 4 x --timeout)', describe: 'Time limit for each cluster\'s check, retries and reading the CA included' }),
+  concurrency: ranged({ flag: '--concurrency', type: 'integer', min: 1, max: 64, default: 8, valueName: 'N', describe: 'Clusters checked at the same time' }),
+  allowOpen: option({ flag: '--allow-open', type: 'boolean', describe: 'Pass, with a note, when a cluster needs no key at all' }),
+  access: oneOf({ flag: '--access', type: 'enum', values: ['any', 'read-only', 'manage', 'collections'], default: 'any', describe: 'The access the key must have: any valid key; global read-only; manage; or exactly the listed collections' }),
+  readCollections: option({ flag: '--read-collections', type: 'list', valueName: 'A,B', describe: 'Collections the key must be able to read' }),
+  writeCollections: option({ flag: '--write-collections', type: 'list', valueName: 'A,B', describe: 'Collections the key must be able to write' }),
+  allowExcessAccess: option({ flag: '--allow-excess-access', type: 'boolean', describe: 'Warn instead of failing when the key has more access than declared' }),
+  minValidityDays: ranged({ flag: '--min-validity-days', type: 'integer', min: 0, max: 3650, default: 0, unit: 'days', valueName: 'N', describe: 'Fail when the key (a JWT) expires in fewer days' }),
+  warnValidityDays: ranged({ flag: '--warn-validity-days', type: 'integer', min: 0, max: 3650, default: 14, unit: 'days', valueName: 'N', describe: 'Warn when the key (a JWT) expires in fewer days' }),
+  deployCommand: oneOf({ flag: '--deploy-command', type: 'enum', values: ['cdktf deploy', 'cdktn deploy', 'terraform apply', 'tofu apply'], default: 'cdktf deploy', describe: 'How the user deploys, for the hints in messages' }),
+  label: option({ flag: '--label', type: 'string', valueName: 'TEXT', describe: 'Name shown in the output line (default: the URL host)' }),
+  json: option({ flag: '--json', type: 'boolean', describe: 'Print the full report as JSON' }),
+  help: option({ flag: '--help', aliases: ['-h'], type: 'boolean', describe: 'Show this help' }),
+};
+
+export const FILE_OPTIONS = {
+  file: option({ flag: '--file', type: 'string', valueName: 'PATH', describe: 'The .env or JSON file' }),
+  format: oneOf({ flag: '--format', type: 'enum', values: ['dotenv', 'json'], default: 'dotenv', describe: 'The file format' }),
+  owner: option({ flag: '--owner', type: 'string', valueName: 'NAME', describe: 'Who owns the entries (the construct path of the ClusterAccess)' }),
+  deployCommand: CHECK_OPTIONS.deployCommand,
+  help: CHECK_OPTIONS.help,
+};
+
+/** `remove-dropped`: the files are in the environment (WRITER_ENV.files, keepFiles). */
+export const DROPPED_OPTIONS = {
+  owner: FILE_OPTIONS.owner,
+  help: CHECK_OPTIONS.help,
+};
+
+const COMMANDS = {
+  'check': CHECK_OPTIONS,
+  'write': FILE_OPTIONS,
+  'remove': FILE_OPTIONS,
+  'remove-dropped': DROPPED_OPTIONS,
+};
+
+/** Environment variables read by the writer: the entries, never on the command line. */
+export const WRITER_ENV = {
+  /** JSON object NAME: value (for `remove`, a JSON array of names is accepted too). */
+  entries: 'QCA_ENTRIES',
+  /** JSON object NAME: ENV_VAR, the environment variable that holds the value (a key). */
+  entriesFromEnv: 'QCA_ENTRIES_FROM_ENV',
+  /**
+   * JSON object ENV_VAR: sha256 (hex) of the value Terraform uses, for the TF_VAR_... of key
+   * variables: -var and .tfvars files win over TF_VAR_, and the file must get the checked key.
+   */
+  entriesSha256: 'QCA_ENTRIES_SHA256',
+  /** remove-dropped: JSON array of {file, format, target?}, the files an owner wrote to and the targets that wrote them (a record in the state). */
+  files: 'QCA_FILES',
+  /** remove-dropped: JSON array of {file, format, target?}, the files the current configuration still writes to. */
+  keepFiles: 'QCA_KEEP_FILES',
+} as const;
+
+/** Environment variable holding the path of the CLI in a local-exec command. */
+const CLI_ENV = 'QCA_CLI';
+
+/** The environment variable that carries an option's value in a local-exec command: `timeout` → `QCA_TIMEOUT`. */
+function envNameOf(name: string): string {
+  return `QCA_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+}
+
+/**
+ * The argument list and environment for `node "$QCA_CLI" <command> ...`, from option values.
+ * Boolean options become bare flags (when true); every other value goes into the environment.
+ * Values are not validated here (they may be placeholders for values Terraform fills in).
+ */
+export function invocation<C extends keyof typeof COMMANDS>(command: C,
+  values: { readonly [name in keyof typeof COMMANDS[C]]?: string | number | boolean | readonly string[] }, cliPath: string,
+): { command: string; environment: Record<string, string> } {
+  const options: Record<string, OptionSpec> | undefined = COMMANDS[command];
+  if (!options) throw new Error(`unknown command ${command}`);
+  const args = ['node', `"$${CLI_ENV}"`, command];
+  const environment: Record<string, string> = { [CLI_ENV]: cliPath };
+  const given: Record<string, unknown> = values;
+  for (const [name, spec] of Object.entries(options)) {
+    const value = given[name];
+    if (value === undefined || value === false) continue;
+    if (spec.type === 'boolean') {
+      args.push(spec.flag);
+      continue;
+    }
+    const env = envNameOf(name);
+    environment[env] = Array.isArray(value) ? value.join(',') : String(value);
+    args.push(spec.flag, `"$${env}"`);
+  }
+  for (const name of Object.keys(given)) {
+    if (!(name in options)) throw new Error(`command ${command} has no option ${name}`);
+  }
+  return { command: args.join(' '), environment };
+}
+
+/** The default deadline of one cluster's check for a request timeout (seconds): max(60, 4 × timeout). */
+export function defaultDeadlineSeconds(timeoutSeconds: number): number {
+  return Math.max(60, 4 * timeoutSeconds);
+}

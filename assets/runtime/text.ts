@@ -1,0 +1,76 @@
+/**
+ * Text for messages: one line, no control characters, values quoted and clipped. Used by the
+ * checker, the writer and the constructs; what may be a key is secrets.ts's. Node built-ins only.
+ */
+
+/** What clip() ends a shortened text with. */
+export const CLIP_MARK = '…';
+
+/**
+ * What a terminal shows as nothing, or that reorders the text around it (a character class's
+ * body): DEL and C1, the soft hyphen, the Arabic letter and Mongolian vowel marks, zero-width and
+ * directional characters, line and paragraph separators, the word joiner and its kin, a BOM.
+ * Messages show these as escapes (quote), and collection names may not hold them (names.ts).
+ */
+export const SHOWN_AS_NOTHING = '\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff';
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const SHOWN_AS_ESCAPE_RE = new RegExp(`[${SHOWN_AS_NOTHING}]`, 'g');
+
+/** `text` cut to `max` characters, ending with CLIP_MARK when cut (never half of a surrogate pair). */
+export function clip(text: unknown, max: number): string {
+  const s = String(text);
+  return s.length > max ? `${s.slice(0, max - 1).replace(/[\ud800-\udbff]$/, '')}${CLIP_MARK}` : s;
+}
+
+/** C0 and C1 controls, DEL, bidi controls and line/paragraph separators as spaces: a server cannot rewrite what the terminal shows. */
+export function stripControl(text: unknown): string {
+  return String(text).replace(CONTROL_RE, ' ');
+}
+
+/** Longer text is not shown in messages where a key may have been put: it may be one (hand-picked ones included). */
+const SHOWN_MAX = 20;
+
+/** Whether text given where a key may have been put could be one: longer than SHOWN_MAX, or a JWT. */
+export function mayBeKey(text: unknown): boolean {
+  const s = String(text);
+  return s.length > SHOWN_MAX || /^-*eyJ/.test(s);
+}
+
+/** A value given where a key may have been put, for a message: quoted; undefined when it may be a key (long, or a JWT). */
+export function showable(raw: unknown): string | undefined {
+  return mayBeKey(raw) ? undefined : quote(String(raw));
+}
+
+/**
+ * A value for an error message: JSON quoting shows empty strings and whitespace; NaN and the
+ * infinities as such (JSON would say null); clipped, one line.
+ */
+export function quote(value: unknown, max = 120): string {
+  let text: string;
+  let json = true; // text is JSON: escapes may be cut, and invisible characters are shown as escapes
+  if (typeof value === 'string') {
+    text = JSON.stringify(value); // a newline or tab shows as \n or \t
+  } else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
+    text = String(value);
+    json = false;
+  } else {
+    try {
+      text = String(JSON.stringify(value) ?? value);
+    } catch {
+      text = Object.prototype.toString.call(value); // a cycle
+      json = false;
+    }
+  }
+  // What a terminal shows as nothing or reorders (C1, bidi, zero-width, soft hyphen, BOM) is shown
+  // as its escape, as JSON shows C0: a value refused for holding one must not look like it does not.
+  if (json) text = text.replace(SHOWN_AS_ESCAPE_RE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const line = stripControl(text);
+  if (line.length <= max) return line;
+  let kept = clip(line, max).slice(0, -CLIP_MARK.length);
+  // A cut JSON escape (`\`, `\u00`) would read as another character: drop it whole.
+  const escape = json ? /(\\+)(u[0-9a-fA-F]{0,3})?$/.exec(kept) : null;
+  if (escape && escape[1].length % 2 === 1) kept = kept.slice(0, escape.index + escape[1].length - 1);
+  return `${kept}${CLIP_MARK}`;
+}

@@ -1,0 +1,149 @@
+/**
+ * The writer's commands, each summed up in one line of counts, never values. Node built-ins only.
+ *
+ * What is ours: in a .env file, the names that owner's managed block records and the lines of
+ * those names inside the block (dotenv.ts); in a JSON file, the members its sidecar records for
+ * owner (json.ts). `write` sets owner's entries to exactly the given ones: it refuses, changing
+ * nothing, when one of the names is already defined elsewhere, and drops owner's recorded names
+ * that are no longer given. `remove` removes every entry recorded for owner, plus the names given
+ * (a block written before the record existed records nothing), only inside what is ours, and
+ * deletes the file when this tool created it and nothing else is left. `remove-dropped` removes
+ * from each file a ClusterAccess wrote to and no longer writes to (its Files record's destroy step).
+ */
+import * as dotenv from './dotenv';
+import { DELETE, Next, SidecarPlan, updateFile, UpdateOptions } from './file';
+import { FileRecord } from './input';
+import * as json from './json';
+import { RUN, RuntimeError } from '../runtime/errors';
+
+/** One write or remove: the command, the file, its format and the owner of the entries. */
+export interface FileCommand {
+  readonly command: 'write' | 'remove';
+  readonly file: string;
+  readonly format: 'dotenv' | 'json';
+  readonly owner: string;
+}
+
+function entriesWord(n: number): string {
+  return `${n} ${n === 1 ? 'entry' : 'entries'}`;
+}
+
+/** Where a transform leaves its plan (dotenv.ts's or json.ts's) for the summary line. */
+interface Planned {
+  written?: ReturnType<typeof dotenv.planMerge | typeof json.planMerge>;
+  /** Either format's removal plan: the name lists, and what the format can say about what it left. */
+  removed?: Pick<ReturnType<typeof json.planRemove>, 'removed' | 'absent' | 'notOurs'> & Partial<ReturnType<typeof dotenv.planRemove> & ReturnType<typeof json.planRemove>>;
+}
+
+/** The transform for updateFile: plans with dotenv.ts. */
+function dotenvTransform(command: FileCommand['command'], entries: Record<string, string>, owner: string, out: Planned) {
+  return (text: string | null): Next => {
+    if (command === 'write') {
+      const plan = dotenv.planMerge(text, entries, { owner });
+      out.written = plan;
+      return plan.text;
+    }
+    const plan = dotenv.planRemove(text, Object.keys(entries), { owner, all: true });
+    out.removed = plan;
+    return plan.deleteFile ? DELETE : plan.text;
+  };
+}
+
+/** The transform for updateFile with a sidecar: plans with json.ts. */
+function jsonTransform(command: FileCommand['command'], entries: Record<string, string>, owner: string, sidecarName: string, out: Planned) {
+  return (text: string | null, sideText: string | null): SidecarPlan => {
+    const side = json.parseSidecar(sideText, sidecarName);
+    if (command === 'write') {
+      const plan = json.planMerge(text, side, entries, { owner, sidecarName });
+      out.written = plan;
+      const sidecar = plan.sidecar ? json.renderSidecar(plan.sidecar) : null;
+      const sidecarAfter = plan.sidecarAfter ? json.renderSidecar(plan.sidecarAfter) : null;
+      return { text: plan.text, sidecar, sidecarFirst: true, sidecarAfter };
+    }
+    const plan = json.planRemove(text, side, Object.keys(entries), { owner, sidecarName, all: true });
+    out.removed = plan;
+    const sidecar = plan.sidecar ? json.renderSidecar(plan.sidecar) : (sideText == null ? null : DELETE);
+    return { text: plan.deleteFile ? DELETE : plan.text, sidecar, sidecarFirst: false };
+  };
+}
+
+/** Does one write or remove; returns the summary line. Throws a RuntimeError (one line) on failure. */
+export async function apply({ command, format, file: target, owner }: FileCommand, entries: Record<string, string>,
+  options: UpdateOptions & { warn: (message: string) => void }): Promise<string> {
+  const warn = options.warn;
+  const out: Planned = {};
+  // Removing from a file whose directory is gone (another machine's path) is nothing to do.
+  const fileOpts = { ...options, removing: command === 'remove' };
+  let res;
+  let sidecarName = '';
+  if (format === 'json') {
+    const sidecar = json.sidecarPath(target);
+    sidecarName = sidecar;
+    res = await updateFile(target, jsonTransform(command, entries, owner, sidecarName, out), { ...fileOpts, sidecar });
+  } else {
+    res = await updateFile(target, dotenvTransform(command, entries, owner, out), fileOpts);
+  }
+  const n = Object.keys(entries).length;
+  if (command === 'write') {
+    const p = out.written as NonNullable<Planned['written']>;
+    const extra = [
+      p.unchanged.length ? `${p.unchanged.length} unchanged` : '',
+      p.dropped.length ? `${entriesWord(p.dropped.length)} no longer wanted removed` : '',
+      res.existed || !res.changed ? '' : 'file created',
+    ].filter(Boolean).map((x) => `, ${x}`).join('');
+    return `wrote ${entriesWord(n)} to ${target} (${p.updated.length} updated, ${p.added.length} added${extra})`;
+  }
+  const p = out.removed as NonNullable<Planned['removed']>;
+  const notOurs = p.notOurs.length ? `, ${p.notOurs.length} not ours left in place` : '';
+  let note = '';
+  if (!res.existed) {note = ', file does not exist';} else if (p.noBlock) {note = `; no managed block of owner ${owner} in it, nothing changed`;} else if (p.noSidecar) {
+    // The sidecar was deleted: members this tool wrote (keys among them) may be left, unnamed.
+    // Not a failure (a destroy must go on), but said on stderr too.
+    note = `; ${sidecarName} is missing, so nothing records which members owner ${owner} wrote: nothing changed, and members this tool wrote may still be in the file; delete them by hand`;
+    warn(`warning: ${sidecarName}, the record of the members this tool wrote to ${target}, is missing: nothing was removed for owner ${owner}, ` +
+      `and members this tool wrote (their names are unknown without the record) may still be in ${target}, with keys; delete them by hand`);
+  } else if (p.noRecord) {note = `; ${sidecarName} records no entries of owner ${owner}, nothing changed`;} else if (res.deleted) {note = ', file deleted: this tool had created it';}
+  if (p.keptLines) {
+    const defining = p.keptNames && p.keptNames.length > 0 ? ` (defining ${p.keptNames.join(', ')})` : '';
+    note += `; ${p.keptLines === 1 ? '1 line' : `${p.keptLines} lines`} inside the managed block of owner ${owner} that its record does not name ` +
+      `${p.keptLines === 1 ? 'was' : 'were'} kept, and so were the block's markers${defining}`;
+  }
+  if (p.unrecorded && p.unrecorded.length > 0) {
+    // The record line was removed by hand: what is left may hold a key.
+    const left = `${entriesWord(p.unrecorded.length)} in it ${p.unrecorded.length === 1 ? 'was' : 'were'} left: ${p.unrecorded.join(', ')}; delete the ones this tool wrote by hand`;
+    note += `; the managed block of owner ${owner} has no record line (# ${dotenv.TOOL} entries: ...), so ${left}`;
+    warn(`warning: the managed block of owner ${owner} in ${target} has no record line, so ${left}`);
+  }
+  return `removed ${entriesWord(p.removed.length)} from ${target} (${p.absent.length} not present${notOurs}${note})`;
+}
+
+/**
+ * remove-dropped: removes the owner's entries from each file of `files` (the files it wrote to)
+ * that `keep` (those it still writes to) does not list; a line per file. A target still
+ * configured, now for another file: Terraform replaces its Registration in this deploy, and that
+ * destroy step takes the entries out of the old file (see cluster-access.ts).
+ */
+export async function removeDropped(owner: string, files: FileRecord[], keep: FileRecord[], fileOpts: { warn: (message: string) => void }) {
+  const kept = new Set(keep.map((f) => `${f.format}:${f.file}`));
+  const dropped = files.filter((f) => !kept.has(`${f.format}:${f.file}`));
+  const configured = new Set(keep.map((f) => f.target).filter((t) => t !== undefined));
+  const lines = [];
+  const failed = [];
+  for (const f of dropped) {
+    if (f.target !== undefined && configured.has(f.target)) {
+      lines.push(`${f.file}: left to ${f.target}, whose replaced registration takes owner ${owner}'s entries out of it`);
+      continue;
+    }
+    try {
+      lines.push(await apply({ command: 'remove', format: f.format, file: f.file, owner }, {}, fileOpts));
+    } catch (err) {
+      if (!(err instanceof RuntimeError)) throw err;
+      failed.push(err.message);
+    }
+  }
+  if (failed.length > 0) {
+    // The others are done; Terraform runs this again at the next deploy.
+    throw new RuntimeError(`${failed.join('; ')}${lines.length ? ` (done: ${lines.length} other file${lines.length === 1 ? '' : 's'})` : ''}`, RUN);
+  }
+  return dropped.length === 0 ? [`no file dropped by owner ${owner}: nothing to clean up`] : lines;
+}

@@ -1,0 +1,190 @@
+/**
+ * How the writer commits a file (Node built-ins only): it survives being killed at any moment,
+ * the target is always either the old or the new file, and no copy of it is ever readable by
+ * anyone but its owner.
+ *
+ * - A new text goes to a temp file in the same directory (lock.ts names it), opened
+ *   O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW with mode 0600, written, fsynced, renamed over the target;
+ *   only then does it get the target's mode, through the same descriptor (fchmod). The directory
+ *   is fsynced. Once the rename is done the file is committed: a later error (fchmod, the
+ *   directory's fsync) is a warning, never a failure. A rename that fails with EBUSY or EXDEV is
+ *   a mount point (a bind-mounted file) and says so.
+ * - Just before the rename (or the unlink) the lock is verified and the target compared with the
+ *   snapshot of what was read (target.ts checkUnchanged).
+ * - New files get mode 0600; existing files keep their mode and (when running as root) their
+ *   owner. Not running as root, an existing file keeps its group: the temp file gets it (fchown
+ *   with uid -1) before anything is written to it, which the system allows when this user is a
+ *   member of that group. When it is not, and the file's mode gives its group any access, the
+ *   write is refused (the rewritten file would hand that access to this user's group, and the
+ *   keys with it); when the group has no access, it goes ahead with a warning naming the file and
+ *   both groups. Another owner (a file this user may write but does not own) gets a warning:
+ *   only root can give the file back to its owner.
+ * - The work yields to the event loop before and after every rename, so a SIGTERM/SIGINT handler
+ *   runs at a step boundary (lock.ts cleanupForExit).
+ */
+import { constants as C, fchmodSync, fchownSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, Stats, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Lock, closeQuiet, live, tempPath, unlinkQuiet, verifyLock } from './lock';
+import { Snapshot, checkUnchanged, lstatOrNull, modeString, shellWord } from './target';
+import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
+
+const O_NOFOLLOW = C.O_NOFOLLOW || 0;
+
+/** Yields to the event loop (not just the microtask queue), so signal handlers can run. */
+export const checkpoint = () => new Promise((done) => setImmediate(done));
+
+/**
+ * What a commit is made with: the mode; the owner and group to give (running as root) or the group
+ * to keep; the lock; the target's path for messages (`label`); for tests, a hook that runs with the
+ * temp file written, before its rename.
+ */
+export interface CommitConfig {
+  readonly mode: number;
+  readonly chown: { uid: number; gid: number } | null;
+  readonly group?: number;
+  readonly lock: Lock;
+  readonly label: string;
+  readonly hooks?: { readonly beforeRename?: (tempPath: string) => void };
+  /** The snapshot of what was read (null: no file; undefined: not checked), compared with the file just before the rename. */
+  readonly read?: Snapshot | null;
+}
+
+function fsyncDir(dir: string): void {
+  let fd;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch (err) {
+    if (!['EINVAL', 'EISDIR', 'EPERM', 'EACCES', 'EBADF'].includes(codeOf(err))) throw err;
+  } finally {
+    if (fd !== undefined) closeQuiet(fd);
+  }
+}
+
+/**
+ * Syncs the directory of `file` after a commit (a rename or an unlink): the change is made by
+ * then, so an error only warns (failing would make the caller believe nothing changed).
+ */
+function syncAfterCommit(file: string, what: 'replaced' | 'deleted', warn: (message: string) => void): void {
+  try {
+    fsyncDir(dirname(resolve(file)));
+  } catch (err) {
+    const back = what === 'deleted' ? 'bring the file back' : 'bring back the previous file';
+    warn(`warning: ${file} was ${what}, but its directory could not be synced (${codeOf(err) || messageOf(err)}); a crash of the machine soon could still ${back}`);
+  }
+}
+
+/** "name (gid N)" from /etc/group when it is there, else "gid N". */
+function groupLabel(gid: number): string {
+  try {
+    for (const line of readFileSync('/etc/group', 'utf8').split('\n')) {
+      const [name, , id] = line.split(':');
+      if (name && Number(id) === gid) return `${name} (gid ${gid})`;
+    }
+  } catch { /* no group database to read */ }
+  return `gid ${gid}`;
+}
+
+/** Gives the temp file (descriptor fd, still empty, mode 0600) the group `gid` of the file it replaces (see the header). */
+function keepGroup(file: string, fd: number, gid: number, mode: number, warn: (message: string) => void): void {
+  const have = fstatSync(fd).gid;
+  if (have === gid) return;
+  try {
+    fchownSync(fd, -1, gid);
+    return;
+  } catch (err) {
+    if (codeOf(err) !== 'EPERM' && codeOf(err) !== 'EINVAL') throw err;
+  }
+  const was = groupLabel(gid);
+  const now = groupLabel(have);
+  const m = modeString(mode);
+  if (mode & 0o070) {
+    throw new RuntimeError(`refusing to change ${file}: it belongs to group ${was} and mode ${m} gives that group access, but this user is not a member of group ${was}, so the rewritten file would belong to group ${now} instead; run as a member of group ${was} or as root, or remove the group's access first (chmod g-rwx ${shellWord(file)}); the file was not changed`, 'EGROUP');
+  }
+  warn(`warning: ${file} belonged to group ${was}; the rewritten file belongs to group ${now} (this user is not a member of group ${was}; mode ${m} gives no group access); run chgrp ${gid} ${shellWord(file)} as root to restore it`);
+}
+
+/**
+ * A rename over (or an unlink of) a mount point fails with EBUSY or EXDEV: a single file bind-
+ * mounted on its own (docker -v ./.env:/app/.env) cannot be replaced, only written in place.
+ */
+function mountPointError(file: string, what: 'replace' | 'delete', err: unknown): RuntimeError {
+  const cannot = what === 'replace' ? 'a rename cannot replace' : 'cannot be deleted';
+  return new RuntimeError(`cannot ${what} ${file}: it is a mount point (a file bind-mounted on its own, as with docker -v ./.env:/app/.env), which ${cannot} (${codeOf(err)}); give the path of the file on its own file system (the source of the mount) instead`, 'EMOUNTPOINT', { cause: err });
+}
+
+/** Replaces `file` with `text` atomically (see the header). */
+export async function replaceFile(file: string, text: string, c: CommitConfig, warn: (message: string) => void): Promise<void> {
+  const tmp = tempPath(file);
+  let fd: number | undefined;
+  let renaming = false;
+  let renamed = false;
+  live.temps.add(tmp);
+  try {
+    fd = openSync(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, 0o600);
+    if (c.chown) fchownSync(fd, c.chown.uid, c.chown.gid);
+    else if (c.group !== undefined) keepGroup(file, fd, c.group, c.mode, warn);
+    writeFileSync(fd, text, 'utf8');
+    fsyncSync(fd);
+    c.hooks?.beforeRename?.(tmp);
+    await checkpoint();
+    verifyLock(c.lock, c.label);
+    if (c.read !== undefined) checkUnchanged(file, c.read);
+    renaming = true;
+    renameSync(tmp, file);
+    renamed = true;
+    live.temps.delete(tmp);
+  } catch (err) {
+    if (fd !== undefined) closeQuiet(fd);
+    if (!renamed) unlinkQuiet(tmp);
+    live.temps.delete(tmp);
+    if (err instanceof RuntimeError) throw err;
+    if (renaming && (codeOf(err) === 'EBUSY' || codeOf(err) === 'EXDEV')) throw mountPointError(file, 'replace', err);
+    throw new RuntimeError(`cannot write ${file}: ${codeOf(err) || messageOf(err)}; check the directory's permissions and free space`, codeOf(err), { cause: err });
+  }
+  try {
+    if ((fstatSync(fd as number).mode & 0o7777) !== c.mode) fchmodSync(fd as number, c.mode);
+  } catch (err) {
+    warn(`warning: ${file} was written but its mode could not be set to ${modeString(c.mode)} (${codeOf(err)}); run chmod ${modeString(c.mode).slice(1)} ${shellWord(file)}`);
+  } finally {
+    closeQuiet(fd as number);
+  }
+  syncAfterCommit(file, 'replaced', warn);
+  await checkpoint();
+}
+
+/**
+ * Deletes `file`, the file `expected` (an lstat) describes. `read` (optional): the snapshot of
+ * what was read, compared with the file just before the unlink (see checkUnchanged).
+ */
+export async function removeFile(file: string, expected: Stats, lock: Lock, label: string, warn: (message: string) => void, read?: Snapshot | null) {
+  await checkpoint();
+  verifyLock(lock, label);
+  const now = lstatOrNull(file);
+  if (!now) return;
+  if (read !== undefined) checkUnchanged(file, read);
+  if (now.dev !== expected.dev || now.ino !== expected.ino) {
+    throw new RuntimeError(`refusing to delete ${file}: it was replaced by another file meanwhile; run again, and check what else writes it`, 'ESWAPPED');
+  }
+  try {
+    unlinkSync(file);
+  } catch (err) {
+    if (codeOf(err) === 'EBUSY') throw mountPointError(file, 'delete', err);
+    throw new RuntimeError(`cannot delete ${file}: ${codeOf(err)}; check the directory's permissions`, codeOf(err), { cause: err });
+  }
+  syncAfterCommit(file, 'deleted', warn);
+  await checkpoint();
+}
+
+export function isRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/** How the temp file of an existing file gets that file's owner and group: { chown, group }. */
+export function ownerChange(file: string, st: Stats | null, warn: (message: string) => void): Pick<CommitConfig, 'chown' | 'group'> {
+  if (!st || typeof process.getuid !== 'function') return { chown: null, group: undefined };
+  const uid = process.getuid();
+  if (uid === 0) return { chown: st.uid !== 0 || st.gid !== 0 ? { uid: st.uid, gid: st.gid } : null, group: undefined };
+  if (st.uid !== uid) warn(`warning: ${file} is owned by uid ${st.uid}; the rewritten file will be owned by uid ${uid}`);
+  return { chown: null, group: st.gid };
+}

@@ -1,0 +1,130 @@
+/**
+ * The managed blocks of a dotenv file: what in it is whose (pure functions, Node built-ins only).
+ *
+ * Ownership: our entries live only inside the owner's managed block, delimited by two comment
+ * lines (exact text, compared after the line terminator is removed; OWNER as checkOwner allows,
+ * so it never holds a space or a parenthesis; \u2014 is the em dash):
+ *   start   # >>> managed by cdktf-qdrant-cluster-access (OWNER) \u2014 do not edit[CREATED]
+ *   CREATED  \u2014 created this file        (the same start line, followed by this tag)
+ *   end     # <<< managed by cdktf-qdrant-cluster-access (OWNER)
+ * CREATED records that this tool created the file (planMerge was given null: no file). At most
+ * one block per owner; blocks do not nest. The record line (written directly after the start
+ * marker; the first line of this form in the block counts)
+ *   record  # cdktf-qdrant-cluster-access entries: NAME NAME ...
+ *           (the names owner last wrote, sorted, one space apart; the tool's name keeps a user's
+ *           note such as "# entries: see README" from reading as one)
+ * says which names in the block are owner's. Blocks written before the record existed have none.
+ * Everything outside owner's block, and every line inside it that is neither the record nor one
+ * of the names written, recorded or removed, belongs to someone else (a user's note or variable
+ * inside the block stays, whatever happens).
+ */
+import type { DotenvItem } from './dotenv-syntax';
+import { REFUSED } from './entries';
+import { RuntimeError } from '../runtime/errors';
+
+export const TOOL = 'cdktf-qdrant-cluster-access';
+const CREATED_TAG = ' \u2014 created this file';
+
+export function startMarker(owner: string, created?: boolean): string {
+  return `# >>> managed by ${TOOL} (${owner}) \u2014 do not edit${created ? CREATED_TAG : ''}`;
+}
+
+export function endMarker(owner: string): string {
+  return `# <<< managed by ${TOOL} (${owner})`;
+}
+
+/** The record line of the names owner wrote (sorted, so the order of the entries never shows). */
+export function recordLine(names: Iterable<string>): string {
+  return `# ${TOOL} entries:${[...names].sort().map((n) => ` ${n}`).join('')}`;
+}
+const RECORD_RE = /^# cdktf-qdrant-cluster-access entries:((?: [A-Za-z_][A-Za-z0-9_]*)*)$/;
+
+// Any owner's markers, for reading a file that holds several blocks.
+const START_RE = /^# >>> managed by cdktf-qdrant-cluster-access \(([^()\s]+)\) \u2014 do not edit( \u2014 created this file)?$/;
+const END_RE = /^# <<< managed by cdktf-qdrant-cluster-access \(([^()\s]+)\)$/;
+
+/** A block: the item indexes of its markers, whether its start marker says this tool created the file, its record line (the names owner wrote). */
+type Block = { owner: string; start: number; end: number; created: boolean };
+type OwnBlock = Omit<Block, 'owner'> & { record: { idx: number; names: string[] } | null };
+
+/**
+ * Reads the block structure. Returns { block, blocks, ownerAt }:
+ *   block   owner's block { start, end, created } (item indexes of its markers) or null;
+ *   blocks  every well-formed block of any owner, in file order: { owner, start, end, created };
+ *   ownerAt(idx) the owner of the block holding item idx, or null (outside every block).
+ * Refuses (naming the line) when any owner's start marker has no end marker after
+ * it, and when owner's own block is damaged: an end without a start, a second block, or another
+ * owner's marker inside it. Other damage in other owners' blocks is not ours to judge; it only
+ * makes their lines count as outside.
+ */
+export function readBlocks(items: readonly DotenvItem[], owner: string): { block: OwnBlock | null; blocks: Block[]; ownerAt: (string | null)[] } {
+  const blocks: Block[] = [];
+  const ownerAt: (string | null)[] = new Array(items.length).fill(null);
+  let open: { owner: string; start: number; created: boolean } | null = null;
+  for (const [idx, it] of items.entries()) {
+    const s = it.kind === 'comment' ? START_RE.exec(it.content ?? '') : null;
+    const e = it.kind !== 'comment' || s ? null : END_RE.exec(it.content ?? '');
+    if (s && !open) {
+      open = { owner: s[1], start: idx, created: Boolean(s[2]) };
+    } else if (e && open && e[1] === open.owner) {
+      blocks.push({ ...open, end: idx });
+      open = null;
+    } else if (open) {
+      ownerAt[idx] = open.owner;
+    }
+  }
+  if (open) {
+    // A start marker without its end marker (any owner's: every line after it would count as
+    // that block's, and a block appended after it would start inside it).
+    const it = items[open.start];
+    throw new RuntimeError(`line ${it.line}: managed block for owner ${open.owner} has no end marker; restore the line "${endMarker(open.owner)}" after its entries, or delete this line`, REFUSED, { line: it.line });
+  }
+  const S = startMarker(owner);
+  const E = endMarker(owner);
+  const isStart = (it: DotenvItem) => it.kind === 'comment' && (it.content === S || it.content === S + CREATED_TAG);
+  const isEnd = (it: DotenvItem) => it.kind === 'comment' && it.content === E;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  items.forEach((it, idx) => {
+    if (isStart(it)) starts.push(idx);
+    else if (isEnd(it)) ends.push(idx);
+  });
+  if (starts.length === 0 && ends.length === 0) return { block: null, blocks, ownerAt };
+  if (starts.length === 0 || ends[0] < starts[0]) {
+    const it = items[ends[0]];
+    throw new RuntimeError(`line ${it.line}: end marker of the managed block for owner ${owner} has no start marker before it; restore the line "${S}" above it, or delete this line`, REFUSED, { line: it.line });
+  }
+  const end = ends.find((idx) => idx > starts[0]);
+  if (end === undefined) {
+    const it = items[starts[0]];
+    throw new RuntimeError(`line ${it.line}: managed block for owner ${owner} has no end marker; restore the line "${E}" after its entries, or delete this line`, REFUSED, { line: it.line });
+  }
+  const extra = [...starts.slice(1), ...ends.filter((idx) => idx !== end)][0];
+  if (extra !== undefined) {
+    const it = items[extra];
+    throw new RuntimeError(`line ${it.line}: a second marker of the managed block for owner ${owner} (the block starts on line ${items[starts[0]].line}); merge the two blocks into one, or delete this line`, REFUSED, { line: it.line });
+  }
+  for (let idx = starts[0] + 1; idx < end; idx++) {
+    const it = items[idx];
+    if (it.kind === 'comment' && (START_RE.test(it.content ?? '') || END_RE.test(it.content ?? ''))) {
+      throw new RuntimeError(`line ${it.line}: a marker of another managed block inside the block for owner ${owner} (lines ${items[starts[0]].line}-${items[end].line}); move that block out of it`, REFUSED, { line: it.line });
+    }
+  }
+  if (ownerAt[starts[0]] !== null) {
+    const it = items[starts[0]];
+    throw new RuntimeError(`line ${it.line}: the managed block for owner ${owner} starts inside the block of owner ${ownerAt[starts[0]]}; move it out of that block`, REFUSED, { line: it.line });
+  }
+  const created = items[starts[0]].content !== S;
+  // The record: the first comment in the block that has its form (written right after the start
+  // marker, but a line the user inserted above it does not hide it).
+  let record: OwnBlock['record'] = null;
+  for (let idx = starts[0] + 1; idx < end && !record; idx++) {
+    const m = items[idx].kind === 'comment' ? RECORD_RE.exec(items[idx].content ?? '') : null;
+    if (m) record = { idx, names: m[1].split(' ').filter(Boolean) };
+  }
+  return { block: { start: starts[0], end, created, record }, blocks, ownerAt };
+}
+
+export function inBlock(block: OwnBlock | null, idx: number): boolean {
+  return Boolean(block) && idx > (block as OwnBlock).start && idx < (block as OwnBlock).end;
+}

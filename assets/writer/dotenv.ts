@@ -1,0 +1,227 @@
+/**
+ * Line-preserving dotenv editing with owner blocks (pure functions, Node built-ins only): the
+ * syntax is dotenv-syntax.ts's, what is whose dotenv-blocks.ts's. Merge then remove on a file
+ * nobody else touched gives it back byte for byte (BOM, line endings, a missing final newline),
+ * or deletes it when this tool had created it.
+ */
+import { readBlocks, inBlock, recordLine, startMarker, endMarker } from './dotenv-blocks';
+import { DotenvItem, formatValue, parseDotenv } from './dotenv-syntax';
+import { anotherWorkspace, checkName, checkOwner, otherWorkspace, REFUSED, SECRET_NAMING_FIX } from './entries';
+import { RuntimeError, messageOf } from '../runtime/errors';
+
+export { TOOL, startMarker, endMarker, recordLine } from './dotenv-blocks';
+export { parseDotenv, formatValue } from './dotenv-syntax';
+
+function joinItems(bom: string, items: readonly DotenvItem[]): string {
+  return bom + items.map((it) => it.raw).join('');
+}
+
+function checkEntries(entries: unknown): Map<string, string> {
+  if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
+    throw new RuntimeError('entries must be an object of NAME: value', REFUSED);
+  }
+  const formatted = new Map<string, string>();
+  for (const [name, value] of Object.entries(entries)) {
+    checkName(name);
+    try {
+      formatted.set(name, formatValue(value));
+    } catch (err) {
+      throw new RuntimeError(`entry ${name}: ${messageOf(err)}`, REFUSED);
+    }
+  }
+  return formatted;
+}
+
+/**
+ * Sets owner's entries to exactly `entries`. Returns { text, added, updated, unchanged, dropped }
+ * (name lists). `text` null means the file does not exist yet: the block's start marker then
+ * records that this tool created the file.
+ *   - Refuses (naming the first offending line) when one of the names is defined anywhere
+ *     outside owner's block: by the user, or in another owner's block.
+ *   - Inside the block, each definition of a name gets its value token replaced in place (the
+ *     rest of the line: indentation, export, spacing, comment, line ending, is kept); other
+ *     names are appended at the end of the block; the definitions of recorded names that are no
+ *     longer given are dropped; the record line is rewritten (or added after the start marker).
+ *     Nothing else in the file changes.
+ *   - Without a block, one is appended at the end of the file (keeping a missing final newline).
+ */
+export function planMerge(text: string | null, entries: Record<string, string>, opts: { owner: string }):
+{ text: string | null; added: string[]; updated: string[]; unchanged: string[]; dropped: string[] } {
+  const owner = checkOwner(opts && opts.owner);
+  const formatted = checkEntries(entries);
+  const names = [...formatted.keys()];
+  const creating = text == null;
+  const model = parseDotenv(text ?? '');
+  const items = model.items.slice();
+  const { block, ownerAt } = readBlocks(items, owner);
+  // Nothing to write and no block: nothing to change (no file is created, no empty block added).
+  if (names.length === 0 && !block) return { text: creating ? null : text, added: [], updated: [], unchanged: [], dropped: [] };
+  items.forEach((it, idx) => {
+    if (it.kind !== 'assign' || !formatted.has(it.key as string) || inBlock(block, idx)) return;
+    const where = ownerAt[idx] ? `in the managed block of owner ${ownerAt[idx]}` : `outside the managed block of owner ${owner}`;
+    if (ownerAt[idx] && otherWorkspace(ownerAt[idx] as string, owner)) {
+      throw new RuntimeError(`line ${it.line}: ${it.key} is already defined in the managed block of owner ${ownerAt[idx]}${anotherWorkspace(owner)}`, REFUSED, { line: it.line });
+    }
+    throw new RuntimeError(`line ${it.line}: ${it.key} is already defined ${where}; remove that line, or ${SECRET_NAMING_FIX}`, REFUSED, { line: it.line });
+  });
+  const seen = new Set<string>();
+  const changed = new Set<string>();
+  for (let idx = block ? block.start + 1 : 0; block && idx < block.end; idx++) {
+    const it = items[idx];
+    const key = it.key as string;
+    if (it.kind !== 'assign' || !formatted.has(key)) continue;
+    seen.add(key);
+    const f = formatted.get(key) as string;
+    let suffix = it.suffix as string;
+    // An unquoted value needs whitespace before a comment, or python-dotenv keeps the comment.
+    if (suffix !== '' && !/^[ \t]/.test(suffix)) suffix = ' ' + suffix;
+    const raw = it.prefix + f + suffix + it.eol;
+    if (raw !== it.raw) {
+      changed.add(key);
+      items[idx] = { ...it, raw, valueRaw: f, suffix, quote: /^['"]/.test(f) ? f[0] : '' };
+    }
+  }
+  const eol = model.eol;
+  const added = names.filter((n) => !seen.has(n));
+  const lines = added.map((n) => `${n}=${formatted.get(n)}`);
+  const dropped = new Set<string>();
+  let out: DotenvItem[] = items;
+  if (block) {
+    const recorded = new Set(block.record ? block.record.names : []);
+    const record = (lineEol: string): DotenvItem => ({ kind: 'comment', content: recordLine(names), raw: recordLine(names) + lineEol, eol: lineEol });
+    out = [];
+    items.forEach((it, idx) => {
+      if (idx === block.end) lines.forEach((l) => out.push({ kind: 'assign', raw: l + eol }));
+      if (block.record && idx === block.record.idx) {
+        // Kept when empty too: a block without a record line would read as one whose record was deleted by hand.
+        out.push(it.content === recordLine(names) ? it : record(it.eol ?? ''));
+        return;
+      }
+      if (inBlock(block, idx) && it.kind === 'assign' && recorded.has(it.key as string) && !formatted.has(it.key as string)) {
+        dropped.add(it.key as string);
+        return;
+      }
+      out.push(it);
+      if (idx === block.start && !block.record && names.length > 0) out.push(record(it.eol ?? ''));
+    });
+  } else {
+    const all = [startMarker(owner, creating), recordLine(names), ...lines, endMarker(owner)];
+    const last = items[items.length - 1];
+    if (last && last.eol === '') {
+      // The file has no final newline: keep it that way (removal undoes this exactly).
+      items[items.length - 1] = { ...last, raw: last.raw + eol, eol };
+      all.forEach((l, n) => items.push({ kind: 'comment', raw: l + (n === all.length - 1 ? '' : eol) }));
+    } else {
+      all.forEach((l) => items.push({ kind: 'comment', raw: l + eol }));
+    }
+  }
+  const result = joinItems(model.bom, out);
+  // Our lines may hold a quote that a value ending in a backslash must not have after it.
+  parseDotenv(result, { written: true });
+  return {
+    text: result,
+    added,
+    updated: names.filter((n) => changed.has(n)),
+    unchanged: names.filter((n) => seen.has(n) && !changed.has(n)),
+    dropped: block && block.record ? block.record.names.filter((n) => dropped.has(n)) : [],
+  };
+}
+
+/**
+ * Removes the given names from owner's managed block, and nothing else; with opts.all, also
+ * every name the block's record lists. Returns { text, removed, absent, notOurs, noBlock,
+ * deleteFile }, the name lists covering the given names and (with all) the recorded ones:
+ *   removed  names whose definitions were removed from the block;
+ *   notOurs  names not in the block but defined elsewhere in the file (left in place);
+ *   absent   the other names;
+ *   noBlock  true when the file has no block of owner (the text is then returned unchanged);
+ *   unrecorded  with all and no names given, when the block has no record line: the names
+ *            the block defines, all left (ours or the user's: nothing says which);
+ *   deleteFile true when this tool created the file (see the module header) and nothing but
+ *            blank lines is left: the caller deletes the file instead of writing `text`;
+ *   keptLines, keptNames  when no recorded name is left but the block is (a record line, and
+ *            lines the record does not name: a user's): how many such lines, and the names
+ *            they define.
+ * The removed names leave the record. The markers and the record line go when nothing else is
+ * left between them; a "created this file" record then moves to the next remaining block of
+ * any owner.
+ */
+export function planRemove(text: string | null, names: string[] | Record<string, unknown>, opts: { owner: string; all?: boolean }) {
+  const owner = checkOwner(opts && opts.owner);
+  const given = Array.isArray(names) ? names : Object.keys(names || {});
+  given.forEach(checkName);
+  const model = parseDotenv(text ?? '');
+  const { block } = readBlocks(model.items, owner);
+  const recorded = block && block.record ? block.record.names : [];
+  const list = opts && opts.all ? [...new Set([...given, ...recorded])] : given;
+  const wanted = new Set(list);
+  const removed = new Set<string>();
+  const elsewhere = new Set<string>();
+  model.items.forEach((it, idx) => {
+    const key = it.key as string;
+    if (it.kind !== 'assign' || !wanted.has(key)) return;
+    if (inBlock(block, idx)) removed.add(key);
+    else elsewhere.add(key);
+  });
+  // With all, no names given and no record (removed by hand): the block's definitions may be
+  // ours, but nothing says so. They stay, and are named for the caller to report.
+  const unrecorded = new Set<string>();
+  if (block && !block.record && opts && opts.all && given.length === 0) {
+    model.items.forEach((it, idx) => {
+      if (it.kind === 'assign' && inBlock(block, idx) && !wanted.has(it.key as string)) unrecorded.add(it.key as string);
+    });
+  }
+  const result = (out: string | null, deleteFile: boolean, kept: DotenvItem[] = []) => ({
+    text: out,
+    removed: list.filter((n) => removed.has(n)),
+    notOurs: list.filter((n) => !removed.has(n) && elsewhere.has(n)),
+    absent: list.filter((n) => !removed.has(n) && !elsewhere.has(n)),
+    noBlock: !block,
+    unrecorded: [...unrecorded],
+    deleteFile,
+    keptLines: kept.length,
+    keptNames: kept.filter((it) => it.kind === 'assign').map((it) => it.key as string),
+  });
+  if (!block) return result(text, false);
+
+  const left = recorded.filter((n) => !wanted.has(n));
+  let items: DotenvItem[] = [];
+  let record: DotenvItem | undefined;
+  model.items.forEach((it, idx) => {
+    if (it.kind === 'assign' && wanted.has(it.key as string) && inBlock(block, idx)) return;
+    if (block.record && idx === block.record.idx) {
+      record = left.length === recorded.length ? it : { ...it, content: recordLine(left), raw: recordLine(left) + (it.eol ?? '') };
+      items.push(record);
+      return;
+    }
+    items.push(it);
+  });
+  const start = items.indexOf(model.items[block.start]);
+  const end = items.indexOf(model.items[block.end]);
+  // What is left between the markers besides the record line.
+  const inner = items.slice(start + 1, end).filter((it) => it !== record);
+  let deleteFile = false;
+  if (inner.length === 0) {
+    items = items.filter((_, idx) => idx < start || idx > end);
+    if (block.created) {
+      const next = readBlocks(items, owner).blocks[0];
+      if (next) {
+        const it = items[next.start];
+        items[next.start] = { ...it, content: startMarker(next.owner, true), raw: startMarker(next.owner, true) + (it.eol ?? '') };
+      } else {
+        deleteFile = items.every((it) => it.kind === 'blank');
+      }
+    }
+  }
+  const origLast = model.items[model.items.length - 1];
+  const newLast = items[items.length - 1];
+  if (origLast && origLast.eol === '' && newLast && newLast !== origLast && newLast.eol !== '') {
+    // The original had no final newline and its last line is gone: keep "no final newline".
+    items[items.length - 1] = { ...newLast, raw: newLast.raw.slice(0, -(newLast.eol as string).length), eol: '' };
+  }
+  // No recorded name is left, but lines the record does not name are (a user's): they stay, and
+  // so do the markers and the (empty) record line. Said in the summary line. (Without a record
+  // line, nothing tells ours from the user's: `unrecorded` names them instead.)
+  const kept = block.record && left.length === 0 ? inner : [];
+  return result(joinItems(model.bom, items), deleteFile, kept);
+}

@@ -1,0 +1,216 @@
+/**
+ * Safe read-modify-write of one small text file, plus an optional sidecar file, under one lock
+ * (Node built-ins only): what the file may be and how it is read is target.ts's; how a change is
+ * committed, so that a kill at any moment leaves the old or the new file, commit.ts's; the lock and
+ * the cleanup of a dead writer's leftovers lock.ts's.
+ *
+ * updateFile(file, transform, opts) checks the target, takes the lock, removes what a dead writer
+ * left, checks and reads the target again, and calls transform(text | null) (null: no file). It
+ * returns the new text, null (leave the file alone) or DELETE; with opts.sidecar, transform(text,
+ * sidecarText) returns a SidecarPlan: `sidecarFirst` says which file is committed first (when the
+ * target then fails, the sidecar is put back, unless the lock was lost), `sidecarAfter` is
+ * committed to the sidecar last. A transform that throws changes nothing ("refusing to change
+ * <file>: <message>; the file was not changed"); a new text over opts.maxBytes that is larger than
+ * the file is refused (a later run could not read it back to remove our entries). When another
+ * program (an editor, `echo >> .env`) wrote the target after it was read, the work starts over,
+ * up to CHANGE_ATTEMPTS reads ("it kept changing while being written"); a write in the
+ * microseconds before the rename, or one that changes neither size nor times, is not seen.
+ * A world-readable file gets a warning; the sidecar is always 0600 and, as root, the target's owner.
+ *
+ * When removing (opts.removing), a file whose directory is missing cannot exist: a transform that
+ * leaves it (and a sidecar next to it) missing has nothing to do, so updateFile returns { existed:
+ * false } with a note, and takes no lock. This is the destroy step run for a file on another
+ * machine or checkout (shared state); a transform that would write still gets the error.
+ * Errors are RuntimeErrors of one line, never with file contents; the target is then unchanged.
+ */
+import { dirname, resolve } from 'node:path';
+import { checkpoint, CommitConfig, isRoot, ownerChange, removeFile, replaceFile } from './commit';
+import { REFUSED } from './entries';
+import { Lock, acquireLock, cleanDeadTemps, releaseLock } from './lock';
+import { ReadFile, Snapshot, changedMessage, checkKind, checkTarget, directoryProblem, lstatOrNull, MAX_BYTES, modeString, readText, shellWord } from './target';
+import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
+
+/** Returned by a transform: delete the file. */
+export const DELETE: unique symbol = Symbol.for('cdktf-qdrant-cluster-access.writer.delete') as never;
+/** What a transform returns for a file: its new text, null (leave it alone) or DELETE. */
+export type Next = string | null | typeof DELETE;
+
+/** What a transform with a sidecar returns (see the header). */
+export interface SidecarPlan {
+  readonly text: Next;
+  readonly sidecar?: Next;
+  readonly sidecarFirst: boolean;
+  readonly sidecarAfter?: string | null;
+}
+
+/** updateFile's options (see the header); warnings and notes go to `warn`, one line each (default: stderr). */
+export interface UpdateOptions {
+  readonly warn?: (message: string) => void;
+  readonly lockTimeoutMs?: number;
+  readonly staleLockMs?: number;
+  readonly maxBytes?: number;
+  readonly removing?: boolean;
+  readonly sidecar?: string;
+  readonly testHooks?: CommitConfig['hooks'];
+}
+
+const DEFAULTS = { lockTimeoutMs: 15000, staleLockMs: 30000, maxBytes: MAX_BYTES };
+/** How many times the target is read and planned when another program keeps changing it. */
+const CHANGE_ATTEMPTS = 4;
+/** The target changed after a sidecar was committed and that sidecar could not be put back: no new plan may be made on it. */
+const CHANGED_FOR_GOOD = 'ECHANGED_FINAL';
+
+type Transform = (text: string | null, sidecarText: string | null) => Next | SidecarPlan;
+type Options = typeof DEFAULTS & UpdateOptions & { warn: (message: string) => void };
+
+/** The plan of a transform, or its refusal as the writer's message. */
+function planOf(file: string, transform: Transform, side: string | null, text: string | null, sideText: string | null): SidecarPlan {
+  try {
+    return side ? transform(text, sideText) as SidecarPlan : { text: (transform as (text: string | null) => Next)(text), sidecarFirst: false };
+  } catch (err) {
+    throw new RuntimeError(`refusing to change ${file}: ${messageOf(err)}; the file was not changed`, REFUSED, { cause: err });
+  }
+}
+
+/** See the module header. */
+export async function updateFile(file: string, transform: Transform, options: UpdateOptions = {}) {
+  const said = new Set<string>();
+  const warn = options.warn || ((msg: string) => process.stderr.write(msg + '\n'));
+  // Called at most once with each message: a re-read must not repeat its warnings.
+  const once = (msg: string) => {
+    if (said.has(msg)) return;
+    said.add(msg);
+    warn(msg);
+  };
+  const opts: Options = { ...DEFAULTS, ...options, warn: once };
+  const side = opts.sidecar || null;
+  const noDirectory = directoryProblem(file);
+  if (noDirectory && opts.removing) return withoutDirectory(file, transform, side, noDirectory, opts.warn);
+  checkTarget(file);
+  const lock = await acquireLock(file, opts, opts.warn);
+  try {
+    cleanDeadTemps(side ? [file, side] : [file], opts.warn);
+    await checkpoint();
+    // Another program changed the target between its read and the commit: read and plan again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await updateOnce(file, transform, opts, side, lock);
+      } catch (err) {
+        if (codeOf(err) !== 'ECHANGED' && codeOf(err) !== CHANGED_FOR_GOOD) throw err;
+        if (codeOf(err) === CHANGED_FOR_GOOD || attempt >= CHANGE_ATTEMPTS) throw new RuntimeError(changedMessage(file, attempt, opts.removing), 'ECHANGED', { cause: err });
+        await new Promise((done) => setTimeout(done, 10 * attempt));
+      }
+    }
+  } finally {
+    releaseLock(lock);
+  }
+}
+
+/**
+ * One read, plan and commit of updateFile, under its lock. Throws with the code ECHANGED, the
+ * target as it was before, when another program changed the target after the read.
+ */
+async function updateOnce(file: string, transform: Transform, opts: Options, side: string | null, lock: Lock) {
+  const { warn } = opts;
+  const st = checkTarget(file); // again, under the lock
+  const cur = st ? readText(file, st, opts.maxBytes) : null;
+  let sideCur: ReadFile | null = null;
+  if (side) {
+    const sst = lstatOrNull(side);
+    if (sst) checkKind(side, sst);
+    sideCur = sst ? readText(side, sst, opts.maxBytes) : null;
+  }
+  const plan = planOf(file, transform, side, cur ? cur.text : null, sideCur ? sideCur.text : null);
+  // A write may not make a file larger than a read accepts (a later run could not read it back,
+  // not even to remove our entries); a change that makes it smaller passes.
+  for (const [p, next, before] of [[file, plan.text, cur], [side, plan.sidecar, sideCur], [side, plan.sidecarAfter, sideCur]] as const) {
+    if (typeof next !== 'string') continue;
+    const bytes = Buffer.byteLength(next, 'utf8');
+    const now = before ? before.stat.size : 0;
+    if (bytes > opts.maxBytes && bytes > now) {
+      const was = before ? `it is ${now} bytes now` : 'it does not exist yet';
+      throw new RuntimeError(`refusing to change ${p}: the new text would be ${bytes} bytes, over the bound of ${opts.maxBytes} bytes for a file of keys (${was}); move other content out of this file or write the keys to another file; the file was not changed`, 'ETOOBIG');
+    }
+  }
+  // `read`: the snapshot the target must still match at its commit (undefined: the sidecar,
+  // which only this writer writes, under the lock).
+  const step = (p: string, cur0: ReadFile | null, next: Next | undefined, config: () => Omit<CommitConfig, 'lock' | 'label'>, read?: Snapshot | null) => {
+    if (next == null) return null;
+    if (next === DELETE) return cur0 ? () => removeFile(p, cur0.stat, lock, file, warn, read) : null;
+    if (cur0 && next === cur0.text) return null;
+    return () => replaceFile(p, next, { ...config(), lock, label: file, read }, warn);
+  };
+  const targetStep = step(file, cur, plan.text, () => ({
+    mode: cur ? cur.stat.mode & 0o7777 : 0o600,
+    ...ownerChange(file, cur && cur.stat, warn),
+    hooks: opts.testHooks,
+  }), cur ? cur.snap : null);
+  // The sidecar belongs with the target: 0600 always, and (as root) the target's owner.
+  const sideConfig = () => ({
+    mode: 0o600,
+    chown: isRoot() && cur && (cur.stat.uid !== 0 || cur.stat.gid !== 0) ? { uid: cur.stat.uid, gid: cur.stat.gid } : null,
+  });
+  const sideStep = side ? step(side, sideCur, plan.sidecar, sideConfig) : null;
+  // A second sidecar text, committed last (a write that drops names: see json.ts).
+  const sideBefore = plan.sidecar == null ? (sideCur ? sideCur.text : null) : plan.sidecar;
+  const after = plan.sidecarAfter;
+  const afterStep = side && typeof after === 'string' && after !== sideBefore
+    ? () => replaceFile(side, after, { ...sideConfig(), lock, label: file }, warn)
+    : null;
+  // Not when removing: the file is left without our keys.
+  if (targetStep && !opts.removing && plan.text !== DELETE && cur && (cur.stat.mode & 0o004)) {
+    warn(`warning: ${file} is readable by all users (mode ${modeString(cur.stat.mode)}) and holds API keys; consider chmod 600 ${shellWord(file)}`);
+  }
+  if (plan.sidecarFirst && side && sideStep && targetStep) {
+    await sideStep();
+    try {
+      await targetStep();
+    } catch (err) {
+      // The target was not replaced (replaceFile fails only before its rename): put the sidecar
+      // back, so that it records no name the target does not hold (a member the user added
+      // later under such a name would count as ours). Not after a lost lock: the sidecar may
+      // be another writer's by now. A new plan needs the sidecar as it was: without it, none.
+      if (codeOf(err) !== 'ELOCKLOST') {
+        const restored = await restoreSidecar(side, sideCur, { ...sideConfig(), lock, label: file }, warn);
+        if (!restored && codeOf(err) === 'ECHANGED') throw new RuntimeError(messageOf(err), CHANGED_FOR_GOOD, { cause: err });
+      }
+      throw err;
+    }
+    if (afterStep) await afterStep();
+  } else {
+    const steps = plan.sidecarFirst ? [sideStep, targetStep, afterStep] : [targetStep, sideStep, afterStep];
+    for (const s of steps) if (s) await s();
+  }
+  return { existed: Boolean(st), changed: Boolean(targetStep), deleted: Boolean(targetStep) && plan.text === DELETE };
+}
+
+/**
+ * The file's directory is missing (see the module header): the file and a sidecar next to it
+ * cannot exist. Nothing to do when the transform leaves them missing; else `problem` is thrown.
+ */
+function withoutDirectory(file: string, transform: Transform, side: string | null, problem: RuntimeError, warn: (message: string) => void) {
+  const dir = dirname(resolve(file));
+  // A sidecar elsewhere may exist: not judged here.
+  if (side && dirname(resolve(side)) !== dir) throw problem;
+  const plan = planOf(file, transform, side, null, null);
+  const none = (x: Next | undefined) => x == null || x === DELETE;
+  if (!none(plan.text) || (side && (!none(plan.sidecar) || typeof plan.sidecarAfter === 'string'))) throw problem;
+  warn(`nothing to remove from ${file}: its directory ${dir} does not exist`);
+  return { existed: false, changed: false, deleted: false };
+}
+
+/**
+ * Puts the sidecar back as it was before this run (its text, or no file). Returns true when it
+ * did; a failure only warns (and returns false).
+ */
+async function restoreSidecar(side: string, before: ReadFile | null, config: CommitConfig, warn: (message: string) => void): Promise<boolean> {
+  try {
+    const now = before ? null : lstatOrNull(side);
+    if (before) await replaceFile(side, before.text, config, warn);
+    else if (now) await removeFile(side, now, config.lock, config.label, warn);
+    return true;
+  } catch (err) {
+    warn(`warning: could not put ${side} back as it was (${codeOf(err) || messageOf(err)}); it may record names that ${config.label} does not hold`);
+    return false;
+  }
+}

@@ -1,0 +1,314 @@
+/**
+ * Editing the top-level object of a JSON file in place (json-text.ts), with ownership kept in a
+ * sidecar file (pure functions, Node built-ins only). Every byte that is not one of our members is
+ * kept. Accepted input: json-text.ts's; or a missing file (null); or an existing file holding only
+ * a BOM and JSON whitespace (space, tab, CR, LF).
+ *
+ * Writing: a member with one of our names is updated in place (only its value token changes).
+ * New members are appended after the last member as `,<EOL><indent>"NAME": "value"` (EOL: \r\n
+ * if the file has one, else \n; indent: that of the first member, else two spaces), or, in an
+ * object without members, as `{<EOL><members joined by ,<EOL>><EOL>}`. A missing or blank file
+ * becomes `{<EOL>  "NAME": "value",...<EOL>}<EOL>`.
+ *
+ * Ownership: JSON has no comments, so the sidecar file `.<basename>.qdrant-cluster-access`
+ * next to the target records it (see sidecarPath). It holds NO values, only:
+ *
+ *   {
+ *     "writer": "cdktf-qdrant-cluster-access",
+ *     "version": 1,
+ *     "created": false,            this tool created the target file (it did not exist)
+ *     "originalWhenEmpty": "{ }\n", the target's exact text before the first write, kept only
+ *                                  when it had no member (so it is a BOM, whitespace and at most
+ *                                  an empty object: no values); otherwise null
+ *     "owners": { "<owner>": ["NAME", ...] }   the members each owner wrote
+ *   }
+ *
+ * "created" and "originalWhenEmpty" describe the file, not an owner: they stay while any owner
+ * is recorded, so whichever owner is removed last restores the file.
+ *
+ *   - planMerge sets owner's members to exactly the given ones: it refuses when the object
+ *     already has a member with one of our names that the sidecar does not record for this
+ *     owner (no sidecar at all: every existing member counts as not ours). Members recorded for
+ *     owner that are no longer given are removed (`dropped`) and leave the record.
+ *   - planRemove removes only members recorded for this owner and named in the request (with
+ *     opts.all: every member recorded for owner). When no owner is left it deletes the sidecar
+ *     and, if the object has no members left, deletes the target (when "created") or writes
+ *     "originalWhenEmpty" back. Removing what one write added from an otherwise untouched file
+ *     gives back the original bytes exactly.
+ *   - The caller writes the sidecar BEFORE the target on write, and AFTER the target on remove,
+ *     so a crash can only leave the sidecar recording a member that is not there (harmless),
+ *     never one of our members unrecorded. A write that drops members therefore writes the
+ *     sidecar twice: first recording the old and the new names (`sidecar`), then, after the
+ *     target, only the new ones (`sidecarAfter`).
+ * Error messages name lines and members, never values.
+ */
+import { basename, dirname, join } from 'node:path';
+import { TOOL } from './dotenv-blocks';
+import { anotherWorkspace, checkName, checkOwner, otherWorkspace, REFUSED, SECRET_NAMING_FIX } from './entries';
+import { JsonObjectScan, lineAt, removeMembers, scanJsonObject } from './json-text';
+import { RuntimeError } from '../runtime/errors';
+
+export const SIDECAR_SUFFIX = '.qdrant-cluster-access';
+const SIDECAR_VERSION = 1;
+const BLANK_RE = /^\ufeff?[ \t\r\n]*$/;
+const EMPTY_OBJECT_RE = /^\ufeff?[ \t\r\n]*(\{[ \t\r\n]*\}[ \t\r\n]*)?$/;
+
+/** The parsed sidecar (see the header). It holds no values. */
+export interface Sidecar {
+  readonly created: boolean;
+  readonly originalWhenEmpty: string | null;
+  readonly owners: Record<string, string[]>;
+}
+
+/** The sidecar of `file`: `.<basename>.qdrant-cluster-access` in the same directory. */
+export function sidecarPath(file: string): string {
+  return join(dirname(file), `.${basename(file)}${SIDECAR_SUFFIX}`);
+}
+
+function emptySidecar(): Sidecar {
+  return { created: false, originalWhenEmpty: null, owners: {} };
+}
+
+/**
+ * Parses sidecar text (null: no sidecar) into { created, originalWhenEmpty, owners } or null.
+ * Refuses text that is not a sidecar of this tool, naming it (`name`).
+ */
+export function parseSidecar(text: string | null, name: string): Sidecar | null {
+  if (text == null) return null;
+  const damaged = (what: string) => new RuntimeError(
+    `the ownership record ${name} ${what}; restore it, or delete it and remove the members it listed from the file by hand`, REFUSED);
+  let obj;
+  try {
+    obj = JSON.parse(text);
+  } catch {
+    throw damaged('is not valid JSON');
+  }
+  if (!obj || typeof obj !== 'object' || obj.writer !== TOOL) throw damaged(`was not written by ${TOOL}`);
+  if (obj.version !== SIDECAR_VERSION) throw damaged(`has version ${JSON.stringify(obj.version)}, expected ${SIDECAR_VERSION} (written by another version of this tool)`);
+  if (typeof obj.created !== 'boolean') throw damaged('has no boolean "created"');
+  const orig = obj.originalWhenEmpty;
+  if (orig !== null && (typeof orig !== 'string' || !EMPTY_OBJECT_RE.test(orig))) {
+    throw damaged('has an "originalWhenEmpty" that is not null or an empty object');
+  }
+  if (!obj.owners || typeof obj.owners !== 'object' || Array.isArray(obj.owners)) throw damaged('has no "owners" object');
+  const owners: Record<string, string[]> = {};
+  for (const [owner, names] of Object.entries(obj.owners as Record<string, unknown>)) {
+    try {
+      checkOwner(owner);
+      if (!Array.isArray(names)) throw new Error();
+      names.forEach(checkName);
+    } catch {
+      throw damaged(`has an invalid entry for owner ${JSON.stringify(owner.slice(0, 64))}`);
+    }
+    owners[owner] = [...(names as string[])];
+  }
+  return { created: obj.created, originalWhenEmpty: orig, owners };
+}
+
+/** Sidecar text: stable key order, two-space indent, final newline. */
+export function renderSidecar(side: Sidecar): string {
+  return JSON.stringify({
+    writer: TOOL,
+    version: SIDECAR_VERSION,
+    created: side.created,
+    originalWhenEmpty: side.originalWhenEmpty,
+    owners: side.owners,
+  }, null, 2) + '\n';
+}
+
+function recordedOwnerOf(side: Sidecar | null, name: string): string | null {
+  if (!side) return null;
+  return Object.keys(side.owners).find((o) => side.owners[o].includes(name)) || null;
+}
+
+function foreignMemberError(text: string, m: JsonObjectScan['members'][number], owner: string, side: Sidecar | null, sidecarName: string,
+  others: JsonObjectScan['members'] = []): RuntimeError {
+  const who = recordedOwnerOf(side, m.key);
+  const key = JSON.stringify(m.key);
+  const line = lineAt(text, m.start);
+  // The others that the same fix clears: all of them in one message, not one a deploy.
+  // (A member given twice in the file is named once, at its first line.)
+  const same = others.filter((o, i) => o.key !== m.key && others.findIndex((x) => x.key === o.key) === i && recordedOwnerOf(side, o.key) === who);
+  const also = same.length === 0 ? '' : ` (so ${same.length === 1 ? 'does' : 'do'} ${same.map((o) => `${JSON.stringify(o.key)} on line ${lineAt(text, o.start)}`).join(', ')})`;
+  const those = same.length === 0 ? 'that member' : 'those members';
+  if (who && otherWorkspace(who, owner)) {
+    return new RuntimeError(`line ${line}: member ${key}${also} was written for owner ${who} (recorded in ${sidecarName})${anotherWorkspace(owner)}`, REFUSED, { line });
+  }
+  if (who) {
+    return new RuntimeError(`line ${line}: member ${key}${also} was written for owner ${who} (recorded in ${sidecarName}); ${SECRET_NAMING_FIX}, or remove owner ${who}'s entries first`, REFUSED, { line });
+  }
+  const why = side
+    ? `and ${sidecarName} does not record it as written for owner ${owner}`
+    : `and there is no ownership record ${sidecarName} saying this tool wrote it (if an earlier version of this tool wrote it, deleting it is safe: the next deploy writes it again)`;
+  return new RuntimeError(`line ${line}: member ${key}${also} already exists ${why}; remove ${those}, or ${SECRET_NAMING_FIX}`, REFUSED, { line });
+}
+
+function options(opts: { owner: string; sidecarName?: string }): { owner: string; sidecarName: string } {
+  return { owner: checkOwner(opts && opts.owner), sidecarName: (opts && opts.sidecarName) || 'the sidecar file' };
+}
+
+/**
+ * Sets owner's members to exactly `entries` (NAME: string). text: the target (null when
+ * missing); side: the parsed sidecar (null when missing). Returns { text, sidecar, sidecarAfter,
+ * added, updated, unchanged, dropped }: `sidecar` is committed before the target and records the
+ * names of before and after; `sidecarAfter` (null when the same) is committed after the target.
+ */
+export function planMerge(text: string | null, side: Sidecar | null, entries: Record<string, string>, opts: { owner: string; sidecarName?: string }) {
+  const { owner, sidecarName } = options(opts);
+  if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
+    throw new RuntimeError('entries must be an object of NAME: value', REFUSED);
+  }
+  const names = Object.keys(entries);
+  for (const n of names) {
+    checkName(n);
+    if (typeof entries[n] !== 'string') throw new RuntimeError(`entry ${n}: value must be a string`, REFUSED);
+  }
+  const blank = text == null || BLANK_RE.test(text);
+  const mine = new Set(side && side.owners[owner] ? side.owners[owner] : []);
+  // Nothing to write and nothing of ours in the file: nothing to change (no file is created).
+  if (names.length === 0 && (mine.size === 0 || blank)) {
+    const none: string[] = [];
+    return { text: null, sidecar: side, sidecarAfter: null as Sidecar | null, added: none, updated: none, unchanged: none, dropped: none };
+  }
+  const scanned = blank ? null : scanJsonObject(text as string);
+  const foreign = (scanned ? scanned.members : []).filter((m) => Object.prototype.hasOwnProperty.call(entries, m.key) && !mine.has(m.key));
+  if (foreign.length > 0) throw foreignMemberError(text as string, foreign[0], owner, side, sidecarName, foreign.slice(1));
+  for (const n of names) {
+    // Recorded for another owner but not in the file (removed by hand, or a crash): still theirs.
+    const who = recordedOwnerOf(side, n);
+    if (who && otherWorkspace(who, owner)) {
+      throw new RuntimeError(`member ${JSON.stringify(n)} is recorded in ${sidecarName} as written for owner ${who}${anotherWorkspace(owner)}`, REFUSED);
+    }
+    if (who && who !== owner) {
+      throw new RuntimeError(`member ${JSON.stringify(n)} is recorded in ${sidecarName} as written for owner ${who}; ${SECRET_NAMING_FIX}, or remove owner ${who}'s entries first`, REFUSED);
+    }
+  }
+  const next = side ? { ...side, owners: { ...side.owners } } : emptySidecar();
+  next.owners[owner] = [...mine, ...names.filter((n) => !mine.has(n))];
+  const fresh = !side || Object.keys(side.owners).length === 0;
+  // Recorded names no longer given: they leave the file and then the record.
+  const gone = [...mine].filter((n) => !Object.prototype.hasOwnProperty.call(entries, n));
+  const after = () => (gone.length ? { ...next, owners: { ...next.owners, [owner]: next.owners[owner].filter((n) => !gone.includes(n)) } } : null);
+
+  if (blank) {
+    if (text == null) Object.assign(next, { created: true, originalWhenEmpty: null });
+    else if (fresh) Object.assign(next, { created: false, originalWhenEmpty: text });
+    const body = names.map((n) => `  ${JSON.stringify(n)}: ${JSON.stringify(entries[n])}`).join(',\n');
+    return { text: `{\n${body}\n}\n`, sidecar: next, sidecarAfter: after(), added: names, updated: [], unchanged: [], dropped: [] };
+  }
+
+  // Not blank: an object was scanned.
+  const source = text as string;
+  let scan = scanned as JsonObjectScan;
+  if (fresh) Object.assign(next, { created: false, originalWhenEmpty: scan.members.length === 0 ? source : null });
+
+  let out = source;
+  const dropped = new Set(scan.members.filter((m) => gone.includes(m.key)).map((m) => m.key));
+  if (dropped.size) {
+    out = removeMembers(source, scan, dropped).text;
+    scan = scanJsonObject(out);
+  }
+  const seen = new Set();
+  const changed = new Set();
+  // Replace existing values from the end so earlier offsets stay valid.
+  for (const m of [...scan.members].reverse()) {
+    if (!Object.prototype.hasOwnProperty.call(entries, m.key)) continue;
+    seen.add(m.key);
+    const v = JSON.stringify(entries[m.key]);
+    if (out.slice(m.valStart, m.valEnd) !== v) {
+      changed.add(m.key);
+      out = out.slice(0, m.valStart) + v + out.slice(m.valEnd);
+    }
+  }
+  const added = names.filter((n) => !seen.has(n));
+  if (added.length) {
+    const s2 = scanJsonObject(out);
+    const nl = out.includes('\r\n') ? '\r\n' : '\n';
+    let indent = '  ';
+    if (s2.members.length) {
+      const im = /\n([ \t]*)$/.exec(out.slice(0, s2.members[0].start));
+      if (im) indent = im[1];
+    }
+    const lines = added.map((n) => `${indent}${JSON.stringify(n)}: ${JSON.stringify(entries[n])}`);
+    if (s2.members.length) {
+      const at = s2.members[s2.members.length - 1].valEnd;
+      out = out.slice(0, at) + lines.map((l) => ',' + nl + l).join('') + out.slice(at);
+    } else {
+      out = out.slice(0, s2.open + 1) + nl + lines.join(',' + nl) + nl + out.slice(s2.close);
+    }
+  }
+  return {
+    text: out,
+    sidecar: next,
+    sidecarAfter: after(),
+    added,
+    updated: names.filter((n) => changed.has(n)),
+    unchanged: names.filter((n) => seen.has(n) && !changed.has(n)),
+    dropped: gone.filter((n) => dropped.has(n)),
+  };
+}
+
+/**
+ * Removes owner's recorded members named in `names` (with opts.all, also every other recorded
+ * one). Returns { text, sidecar, removed, absent, notOurs, noRecord, noSidecar, deleteFile }:
+ * text null = leave the target alone; sidecar null = delete it; deleteFile = delete the target.
+ * noRecord: the sidecar records nothing for owner, so nothing changes (notOurs then lists the
+ * names that exist as members anyway). noSidecar: there is no sidecar at all while the object
+ * has members, so members this tool wrote may be among them (a deleted sidecar), unnamed.
+ */
+export function planRemove(text: string | null, side: Sidecar | null, names: string[] | Record<string, unknown>,
+  opts: { owner: string; sidecarName?: string; all?: boolean }) {
+  const { owner } = options(opts);
+  const given = Array.isArray(names) ? names : Object.keys(names || {});
+  given.forEach(checkName);
+  const recorded = side && side.owners[owner] ? side.owners[owner] : [];
+  const list = opts && opts.all ? [...new Set([...given, ...recorded])] : given;
+  const scan = text != null && !BLANK_RE.test(text) ? scanJsonObject(text) : null;
+  const present = new Set(scan ? scan.members.map((m) => m.key) : []);
+  const mine = new Set(recorded);
+  const result = (extra: {
+    text?: string | null;
+    sidecar?: Sidecar | null;
+    removed?: string[];
+    absent?: string[];
+    noRecord?: boolean;
+    noSidecar?: boolean;
+    deleteFile?: boolean;
+  }) => ({
+    text: null,
+    sidecar: side,
+    removed: [],
+    absent: list.filter((n) => !present.has(n)),
+    notOurs: list.filter((n) => present.has(n) && !mine.has(n)),
+    noRecord: false,
+    noSidecar: false,
+    deleteFile: false,
+    ...extra,
+  });
+  if (!side || !side.owners[owner]) return result({ noRecord: true, noSidecar: !side && present.size > 0 });
+
+  const next = { ...side, owners: { ...side.owners } };
+  const left = side.owners[owner].filter((n) => !list.includes(n));
+  if (left.length) next.owners[owner] = left;
+  else delete next.owners[owner];
+  const last = Object.keys(next.owners).length === 0;
+  const sidecar = last ? null : next;
+  if (text == null) return result({ sidecar });
+
+  const targets = new Set(list.filter((n) => mine.has(n) && present.has(n)));
+  let out = text;
+  let members = 0;
+  if (scan) ({ text: out, members } = removeMembers(text, scan, targets));
+  let deleteFile = false;
+  if (last && members === 0) {
+    if (side.created) deleteFile = true;
+    else if (side.originalWhenEmpty !== null) out = side.originalWhenEmpty;
+  }
+  return result({
+    text: out === text ? null : out,
+    sidecar,
+    removed: list.filter((n) => targets.has(n)),
+    absent: list.filter((n) => !targets.has(n) && !(present.has(n) && !mine.has(n))),
+    deleteFile,
+  });
+}

@@ -1,0 +1,285 @@
+/**
+ * The lock file of the writer, its temp-file names, and the cleanup of what a dead writer left
+ * (Node built-ins only). Used by file.ts and commit.ts.
+ *
+ * The lock: `<file>.lock`, mode 0600, holding exactly one line
+ *     qdrant-cluster-access-writer pid=<pid> host=<HOST> started=<ms since epoch> token=<hex>
+ * It appears atomically with that content (written to a temp file, fsynced, then hard-linked to
+ * the lock path, which fails if it exists; O_EXCL create-and-write where hard links are not
+ * supported). acquireLock waits for a held lock, up to opts.lockTimeoutMs, except:
+ *   - a lock of ours whose holder is provably dead (same host and PID namespace: HOST below;
+ *     process.kill(pid, 0) fails with ESRCH) is broken at once, with a one-line warning;
+ *   - a lock of ours older than opts.staleLockMs (by its mtime) is broken, with a warning (a
+ *     pid reused by another process, a holder on another host);
+ *   - a lock file NOT in this format (or a link, a FIFO, unreadable) is never deleted: after the
+ *     timeout the message names it, says it was not made by this writer and that it can be
+ *     deleted if no other tool uses it.
+ * Breaking renames the lock aside (a temp name, below) and deletes it only if it is still the
+ * lock that was judged dead; otherwise it is put back. verifyLock, called before each commit,
+ * refuses when the lock is no longer ours. releaseLock deletes only our own lock.
+ *
+ * Temp names: `.<basename>.qca-<hosttag>-<pid>-<12 hex>.tmp` in the file's directory, where
+ * hosttag is 8 hex digits of sha256(HOST). cleanDeadTemps deletes, for the given files and
+ * their locks, temp files in this pattern with this host's tag and the pid of a process that is
+ * no longer running (nothing else), with a one-line warning.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, constants as C, fstatSync, linkSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, renameSync, Stats, unlinkSync, writeSync, fsyncSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
+
+const O_NOFOLLOW = C.O_NOFOLLOW || 0;
+const O_NONBLOCK = C.O_NONBLOCK || 0;
+/**
+ * Where a pid means something: the host name and, on Linux, the PID namespace. Containers that
+ * share a host name and a bind-mounted directory (docker --network host) do not share pids:
+ * there, "pid N is not running" says nothing about the other container's writer.
+ */
+export const HOST = (hostname() || 'unknown').replace(/\s+/g, '_') + pidNamespace();
+/** 8 hex digits of sha256(HOST), part of every temp file name. */
+export const HOST_TAG = createHash('sha256').update(HOST).digest('hex').slice(0, 8);
+const LOCK_RE = /^qdrant-cluster-access-writer pid=(\d+) host=(\S+) started=(\d+) token=([0-9a-f]{16,64})\n$/;
+const TEMP_RE = /^\.(.+)\.qca-([0-9a-f]{8})-(\d+)-[0-9a-f]{12}\.tmp$/;
+const MAX_LOCK_BYTES = 1024;
+
+/** "/pid:[4026531836]" (the PID namespace, as /proc names it), or "" where there is none to read. */
+function pidNamespace(): string {
+  try {
+    return `/${readlinkSync('/proc/self/ns/pid').replace(/\s+/g, '_')}`;
+  } catch {
+    return '';
+  }
+}
+
+/** A held lock: its path and the exact line written to it. */
+export interface Lock {
+  readonly lockPath: string;
+  readonly content: string;
+}
+
+/** What a signal handler must undo: temp files not yet renamed, locks held. */
+export const live = { temps: new Set<string>(), locks: new Set<Lock>() };
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** unlink(2) that ignores every error: whether the file was removed. */
+export function unlinkQuiet(p: string): boolean {
+  try {
+    unlinkSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** close(2) that ignores every error. */
+export function closeQuiet(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch { /* already closed */ }
+}
+
+/** A temp path next to `file`, in the pattern the next run recognises as ours. */
+export function tempPath(file: string): string {
+  const dir = dirname(resolve(file));
+  return join(dir, `.${basename(file)}.qca-${HOST_TAG}-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+}
+
+/** True only when `pid` is provably not running on this host. */
+function isDead(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return codeOf(err) === 'ESRCH';
+  }
+}
+
+function lockLine(token: string): string {
+  return `qdrant-cluster-access-writer pid=${process.pid} host=${HOST} started=${Date.now()} token=${token}\n`;
+}
+
+/** What is at the lock path: gone, not ours (foreign), or ours with its holder. Never follows a link, never blocks. */
+type LockState = { state: 'gone' | 'foreign' } | { state: 'ours'; pid: number; host: string; raw: string; mtimeMs: number };
+
+function readLock(lockPath: string): LockState {
+  let fd;
+  try {
+    fd = openSync(lockPath, C.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (err) {
+    return { state: codeOf(err) === 'ENOENT' ? 'gone' : 'foreign' };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_LOCK_BYTES) return { state: 'foreign' };
+    const buf = Buffer.alloc(MAX_LOCK_BYTES + 1);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const raw = buf.subarray(0, n).toString('utf8');
+    const m = LOCK_RE.exec(raw);
+    if (!m) return { state: 'foreign' };
+    return { state: 'ours', pid: Number(m[1]), host: m[2], raw, mtimeMs: st.mtimeMs };
+  } catch {
+    return { state: 'foreign' };
+  } finally {
+    closeQuiet(fd);
+  }
+}
+
+let hardLinks = true;
+
+/** Creates the lock with its full content in one step. Returns true when we hold it. */
+function tryCreateLock(lockPath: string, content: string): boolean {
+  if (hardLinks) {
+    const tmp = tempPath(lockPath);
+    live.temps.add(tmp);
+    try {
+      const fd = openSync(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, 0o600);
+      try {
+        writeSync(fd, content);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      linkSync(tmp, lockPath);
+      return true;
+    } catch (err) {
+      if (codeOf(err) === 'EEXIST') return false;
+      if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK'].includes(codeOf(err)) || (err as { syscall?: string }).syscall !== 'link') throw err;
+      hardLinks = false; // e.g. some network or FUSE file systems: fall back to O_EXCL
+    } finally {
+      unlinkQuiet(tmp);
+      live.temps.delete(tmp);
+    }
+  }
+  let fd;
+  try {
+    fd = openSync(lockPath, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, 0o600);
+  } catch (err) {
+    if (codeOf(err) === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    writeSync(fd, content);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Breaks the lock described by `seen` (from readLock): moves it aside, and deletes it only if
+ * it is still that lock; a newer lock moved by mistake is put back. Returns true when broken.
+ */
+function breakLock(lockPath: string, seen: { raw: string }): boolean {
+  const aside = tempPath(lockPath);
+  try {
+    renameSync(lockPath, aside);
+  } catch {
+    return false; // someone else broke it first
+  }
+  live.temps.add(aside);
+  try {
+    const now = readLock(aside);
+    if (now.state === 'ours' && now.raw === seen.raw) return true;
+    try {
+      linkSync(aside, lockPath);
+    } catch { /* an even newer lock exists; its holder and the one we moved check before committing */ }
+    return false;
+  } finally {
+    unlinkQuiet(aside);
+    live.temps.delete(aside);
+  }
+}
+
+export async function acquireLock(file: string, opts: { lockTimeoutMs: number; staleLockMs: number }, warn: (message: string) => void) {
+  const lockPath = `${file}.lock`;
+  const content = lockLine(randomBytes(12).toString('hex'));
+  const deadline = Date.now() + opts.lockTimeoutMs;
+  for (;;) {
+    let created;
+    try {
+      created = tryCreateLock(lockPath, content);
+    } catch (err) {
+      throw new RuntimeError(`cannot create the lock file ${lockPath}: ${codeOf(err) || messageOf(err)}; the directory must be writable`, codeOf(err), { cause: err });
+    }
+    if (created) {
+      const lock = { lockPath, content };
+      live.locks.add(lock);
+      return lock;
+    }
+    const seen = readLock(lockPath);
+    if (seen.state === 'gone') continue;
+    if (seen.state === 'ours') {
+      const mine = [...live.locks].some((l) => l.lockPath === lockPath && l.content === seen.raw);
+      const dead = !mine && seen.host === HOST && (seen.pid === process.pid || isDead(seen.pid));
+      const age = Date.now() - seen.mtimeMs;
+      if (dead || age > opts.staleLockMs) {
+        if (breakLock(lockPath, seen)) {
+          warn(dead
+            ? `warning: removed lock file ${lockPath} left by writer pid ${seen.pid}, which is no longer running`
+            : `warning: removed stale lock file ${lockPath} (held by pid ${seen.pid} on host ${seen.host} for more than ${Math.round(opts.staleLockMs / 1000)} s)`);
+        }
+        continue;
+      }
+    }
+    if (Date.now() >= deadline) {
+      const secs = Number((opts.lockTimeoutMs / 1000).toFixed(1));
+      if (seen.state !== 'ours') {
+        throw new RuntimeError(`timed out after ${secs} s waiting for the lock file ${lockPath}: it was not made by this writer; delete it if no other tool uses it`, 'ELOCKED');
+      }
+      throw new RuntimeError(`timed out after ${secs} s waiting for the lock file ${lockPath}, held by writer pid ${seen.pid} on host ${seen.host}; if that writer is no longer running, delete the lock file`, 'ELOCKED');
+    }
+    await sleep(10 + Math.floor(Math.random() * 40));
+  }
+}
+
+/** Throws unless `lock` is still ours (another run may have broken it as stale). */
+export function verifyLock(lock: Lock, file: string): void {
+  const now = readLock(lock.lockPath);
+  if (now.state !== 'ours' || now.raw !== lock.content) {
+    throw new RuntimeError(`lost the lock file ${lock.lockPath} (another writer broke it as stale); ${file} was not changed; run again`, 'ELOCKLOST');
+  }
+}
+
+export function releaseLock(lock: Lock): void {
+  live.locks.delete(lock);
+  const now = readLock(lock.lockPath);
+  if (now.state === 'ours' && now.raw === lock.content) unlinkQuiet(lock.lockPath);
+}
+
+/** Deletes what a dead writer on this host left for these files (temp files, moved-aside locks). */
+export function cleanDeadTemps(files: string[], warn: (message: string) => void): void {
+  const dir = dirname(resolve(files[0]));
+  const bases = new Set(files.flatMap((f) => [basename(f), `${basename(f)}.lock`]));
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  const removed = [];
+  for (const name of names) {
+    const m = TEMP_RE.exec(name);
+    if (!m || !bases.has(m[1]) || m[2] !== HOST_TAG) continue;
+    const pid = Number(m[3]);
+    if (pid === process.pid || !isDead(pid)) continue;
+    const p = join(dir, name);
+    let st: Stats | null = null;
+    try {
+      st = lstatSync(p);
+    } catch { /* gone */ }
+    if (st && st.isFile() && unlinkQuiet(p)) removed.push(name);
+  }
+  if (removed.length) {
+    warn(`warning: removed ${removed.length} temp file${removed.length === 1 ? '' : 's'} in ${dir} left by a writer that is no longer running (${removed.sort().join(', ')})`);
+  }
+}
+
+/** For a signal handler: deletes our temp files and releases our locks. Synchronous. */
+export function cleanupForExit(): void {
+  for (const t of live.temps) unlinkQuiet(t);
+  live.temps.clear();
+  for (const l of [...live.locks]) releaseLock(l);
+}
