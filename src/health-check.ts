@@ -13,7 +13,8 @@
  *   Terraform uses, marked nonsensitive (a hash of a high-entropy key; Terraform never prints a
  *   provisioner's environment, and a sensitive value there would hide the check's lines), and
  *   refuses a `TF_VAR_...` that differs (--key-sha256-env).
- * - Every value reaches the shell quoted, through the environment (runtime/protocol.js).
+ * - Every value reaches the shell quoted, through the environment (runtime/protocol.js). The
+ *   grants, however many, are in a file of the stack (private/input-file.ts).
  * - Triggers: the grants, a hash of the key, the runtime's hash and the options. Rotating one key
  *   re-runs that key's check only.
  */
@@ -24,6 +25,7 @@ import { Construct } from 'constructs';
 import type { ApiKey } from './api-key';
 import { errors } from './private/errors';
 import { DEPLOY_COMMAND, DEPLOY_COMMAND_OPTION } from './private/framework';
+import { InputFile, inputFile } from './private/input-file';
 import { NullResource } from './private/null-resource';
 import { CLI, names, protocol, readCaFile } from './private/runtime';
 import { terraformLiteralProblem } from './private/stack-strings';
@@ -150,8 +152,6 @@ export function healthCheckSettings(scope: Construct, given: HealthCheckOptions,
   return { options, settings: { ...settings, ca: caAsset(scope, caFile, problems), guide }, problems };
 }
 
-/** The environment variable that holds the grants (the checker's --grants-env). */
-const GRANTS_ENV = 'QCA_GRANTS';
 /** The environment variable that holds a key handed over by Terraform (fromToken sources). */
 const HANDED_KEY_ENV = 'QDRANT_API_KEY';
 /** The environment variable that holds the sha256 of a variable's value (the checker's --key-sha256-env). */
@@ -171,7 +171,6 @@ export class HealthCheck extends Construct {
     const access = apiKey.access;
 
     const values = {
-      grantsEnv: GRANTS_ENV,
       keyEnv,
       keySha256Env: source.inheritedEnvironmentVariable ? KEY_SHA256_ENV : undefined,
       header: settings.header,
@@ -187,8 +186,10 @@ export class HealthCheck extends Construct {
       label: names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name',
       deployCommand: DEPLOY_COMMAND_OPTION,
     };
-    const invocation = protocol.invocation('check', values, `${support.runtime.path}/${CLI.checker}`);
-    const grants = Lazy.stringValue({ produce: () => grantsJson(apiKey, settings.grpc).json });
+    // The grants, however many: in a file of the stack (its URLs from tokens in variables of their own).
+    const grantsFile = inputFile(this, () => grantList(apiKey, settings.grpc));
+    const invocation = protocol.invocation('check', { ...values, grantsFile: grantsFile.path, grantsSha256: grantsFile.sha256 },
+      `${support.runtime.path}/${CLI.checker}`);
     // Hashed here when the grants are known at synth (a Lazy string inside Fn would be read as an expression).
     const grantsHash = Lazy.stringValue({
       produce: () => {
@@ -196,16 +197,14 @@ export class HealthCheck extends Construct {
         return g.tokens ? Fn.sha256(g.json) : createHash('sha256').update(g.json).digest('hex');
       },
     });
-    const environment: Record<string, string> = { ...invocation.environment, [GRANTS_ENV]: grants };
-    if (source.inheritedEnvironmentVariable) {
+    const keyEnvironment: Record<string, string> = source.inheritedEnvironmentVariable
       // From a variable: the hash of the value Terraform hands to the targets, which the checker
       // compares with the TF_VAR_... it reads (they differ when -var or a .tfvars file sets it too).
-      environment[KEY_SHA256_ENV] = source.inheritedSha256!;
-    } else {
+      ? { [KEY_SHA256_ENV]: source.inheritedSha256! }
       // From another resource: Terraform must hand the key over, which hides this check's output on
       // success (a failure is still printed in full, and never holds the key).
-      environment[HANDED_KEY_ENV] = source.expression;
-    }
+      : { [HANDED_KEY_ENV]: source.expression };
+    const environment = Lazy.anyValue({ produce: () => ({ ...invocation.environment, ...keyEnvironment, ...grantsFile.environment() }) });
 
     const optionsHash = createHash('sha256')
       .update(JSON.stringify({ values, ca: settings.ca?.assetHash ?? null }))
@@ -222,22 +221,53 @@ export class HealthCheck extends Construct {
     const preconditions = keyPreconditions(apiKey, settings.guide ? support.guideFile() : undefined);
     this.resource = new NullResource(this, 'Resource', {
       triggers,
-      provisioners: [{ type: 'local-exec', command: invocation.command, environment }],
+      provisioners: [{ type: 'local-exec', command: invocation.command, environment: environment as unknown as Record<string, string> }],
       lifecycle: preconditions.length > 0 ? { precondition: preconditions } : undefined,
     });
+    this.node.addValidation({ validate: () => execLimitProblems(apiKey, grantsFile, invocation.environment) });
   }
 }
 
-/** `[{"label":"search-api → prod-eu","url":"https://…:6333","grpcUrl":"https://…:6334"}, …]`, built by Terraform when a URL is a token. */
-function grantsJson(apiKey: ApiKey, grpc: boolean): { json: string; tokens: boolean } {
+/** `[{"label":"search-api → prod-eu","url":"https://…:6333","grpcUrl":"https://…:6334"}, …]`; a URL may be a token. */
+function grantList(apiKey: ApiKey, grpc: boolean): { label: string; url: string; grpcUrl?: string }[] {
   const keyName = names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name';
-  const list = apiKey.clusters.map((c) => ({
+  return apiKey.clusters.map((c) => ({
     label: names.grantLabel(keyName, names.isValidName(c.clusterName) ? c.clusterName : 'invalid-cluster-name'),
     url: c.restEndpoint,
     ...(grpc ? { grpcUrl: c.grpcEndpoint } : {}),
   }));
+}
+
+/** The grants as JSON, for the trigger: built by Terraform when a URL is a token. */
+function grantsJson(apiKey: ApiKey, grpc: boolean): { json: string; tokens: boolean } {
+  const list = grantList(apiKey, grpc);
   const tokens = list.some((g) => Token.isUnresolved(g.url) || Token.isUnresolved(g.grpcUrl ?? ''));
   return { json: tokens ? Fn.jsonencode(list) : JSON.stringify(list), tokens };
+}
+
+/**
+ * What the check's process could not receive (protocol.EXEC_LIMITS): more values known only at
+ * deploy than fit (the endpoints of clusters whose url is a token, and the key), or a list of
+ * collections longer than one environment string holds. The grants themselves are in a file.
+ */
+function execLimitProblems(apiKey: ApiKey, grants: InputFile, environment: Record<string, string>): string[] {
+  const problems: string[] = [];
+  const key = names.isValidName(apiKey.keyName) ? apiKey.keyName : '(invalid name)';
+  const values = grants.deployTimeValues() + 1;
+  if (values > protocol.EXEC_LIMITS.deployTimeValues) {
+    const clusters = apiKey.clusters.filter((c) => Token.isUnresolved(c.restEndpoint)).length;
+    problems.push(errors.checkTooManyDeployValues(key, values, clusters, protocol.EXEC_LIMITS.deployTimeValues));
+  }
+  // The only option values that grow with the configuration.
+  for (const [option, kind] of [['readCollections', 'read'], ['writeCollections', 'write']] as const) {
+    const name = protocol.envNameOf(option);
+    const value = environment[name];
+    const bytes = value === undefined ? 0 : Buffer.byteLength(`${name}=${value}`) + 1;
+    if (bytes > protocol.EXEC_LIMITS.envStringBytes) {
+      problems.push(errors.checkCollectionsTooLong(key, kind, value.split(',').length, bytes, protocol.EXEC_LIMITS.envStringBytes));
+    }
+  }
+  return problems;
 }
 
 /**

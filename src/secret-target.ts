@@ -260,7 +260,7 @@ export class FileTarget implements ISecretTarget {
       return {};
     }
     const entries = options.entries.map((e) => ({ name: e.name, value: e.value, sensitive: e.sensitive, inherited: INHERITED_KEYS.get(e) }));
-    return { dependables: [writeFileEntries(scope, { file, format: this.format, owner: options.owner, entries, dependsOn: options.dependsOn })] };
+    return { dependables: [writeFileEntries(scope, { file, format: this.format, owner: options.owner, entries, dependsOn: options.dependsOn, description: this.description })] };
   }
 }
 

@@ -1,6 +1,6 @@
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { ApiKeySource, ClusterAccess, KeyAccess } from '../src';
-import { newStack, synthJson } from './support/synth';
+import { inputFileOf, newStack, synthJson, synthToDir } from './support/synth';
 
 const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
 const URL_US = 'https://def-456.us-east-1-0.aws.cloud.qdrant.io';
@@ -63,9 +63,10 @@ describe('ApiKey', () => {
     expect(access.findCluster('prod-us')).toBe(us);
     expect(access.findCluster('nope')).toBeUndefined();
     // One health check per key; its grants include the late one.
-    const checks = Object.entries<any>(synthJson(stack).resource.null_resource).filter(([id]) => id.includes('_HealthCheck_')).map(([, r]) => r);
+    const { json, dir } = synthToDir(stack);
+    const checks = Object.entries<any>(json.resource.null_resource).filter(([id]) => id.includes('_HealthCheck_')).map(([, r]) => r);
     expect(checks).toHaveLength(1);
-    expect(JSON.parse(checks[0].provisioner[0]['local-exec'].environment.QCA_GRANTS).map((g: any) => g.label))
+    expect(inputFileOf(dir, checks[0].provisioner[0]['local-exec'].environment, 'QCA_GRANTS_FILE').map((g: any) => g.label))
       .toEqual(['search-api → prod-eu', 'search-api → prod-us']);
   });
 

@@ -12,7 +12,7 @@ import { provider, resource } from '@cdktf/provider-null';
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import * as protocol from '../assets/runtime/protocol';
 import { ApiKeyHeader, ApiKeySource, ClusterAccess, HealthCheckOptions, KeyAccess } from '../src';
-import { newStack, synthJson } from './support/synth';
+import { inputFileOf, newStack, synthJson, synthToDir } from './support/synth';
 
 const URL_EU = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
 const URL_US = 'https://def-456.us-east-1-0.aws.cloud.qdrant.io';
@@ -39,7 +39,8 @@ function checkOf(json: any, key: string) {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** What the checker's own parser makes of a command and its environment, run through a real sh. */
-function parsedByChecker(exec: { command: string; environment: Record<string, string> }, extraEnv: Record<string, string> = {}) {
+function parsedByChecker({ exec, dir: cwd }: { exec: { command: string; environment: Record<string, string> }; dir: string },
+  extraEnv: Record<string, string> = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-protocol-'));
   try {
     // QCA_CLI points at a stand-in CLI that prints what the real parser parsed.
@@ -47,6 +48,7 @@ function parsedByChecker(exec: { command: string; environment: Record<string, st
     fs.writeFileSync(probe, `const { parseCommandLine } = require(${JSON.stringify(path.join(__dirname, '..', 'assets', 'checker', 'cli.js'))});
       process.stdout.write(JSON.stringify(parseCommandLine(process.argv.slice(2), process.env)));`);
     const out = execFileSync('sh', ['-c', exec.command], {
+      cwd,
       env: { PATH: process.env.PATH ?? '', ...exec.environment, QCA_CLI: probe, ...extraEnv },
       encoding: 'utf8',
     });
@@ -71,19 +73,23 @@ describe('the health check of a key', () => {
     expect(json.provider.null).toHaveLength(1);
   });
 
-  test('the command holds no value: every value is in the environment, quoted', () => {
-    const { exec, res } = checkOf(synthJson(stackWith()), 'search-api');
-    expect(exec.command).toBe('node "$QCA_CLI" check --grants-env "$QCA_GRANTS_ENV" --key-env "$QCA_KEY_ENV" --key-sha256-env "$QCA_KEY_SHA256_ENV" ' +
-      '--header "$QCA_HEADER" ' +
+  test('the command holds no value: every value is in the environment, quoted; the grants are in a file of the stack', () => {
+    const { json, dir } = synthToDir(stackWith());
+    const { exec, res } = checkOf(json, 'search-api');
+    expect(exec.command).toBe('node "$QCA_CLI" check --grants-file "$QCA_GRANTS_FILE" --grants-sha256 "$QCA_GRANTS_SHA256" ' +
+      '--key-env "$QCA_KEY_ENV" --key-sha256-env "$QCA_KEY_SHA256_ENV" --header "$QCA_HEADER" ' +
       '--timeout "$QCA_TIMEOUT" --retries "$QCA_RETRIES" --access "$QCA_ACCESS" --read-collections "$QCA_READ_COLLECTIONS" ' +
       '--write-collections "$QCA_WRITE_COLLECTIONS" --label "$QCA_LABEL"');
+    const grants = JSON.stringify([
+      { label: 'search-api → prod-eu', url: `${URL_EU}:6333`, grpcUrl: `${URL_EU}:6334` },
+      { label: 'search-api → prod-us', url: `${URL_US}:6333`, grpcUrl: `${URL_US}:7334` },
+    ]);
+    // Named by its sha256, which the checker compares.
+    expect(fs.readFileSync(path.join(dir, `qdrant-cluster-access-inputs/${sha256(grants)}.json`), 'utf8')).toBe(grants);
     expect(exec.environment).toEqual({
       QCA_CLI: expect.stringMatching(/^assets\/QdrantClusterAccess_Runtime_[0-9A-F]+\/[0-9A-F]+\/checker\/cli\.js$/),
-      QCA_GRANTS_ENV: 'QCA_GRANTS',
-      QCA_GRANTS: JSON.stringify([
-        { label: 'search-api → prod-eu', url: `${URL_EU}:6333`, grpcUrl: `${URL_EU}:6334` },
-        { label: 'search-api → prod-us', url: `${URL_US}:6333`, grpcUrl: `${URL_US}:7334` },
-      ]),
+      QCA_GRANTS_FILE: `qdrant-cluster-access-inputs/${sha256(grants)}.json`,
+      QCA_GRANTS_SHA256: sha256(grants),
       QCA_KEY_ENV: 'TF_VAR_qdrant_api_key_search_api',
       // The hash of the value Terraform uses (-var or a .tfvars file may differ from TF_VAR_...).
       QCA_KEY_SHA256_ENV: 'QCA_KEY_SHA256',
@@ -103,7 +109,10 @@ describe('the health check of a key', () => {
   });
 
   test('protocol: what the constructs emit is what the checker parses, with the same defaults', () => {
-    const emitted = checkOf(synthJson(stackWith({ header: ApiKeyHeader.BEARER, timeoutSeconds: 45, retries: 0, requireAuth: false, minValidityDays: 7, allowExcessAccess: true })), 'search-api').exec;
+    const synthesized = synthToDir(stackWith({
+      header: ApiKeyHeader.BEARER, timeoutSeconds: 45, retries: 0, requireAuth: false, minValidityDays: 7, allowExcessAccess: true,
+    }));
+    const emitted = { exec: checkOf(synthesized.json, 'search-api').exec, dir: synthesized.dir };
     const parsed = parsedByChecker(emitted, { TF_VAR_qdrant_api_key_search_api: 'test-key-value', QCA_KEY_SHA256: sha256('test-key-value') });
     expect(parsed.options).toMatchObject({
       header: 'bearer',
@@ -121,7 +130,8 @@ describe('the health check of a key', () => {
     });
     expect(parsed.grants.map((g: any) => g.label)).toEqual(['search-api → prod-eu', 'search-api → prod-us']);
     // Defaults: what the construct leaves out, the checker fills in with the same values.
-    const plain = parsedByChecker(checkOf(synthJson(stackWith()), 'ingest').exec, { TF_VAR_qdrant_api_key_ingest: 'test-key-value', QCA_KEY_SHA256: sha256('test-key-value') });
+    const defaults = synthToDir(stackWith());
+    const plain = parsedByChecker({ exec: checkOf(defaults.json, 'ingest').exec, dir: defaults.dir }, { TF_VAR_qdrant_api_key_ingest: 'test-key-value', QCA_KEY_SHA256: sha256('test-key-value') });
     expect(plain.options).toMatchObject({ header: 'api-key', timeoutSeconds: 10, retries: 3, requireAuth: true, access: 'manage', minValidityDays: 0 });
   });
 
@@ -210,8 +220,8 @@ describe('the health check of a key', () => {
   });
 
   test('grpc: false leaves gRPC out of the grants', () => {
-    const { exec } = checkOf(synthJson(stackWith({ grpc: false })), 'ingest');
-    expect(JSON.parse(exec.environment.QCA_GRANTS)).toEqual([{ label: 'ingest → prod-eu', url: `${URL_EU}:6333` }]);
+    const { json, dir } = synthToDir(stackWith({ grpc: false }));
+    expect(inputFileOf(dir, checkOf(json, 'ingest').exec.environment, 'QCA_GRANTS_FILE')).toEqual([{ label: 'ingest → prod-eu', url: `${URL_EU}:6333` }]);
   });
 
   test('a key from another resource is handed over marked sensitive; a variable key is read from TF_VAR_', () => {

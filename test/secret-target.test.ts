@@ -27,7 +27,7 @@ import {
   SecretTargetBindOptions,
   SecretTargetConfig,
 } from '../src';
-import { inDefaultWorkspace, newStack, stateOwner, synthErrors, synthJson, synthMessage } from './support/synth';
+import { inDefaultWorkspace, inputFileOf, newStack, stateOwner, synthErrors, synthJson, synthMessage, synthToDir } from './support/synth';
 
 /** The owner of the entries a file target writes: the access's construct path, per Terraform workspace. */
 const OWNER = stateOwner('test/Qdrant');
@@ -593,9 +593,9 @@ describe('collisions on one file, wherever the bindings are', () => {
       clusters: [{ name: 'us', url: URL_US }],
       apiKeys: [{ name: 'ingest', clusters: ['us'], secretTargets: [SecretTarget.dotenv({ path: '.env' })], secretNaming: { prefix: 'INGEST_' } }],
     });
-    const json = synthJson(stack);
+    const { json, dir } = synthToDir(stack);
     const writes = nullResources(json, '_Write_').map(([, r]) => r.provisioner[0]['local-exec'].environment);
-    expect(writes.map((e) => [e.QCA_FILE, e.QCA_OWNER, Object.keys(JSON.parse(e.QCA_ENTRIES_FROM_ENV))])).toEqual([
+    expect(writes.map((e) => [e.QCA_FILE, e.QCA_OWNER, Object.keys(inputFileOf(dir, e, 'QCA_ENTRIES_FILE').entriesFromEnv)])).toEqual([
       [path.resolve('.env'), stateOwner('test/Ingest'), ['INGEST_QDRANT_API_KEY']],
       [path.resolve('.env'), stateOwner('test/Search'), ['QDRANT_API_KEY']],
     ]);
@@ -672,9 +672,8 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
   test('dotenv: a Write that waits for the check, and a Registration that removes the entries on destroy', () => {
     const stack = newStack();
     const access = accessIn(stack, { apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: 'app/.env' })] }] });
-    const synthesized = Testing.synth(stack, true);
-    expect(synthesized).toHaveResourceWithProperties(resource.Resource, { triggers: expect.objectContaining({ format: 'dotenv', owner: OWNER }) });
-    const json = JSON.parse(synthesized);
+    expect(Testing.synth(stack, true)).toHaveResourceWithProperties(resource.Resource, { triggers: expect.objectContaining({ format: 'dotenv', owner: OWNER }) });
+    const { json, dir } = synthToDir(stack);
     const registration = oneResource(json, 'Qdrant_SecretTargets_env-file-app-env_Registration_');
     const write = oneResource(json, 'Qdrant_SecretTargets_env-file-app-env_Write_');
     const check = ref(checkResource(access, 'search-api'));
@@ -683,6 +682,16 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     expect(cli).toMatch(RUNTIME_CLI);
     expect(cli).toMatch(/\/writer\/cli\.js$/);
 
+    // The entries, in a file of the stack named by its sha256: only the URLs are literal; the key
+    // is read from the variable Terraform inherits; the hash of Terraform's value of it, known only
+    // at deploy, is in a variable of its own (the writer refuses a TF_VAR_ that differs: -var, .tfvars).
+    const inputs = fs.readFileSync(path.join(dir, write.res.provisioner[0]['local-exec'].environment.QCA_ENTRIES_FILE), 'utf8');
+    expect(JSON.parse(inputs)).toEqual({
+      entries: { QDRANT_URL: `${URL_EU}:6333`, QDRANT_GRPC_URL: `${URL_EU}:6334` },
+      entriesFromEnv: { QDRANT_API_KEY: 'TF_VAR_qdrant_api_key_search_api' },
+      entriesSha256: { TF_VAR_qdrant_api_key_search_api: { $env: 'QCA_VALUE_1' } },
+    });
+    const inputsSha256 = createHash('sha256').update(inputs).digest('hex');
     const { depends_on: writeDeps, ...writeRest } = write.res;
     expect([...new Set(writeDeps)]).toEqual([check]);
     expect(writeRest).toEqual({
@@ -703,12 +712,9 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
             QCA_FILE: file,
             QCA_FORMAT: 'dotenv',
             QCA_OWNER: OWNER,
-            // Only the URLs are literal; the key is read from the variable Terraform inherits.
-            QCA_ENTRIES: JSON.stringify({ QDRANT_URL: `${URL_EU}:6333`, QDRANT_GRPC_URL: `${URL_EU}:6334` }),
-            QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'TF_VAR_qdrant_api_key_search_api' }),
-            // The hash of Terraform's value: the writer refuses a TF_VAR_ that differs (-var, .tfvars).
-            QCA_ENTRIES_SHA256: '${jsonencode({"TF_VAR_qdrant_api_key_search_api" = ' +
-              'nonsensitive(sha256((var.qdrant_api_key_search_api == null) ? "" : var.qdrant_api_key_search_api))})}',
+            QCA_ENTRIES_FILE: `qdrant-cluster-access-inputs/${inputsSha256}.json`,
+            QCA_ENTRIES_FILE_SHA256: inputsSha256,
+            QCA_VALUE_1: '${nonsensitive(sha256((var.qdrant_api_key_search_api == null) ? "" : var.qdrant_api_key_search_api))}',
           },
         },
       }],
@@ -758,10 +764,9 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
       }
       // The writer's provisioner holds nothing derived from the key (that would hide its output)
       // but the nonsensitive hash it compares with the TF_VAR_... it reads.
-      const { QCA_ENTRIES_SHA256: hashes, ...environment } = exec.environment;
+      const { QCA_VALUE_1: hashes, ...environment } = exec.environment;
       if (id.includes('_Write_')) {
-        expect(hashes).toBe('${jsonencode({"TF_VAR_qdrant_api_key_search_api" = ' +
-          'nonsensitive(sha256((var.qdrant_api_key_search_api == null) ? "" : var.qdrant_api_key_search_api))})}');
+        expect(hashes).toBe('${nonsensitive(sha256((var.qdrant_api_key_search_api == null) ? "" : var.qdrant_api_key_search_api))}');
       } else {
         expect(hashes).toBeUndefined();
       }
@@ -772,7 +777,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
   test('json: the same resources with format json, and names for several clusters', () => {
     const stack = newStack();
     accessIn(stack, { apiKeys: [{ name: 'search-api', clusters: ['prod-eu', 'prod-us'], secretTargets: [SecretTarget.json({ path: 'secrets.json' })] }] });
-    const json = synthJson(stack);
+    const { json, dir } = synthToDir(stack);
     const registration = oneResource(json, '_Registration_').res;
     const write = oneResource(json, '_Write_').res;
     expect(registration.triggers).toEqual({ file: path.resolve('secrets.json'), format: 'json', owner: OWNER });
@@ -780,13 +785,14 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     const exec = write.provisioner[0]['local-exec'];
     expect(exec.command).toBe('node "$QCA_CLI" write --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"');
     expect(exec.environment.QCA_FORMAT).toBe('json');
-    expect(JSON.parse(exec.environment.QCA_ENTRIES)).toEqual({
+    const inputs = inputFileOf(dir, exec.environment, 'QCA_ENTRIES_FILE');
+    expect(inputs.entries).toEqual({
       QDRANT_PROD_EU_URL: `${URL_EU}:6333`,
       QDRANT_PROD_EU_GRPC_URL: `${URL_EU}:6334`,
       QDRANT_PROD_US_URL: `${URL_US}:6333`,
       QDRANT_PROD_US_GRPC_URL: `${URL_US}:6334`,
     });
-    expect(JSON.parse(exec.environment.QCA_ENTRIES_FROM_ENV)).toEqual({
+    expect(inputs.entriesFromEnv).toEqual({
       QDRANT_PROD_EU_API_KEY: 'TF_VAR_qdrant_api_key_search_api',
       QDRANT_PROD_US_API_KEY: 'TF_VAR_qdrant_api_key_search_api',
     });
@@ -835,7 +841,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     access2.addApiKey({ name: 'a', clusters: ['prod-eu'], source: ApiKeySource.fromToken(vault.id), secretTargets: [env] });
     access2.addApiKey({ name: 'b', clusters: ['prod-us'], source: ApiKeySource.fromToken(other.id), secretTargets: [env] });
     access2.addApiKey({ name: 'c', clusters: ['prod-us'], secretTargets: [env], secretNaming: { prefix: 'C_' } });
-    const json = synthJson(stack);
+    const { json, dir } = synthToDir(stack);
 
     const one = oneResource(json, 'Qdrant_SecretTargets_', '_Write_').res;
     expect(one.provisioner[0]['local-exec'].environment).toEqual({
@@ -843,15 +849,19 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
       QCA_FILE: path.resolve('.env'),
       QCA_FORMAT: 'dotenv',
       QCA_OWNER: OWNER,
-      QCA_ENTRIES: JSON.stringify({ QDRANT_URL: `${URL_EU}:6333`, QDRANT_GRPC_URL: `${URL_EU}:6334` }),
-      QCA_ENTRIES_FROM_ENV: JSON.stringify({ QDRANT_API_KEY: 'QCA_SECRET_1' }),
+      QCA_ENTRIES_FILE: expect.stringMatching(/^qdrant-cluster-access-inputs\/[0-9a-f]{64}\.json$/),
+      QCA_ENTRIES_FILE_SHA256: expect.stringMatching(/^[0-9a-f]{64}$/),
       QCA_SECRET_1: '${sensitive(null_resource.vault_lookup.id)}',
+    });
+    expect(inputFileOf(dir, one.provisioner[0]['local-exec'].environment, 'QCA_ENTRIES_FILE')).toEqual({
+      entries: { QDRANT_URL: `${URL_EU}:6333`, QDRANT_GRPC_URL: `${URL_EU}:6334` },
+      entriesFromEnv: { QDRANT_API_KEY: 'QCA_SECRET_1' },
     });
     expect(one.triggers.values_sha256).toContain('"QDRANT_API_KEY" = sensitive(null_resource.vault_lookup.id)');
     expect(one.provisioner[0]['local-exec'].command).not.toContain('vault_lookup');
 
     const both = oneResource(json, 'Other_SecretTargets_', '_Write_').res.provisioner[0]['local-exec'].environment;
-    expect(JSON.parse(both.QCA_ENTRIES_FROM_ENV)).toEqual({
+    expect(inputFileOf(dir, both, 'QCA_ENTRIES_FILE').entriesFromEnv).toEqual({
       QDRANT_PROD_EU_API_KEY: 'QCA_SECRET_1',
       QDRANT_PROD_US_API_KEY: 'QCA_SECRET_2',
       C_QDRANT_PROD_US_API_KEY: 'TF_VAR_qdrant_api_key_c',
@@ -862,17 +872,23 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     expect(Object.keys(both).filter((k) => k.startsWith('QCA_SECRET_'))).toEqual(['QCA_SECRET_1', 'QCA_SECRET_2']);
   });
 
-  test('a cluster URL that is a token makes QCA_ENTRIES a jsonencode() evaluated by Terraform', () => {
+  test('a cluster URL that is a token reaches the writer in a variable of its own, which the entries file names', () => {
     const stack = newStack();
     const url = new TerraformVariable(stack, 'cluster_url', { type: 'string' });
     new ClusterAccess(stack, 'Qdrant', {
       clusters: [{ name: 'prod-eu', url: url.stringValue }],
       apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }],
     });
-    const env = oneResource(synthJson(stack), '_Write_').res.provisioner[0]['local-exec'].environment;
-    expect(env.QCA_ENTRIES).toMatch(/^\$\{jsonencode\(\{"QDRANT_URL" = .*var\.cluster_url.*"QDRANT_GRPC_URL" = .*\}\)\}$/);
-    expect(env.QCA_ENTRIES).not.toContain('qdrant_api_key');
-    expect(env.QCA_ENTRIES_FROM_ENV).toBe(JSON.stringify({ QDRANT_API_KEY: 'TF_VAR_qdrant_api_key_search_api' }));
+    const { json, dir } = synthToDir(stack);
+    const env = oneResource(json, '_Write_').res.provisioner[0]['local-exec'].environment;
+    expect(inputFileOf(dir, env, 'QCA_ENTRIES_FILE')).toEqual({
+      entries: { QDRANT_URL: { $env: 'QCA_VALUE_1' }, QDRANT_GRPC_URL: { $env: 'QCA_VALUE_2' } },
+      entriesFromEnv: { QDRANT_API_KEY: 'TF_VAR_qdrant_api_key_search_api' },
+      entriesSha256: { TF_VAR_qdrant_api_key_search_api: { $env: 'QCA_VALUE_3' } },
+    });
+    expect(env.QCA_VALUE_1).toMatch(/var\.cluster_url/);
+    expect(env.QCA_VALUE_2).toMatch(/var\.cluster_url/);
+    for (const v of [env.QCA_VALUE_1, env.QCA_VALUE_2]) expect(v).not.toContain('qdrant_api_key');
   });
 
   test('the commands work as written: Write merges the entries (key from TF_VAR_...), Registration\'s destroy step removes them', () => {
@@ -891,9 +907,9 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
         const environment = Object.fromEntries(Object.entries(exec.environment)
           .map(([k, v]) => [k, inDefaultWorkspace(v.replace(/^\$\{self\.triggers\.(\w+)\}$/, (_, t) => self[t])
             .replace(/^\$\{lookup\(self\.triggers, "(\w+)", "(.*)"\)\}$/, (_, t, d) => self[t] ?? d))]));
-        // Terraform's value of the hashes' expression: that of the same key as TF_VAR_.
-        if (environment.QCA_ENTRIES_SHA256 !== undefined) {
-          environment.QCA_ENTRIES_SHA256 = JSON.stringify({ TF_VAR_qdrant_api_key_search_api: createHash('sha256').update('canary-write-7d1f').digest('hex') });
+        // Terraform's value of the hash's expression: that of the same key as TF_VAR_.
+        for (const [k, v] of Object.entries(environment)) {
+          if (v.startsWith('${nonsensitive(sha256(')) environment[k] = createHash('sha256').update('canary-write-7d1f').digest('hex');
         }
         return execFileSync('sh', ['-c', exec.command], {
           cwd: stackDir,
@@ -1369,11 +1385,11 @@ describe('late targets and grants; binding once', () => {
     const first = Testing.synth(stack, true);
     const second = Testing.synth(stack, true);
     expect(second).toEqual(first);
-    const json = JSON.parse(second);
+    const { json, dir } = synthToDir(stack);
     expect(nullResources(json, '_Registration_')).toHaveLength(1);
     expect(nullResources(json, '_Write_')).toHaveLength(1);
-    const exec = oneResource(json, '_Write_').res.provisioner[0]['local-exec'];
-    expect([...Object.keys(JSON.parse(exec.environment.QCA_ENTRIES)), ...Object.keys(JSON.parse(exec.environment.QCA_ENTRIES_FROM_ENV))].sort())
+    const inputs = inputFileOf(dir, oneResource(json, '_Write_').res.provisioner[0]['local-exec'].environment, 'QCA_ENTRIES_FILE');
+    expect([...Object.keys(inputs.entries), ...Object.keys(inputs.entriesFromEnv)].sort())
       .toEqual([EU.url, EU.grpc, EU.apiKey, US.url, US.grpc, US.apiKey].sort());
     expect(deps(oneResource(json, '_Write_').res)).toEqual([ref(checkResource(access, 'search-api'))]);
   });

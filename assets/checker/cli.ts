@@ -19,6 +19,7 @@ import { CheckReport, formatReport, formatSummary, formatWarnings } from './repo
 import { optionsHelp, parseArgs, withDefaults } from '../runtime/args';
 import { RunIo, runCli } from '../runtime/cli';
 import { RuntimeError } from '../runtime/errors';
+import { readInputFile, resolveValue } from '../runtime/input-file';
 import { sameSha256, setKeyHint, variableSetTwice } from '../runtime/key-variable';
 import { CHECK_OPTIONS } from '../runtime/protocol';
 
@@ -26,6 +27,7 @@ const PROG = 'qdrant-cluster-access';
 
 export const USAGE = `Usage: ${PROG} check --url <base_url> [options]
        ${PROG} check --grants-env NAME [options]
+       ${PROG} check --grants-file FILE [--grants-sha256 HEX] [options]
 
 Proves that an API key works on a Qdrant cluster, and has the access its apps need:
   root      GET <url>/ without the key: must answer Qdrant's version JSON (asked again with
@@ -103,7 +105,7 @@ function secretsInArgs(argv: readonly string[], env: RunIo['env']): (string | un
 /** The options of the command line, defaults applied (their types are the specs' in runtime/protocol.ts). */
 type CheckCommandLine = Pick<Required<CheckOptions>, 'header' | 'access' | 'deployCommand'> & Record<'keyEnv', string>
   & Record<'timeout' | 'retries' | 'concurrency' | 'minValidityDays' | 'warnValidityDays', number>
-  & Partial<Record<'url' | 'grpcUrl' | 'grantsEnv' | 'keySha256Env' | 'ca' | 'label', string> & Record<'deadline', number>
+  & Partial<Record<'url' | 'grpcUrl' | 'grantsEnv' | 'grantsFile' | 'grantsSha256' | 'keySha256Env' | 'ca' | 'label', string> & Record<'deadline', number>
   & Record<'readCollections' | 'writeCollections', string[]> & Record<'allowOpen' | 'allowExcessAccess' | 'json' | 'help', true>>;
 
 /**
@@ -140,12 +142,13 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']):
   // Not echoed: a stray argument is often a key pasted where it does not belong.
   if (positionals.length > 0) throw new RuntimeError('unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)');
   const o = withDefaults(CHECK_OPTIONS, values) as unknown as CheckCommandLine;
-  if ((o.url === undefined) === (o.grantsEnv === undefined)) {
-    throw new RuntimeError('give either --url <base_url> (one cluster) or --grants-env NAME (several), not both and not neither');
+  if ([o.url, o.grantsEnv, o.grantsFile].filter((v) => v !== undefined).length !== 1) {
+    throw new RuntimeError('give one of --url <base_url> (one cluster), --grants-env NAME or --grants-file FILE (several)');
   }
-  if (o.grantsEnv !== undefined && o.grpcUrl !== undefined) {
-    throw new RuntimeError('--grpc-url goes with --url; with --grants-env, give "grpcUrl" in each grant');
+  if (o.url === undefined && o.grpcUrl !== undefined) {
+    throw new RuntimeError(`--grpc-url goes with --url; with ${o.grantsEnv !== undefined ? '--grants-env' : '--grants-file'}, give "grpcUrl" in each grant`);
   }
+  if (o.grantsSha256 !== undefined && o.grantsFile === undefined) throw new RuntimeError('--grants-sha256 goes with --grants-file');
   const apiKey = env[o.keyEnv];
   if (apiKey === undefined || apiKey.trim() === '') {
     const state = apiKey === undefined ? 'is not set' : apiKey === '' ? 'is empty' : 'holds only whitespace';
@@ -159,19 +162,28 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']):
   }
   if (o.keySha256Env !== undefined) checkKeyHash({ ...o, keySha256Env: o.keySha256Env }, env, apiKey);
   let grants: Grant[] | undefined;
-  if (o.grantsEnv !== undefined) {
-    const raw = env[o.grantsEnv];
-    const variable = describeVariable(o.grantsEnv, CHECK_OPTIONS.grantsEnv.flag);
-    if (raw === undefined || raw === '') throw new RuntimeError(`${variable} is not set or empty`);
+  if (o.grantsEnv !== undefined || o.grantsFile !== undefined) {
     let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      throw new RuntimeError(`${variable} is not valid JSON; expected a list of {"label","url","grpcUrl"}`);
+    let source: string;
+    if (o.grantsFile !== undefined) {
+      source = `grants file ${JSON.stringify(o.grantsFile)}`;
+      parsed = readInputFile(o.grantsFile, o.grantsSha256, 'grants file');
+    } else {
+      const name = o.grantsEnv as string;
+      const raw = env[name];
+      source = describeVariable(name, CHECK_OPTIONS.grantsEnv.flag);
+      if (raw === undefined || raw === '') throw new RuntimeError(`${source} is not set or empty`);
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        throw new RuntimeError(`${source} is not valid JSON; expected a list of {"label","url","grpcUrl"}`);
+      }
     }
     // Each entry is checked by checkMany (batch.ts checkGrantList) before anything is sent.
-    if (!Array.isArray(parsed) || parsed.length === 0) throw new RuntimeError(`${variable} must be a non-empty JSON list of {"label","url","grpcUrl"}`);
-    grants = parsed;
+    if (!Array.isArray(parsed) || parsed.length === 0) throw new RuntimeError(`${source} must be a non-empty JSON list of {"label","url","grpcUrl"}`);
+    // A value known only at deploy is in an environment variable of its own (runtime/input-file.ts).
+    grants = parsed.map((g: unknown, i) => (g && typeof g === 'object' && !Array.isArray(g)
+      ? Object.fromEntries(Object.entries(g).map(([k, v]) => [k, resolveValue(v, env, `grant ${i + 1} ${k}`)])) : g) as Grant);
   }
   const options = {
     url: o.url,

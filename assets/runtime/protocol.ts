@@ -37,6 +37,9 @@ export const CHECK_OPTIONS = {
   url: option({ flag: '--url', type: 'string', valueName: 'URL', describe: 'Base URL of one cluster\'s REST API, e.g. https://xyz.cloud.qdrant.io:6333 (no port means 6333)' }),
   grpcUrl: option({ flag: '--grpc-url', type: 'string', valueName: 'URL', describe: 'Also check the cluster\'s gRPC endpoint, e.g. https://xyz.cloud.qdrant.io:6334' }),
   grantsEnv: option({ flag: '--grants-env', type: 'env-name', valueName: 'NAME', describe: 'Check several clusters with one key: NAME holds a JSON list of {"label","url","grpcUrl"} (instead of --url)' }),
+  // How the constructs pass the grants: a file holds any number of them (one environment string holds 128 KiB at most).
+  grantsFile: option({ flag: '--grants-file', type: 'string', valueName: 'FILE', describe: 'Check several clusters with one key: FILE holds a JSON list of {"label","url","grpcUrl"} (instead of --url); a value written {"$env": "NAME"} is environment variable NAME\'s' }),
+  grantsSha256: option({ flag: '--grants-sha256', type: 'string', valueName: 'HEX', describe: 'The sha256 of --grants-file: a file that differs is refused (exit 2)' }),
   keyEnv: option({ flag: '--key-env', type: 'env-name', valueName: 'NAME', default: 'QDRANT_API_KEY', describe: 'Environment variable holding the key; keys are never arguments' }),
   // Set by the constructs for a key from a Terraform variable: -var or a .tfvars file wins over its TF_VAR_.
   keySha256Env: option({ flag: '--key-sha256-env', type: 'env-name', valueName: 'NAME', describe: 'Environment variable holding the sha256 (hex) of the key meant to be checked: a key in --key-env that differs is refused (exit 2)' }),
@@ -91,17 +94,37 @@ export const WRITER_ENV = {
    * variables: -var and .tfvars files win over TF_VAR_, and the file must get the checked key.
    */
   entriesSha256: 'QCA_ENTRIES_SHA256',
+  /**
+   * Instead of the three above (how the constructs pass them: a file holds any number of entries,
+   * one environment string 128 KiB at most): a JSON file of {"entries", "entriesFromEnv",
+   * "entriesSha256"}, each what the variable of that name would hold, where a value written
+   * {"$env": "NAME"} is environment variable NAME's (runtime/input-file.ts).
+   */
+  entriesFile: 'QCA_ENTRIES_FILE',
+  /** The sha256 (hex) of the entries file: a file that differs is refused. */
+  entriesFileSha256: 'QCA_ENTRIES_FILE_SHA256',
   /** remove-dropped: JSON array of {file, format, target?}, the files an owner wrote to and the targets that wrote them (a record in the state). */
   files: 'QCA_FILES',
   /** remove-dropped: JSON array of {file, format, target?}, the files the current configuration still writes to. */
   keepFiles: 'QCA_KEEP_FILES',
 } as const;
 
+/**
+ * What Linux lets a local-exec's process receive; the constructs refuse at synth what would not fit,
+ * instead of every deploy failing with "argument list too long", which names nothing to change:
+ * - `envStringBytes`: one environment string, NAME=value and its NUL, 128 KiB (MAX_ARG_STRLEN);
+ * - `deployTimeValues`: values known only at deploy, each in an environment variable of its own
+ *   (runtime/input-file.ts). Their lengths are unknown at synth, and every string of a process
+ *   shares ARG_MAX (2 MiB with the default 8 MiB stack) with Terraform's own environment: at most
+ *   this many, 1 MiB at 256 bytes each (a Qdrant Cloud URL is about 70, a sha256 64).
+ */
+export const EXEC_LIMITS = { envStringBytes: 128 * 1024, deployTimeValues: 4096 } as const;
+
 /** Environment variable holding the path of the CLI in a local-exec command. */
 const CLI_ENV = 'QCA_CLI';
 
 /** The environment variable that carries an option's value in a local-exec command: `timeout` → `QCA_TIMEOUT`. */
-function envNameOf(name: string): string {
+export function envNameOf(name: string): string {
   return `QCA_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 }
 

@@ -251,6 +251,19 @@ export const errors = {
   unsafePath: (what: string, value: string) =>
     `${what} ${q(value)} holds "\${", "%{" or a control character, which Terraform would read as an expression or which breaks a command line; ` +
     'move or rename it (the check runs at deploy and destroy with this value)',
+  checkTooManyDeployValues: (key: string, values: number, clusters: number, limit: number) =>
+    `key ${qName(key)}: its health check would receive ${values.toLocaleString('en-US')} values known only at deploy ` +
+    `(the REST and gRPC endpoints of its ${clusters.toLocaleString('en-US')} clusters whose url is a token, and the key), each in an environment variable of its own, ` +
+    `and Linux bounds a process's environment (ARG_MAX): at most ${limit.toLocaleString('en-US')} fit; ` +
+    'give some of these clusters their url as text, or grant them to several keys',
+  checkCollectionsTooLong: (key: string, kind: 'read' | 'write', count: number, bytes: number, limit: number) =>
+    `key ${qName(key)}: its ${count.toLocaleString('en-US')} ${kind} collections make one environment string of ${bytes.toLocaleString('en-US')} bytes for its health check, ` +
+    `more than the ${limit.toLocaleString('en-US')} Linux accepts (MAX_ARG_STRLEN), so every deploy would fail; ` +
+    'declare fewer collections (KeyAccess.readOnly() or manage() cover them all), or split them across keys',
+  fileTooManyDeployValues: (values: number, endpoints: number, keys: number, limit: number) =>
+    `its writer would receive ${values.toLocaleString('en-US')} values known only at deploy (${endpoints.toLocaleString('en-US')} endpoints of clusters whose url is a token, ` +
+    `and ${keys.toLocaleString('en-US')} ${keys === 1 ? 'key or its hash' : 'keys or their hashes'}), each in an environment variable of its own, and Linux bounds a process's environment (ARG_MAX): ` +
+    `at most ${limit.toLocaleString('en-US')} fit; give some of these clusters their url as text, or split the keys across several files`,
   ownerInvalid: (path: string) =>
     `this ClusterAccess's construct path ${q(path)} cannot name its entries in a shared file: ${names.OWNER_RULE}; ` +
     'give the stack and the construct simpler ids',

@@ -8,7 +8,9 @@
  *   the file to exactly these (names it wrote before and no longer wants are dropped; the file
  *   records what each owner wrote, see assets/writer/cli.js). Its triggers hold a hash of the
  *   names and values, so any change to them replaces it; it has no destroy step, so a rotation or
- *   a rename never removes the entries first: a failed check leaves the file as it was.
+ *   a rename never removes the entries first: a failed check leaves the file as it was. Its
+ *   writer reads the entries, however many, from a file of the stack (input-file.ts), where a key
+ *   is only named: its value is in the environment.
  * - `Registration` is created only after a write succeeded (it depends on `Write`). Its identity
  *   is the file, the format and the owner, nothing else: the order or the set of names never
  *   replaces it. Its destroy step removes everything the owner wrote to the file. A deploy that
@@ -25,10 +27,11 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { Fn, ITerraformDependable, Token } from 'cdktf';
+import { Fn, ITerraformDependable, Lazy, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { errors } from './errors';
 import { DEPLOY_COMMAND_OPTION } from './framework';
+import { inputFile } from './input-file';
 import { NullResource } from './null-resource';
 import { CLI, protocol } from './runtime';
 import { stateOwner, terraformLiteralProblem } from './stack-strings';
@@ -63,6 +66,8 @@ export interface FileWrite {
   readonly entries: readonly WriterEntry[];
   /** The health checks of the target's keys. */
   readonly dependsOn: ITerraformDependable[];
+  /** The target's description, for messages. */
+  readonly description: string;
 }
 
 /**
@@ -79,7 +84,8 @@ export function writeFileEntries(scope: Construct, target: FileWrite): NullResou
   // holds it (Terraform's own TF_VAR_..., or one the provisioner receives), never the key.
   const plain: Record<string, string> = {};
   const fromEnv: Record<string, string> = {};
-  const secrets: Record<string, string> = {};
+  // A key handed over by Terraform, once however many entries hold it: expression → variable.
+  const secrets = new Map<string, string>();
   // For each TF_VAR_... read: the hash of Terraform's value, which the writer compares (as the check does).
   const hashes: Record<string, string> = {};
   for (const entry of entries) {
@@ -88,13 +94,29 @@ export function writeFileEntries(scope: Construct, target: FileWrite): NullResou
       fromEnv[entry.name] = inherited.environmentVariable;
       hashes[inherited.environmentVariable] = inherited.sha256;
     } else if (entry.sensitive) {
-      const variable = `QCA_SECRET_${Object.keys(secrets).length + 1}`;
-      secrets[variable] = entry.value;
+      const variable = secrets.get(entry.value) ?? `QCA_SECRET_${secrets.size + 1}`;
+      secrets.set(entry.value, variable);
       fromEnv[entry.name] = variable;
     } else {
       plain[entry.name] = entry.value;
     }
   }
+  // The entries, however many, in a file of the stack (values from tokens in variables of their own);
+  // the keys are only named there.
+  const input = inputFile(scope, () => ({
+    entries: plain,
+    entriesFromEnv: fromEnv,
+    ...(Object.keys(hashes).length > 0 ? { entriesSha256: hashes } : {}),
+  }));
+  const secretEnvironment = Object.fromEntries([...secrets].map(([expression, variable]) => [variable, expression]));
+  scope.node.addValidation({
+    validate: () => {
+      const values = input.deployTimeValues() + secrets.size;
+      if (values <= protocol.EXEC_LIMITS.deployTimeValues) return [];
+      const urls = new Set(Object.values(plain).filter((v) => Token.isUnresolved(v))).size;
+      return [errors.target(target.description, errors.fileTooManyDeployValues(values, urls, values - urls, protocol.EXEC_LIMITS.deployTimeValues))];
+    },
+  });
   // The hint of a missing key names the deploy command.
   const owner = stateOwner(target.owner);
   const write = protocol.invocation('write', { file, format, owner, deployCommand: DEPLOY_COMMAND_OPTION }, cli);
@@ -112,13 +134,15 @@ export function writeFileEntries(scope: Construct, target: FileWrite): NullResou
     provisioners: [{
       type: 'local-exec',
       command: write.command,
-      environment: {
-        ...write.environment,
-        ...secrets,
-        [protocol.WRITER_ENV.entries]: jsonText(plain),
-        [protocol.WRITER_ENV.entriesFromEnv]: JSON.stringify(fromEnv),
-        ...(Object.keys(hashes).length > 0 ? { [protocol.WRITER_ENV.entriesSha256]: jsonText(hashes) } : {}),
-      },
+      environment: Lazy.anyValue({
+        produce: () => ({
+          ...write.environment,
+          ...secretEnvironment,
+          [protocol.WRITER_ENV.entriesFile]: input.path,
+          [protocol.WRITER_ENV.entriesFileSha256]: input.sha256,
+          ...input.environment(),
+        }),
+      }) as unknown as Record<string, string>,
     }],
   });
 
@@ -160,7 +184,3 @@ export function filePathProblems(p: string, format: 'dotenv' | 'json'): string[]
   return [];
 }
 
-/** JSON text of a map whose values may be tokens (then Terraform encodes it at apply time). */
-function jsonText(map: Record<string, string>): string {
-  return Object.values(map).some((v) => Token.isUnresolved(v)) ? Fn.jsonencode(map) : JSON.stringify(map);
-}

@@ -18,6 +18,7 @@ export * as text from '#assets/runtime/text';
 export * as protocol from '#assets/runtime/protocol';
 export { FAILURES } from '#assets/checker/failures';
 export { readCaFile } from '#assets/runtime/ca-file';
+export { ENV_REFERENCE } from '#assets/runtime/input-file';
 export { showable } from '#assets/runtime/text';
 export { setKeyHint } from '#assets/runtime/key-variable';
 export { SIDECAR_SUFFIX } from '#assets/writer/json';

@@ -27,6 +27,8 @@ export class StackSupport extends Construct {
 
   private asset?: TerraformAsset;
   private readonly after = new Map<string, AfterSynth>();
+  /** The input files of this synthesis (input-file.ts): path in the stack's directory → text. */
+  private readonly inputs = new Map<string, string>();
   private readonly keys: { _plaintextProblems(): string[] }[] = [];
   private readonly outputs = new Map<string, string>();
   private readonly variables = new Map<string, string>();
@@ -38,8 +40,11 @@ export class StackSupport extends Construct {
     const inner = stack.synthesizer;
     const keys = this.keys;
     const after = this.after;
+    const inputs = this.inputs;
     stack.synthesizer = {
       synthesize(session: ISynthesisSession) {
+        // Filled while the stack resolves: the files its commands read, written next to cdk.tf.json.
+        inputs.clear();
         // Validation may be skipped (cdktf suggests it in every validation error): a plaintext key
         // must still never reach cdk.tf.json.
         if (session.skipValidation) {
@@ -48,6 +53,10 @@ export class StackSupport extends Construct {
         }
         inner.synthesize(session);
         const dir = path.join(session.outdir, session.manifest.forStack(stack).workingDirectory);
+        for (const [file, text] of inputs) {
+          fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+          fs.writeFileSync(path.join(dir, file), text);
+        }
         for (const hook of after.values()) hook(dir);
       },
     } satisfies IStackSynthesizer;
@@ -106,6 +115,11 @@ export class StackSupport extends Construct {
         return outside || terraformLiteralProblem(file) || /\s/.test(file) ? GUIDE_FILE_NAME : file.split(path.sep).join('/');
       },
     });
+  }
+
+  /** Writes `text` into `file` (relative to the stack's directory) at this synthesis: a command of the stack reads it. */
+  public addInputFile(file: string, text: string): void {
+    this.inputs.set(file, text);
   }
 
   /** Runs `hook` after each synthesis of the stack; one hook per id. */

@@ -447,7 +447,7 @@ describe('usage (exit 2, one line on stderr)', () => {
     [['--url', 'https://h.example', '--ca', '/nonexistent.pem'], /cannot read CA file "\/nonexistent.pem"/],
     [['--url', 'https://h.example', '--ca', '/dev/zero'], /CA file "\/dev\/zero" is not a regular file/],
     [['--url'], /option --url needs a value/],
-    [[], /give either --url <base_url> \(one cluster\) or --grants-env NAME/],
+    [[], /give one of --url <base_url> \(one cluster\), --grants-env NAME or --grants-file FILE \(several\)/],
   ])('check %j: exit 2', async (args, message) => {
     const r = await run(['check', ...args], { QDRANT_API_KEY: KEY });
     expect(r.code).toBe(2);

@@ -1,3 +1,5 @@
+import * as fs from 'fs';
+import * as path from 'path';
 import { App, TerraformStack, Testing } from 'cdktf';
 
 /** A fresh app and stack for one test. */
@@ -53,6 +55,22 @@ export function synthErrors(stack: TerraformStack): string[] {
 /** Full synth to a temp dir, assets and all; returns the app's outdir. */
 export function fullSynth(stack: TerraformStack): string {
   return Testing.fullSynth(stack);
+}
+
+/**
+ * Full synth (aspects, validations, assets and the input files the commands read) to a temp dir:
+ * the parsed Terraform JSON, without cdktf's "//" metadata (as Testing.synth gives it), and the
+ * stack's directory, where the commands run.
+ */
+export function synthToDir(stack: TerraformStack): { json: any; dir: string } {
+  const dir = path.join(Testing.fullSynth(stack), 'stacks', stack.node.id);
+  const json = JSON.parse(fs.readFileSync(path.join(dir, 'cdk.tf.json'), 'utf8'), (key, value) => (key === '//' ? undefined : value));
+  return { json, dir };
+}
+
+/** The JSON input file (private/input-file.ts) that a provisioner's environment variable `variable` names, in stack directory `dir`. */
+export function inputFileOf(dir: string, environment: Record<string, string>, variable: string): any {
+  return JSON.parse(fs.readFileSync(path.join(dir, environment[variable]), 'utf8'));
 }
 
 export { App };
