@@ -9,7 +9,7 @@ import type { BatchReport, CheckReport } from './report';
 import { RuntimeError, messageOf } from '../runtime/errors';
 import { redact } from '../runtime/secrets';
 import { quote } from '../runtime/text';
-import { DEFAULT_GRPC_PORT, DEFAULT_REST_PORT } from '../runtime/url';
+import { DEFAULT_GRPC_PORT, DEFAULT_REST_PORT, notAsChecked, showUrl } from '../runtime/url';
 
 /**
  * Validates a list of grants ({label?, url, grpcUrl?}). Throws a usage error naming the entry; what
@@ -29,14 +29,19 @@ export function checkGrantList(grants: unknown, secrets: readonly (string | unde
     }
     const grant = fields as Partial<Grant>;
     if (grant.url === undefined) throw new RuntimeError(`grant ${i + 1} has no "url"`);
-    // Every address is checked before anything is sent to any of them.
+    // Every address is checked before anything is sent to any of them. The constructs give a
+    // target each grant's address as it is written here: it must be exactly the one checked.
     for (const [k, port] of [['url', DEFAULT_REST_PORT], ['grpcUrl', DEFAULT_GRPC_PORT]] as const) {
-      if (grant[k] === undefined) continue;
+      const written = grant[k];
+      if (written === undefined) continue;
+      const where = `grant ${i + 1}${grant.label ? ` (${show(grant.label, 60)})` : ''}`;
+      let checked: string;
       try {
-        parseBaseUrl(grant[k], port, secrets);
+        checked = parseBaseUrl(written, port, secrets).url;
       } catch (err) {
-        throw new RuntimeError(`grant ${i + 1}${grant.label ? ` (${show(grant.label, 60)})` : ''}: ${messageOf(err)}`);
+        throw new RuntimeError(`${where}: ${messageOf(err)}`);
       }
+      if (written !== checked) throw new RuntimeError(`${where}: ${k === 'url' ? 'url' : 'gRPC URL'} ${showUrl(written)} ${notAsChecked(checked)}`);
     }
     return { label: grant.label, url: grant.url, grpcUrl: grant.grpcUrl };
   });

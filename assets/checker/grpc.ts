@@ -66,7 +66,7 @@ export interface GrpcClient {
  * absent), or `http://` for a loopback host. Throws with the code 'ERR_GRPC_USAGE'.
  */
 export function parseGrpcUrl(input: string): { protocol: string; hostname: string; port: number; authority: string; origin: string } {
-  const parsed = parseClusterUrl(String(input).replace(/\/$/, ''));
+  const parsed = parseClusterUrl(String(input));
   if (parsed.problems.length > 0) throw new RuntimeError(`gRPC URL ${showUrl(input)} ${parsed.problems[0]}`, 'ERR_GRPC_USAGE');
   const { protocol, host, hostForUrl, explicitPort } = parsed as Required<ParsedClusterUrl>;
   const port = explicitPort ?? DEFAULT_GRPC_PORT;

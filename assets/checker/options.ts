@@ -68,7 +68,8 @@ export function parseBaseUrl(input: unknown, defaultPort = DEFAULT_REST_PORT, se
   if (typeof input !== 'string' || input.trim() === '') {
     throw new RuntimeError(`missing ${what}: give the cluster's base URL, e.g. https://xyz.eu-central.aws.cloud.qdrant.io:${defaultPort}`);
   }
-  const raw = input.trim().replace(/\/$/, '');
+  // Never trimmed or otherwise repaired: the address rule (runtime/url.ts) is the one place that reads it.
+  const raw = input;
   const parsed = parseClusterUrl(raw);
   if (parsed.problems.length > 0) throw new RuntimeError(`${what} ${showUrl(raw)} ${parsed.problems[0]}`);
   const { protocol, host, hostForUrl, origin, explicitPort } = parsed as Required<typeof parsed>;

@@ -134,6 +134,16 @@ export interface ParsedClusterUrl {
   readonly origin?: string;
 }
 
+/**
+ * The phrase, completing `url "<value>" …`, for a valid address not written as the check uses it,
+ * `checked` (`<scheme>://<host>:<port>`, from the parse): a grant's address reaches the targets as
+ * written, so only that exact form is checked; nothing is repaired on one side only.
+ */
+export function notAsChecked(checked: string): string {
+  return `is not written as the check uses it, ${showUrl(checked)} (scheme and host in lower case, an IDN in punycode, the port written, ` +
+    'no "/" at the end): the targets would get it as written, not as checked; give the cluster\'s address in that form';
+}
+
 /** Parses a cluster address by the rule above; never throws. */
 export function parseClusterUrl(raw: unknown): ParsedClusterUrl {
   if (typeof raw !== 'string') return { problems: [`is not a string; ${EXPECTED}`] };
