@@ -5,6 +5,7 @@ import { errors, q } from './private/errors';
 import { InheritedKey, filePathProblems, writeFileEntries } from './private/file-writer';
 import { DEPLOY_COMMAND } from './private/framework';
 import { Gate, gateHolds, whenGateHolds } from './private/gate';
+import { warnKeysInLocalState } from './private/local-state';
 import { checkStruct } from './private/props';
 import { names } from './private/runtime';
 import { FILE_SECRET_TARGET_OPTIONS } from './private/schemas';
@@ -260,7 +261,8 @@ export class FileTarget implements ISecretTarget {
       return {};
     }
     const entries = options.entries.map((e) => ({ name: e.name, value: e.value, sensitive: e.sensitive, inherited: INHERITED_KEYS.get(e) }));
-    return { dependables: [writeFileEntries(scope, { file, format: this.format, owner: options.owner, entries, dependsOn: options.dependsOn, description: this.description })] };
+    const write = { file, format: this.format, owner: options.owner, entries, dependsOn: options.dependsOn, description: this.description };
+    return { dependables: [writeFileEntries(scope, write)] };
   }
 }
 
@@ -320,6 +322,8 @@ export class OutputsTarget implements ISecretTarget {
       output.addOverride('precondition', checked);
       GATED.add(output);
     });
+    // The keys are now in the state: say where, when that is a file the user may not look at.
+    if (options.entries.some((e) => e.sensitive)) warnKeysInLocalState(scope);
     return { dependables: [gate] };
   }
 }

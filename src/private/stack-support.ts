@@ -27,6 +27,7 @@ export class StackSupport extends Construct {
 
   private asset?: TerraformAsset;
   private readonly after = new Map<string, AfterSynth>();
+  private readonly done = new Set<string>();
   /** The input files of this synthesis (input-file.ts): path in the stack's directory → text. */
   private readonly inputs = new Map<string, string>();
   private readonly keys: { _plaintextProblems(): string[] }[] = [];
@@ -120,6 +121,13 @@ export class StackSupport extends Construct {
   /** Writes `text` into `file` (relative to the stack's directory) at this synthesis: a command of the stack reads it. */
   public addInputFile(file: string, text: string): void {
     this.inputs.set(file, text);
+  }
+
+  /** True the first time it is asked about `what` in this stack (a warning given once per stack). */
+  public firstTime(what: string): boolean {
+    if (this.done.has(what)) return false;
+    this.done.add(what);
+    return true;
   }
 
   /** Runs `hook` after each synthesis of the stack; one hook per id. */
