@@ -33,18 +33,24 @@ export interface InputFile {
 /** A JSON input (`produce`, called at synth) of a local-exec under `scope`, in a file of the stack. */
 export function inputFile(scope: Construct, produce: () => unknown): InputFile {
   const support = StackSupport.of(scope);
+  // Rendered once per input: each member is produced at every resolve of the stack.
+  let last: { json: string; text: string; environment: Record<string, string>; sha256: string; file: string } | undefined;
   const render = () => {
-    const rendered = renderInput(produce());
-    const sha256 = createHash('sha256').update(rendered.text).digest('hex');
-    const file = `${DIRECTORY}/${sha256}.json`;
-    support.addInputFile(file, rendered.text);
-    return { ...rendered, sha256, file };
+    const value = produce();
+    const json = JSON.stringify(value);
+    if (last?.json !== json) {
+      const rendered = renderInput(value);
+      const sha256 = createHash('sha256').update(rendered.text).digest('hex');
+      last = { json, ...rendered, sha256, file: `${DIRECTORY}/${sha256}.json` };
+    }
+    support.addInputFile(last.file, last.text);
+    return last;
   };
   return {
     path: Lazy.stringValue({ produce: () => render().file }),
     sha256: Lazy.stringValue({ produce: () => render().sha256 }),
     environment: () => render().environment,
-    deployTimeValues: () => Object.keys(renderInput(produce()).environment).length,
+    deployTimeValues: () => Object.keys(render().environment).length,
   };
 }
 
