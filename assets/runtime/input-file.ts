@@ -51,13 +51,13 @@ export function readInputFile(file: string, sha256: string | undefined, what: st
   } catch (err) {
     if (err instanceof RuntimeError) throw err;
     throw new RuntimeError(`${what} ${shown} cannot be read (${codeOf(err) || messageOf(err)}): synth writes it into the stack's directory, ` +
-      'and the deploy runs there; synthesize again (cdktf synth, which cdktf deploy runs too), then deploy from that directory');
+      'where the deploy runs; synthesize again (a deploy through the CDK command line does), then deploy from that directory');
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
   if (sha256 !== undefined && createHash('sha256').update(bytes).digest('hex') !== sha256.toLowerCase()) {
     throw new RuntimeError(`${what} ${shown} is not the file synth wrote for this configuration (its sha256 differs: it changed after synth); ` +
-      'synthesize again (cdktf synth, which cdktf deploy runs too), then deploy');
+      'synthesize again (a deploy through the CDK command line does), then deploy');
   }
   try {
     return JSON.parse(bytes.toString('utf8'));
@@ -78,7 +78,7 @@ export function resolveValue(value: unknown, env: Readonly<Record<string, string
   const name: unknown = (value as Record<string, unknown>)[ENV_REFERENCE];
   if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(env, name) || env[name] === undefined) {
     throw new RuntimeError(`${where} is the value of environment variable ${typeof name === 'string' ? JSON.stringify(name.slice(0, 64)) : '(not a name)'}, ` +
-      'which is not set; the configuration sets it for this step: run it through terraform apply (or cdktf deploy), not by hand');
+      'which is not set; the configuration sets it for this step: run the step through the deploy, not by hand');
   }
   return env[name];
 }

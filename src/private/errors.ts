@@ -264,11 +264,11 @@ export const errors = {
     `its writer would receive ${values.toLocaleString('en-US')} values known only at deploy (${endpoints.toLocaleString('en-US')} endpoints of clusters whose url is a token, ` +
     `and ${keys.toLocaleString('en-US')} ${keys === 1 ? 'key or its hash' : 'keys or their hashes'}), each in an environment variable of its own, and Linux bounds a process's environment (ARG_MAX): ` +
     `at most ${limit.toLocaleString('en-US')} fit; give some of these clusters their url as text, or split the keys across several files`,
-  keysInLocalState: (state: string, workspaceState: string) =>
+  keysInLocalState: (state: string, workspaceState: string, destroyCommand: string) =>
     `SecretTarget.terraformOutputs() puts API keys into this stack's outputs, which its local backend keeps in clear in ${state} and its backup ` +
     `${state}.backup (in a workspace other than "default": ${workspaceState} and its .backup); ` +
     'both files get the mode your umask gives when Terraform creates them (0644 under umask 022: any local user can read them), ' +
-    'and the backup outlives a destroy: after cdktf destroy it still holds the last key; keep the state in a remote backend with ' +
+    `and the backup outlives a destroy: after ${destroyCommand} it still holds the last key; keep the state in a remote backend with ` +
     'encryption and access control, or restrict the files (chmod 600, which Terraform keeps) and delete the backup after a destroy, ' +
     'or write the keys to a .env or JSON file instead (SecretTarget.dotenv(), SecretTarget.json(): mode 0600)',
   ownerInvalid: (path: string) =>

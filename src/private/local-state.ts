@@ -10,6 +10,7 @@ import * as path from 'path';
 import { Annotations, App, Manifest, TerraformBackend, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { errors } from './errors';
+import { DESTROY_COMMAND } from './framework';
 import { StackSupport } from './stack-support';
 
 /**
@@ -40,5 +41,5 @@ export function warnKeysInLocalState(scope: Construct): void {
   const stack = TerraformStack.of(scope);
   const files = localStateFiles(stack);
   if (files === undefined || !StackSupport.of(scope).firstTime('keys-in-local-state')) return;
-  Annotations.of(scope).addWarning(errors.keysInLocalState(files.state, path.join(files.workspaces, '<workspace>', 'terraform.tfstate')));
+  Annotations.of(scope).addWarning(errors.keysInLocalState(files.state, path.join(files.workspaces, '<workspace>', 'terraform.tfstate'), DESTROY_COMMAND));
 }
