@@ -158,3 +158,21 @@ export function withFix(f: Failure): Failure {
   if (!f.serverText && hasHint(f.message)) return f;
   return { id: f.id, message: `${f.message}; ${lineFix(f.id)}` };
 }
+
+/** A failing verdict of the probe table (probes.ts): a catalog id, and a detail with placeholders. */
+type TableVerdict = { readonly failure: string; readonly detail: string; readonly serverText?: true };
+
+/** The failure of a failing verdict of the probe table, its detail's placeholders filled (judge.ts) or not. */
+export function tableFailure(v: TableVerdict, detail = v.detail): Failure {
+  if (!BY_ID.has(v.failure as FailureId)) throw new Error(`not in the failure catalog: ${JSON.stringify(v.failure)}`);
+  return failure(v.failure as FailureId, detail, { serverText: v.serverText });
+}
+
+/**
+ * A failing verdict as withFix words it, placeholders left in for an engine to fill (Terraform).
+ * The fix is decided on the template, Node's on the filled message: the same, unless a server's
+ * words leave a quote or a parenthesis open (then Node appends the fix too).
+ */
+export function messageTemplate(v: TableVerdict): string {
+  return withFix(tableFailure(v)).message;
+}
