@@ -162,17 +162,15 @@ export function withFix(f: Failure): Failure {
 /** A failing verdict of the probe table (probes.ts): a catalog id, and a detail with placeholders. */
 type TableVerdict = { readonly failure: string; readonly detail: string; readonly serverText?: true };
 
-/** The failure of a failing verdict of the probe table, its detail's placeholders filled (judge.ts) or not. */
+/** A failing verdict's failure, its placeholders filled (judge.ts) or not (messageTemplate). */
 export function tableFailure(v: TableVerdict, detail = v.detail): Failure {
   if (!BY_ID.has(v.failure as FailureId)) throw new Error(`not in the failure catalog: ${JSON.stringify(v.failure)}`);
   return failure(v.failure as FailureId, detail, { serverText: v.serverText });
 }
 
 /**
- * A failing verdict as withFix words it, placeholders left in for an engine to fill (Terraform).
- * The fix is decided on the template, Node's on the filled message: the same, unless a server's
- * words leave a quote or a parenthesis open (then Node appends the fix too).
+ * A failing verdict as a failed step's message, placeholders left in for an engine to fill
+ * (Terraform). withFix decides on it as Node does on the filled message: the same, unless a
+ * server's words leave a quote or a parenthesis open (then Node appends the fix too).
  */
-export function messageTemplate(v: TableVerdict): string {
-  return withFix(tableFailure(v)).message;
-}
+export const messageTemplate = (v: TableVerdict): string => withFix(tableFailure(v)).message;

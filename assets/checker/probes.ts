@@ -4,45 +4,39 @@
  * checker interprets it (judge.ts), the Terraform engine is emitted from it (src/); each implements
  * each Match field, rule and placeholder below once.
  *
- * A probe's request: `scope` cluster (no key: one request per cluster, for all its keys) or grant
- * (one per key and cluster); in `path`, {collection} is URL-encoded and {random} is
- * RANDOM_COLLECTION_PREFIX and 12 hex digits (a name no collection has); `body` is JSON. An access
- * probe is asked for the declared accesses in `appliesTo`, once per declared read (write) collection
- * when `perCollection`; `askedAfter: 'edge'` only after root's verdict edge; `reuses`: the same
- * request as that probe's, whose answer an engine may judge instead. Its `cases` are tried in
- * order: the first whose `when` matches decides (`then`: a verdict, or one per access in
- * `appliesTo`); none: OTHERWISE.
+ * A request's `scope`: cluster (no key: one request per cluster, for all its keys) or grant (one per
+ * key and cluster); in its `path`, {collection} is URL-encoded, {random} RANDOM_COLLECTION_PREFIX
+ * and 12 hex digits (a name no collection has); `body` is JSON. An access probe is asked for the
+ * accesses in `appliesTo`, once per declared read (write) collection when `perCollection`.
+ * `askedAfter: 'edge'`: only after root's verdict edge. `reuses`: the same request as that probe's,
+ * whose answer an engine may judge instead. The first of the `cases` whose `when` matches decides
+ * (`then`: a verdict, or one per access in `appliesTo`); none: OTHERWISE.
  *
  * Match: every field given holds.
  *   status, text     the status is one of them; the trimmed body is one of them, whole
  *   has              the body contains it (hasIgnoringCase: in any case)
  *   jsonStrings      the body is JSON, and the value at each path ("a.b") is a string; jsonList: a
- *                    list; jsonNames: a list of objects that each have a string `name`; jsonEquals:
- *                    this value (===)
+ *                    list; jsonNames: objects that each have a string `name`; jsonEquals: this (===)
  *   rule: edge-refusal  a keyless request's refusal that may come from the edge in front of a
  *                    Qdrant Cloud cluster (or from Qdrant before 1.4.1): the host ends with
  *                    EDGE.hostSuffix (any case), the trimmed body is one of EDGE.qdrantTexts, or the
  *                    body is a JSON object whose only member `error` is one of EDGE.errors
- *   rule: only-declared-collections  the key is cluster-wide (global-read answered 200:
- *                    excess-global says so), or each collection it reaches is declared: each `name`
- *                    of `result.collections`, and each collection its JWT's access names
+ *   rule: only-declared-collections  the key is cluster-wide (global-read answered 200: excess-global
+ *                    says so), or each collection it reaches is declared: each `name` of
+ *                    `result.collections`, and each collection its JWT's access names
  *
- * Verdicts:
- *   pass, fail       fail: the step fails with the catalog's `failure`, its phrase, the detail, and
- *                    its fix unless the detail gives one (failures.ts messageTemplate); `serverText`:
- *                    the detail ends with the server's words, so the fix always follows
- *   excess           more access than declared: fails, or warns with allowExcessAccess; nothing on
- *                    an open cluster (enforced's verdict open: no key could have less)
- *   open             (enforced) keys are not enforced: fails, unless requireAuth is false
- *   edge             (root) an edge wants a key even on GET /: Node asks root-keyed; Terraform, which
- *                    cannot ask on a condition, passes and lets the key step prove the address
- *   key-step         an auth-layer refusal that the key step (same key, same moment) reports: the
- *                    Terraform engine passes, so a wrong key gives one message; Node, which runs
- *                    every step and reports the first failed in step order, skips the case
+ * Verdicts: pass; fail: the catalog's `failure`, worded as its phrase, the detail, and its fix unless
+ * the detail gives one (failures.ts messageTemplate; `serverText`: the detail ends with the server's
+ * words, so the fix always follows); excess: more access than declared, which fails, or warns with
+ * allowExcessAccess, and is nothing on an open cluster (no key could have less); open (enforced):
+ * fails unless requireAuth is false; edge (root): an edge wants a key even on GET /, so Node asks
+ * root-keyed, while Terraform, which cannot ask on a condition, passes and lets the key step prove
+ * the address; key-step: an auth-layer refusal the key step (same key, same moment) reports, which
+ * Terraform passes so that a wrong key gives one message, and Node, which runs every step and
+ * reports the first failed in step order, skips.
  *
  * Placeholders in a detail:
- *   {answer}         the status and the server's own words, one line, without the key: "401
- *                    Invalid API key or JWT" (answers.ts answer())
+ *   {answer}         the status and the server's words, one line, no key (answers.ts answer())
  *   {status} {method} {path}  the answer's status; the request as sent
  *   {contentType}    the answer's Content-Type without parameters, or "no content-type"
  *   {afterAttempts}  " after N attempts" when the answer came after retries, else nothing

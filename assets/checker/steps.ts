@@ -1,11 +1,8 @@
 /**
- * The REST steps of a check, and the expiry. Each step asks the probe table's requests (probes.ts)
- * and takes the table's verdict (judge.ts); around it stays what only this engine does: the
- * network's failures first (commonFailure: TLS, timeouts, redirects never followed), root asked
- * again with the key behind an edge, the report's fields and a passing step's words, excess
- * settled once the enforced step has run. Self-hosted Qdrant never checks the key on GET / (it is
- * on the auth whitelist with /healthz, /readyz and /livez), so root passes with a wrong key: the key
- * step is what proves it. The order of the steps is check.ts's. Node built-ins only.
+ * The REST steps of a check, and the expiry: the probe table's requests and verdicts (probes.ts,
+ * judge.ts), and around them what only this engine does: the network's failures first, root asked
+ * again with the key behind an edge, the report and a passing step's words, excess settled once
+ * enforced has run. The order of the steps is check.ts's. Node built-ins only.
  */
 import { Answer, commonFailure } from './answers';
 import { failure, Failure, FailureId } from './failures';
@@ -63,8 +60,8 @@ async function run(ctx: CheckContext, report: CheckReport, id: ProbeId): Promise
 const REFUSED: Partial<Record<FailureId, CheckReport['keyStatus']>> = { 'key-rejected': 'rejected', 'key-not-received': 'rejected', 'key-expired': 'expired' };
 
 /**
- * Root without the key: Qdrant answers it with its version JSON, which proves the address before
- * anything keyed goes there. An endpoint that asks for a key even here, as the edge in front of a
+ * Root without the key: Qdrant answers it with its version JSON (GET / is on its auth whitelist, so
+ * it proves the address, never the key) before anything keyed goes there. An endpoint that asks for a key even here, as the edge in front of a
  * Qdrant Cloud cluster does, gets `edge`: root is asked again with the key (`root-keyed`), and
  * proves the address then, or its refusal is about the key. Anything else (a web page, a 404, a
  * redirect, another server's 401/403) fails the step and the key is never sent.
