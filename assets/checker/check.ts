@@ -11,7 +11,7 @@ import { failure, Failure, withFix } from './failures';
 import { CheckOptions, Grant, parseBaseUrl, prepare, Prepared, withoutSecrets } from './options';
 import type { CheckReport, StepName, StepResult } from './report';
 import { RestClient } from './rest';
-import { CheckContext, settleExcess, stepAccess, stepEnforced, stepExpiry, stepKey, stepRoot, stepRootKeyed, Verdict } from './steps';
+import { CheckContext, settleExcess, stepAccess, stepEnforced, stepExpiry, stepKey, stepRoot, Verdict } from './steps';
 import { redactDeep, safeLine } from '../runtime/secrets';
 import { DEFAULT_GRPC_PORT, DEFAULT_REST_PORT } from '../runtime/url';
 
@@ -80,7 +80,7 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
       settleRoot(!root.failure);
       if (root.edge) {
         // The step's attempts (and its messages) are those of root with the key; its time is both.
-        await timed('root', stepRootKeyed);
+        await timed('root', (c, r) => stepRoot(c, r, 'root-keyed'));
         root = { ...(results.get('root') as Verdict), durationMs: (root.durationMs as number) + ((results.get('root') as Verdict).durationMs as number) };
         results.set('root', root);
       }
