@@ -187,7 +187,9 @@ export class HealthCheck extends Construct {
       label: names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name',
       deployCommand: DEPLOY_COMMAND_OPTION,
     };
-    const invocation = protocol.invocation('check', values, `${support.runtime.path}/${CLI.checker}`);
+    // The failure lines name the guide's path (resolved at synth: not part of the options' hash).
+    const guide = settings.guide ? support.guideFile() : undefined;
+    const invocation = protocol.invocation('check', { ...values, guide }, `${support.runtime.path}/${CLI.checker}`);
     const grants = Lazy.stringValue({ produce: () => grantsJson(apiKey, settings.grpc).json });
     // Hashed here when the grants are known at synth (a Lazy string inside Fn would be read as an expression).
     const grantsHash = Lazy.stringValue({
@@ -219,7 +221,7 @@ export class HealthCheck extends Construct {
     };
     if (settings.runOnEveryDeploy) triggers.run = Fn.timestamp();
 
-    const preconditions = keyPreconditions(apiKey, settings.guide ? support.guideFile() : undefined);
+    const preconditions = keyPreconditions(apiKey, guide);
     this.resource = new NullResource(this, 'Resource', {
       triggers,
       provisioners: [{ type: 'local-exec', command: invocation.command, environment }],

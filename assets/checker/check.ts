@@ -7,7 +7,7 @@
  * key has); then key and the access probes go out together, as streams of one HTTP/2 connection
  * (rest.ts), while gRPC runs alongside on its own connection: two TLS handshakes a check.
  */
-import { failure, Failure, withFix } from './failures';
+import { failure, Failure, inGuide, withFix } from './failures';
 import { CheckOptions, Grant, parseBaseUrl, prepare, Prepared, withoutSecrets } from './options';
 import type { CheckReport, StepName, StepResult } from './report';
 import { RestClient } from './rest';
@@ -113,7 +113,8 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
     const found = results.get(name);
     if (!found) continue;
     // Here a failure becomes a step's message and the report's reason: every one ends with a fix.
-    const fail = found.failure ? withFix(found.failure) : undefined;
+    const fixed = found.failure ? withFix(found.failure) : undefined;
+    const fail = fixed && { ...fixed, message: inGuide(fixed.message, shared.guide) };
     const step: StepResult = {
       name, ok: !fail, message: fail ? fail.message : found.message as string, durationMs: found.durationMs ?? 0, attempts: found.o.attempts,
     };
@@ -126,6 +127,7 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
     }
   }
   report.ok = report.failedStep === undefined;
+  report.warnings = report.warnings.map((w) => inGuide(w, shared.guide));
   report.durationMs = Date.now() - started;
   // Belt and braces: no string in the report may contain the key, whatever produced it.
   return redactDeep(report, shared.secrets);

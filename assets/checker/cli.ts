@@ -103,7 +103,7 @@ function secretsInArgs(argv: readonly string[], env: RunIo['env']): (string | un
 /** The options of the command line, defaults applied (their types are the specs' in runtime/protocol.ts). */
 type CheckCommandLine = Pick<Required<CheckOptions>, 'header' | 'access' | 'deployCommand'> & Record<'keyEnv', string>
   & Record<'timeout' | 'retries' | 'concurrency' | 'minValidityDays' | 'warnValidityDays', number>
-  & Partial<Record<'url' | 'grpcUrl' | 'grantsEnv' | 'keySha256Env' | 'ca' | 'label', string> & Record<'deadline', number>
+  & Partial<Record<'url' | 'grpcUrl' | 'grantsEnv' | 'keySha256Env' | 'ca' | 'label' | 'guide', string> & Record<'deadline', number>
   & Record<'readCollections' | 'writeCollections', string[]> & Record<'allowOpen' | 'allowExcessAccess' | 'json' | 'help', true>>;
 
 /**
@@ -191,6 +191,7 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']):
     minValidityDays: o.minValidityDays,
     warnValidityDays: o.warnValidityDays,
     deployCommand: o.deployCommand,
+    guide: o.guide,
   };
   return { json: Boolean(o.json), options, grants, concurrency: o.concurrency };
 }

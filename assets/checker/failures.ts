@@ -127,6 +127,11 @@ function lineFix(id: FailureId): string {
   return fix.charAt(0).toLowerCase() + fix.slice(1);
 }
 
+/** Names the guide's path (`--guide`, given by the deploy) where a message says "(setup guide, section N)". */
+export function inGuide(text: string, guide?: string): string {
+  return guide ? text.replace(/\(setup guide, section (\d+)\)/g, (_, n: string) => `(${guide}, section ${n})`) : text;
+}
+
 /**
  * Whether a message already says what to do: a "; " or " — " outside parentheses and quoted
  * strings (the server's words and names are shown in them), not followed by "last error:" or

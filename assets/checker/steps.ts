@@ -176,11 +176,11 @@ export function stepExpiry(ctx: Prepared, report: CheckReport): Verdict | undefi
     return {
       o: { attempts: 0 },
       failure: failure('key-expires-soon', `: it ${described}, and at least ${ctx.minValidityDays} days are required ` +
-        '(healthCheck.minValidityDays, --min-validity-days); create a new key, deploy it, then delete the old one (qdrant-setup.md, "Rotation")'),
+        '(healthCheck.minValidityDays, --min-validity-days); create a new key, deploy it, then delete the old one (setup guide, section 6)'),
     };
   }
   if (days < ctx.warnValidityDays) {
-    report.warnings.push(`key ${described}: rotate it soon (qdrant-setup.md, "Rotation")`);
+    report.warnings.push(`key ${described}: rotate it soon (setup guide, section 6)`);
   }
   return { o: { attempts: 0 }, message: described };
 }

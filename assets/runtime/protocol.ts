@@ -55,6 +55,7 @@ export const CHECK_OPTIONS = {
   warnValidityDays: ranged({ flag: '--warn-validity-days', type: 'integer', min: 0, max: 3650, default: 14, unit: 'days', valueName: 'N', describe: 'Warn when the key (a JWT) expires in fewer days' }),
   deployCommand: oneOf({ flag: '--deploy-command', type: 'enum', values: ['cdktf deploy', 'cdktn deploy', 'terraform apply', 'tofu apply'], default: 'cdktf deploy', describe: 'How the user deploys, for the hints in messages' }),
   label: option({ flag: '--label', type: 'string', valueName: 'TEXT', describe: 'Name shown in the output line (default: the URL host)' }),
+  guide: option({ flag: '--guide', type: 'string', valueName: 'PATH', describe: 'The setup guide the failure lines name (default: "setup guide")' }),
   json: option({ flag: '--json', type: 'boolean', describe: 'Print the full report as JSON' }),
   help: option({ flag: '--help', aliases: ['-h'], type: 'boolean', describe: 'Show this help' }),
 };
