@@ -33,6 +33,7 @@ SUITES=(
   test/checker/stand-in.test.ts test/runtime/cli.test.ts test/runtime/url.test.ts test/writer/cli.test.ts
   test/adversarial/server-text.test.ts test/adversarial/time-bounds.test.ts test/adversarial/tls.test.ts
   test/adversarial/writer-kill.test.ts test/adversarial/writer-ownership.test.ts
+  test/adversarial/long-owners.test.ts test/adversarial/prototype-names.test.ts
 )
 
 if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then

@@ -235,8 +235,10 @@ export class ClusterAccess extends Construct {
       if (clash !== undefined) problem = errors.collidingNames(kind, clash, name);
     }
     if (problem) this.problems.push(problem);
-    if (!problem && names.isValidName(name)) return name;
     // A "." is not allowed in names, so a placeholder never takes the id of a valid name.
+    // constructs keeps children in a plain object: an id such as "constructor" or "toString" finds
+    // Object.prototype's member there, and is refused as taken. Such a name gets `<kind>.<name>`.
+    if (!problem && names.isValidName(name)) return name in Object.prototype ? `${kind}.${name}` : name;
     let n = 1;
     while (scope.node.tryFindChild(`${kind}.${n}`)) n++;
     return `${kind}.${n}`;

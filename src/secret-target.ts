@@ -109,9 +109,10 @@ export interface ISecretTarget {
    * Never a secret.
    *
    * It also names the bind scope, and so the Terraform addresses of the target's resources: keep
-   * it stable, and distinct for each store within its first 60 characters (as a construct id:
-   * letters, digits, `.`, `_` and `-`; other characters count as `-`). Targets that share those
-   * are told apart by their order only, and get a synth warning.
+   * it stable, and distinct for each store. The construct id is the description cut to 60
+   * characters (letters, digits, `.`, `_` and `-`; other characters count as `-`), or, when two
+   * descriptions would give one id, their first 51 and a hash of the whole. Targets of the same
+   * description are told apart by their order only, and get a synth warning.
    */
   readonly description: string;
 
@@ -249,7 +250,7 @@ export class FileTarget implements ISecretTarget {
 
   public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
     const problems = filePathProblems(this.options.path, this.format);
-    if (!names.isOwner(options.owner)) problems.push(errors.ownerInvalid(options.owner));
+    if (!names.isOwnerPath(options.owner)) problems.push(errors.ownerInvalid(options.owner));
     const file = path.resolve(this.options.path);
     if (problems.length === 0) {
       problems.push(...AppSupport.of(scope).claimFile(fileIdentity(file), file, this.format, scope.node.path, options.owner,

@@ -12,6 +12,7 @@ import { CheckOptions, Grant, parseBaseUrl, prepare, Prepared, withoutSecrets } 
 import type { CheckReport, StepName, StepResult } from './report';
 import { RestClient } from './rest';
 import { CheckContext, settleExcess, stepAccess, stepEnforced, stepExpiry, stepKey, stepRoot, Verdict } from './steps';
+import { MAX_LABEL_SHOWN } from '../runtime/names';
 import { redactDeep, safeLine } from '../runtime/secrets';
 import { DEFAULT_GRPC_PORT, DEFAULT_REST_PORT } from '../runtime/url';
 
@@ -37,7 +38,7 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
   const started = Date.now();
   const target = parseBaseUrl(grant.url, DEFAULT_REST_PORT, shared.secrets);
   const grpcTarget = grant.grpcUrl === undefined ? undefined : parseBaseUrl(grant.grpcUrl, DEFAULT_GRPC_PORT, shared.secrets);
-  const label = grant.label === undefined || grant.label === '' ? target.host : safeLine(grant.label, shared.secrets, 120);
+  const label = grant.label === undefined || grant.label === '' ? target.host : safeLine(grant.label, shared.secrets, MAX_LABEL_SHOWN);
   const report: CheckReport = {
     ok: false,
     url: target.url,

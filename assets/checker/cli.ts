@@ -17,7 +17,7 @@ import { checkClusterAccess } from './check';
 import type { CheckOptions, Grant, SharedCheckOptions } from './options';
 import { CheckReport, formatReport, formatSummary, formatWarnings } from './report';
 import { optionsHelp, parseArgs, withDefaults } from '../runtime/args';
-import { RunIo, runCli } from '../runtime/cli';
+import { RunIo, envValue, runCli } from '../runtime/cli';
 import { RuntimeError } from '../runtime/errors';
 import { sameSha256, setKeyHint, variableSetTwice } from '../runtime/key-variable';
 import { CHECK_OPTIONS } from '../runtime/protocol';
@@ -93,7 +93,7 @@ function secretsInArgs(argv: readonly string[], env: RunIo['env']): (string | un
   argv.forEach((arg, i) => {
     for (const flag of [CHECK_OPTIONS.keyEnv.flag, CHECK_OPTIONS.keySha256Env.flag]) {
       const name = arg === flag ? argv[i + 1] : arg.startsWith(`${flag}=`) ? arg.slice(flag.length + 1) : undefined;
-      if (name !== undefined && Object.prototype.hasOwnProperty.call(env, name)) secrets.push(env[name]);
+      if (name !== undefined) secrets.push(envValue(env, name));
     }
     secrets.push(...(String(arg).match(JWT_RE) || []));
   });
@@ -112,7 +112,7 @@ type CheckCommandLine = Pick<Required<CheckOptions>, 'header' | 'access' | 'depl
  * (what the targets get). Neither the key nor a hash is ever shown.
  */
 function checkKeyHash(o: CheckCommandLine & { keySha256Env: string }, env: RunIo['env'], apiKey: string): void {
-  const expected = env[o.keySha256Env];
+  const expected = envValue(env, o.keySha256Env);
   const variable = describeVariable(o.keySha256Env, CHECK_OPTIONS.keySha256Env.flag);
   if (expected === undefined || expected === '') {
     throw new RuntimeError(`${variable} ${expected === undefined ? 'is not set' : 'is empty'}: set it to the sha256 (hex) of the key, or leave out ${CHECK_OPTIONS.keySha256Env.flag}`);
@@ -146,7 +146,7 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']):
   if (o.grantsEnv !== undefined && o.grpcUrl !== undefined) {
     throw new RuntimeError('--grpc-url goes with --url; with --grants-env, give "grpcUrl" in each grant');
   }
-  const apiKey = env[o.keyEnv];
+  const apiKey = envValue(env, o.keyEnv);
   if (apiKey === undefined || apiKey.trim() === '') {
     const state = apiKey === undefined ? 'is not set' : apiKey === '' ? 'is empty' : 'holds only whitespace';
     const variable = describeVariable(o.keyEnv);
@@ -160,7 +160,7 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']):
   if (o.keySha256Env !== undefined) checkKeyHash({ ...o, keySha256Env: o.keySha256Env }, env, apiKey);
   let grants: Grant[] | undefined;
   if (o.grantsEnv !== undefined) {
-    const raw = env[o.grantsEnv];
+    const raw = envValue(env, o.grantsEnv);
     const variable = describeVariable(o.grantsEnv, CHECK_OPTIONS.grantsEnv.flag);
     if (raw === undefined || raw === '') throw new RuntimeError(`${variable} is not set or empty`);
     let parsed: unknown;

@@ -249,7 +249,8 @@ function sendH2(session: http2.ClientHttp2Session | undefined, method: string, p
     return () => undefined;
   }
   stream.on('response', (h) => {
-    const resHeaders: Answer['headers'] = {};
+    // Without a prototype: a header is data whatever its name (a server may send "__proto__").
+    const resHeaders: Answer['headers'] = Object.create(null);
     for (const [name, value] of Object.entries(h)) if (!name.startsWith(':')) resHeaders[name] = value as string | string[] | undefined;
     readAnswer(stream, Number(h[':status']), resHeaders, answered, () => {
       if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);

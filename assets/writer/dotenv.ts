@@ -6,7 +6,7 @@
  */
 import { readBlocks, inBlock, recordLine, startMarker, endMarker } from './dotenv-blocks';
 import { DotenvItem, formatValue, parseDotenv } from './dotenv-syntax';
-import { anotherWorkspace, checkName, checkOwner, otherWorkspace, REFUSED, SECRET_NAMING_FIX } from './entries';
+import { anotherWorkspace, checkName, checkOwner, entryMap, otherWorkspace, REFUSED, SECRET_NAMING_FIX } from './entries';
 import { RuntimeError, messageOf } from '../runtime/errors';
 
 export { TOOL, startMarker, endMarker, recordLine } from './dotenv-blocks';
@@ -17,11 +17,8 @@ function joinItems(bom: string, items: readonly DotenvItem[]): string {
 }
 
 function checkEntries(entries: unknown): Map<string, string> {
-  if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
-    throw new RuntimeError('entries must be an object of NAME: value', REFUSED);
-  }
   const formatted = new Map<string, string>();
-  for (const [name, value] of Object.entries(entries)) {
+  for (const [name, value] of entryMap(entries)) {
     checkName(name);
     try {
       formatted.set(name, formatValue(value));
@@ -45,7 +42,7 @@ function checkEntries(entries: unknown): Map<string, string> {
  *     Nothing else in the file changes.
  *   - Without a block, one is appended at the end of the file (keeping a missing final newline).
  */
-export function planMerge(text: string | null, entries: Record<string, string>, opts: { owner: string }):
+export function planMerge(text: string | null, entries: Readonly<Record<string, string>> | ReadonlyMap<string, string>, opts: { owner: string }):
 { text: string | null; added: string[]; updated: string[]; unchanged: string[]; dropped: string[] } {
   const owner = checkOwner(opts && opts.owner);
   const formatted = checkEntries(entries);

@@ -5,11 +5,12 @@
  * value (how a key arrives: Terraform's own TF_VAR_<name>), whose sha256 QCA_ENTRIES_SHA256 gives;
  * remove-dropped reads QCA_FILES and QCA_KEEP_FILES. Messages never hold a value. Node built-ins only.
  */
+import { badEntryName, entryShown } from './entries';
+import { envValue } from '../runtime/cli';
 import { RUN, RuntimeError } from '../runtime/errors';
 import { sameSha256, setKeyHint, variableSetTwice } from '../runtime/key-variable';
-import { isEnvName } from '../runtime/names';
+import { isEntryName, isEnvName } from '../runtime/names';
 import { FILE_OPTIONS, WRITER_ENV } from '../runtime/protocol';
-import { mayBeKey, showable } from '../runtime/text';
 
 type Env = Record<string, string | undefined>;
 
@@ -22,7 +23,7 @@ export interface FileRecord {
 
 /** A list of {file, format, target?} from environment variable `name` ([] when unset or empty). */
 export function fileList(env: Env, name: string): FileRecord[] {
-  const raw = env[name];
+  const raw = envValue(env, name);
   if (raw === undefined || raw === '') return [];
   let list;
   try {
@@ -37,57 +38,53 @@ export function fileList(env: Env, name: string): FileRecord[] {
 }
 
 /**
- * An entry name, as messages show it: a key pasted in its place must not come back. Names made of
- * short upper-case words, such as QDRANT_PROD_EU_API_KEY (the library's, and most renames), are
- * shown up to 64 characters; others only when short. A key is rarely that: an upper-case hex key
- * is one long word.
+ * The entries of a write (NAME → value) or a remove (their names matter only), in a Map: a name
+ * is data, whatever it is (`__proto__`, `constructor`), and a name the writers refuse is refused
+ * here, never dropped.
  */
-const wordyName = (name: string) => /^[A-Z][A-Z0-9_]{0,63}$/.test(name) && name.split('_').every((word) => word.length <= 16);
-const entryShown = (name: string) => ((isEnvName(name) && (wordyName(name) || !mayBeKey(name))) ? name : showable(name) ?? '(not shown: it may be a key)');
-
-/** The entries of a write (NAME: value) or a remove (their names matter only). */
-export function readEntries(env: Env, command: 'write' | 'remove', deployCommand: string): Record<string, string> {
-  const raw = env[WRITER_ENV.entries];
+export function readEntries(env: Env, command: 'write' | 'remove', deployCommand: string): Map<string, string> {
+  const raw = envValue(env, WRITER_ENV.entries);
   if (raw === undefined || raw === '') throw new RuntimeError(`environment variable ${WRITER_ENV.entries} is not set or empty`);
-  let entries;
+  let parsed;
   try {
-    entries = JSON.parse(raw);
+    parsed = JSON.parse(raw);
   } catch {
     throw new RuntimeError(`${WRITER_ENV.entries} is not valid JSON (expected an object of NAME: value)`);
   }
-  if (command === 'remove' && Array.isArray(entries)) {
-    if (!entries.every((n) => typeof n === 'string')) throw new RuntimeError(`${WRITER_ENV.entries} must be a JSON object of NAME: value, or for remove a list of names`);
-    entries = Object.fromEntries(entries.map((n) => [n, '']));
-  }
-  if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
+  let pairs: [string, unknown][];
+  if (command === 'remove' && Array.isArray(parsed)) {
+    if (!parsed.every((n) => typeof n === 'string')) throw new RuntimeError(`${WRITER_ENV.entries} must be a JSON object of NAME: value, or for remove a list of names`);
+    pairs = parsed.map((n: string) => [n, '']);
+  } else if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new RuntimeError(`${WRITER_ENV.entries} must be a JSON object of NAME: value`);
+  } else {
+    // JSON.parse makes every member an own property, "__proto__" too.
+    pairs = Object.entries(parsed);
   }
-  if (command === 'write') entries = { ...entries, ...entriesFromEnv(env, deployCommand) };
-  for (const [name, value] of Object.entries(entries)) {
-    if (!isEnvName(name)) {
-      throw new RuntimeError(`${WRITER_ENV.entries}: entry name ${entryShown(name)} is not a valid variable name (letters, digits and _, not starting with a digit)`);
-    }
+  const entries = new Map<string, string>();
+  for (const [name, value] of pairs) {
+    if (!isEntryName(name)) throw new RuntimeError(badEntryName(name, `${WRITER_ENV.entries}: `));
     if (command === 'write' && typeof value !== 'string') {
       throw new RuntimeError(`${WRITER_ENV.entries}: entry ${entryShown(name)} must be a string`);
     }
+    entries.set(name, value as string);
   }
+  if (command === 'write') for (const [name, value] of entriesFromEnv(env, deployCommand)) entries.set(name, value);
   return entries;
 }
 
-/** Values named by QCA_ENTRIES_FROM_ENV: { NAME: env[ENV_VAR] }. A missing value or one that is not Terraform's is a run error (exit 1). */
-function entriesFromEnv(env: Env, deployCommand: string): Record<string, string> {
+/** Values named by QCA_ENTRIES_FROM_ENV: NAME → env[ENV_VAR]. A missing value or one that is not Terraform's is a run error (exit 1). */
+function entriesFromEnv(env: Env, deployCommand: string): Map<string, string> {
   const refs = jsonObjectIn(env, WRITER_ENV.entriesFromEnv, 'NAME: ENV_VAR');
   // ENV_VAR → sha256 of Terraform's value of the key variable (see protocol.ts).
   const hashes = jsonObjectIn(env, WRITER_ENV.entriesSha256, 'ENV_VAR: sha256 hex');
-  const out: Record<string, string> = {};
-  for (const [name, variable] of Object.entries(refs)) {
-    if (!isEnvName(name)) {
-      throw new RuntimeError(`${WRITER_ENV.entriesFromEnv}: entry name ${entryShown(name)} is not a valid variable name (letters, digits and _, not starting with a digit)`);
-    }
+  const out = new Map<string, string>();
+  for (const [name, variable] of refs) {
+    if (!isEntryName(name)) throw new RuntimeError(badEntryName(name, `${WRITER_ENV.entriesFromEnv}: `));
     if (!isEnvName(variable)) {
       throw new RuntimeError(`${WRITER_ENV.entriesFromEnv}: entry ${entryShown(name)} must name an environment variable`);
     }
-    const value = env[variable];
+    const value = envValue(env, variable);
     if (value === undefined || value === '') {
       const hint = variable.startsWith('TF_VAR_')
         ? `${setKeyHint(variable, deployCommand)} (a value given with -var or a .tfvars file does not reach this step)`
@@ -95,22 +92,22 @@ function entriesFromEnv(env: Env, deployCommand: string): Record<string, string>
       throw new RuntimeError(`entry ${entryShown(name)}: environment variable ${variable} is not set or empty; ${hint}`, RUN);
     }
     // The check of this key read the same TF_VAR_, compared with the same hash: a file gets the checked key only.
-    const hash = Object.prototype.hasOwnProperty.call(hashes, variable) ? hashes[variable] : undefined;
+    const hash = hashes.get(variable);
     if (hash !== undefined && (typeof hash !== 'string' || !/^[0-9a-fA-F]{64}$/.test(hash))) {
       throw new RuntimeError(`${WRITER_ENV.entriesSha256}: the value for ${variable} is not a sha256 of 64 hex digits (value not shown)`);
     }
     if (hash !== undefined && !sameSha256(value, hash)) {
       throw new RuntimeError(`entry ${entryShown(name)}: ${variable.startsWith('TF_VAR_') ? variableSetTwice(variable) : `environment variable ${variable} is not the value Terraform uses`}`, RUN);
     }
-    out[name] = value;
+    out.set(name, value);
   }
   return out;
 }
 
-/** The JSON object in environment variable `name` ({} when it is not set or empty); `shape` is what it maps, for messages. */
-function jsonObjectIn(env: Env, name: string, shape: string): Record<string, unknown> {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return {};
+/** The JSON object in environment variable `name`, as a Map (empty when it is not set or empty); `shape` is what it maps, for messages. */
+function jsonObjectIn(env: Env, name: string, shape: string): Map<string, unknown> {
+  const raw = envValue(env, name);
+  if (raw === undefined || raw === '') return new Map();
   let value;
   try {
     value = JSON.parse(raw);
@@ -118,19 +115,19 @@ function jsonObjectIn(env: Env, name: string, shape: string): Record<string, unk
     throw new RuntimeError(`${name} is not valid JSON (expected an object of ${shape})`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RuntimeError(`${name} must be a JSON object of ${shape}`);
-  return value;
+  return new Map(Object.entries(value));
 }
 
 /** Every value the entries may hold: those given, and those named in the environment. */
 export function secretsOf(env: Env): string[] {
   const values: unknown[] = [];
   try {
-    const parsed = JSON.parse(env[WRITER_ENV.entries] || '{}');
+    const parsed = JSON.parse(envValue(env, WRITER_ENV.entries) || '{}');
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) values.push(...Object.values(parsed));
   } catch { /* nothing to redact */ }
   try {
-    const refs = JSON.parse(env[WRITER_ENV.entriesFromEnv] || '{}');
-    if (refs && typeof refs === 'object') values.push(...Object.values(refs).map((v) => env[v as string]));
+    const refs = JSON.parse(envValue(env, WRITER_ENV.entriesFromEnv) || '{}');
+    if (refs && typeof refs === 'object') values.push(...Object.values(refs).map((v) => (typeof v === 'string' ? envValue(env, v) : undefined)));
   } catch { /* nothing to redact */ }
   return values.filter((v): v is string => typeof v === 'string');
 }

@@ -251,8 +251,11 @@ export const errors = {
   unsafePath: (what: string, value: string) =>
     `${what} ${q(value)} holds "\${", "%{" or a control character, which Terraform would read as an expression or which breaks a command line; ` +
     'move or rename it (the check runs at deploy and destroy with this value)',
+  ownerSharedInWorkspace: (file: string, path: string, other: string, workspace: string) =>
+    `in Terraform workspace ${q(workspace)}, ${other} writes as ${path}, the owner of ${path} in the default workspace: both ClusterAccesses ` +
+    `write file ${q(file)}, and there one's deploy would replace the other's entries and its destroy remove them; give one of them a construct id without "@"`,
   ownerInvalid: (path: string) =>
-    `this ClusterAccess's construct path ${q(path)} cannot name its entries in a shared file: ${names.OWNER_RULE}; ` +
+    `this ClusterAccess's construct path ${q(path)} cannot name its entries in a shared file: ${names.OWNER_PATH_RULE}; ` +
     'give the stack and the construct simpler ids',
 
   // ---- access ---------------------------------------------------------------------------------
@@ -272,9 +275,9 @@ export const errors = {
   // ---- secret targets -------------------------------------------------------------------------
   target: (description: string, problem: string) => `secret target ${description}: ${problem}`,
   targetsByOrder: (descriptions: readonly string[]) =>
-    `secret targets ${[...new Set(descriptions)].map((d) => q(d)).join(' and ')} share the first 60 characters of their descriptions, ` +
+    `secret targets ${[...new Set(descriptions)].map((d) => q(d)).join(' and ')} have the same description, ` +
     `so only their order tells them apart (${descriptions.length} targets): reordering keys would swap their Terraform addresses and ` +
-    'replace their resources; give each target a description that names its store early (for a file target, a shorter path)',
+    'replace their resources; give each target a description of its own that names its store',
   namingWithoutTargets: (where: string) =>
     `${where}: secretNaming applies only to the targets of the same options' secretTargets, and there are none; ` +
     'add the targets there, or give the naming to addSecretTarget(target, naming)',
@@ -284,7 +287,10 @@ export const errors = {
     `key ${qName(key)} renames ${names.isEnvName(from) ? q(from) : qShort(from)}, which is not one of its entries (${known.join(', ') || 'none'}); ` +
     'the keys of names are default names, without the prefix',
   renameInvalid: (key: string, from: string, to: unknown) =>
-    `key ${qName(key)} renames ${q(from)} to ${qShort(to)}, which is not a variable name: ${names.ENV_NAME_RULE}`,
+    `key ${qName(key)} renames ${q(from)} to ${qShort(to)}, which is not a variable name the writers accept: ${names.ENTRY_NAME_RULE}`,
+  entryNameTooLong: (key: string, defaultName: string, length: number) =>
+    `key ${qName(key)}: its entry ${defaultName} with the prefix is ${length} characters, longer than a variable name may be: ` +
+    `${names.ENTRY_NAME_RULE}; give the key a shorter prefix, or rename the entry with secretNaming names`,
   entryTwice: (name: string, first: string, second: string, key: string, defaultName: string, suggestion: string) =>
     `entry ${q(name)} would be written twice, for ${first} and for ${second}; ` +
     `give key ${qName(key)} another name with its secretNaming (or addSecretTarget(target, naming)), ` +

@@ -30,7 +30,7 @@ import { Construct } from 'constructs';
 import { errors } from './errors';
 import { DEPLOY_COMMAND_OPTION } from './framework';
 import { NullResource } from './null-resource';
-import { CLI, protocol } from './runtime';
+import { CLI, fileNameProblem, protocol } from './runtime';
 import { stateOwner, terraformLiteralProblem } from './stack-strings';
 import { StackSupport } from './stack-support';
 
@@ -77,22 +77,23 @@ export function writeFileEntries(scope: Construct, target: FileWrite): NullResou
 
   // The values: plain text for the URLs; for a key, the name of the environment variable that
   // holds it (Terraform's own TF_VAR_..., or one the provisioner receives), never the key.
-  const plain: Record<string, string> = {};
-  const fromEnv: Record<string, string> = {};
-  const secrets: Record<string, string> = {};
+  // Maps: an entry's name is data, whatever it is (a plain object would take "__proto__" as its prototype).
+  const plain = new Map<string, string>();
+  const fromEnv = new Map<string, string>();
+  const secrets = new Map<string, string>();
   // For each TF_VAR_... read: the hash of Terraform's value, which the writer compares (as the check does).
-  const hashes: Record<string, string> = {};
+  const hashes = new Map<string, string>();
   for (const entry of entries) {
     const inherited = entry.inherited;
     if (inherited) {
-      fromEnv[entry.name] = inherited.environmentVariable;
-      hashes[inherited.environmentVariable] = inherited.sha256;
+      fromEnv.set(entry.name, inherited.environmentVariable);
+      hashes.set(inherited.environmentVariable, inherited.sha256);
     } else if (entry.sensitive) {
-      const variable = `QCA_SECRET_${Object.keys(secrets).length + 1}`;
-      secrets[variable] = entry.value;
-      fromEnv[entry.name] = variable;
+      const variable = `QCA_SECRET_${secrets.size + 1}`;
+      secrets.set(variable, entry.value);
+      fromEnv.set(entry.name, variable);
     } else {
-      plain[entry.name] = entry.value;
+      plain.set(entry.name, entry.value);
     }
   }
   // The hint of a missing key names the deploy command.
@@ -114,10 +115,10 @@ export function writeFileEntries(scope: Construct, target: FileWrite): NullResou
       command: write.command,
       environment: {
         ...write.environment,
-        ...secrets,
+        ...Object.fromEntries(secrets),
         [protocol.WRITER_ENV.entries]: jsonText(plain),
-        [protocol.WRITER_ENV.entriesFromEnv]: JSON.stringify(fromEnv),
-        ...(Object.keys(hashes).length > 0 ? { [protocol.WRITER_ENV.entriesSha256]: jsonText(hashes) } : {}),
+        [protocol.WRITER_ENV.entriesFromEnv]: JSON.stringify(Object.fromEntries(fromEnv)),
+        ...(hashes.size > 0 ? { [protocol.WRITER_ENV.entriesSha256]: jsonText(hashes) } : {}),
       },
     }],
   });
@@ -148,6 +149,9 @@ export function filePathProblems(p: string, format: 'dotenv' | 'json'): string[]
   // The working directory is part of the path, and may hold what Terraform or a shell reads.
   const unsafe = terraformLiteralProblem(resolved);
   if (unsafe) return [errors.unsafePath('the file', resolved)];
+  // The writer's rule: the names it makes next to the file must fit (its lock, temp and record files).
+  const tooLong = fileNameProblem(resolved, format);
+  if (tooLong) return [tooLong];
   let stat: fs.Stats | undefined;
   try {
     stat = fs.lstatSync(resolved);
@@ -161,6 +165,8 @@ export function filePathProblems(p: string, format: 'dotenv' | 'json'): string[]
 }
 
 /** JSON text of a map whose values may be tokens (then Terraform encodes it at apply time). */
-function jsonText(map: Record<string, string>): string {
-  return Object.values(map).some((v) => Token.isUnresolved(v)) ? Fn.jsonencode(map) : JSON.stringify(map);
+function jsonText(map: ReadonlyMap<string, string>): string {
+  // Object.fromEntries makes each name an own property ("__proto__" is refused at synth: see names.isEntryName).
+  const object = Object.fromEntries(map);
+  return [...map.values()].some((v) => Token.isUnresolved(v)) ? Fn.jsonencode(object) : JSON.stringify(object);
 }

@@ -22,6 +22,7 @@ export { readCaFile } from '#assets/runtime/ca-file';
 export { showable } from '#assets/runtime/text';
 export { setKeyHint } from '#assets/runtime/key-variable';
 export { SIDECAR_SUFFIX } from '#assets/writer/json';
+export { fileNameProblem } from '#assets/writer/file-names';
 
 /** assets/: the checker, the writer and their shared runtime, shipped in the package next to lib/. */
 const RUNTIME_DIR = path.join(__dirname, '..', '..', 'assets');

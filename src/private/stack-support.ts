@@ -9,7 +9,7 @@ import { App, Aspects, IStackSynthesizer, ISynthesisSession, Lazy, Manifest, Ter
 import { Construct, IConstruct } from 'constructs';
 import { errors } from './errors';
 import { addNullProvider, dedupeNullProvider } from './null-resource';
-import { runtimeAsset } from './runtime';
+import { names, runtimeAsset } from './runtime';
 import { singleton } from './singleton';
 import { terraformLiteralProblem } from './stack-strings';
 import { GUIDE_FILE_NAME } from '../setup-guide/markdown';
@@ -196,8 +196,16 @@ export class AppSupport extends Construct {
     // One owner has one block (or sidecar record) per file: a second binding would replace the first's entries.
     const ownBinding = file.owners.get(owner);
     if (ownBinding !== undefined) return [errors.fileTwiceInAccess(shownFile, format, ownBinding)];
-    file.owners.set(owner, bindingPath);
+    // Nor may two accesses share one owner in some workspace (`Q` there, `Q@<workspace>` in the default one).
     const problems: string[] = [];
+    for (const other of file.owners.keys()) {
+      for (const [one, elsewhere] of [[owner, other], [other, owner]]) {
+        const workspace = names.workspaceSharingOwner(one, elsewhere);
+        if (workspace !== undefined) problems.push(errors.ownerSharedInWorkspace(shownFile, one, elsewhere, workspace));
+      }
+    }
+    if (problems.length > 0) return problems;
+    file.owners.set(owner, bindingPath);
     for (const e of entries) {
       const other = file.entries.get(e.name);
       // Another owner's (one owner binds a file once): another ClusterAccess.
