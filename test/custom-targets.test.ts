@@ -290,7 +290,8 @@ describe('a user target written in the test', () => {
     for (const e of entries) {
       expect(e.sensitive).toBe(e.kind === SecretEntryKind.API_KEY);
       // What an entry holds, and nothing of how the library hands a key to its own processes.
-      expect(Object.keys(e).sort()).toEqual(['clusterName', 'keyName', 'kind', 'name', 'sensitive', 'value']);
+      expect(Object.keys(e).sort()).toEqual(['clusterName', 'ephemeral', 'keyName', 'kind', 'name', 'sensitive', 'value']);
+      expect(e.ephemeral).toBe(false);
       if (e.kind !== SecretEntryKind.API_KEY) {
         expect(e.value).toBe(`${e.clusterName === 'prod-eu' ? URL_EU : URL_US}:${e.kind === SecretEntryKind.REST_URL ? 6333 : 6334}`);
       }
