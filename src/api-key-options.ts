@@ -22,22 +22,25 @@ export interface ApiKeyOptions {
   readonly source?: ApiKeySource;
 
   /**
-   * Keep the key out of Terraform's plan and state: its variable is declared `ephemeral` (Terraform
-   * 1.10 or later, OpenTofu 1.11 or later, which the stack then requires), and nothing derived from
-   * the key is stored. The costs: the key's check and writes run again only when `keyVersion`
-   * changes, or on every deploy without one; no expiry output (the check's line still shows the
-   * expiry, and `healthCheck.minValidityDays` still applies); no `SecretTarget.terraformOutputs()`;
-   * a target of your own gets an ephemeral value, for write-only attributes and provisioners only.
-   * A variable of your own (`ApiKeySource.fromVariable(v)`) declared ephemeral
+   * Keep the key out of Terraform's plan and state.
+   *
+   * Its variable is declared `ephemeral` (Terraform 1.10 or later, OpenTofu 1.11 or later, which
+   * the stack then requires), and nothing derived from the key is stored. The costs: the key's
+   * check and writes run again only when `keyVersion` changes, or on every deploy without one; no
+   * expiry output (the check's line still shows the expiry, and `healthCheck.minValidityDays` still
+   * applies); no `SecretTarget.terraformOutputs()`; a target of your own gets an ephemeral value,
+   * for write-only attributes and provisioners only (see docs/security.md, "Ephemeral keys"). A
+   * variable of your own (`ApiKeySource.fromVariable(v)`) declared ephemeral
    * (`v.addOverride('ephemeral', true)`) makes the key ephemeral; with `ephemeral: true` it must be.
    * @default false (true for a variable of your own that is ephemeral)
    */
   readonly ephemeral?: boolean;
 
   /**
-   * The version of an ephemeral key: give the next number (1, 2, 3 …) with each new key. Its check
-   * and writes run again when it changes, and only then (Terraform keeps nothing of an ephemeral
-   * key by which a new one could be noticed). For ephemeral keys only.
+   * The version of an ephemeral key: give the next number (1, 2, 3 …) with each new key.
+   *
+   * Its check and writes run again when it changes, and only then (Terraform keeps nothing of an
+   * ephemeral key by which a new one could be noticed). For ephemeral keys only.
    * @default - none: the check and writes of an ephemeral key run on every deploy
    */
   readonly keyVersion?: number;
