@@ -27,16 +27,9 @@ function synthExample(): { text: string; json: any } {
   return { text, json: JSON.parse(text) };
 }
 
-/** The only resource of a type, with its logical id. */
-function only(json: any, type: string): { id: string; res: any } {
-  const all = Object.entries<any>(json.resource[type] ?? {});
-  expect(all).toHaveLength(1);
-  return { id: all[0][0], res: all[0][1] };
-}
-
-/** The only resource of a type with this `metadata.name` (a Kubernetes Secret), with its logical id. */
-function named(json: any, type: string, name: string): { id: string; res: any } {
-  const all = Object.entries<any>(json.resource[type] ?? {}).filter(([, r]) => r.metadata?.name === name);
+/** The only resource of a type (with this `metadata.name`, when given), with its logical id. */
+function only(json: any, type: string, name?: string): { id: string; res: any } {
+  const all = Object.entries<any>(json.resource[type] ?? {}).filter(([, r]) => name === undefined || r.metadata?.name === name);
   expect(all).toHaveLength(1);
   return { id: all[0][0], res: all[0][1] };
 }
@@ -103,7 +96,7 @@ describe('custom targets example: Kubernetes Secret', () => {
       metadata: { name: 'search-api-qdrant', namespace: 'search' },
       type: 'Opaque',
     });
-    const { res } = named(json, 'kubernetes_secret', 'search-api-qdrant');
+    const { res } = only(json, 'kubernetes_secret', 'search-api-qdrant');
     // Two clusters: the names carry the cluster. The key is a reference, never a value.
     expect(res.data).toEqual({
       QDRANT_PROD_EU_URL: `${URL_EU}:6333`,
@@ -113,25 +106,6 @@ describe('custom targets example: Kubernetes Secret', () => {
       QDRANT_PROD_US_GRPC_URL: `${URL_US}:6334`,
       QDRANT_PROD_US_API_KEY: '${var.qdrant_api_key_search_api}',
     });
-  });
-
-  test('an ephemeral key (reports): the entries go into the write-only data_wo, revised by the keyVersion', () => {
-    const { res } = named(synthExample().json, 'kubernetes_secret', 'reports-qdrant');
-    expect(res.metadata.namespace).toBe('reports');
-    expect(res.data).toBeUndefined();
-    expect(res.data_wo).toEqual({ QDRANT_URL: `${URL_US}:6333`, QDRANT_GRPC_URL: `${URL_US}:6334`, QDRANT_API_KEY: '${var.qdrant_api_key_reports}' });
-    expect(res.data_wo_revision).toBe(1);
-  });
-
-  test('an ephemeral key without keyVersion: the target refuses it (data_wo is written only when its revision changes)', () => {
-    const stack = new TerraformStack(Testing.app(), 'unversioned');
-    new kubernetes.provider.KubernetesProvider(stack, 'kubernetes', {});
-    new ClusterAccess(stack, 'Qdrant', {
-      clusters: [{ name: 'prod-eu', url: URL_EU }],
-      apiKeys: [{ name: 'reports', clusters: ['prod-eu'], ephemeral: true, secretTargets: [new KubernetesSecretTarget({ name: 'reports-qdrant' })] }],
-    });
-    expect(() => Testing.synth(stack, true)).toThrow('Kubernetes Secret "default/reports-qdrant": key "reports" is ephemeral without a keyVersion, ' +
-      'and data_wo is written only when its revision changes; give the key a keyVersion (and the next number with each new key)');
   });
 
   test('the stack declares the kubernetes provider; the target adds none', () => {
@@ -175,8 +149,8 @@ describe('custom targets example: the stores are written after the health checks
     for (const [, res] of checks) expect(res.depends_on).toBeUndefined();
     // The examples never mention dependsOn: a resource created in the bind scope (and returned)
     // waits for the checks anyway. As cdktf writes `dependsOn`: plain addresses.
-    expect(named(json, 'kubernetes_secret', 'search-api-qdrant').res.depends_on).toEqual([`null_resource.${checkId(stack.access, 'search-api')}`]);
-    expect(named(json, 'kubernetes_secret', 'reports-qdrant').res.depends_on).toEqual([`null_resource.${checkId(stack.access, 'reports')}`]);
+    expect(only(json, 'kubernetes_secret', 'search-api-qdrant').res.depends_on).toEqual([`null_resource.${checkId(stack.access, 'search-api')}`]);
+    expect(only(json, 'kubernetes_secret', 'reports-qdrant').res.depends_on).toEqual([`null_resource.${checkId(stack.access, 'reports')}`]);
     expect(only(json, 'vault_kv_secret_v2').res.depends_on).toEqual([`null_resource.${checkId(stack.access, 'ingest')}`]);
   });
 

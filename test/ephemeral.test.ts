@@ -5,10 +5,13 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import * as kubernetes from '@cdktf/provider-kubernetes';
 import { Fn, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { ApiKeyOptions, ApiKeySource, ClusterAccess, ISecretTarget, SecretEntry, SecretTarget, SecretTargetBindOptions, SecretTargetConfig, SetupGuide } from '../src';
 import { newStack, synthErrors, synthJson, validationErrors } from './support/synth';
+import { KubernetesSecretTarget } from '../examples/custom-targets/kubernetes-secret-target';
+import { CustomTargetsStack } from '../examples/custom-targets/main';
 
 const URL = 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io';
 
@@ -257,6 +260,30 @@ describe('a target of your own', () => {
       ['E_QDRANT_URL', false, undefined], ['E_QDRANT_GRPC_URL', false, undefined], ['E_QDRANT_API_KEY', true, 4],
       ['P_QDRANT_URL', false, undefined], ['P_QDRANT_GRPC_URL', false, undefined], ['P_QDRANT_API_KEY', false, undefined],
     ]);
+  });
+});
+
+describe('examples/custom-targets: an ephemeral key in a Kubernetes Secret', () => {
+  const US = 'https://def-456.us-east-1-0.aws.cloud.qdrant.io';
+
+  test('an ephemeral key (reports): the entries go into the write-only data_wo, revised by the keyVersion', () => {
+    const json = JSON.parse(Testing.synth(new CustomTargetsStack(Testing.app(), 'custom-targets'), true));
+    const [res] = Object.values<any>(json.resource.kubernetes_secret).filter((r) => r.metadata.name === 'reports-qdrant');
+    expect(res.metadata.namespace).toBe('reports');
+    expect(res.data).toBeUndefined();
+    expect(res.data_wo).toEqual({ QDRANT_URL: `${US}:6333`, QDRANT_GRPC_URL: `${US}:6334`, QDRANT_API_KEY: '${var.qdrant_api_key_reports}' });
+    expect(res.data_wo_revision).toBe(1);
+  });
+
+  test('an ephemeral key without keyVersion: the target refuses it (data_wo is written only when its revision changes)', () => {
+    const stack = new TerraformStack(Testing.app(), 'unversioned');
+    new kubernetes.provider.KubernetesProvider(stack, 'kubernetes', {});
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'prod-eu', url: URL }],
+      apiKeys: [{ name: 'reports', clusters: ['prod-eu'], ephemeral: true, secretTargets: [new KubernetesSecretTarget({ name: 'reports-qdrant' })] }],
+    });
+    expect(() => Testing.synth(stack, true)).toThrow('Kubernetes Secret "default/reports-qdrant": key "reports" is ephemeral without a keyVersion, ' +
+      'and data_wo is written only when its revision changes; give the key a keyVersion (and the next number with each new key)');
   });
 });
 

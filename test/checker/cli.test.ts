@@ -296,45 +296,6 @@ describe('--key-sha256-env: the key checked is the one Terraform hands on', () =
   });
 });
 
-describe('verify-key: the key variable alone, ahead of an ephemeral key\'s check and writes', () => {
-  const VAR_ENV = 'TF_VAR_qdrant_api_key_app';
-  const verify = ['verify-key', '--key-env', VAR_ENV, '--key-sha256-env', 'QCA_KEY_SHA256'];
-
-  test('the key whose sha256 is given: exit 0, nothing printed, nothing sent', async () => {
-    const r = await run(verify, { [VAR_ENV]: KEY, QCA_KEY_SHA256: sha256(KEY) });
-    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
-    expect(s.requests).toEqual([]);
-  });
-
-  test('another key (-var or a .tfvars file set the variable too): exit 2, one line, no key or hash', async () => {
-    const r = await run([...verify, '--deploy-command', 'tofu apply'], { [VAR_ENV]: KEY, QCA_KEY_SHA256: sha256(WRONG_KEY) });
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`qdrant-cluster-access: error: ${VAR_ENV} in the environment is not the value Terraform uses for variable qdrant_api_key_app ` +
-      '(it is also set by -var, a .tfvars or *.auto.tfvars file, or -var-file): give the key one way only, by exporting TF_VAR_qdrant_api_key_app\n');
-    for (const hash of [sha256(KEY), sha256(WRONG_KEY)]) expect(r.stderr).not.toContain(hash.slice(0, 8));
-  });
-
-  test('the key variable not set: exit 2, the hint names the deploy command', async () => {
-    const r = await run([...verify, '--deploy-command', 'tofu apply'], { QCA_KEY_SHA256: sha256(KEY) });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`qdrant-cluster-access: error: environment variable ${VAR_ENV} is not set: run read -rs ${VAR_ENV} && export ${VAR_ENV}, ` +
-      'paste the key (it is neither shown nor kept in the shell\'s history), then tofu apply (a value given with -var or a .tfvars file does not reach the check)\n');
-  });
-
-  test('without --key-sha256-env, or with an argument too many: usage errors (exit 2), the argument not echoed', async () => {
-    const bare = await run(['verify-key', '--key-env', VAR_ENV], { [VAR_ENV]: KEY });
-    expect([bare.code, bare.stderr]).toEqual([2, 'qdrant-cluster-access: error: verify-key needs --key-sha256-env NAME: the variable holding the sha256 of the key\n']);
-    const stray = await run([...verify, KEY], { [VAR_ENV]: KEY, QCA_KEY_SHA256: sha256(KEY) });
-    expect(stray.code).toBe(2);
-    expect(stray.stderr).toMatch(/unexpected extra argument \(not shown/);
-  });
-
-  test('--help documents it', async () => {
-    expect((await run(['--help'])).stdout).toContain('verify-key --key-env NAME --key-sha256-env NAME');
-  });
-});
-
 describe('--json', () => {
   test('prints the report, which parses and matches', async () => {
     const r = await run(checkArgs('--json', '--label', 'prod'), { QDRANT_API_KEY: KEY });
