@@ -215,6 +215,9 @@ describe('refused at synth, each with the reason', () => {
       '[test/Qdrant/ApiKeys/search-api] key "search-api" props.ephemeral must be a boolean; got "yes"',
       '[test/Qdrant/ApiKeys/search-api] key "search-api" props.keyVersion must be a number; got "2"',
     ]);
+    const nan = newStack();
+    access(nan, [{ name: 'search-api', clusters: ['prod-eu'], keyVersion: NaN }]);
+    expect(validationErrors(nan)).toEqual(['[test/Qdrant/ApiKeys/search-api] key "search-api" props.keyVersion must be a number; got NaN']);
   });
 });
 

@@ -86,10 +86,12 @@ export interface EphemeralOptions {
 /** Validation errors of a key's `ephemeral` and `keyVersion` (wrong types are the props check's). */
 export function ephemeralProblems(keyName: string, o: EphemeralOptions): string[] {
   const problems: string[] = [];
-  if (typeof o.keyVersion === 'number' && !Number.isNaN(o.keyVersion) && !Token.isUnresolved(o.keyVersion)) {
-    if (!(Number.isSafeInteger(o.keyVersion) && o.keyVersion >= 0)) problems.push(errors.keyVersionRange(keyName, o.keyVersion));
+  // NaN, like a string, is the props check's to report.
+  const version = typeof o.keyVersion === 'number' && !Number.isNaN(o.keyVersion) ? o.keyVersion : undefined;
+  if (version !== undefined && !Token.isUnresolved(version) && !(Number.isSafeInteger(version) && version >= 0)) {
+    problems.push(errors.keyVersionRange(keyName, version));
   }
-  if (typeof o.keyVersion === 'number' && !o.ephemeral) problems.push(errors.keyVersionNotEphemeral(keyName));
+  if (version !== undefined && !o.ephemeral) problems.push(errors.keyVersionNotEphemeral(keyName));
   if (o.variable !== undefined && o.usersVariable) {
     const name = o.variable.friendlyUniqueId;
     const now = isEphemeralVariable(o.variable);
