@@ -42,6 +42,23 @@ export interface SecretEntry {
   /** True for the key. A store must keep such a value secret (mark it sensitive). */
   readonly sensitive: boolean;
 
+  /**
+   * True for the key of an ephemeral key (`ApiKeyOptions.ephemeral`): `value` is then an ephemeral
+   * value, which Terraform accepts only in write-only attributes (such as `data_wo` of
+   * `kubernetes_secret_v1`, `secret_string_wo` of `aws_secretsmanager_secret_version`) and in
+   * provisioner configuration; anywhere else the plan fails with Terraform's "Ephemeral values
+   * are not valid for …".
+   */
+  readonly ephemeral: boolean;
+
+  /**
+   * The `keyVersion` of an ephemeral key, on its key entry: give it to the write-only attribute's
+   * version (`data_wo_revision`, `secret_string_wo_version`), so that a new key is written.
+   * @default - none: not the key of an ephemeral key, or one without a keyVersion (which a
+   * write-only attribute cannot follow: it is written again only when its version changes)
+   */
+  readonly keyVersion?: number;
+
   /** The key the entry belongs to. */
   readonly keyName: string;
 
@@ -198,7 +215,8 @@ export class SecretTarget {
   /**
    * One sensitive Terraform output per entry, named like the entry (`QDRANT_URL`), for pipelines
    * that read outputs (`terraform output -raw QDRANT_API_KEY`). The outputs take a key's value
-   * only once its health check has passed: a failed check leaves them as they were.
+   * only once its health check has passed: a failed check leaves them as they were. Refused for an
+   * ephemeral key: Terraform keeps outputs in the state.
    */
   public static terraformOutputs(): ISecretTarget {
     return new OutputsTarget();
@@ -260,7 +278,9 @@ export class FileTarget implements ISecretTarget {
       scope.node.addValidation({ validate: () => problems.map((p) => errors.target(this.description, p)) });
       return {};
     }
-    const entries = options.entries.map((e) => ({ name: e.name, value: e.value, sensitive: e.sensitive, inherited: INHERITED_KEYS.get(e) }));
+    const entries = options.entries.map((e) => ({
+      name: e.name, value: e.value, sensitive: e.sensitive, inherited: INHERITED_KEYS.get(e), ephemeral: e.ephemeral, keyVersion: e.keyVersion,
+    }));
     return { dependables: [writeFileEntries(scope, { file, format: this.format, owner: options.owner, entries, dependsOn: options.dependsOn })] };
   }
 }
@@ -289,6 +309,11 @@ export class OutputsTarget implements ISecretTarget {
   public readonly description = 'Terraform outputs';
 
   public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
+    const ephemeral = [...new Set(options.entries.filter((e) => e.ephemeral).map((e) => e.keyName))];
+    if (ephemeral.length > 0) {
+      scope.node.addValidation({ validate: () => ephemeral.map((k) => errors.target(this.description, errors.outputsEphemeral(k))) });
+      return {};
+    }
     const support = StackSupport.of(scope);
     // One namespace with the library's own outputs (cluster endpoints, key expiry) and every other binding.
     const problems = [...new Set(options.entries

@@ -71,9 +71,9 @@ function names(json: any, label: string): string[] {
 function entriesOf(key: string, cluster: string, url: string, n: { url: string; grpc: string; apiKey: string }, ports = [6333, 6334]) {
   const variable = `qdrant_api_key_${key.replace(/-/g, '_')}`;
   return [
-    { name: n.url, kind: SecretEntryKind.REST_URL, value: `${url}:${ports[0]}`, sensitive: false, keyName: key, clusterName: cluster },
-    { name: n.grpc, kind: SecretEntryKind.GRPC_URL, value: `${url}:${ports[1]}`, sensitive: false, keyName: key, clusterName: cluster },
-    { name: n.apiKey, kind: SecretEntryKind.API_KEY, value: `\${var.${variable}}`, sensitive: true, keyName: key, clusterName: cluster },
+    { name: n.url, kind: SecretEntryKind.REST_URL, value: `${url}:${ports[0]}`, sensitive: false, ephemeral: false, keyName: key, clusterName: cluster },
+    { name: n.grpc, kind: SecretEntryKind.GRPC_URL, value: `${url}:${ports[1]}`, sensitive: false, ephemeral: false, keyName: key, clusterName: cluster },
+    { name: n.apiKey, kind: SecretEntryKind.API_KEY, value: `\${var.${variable}}`, sensitive: true, ephemeral: false, keyName: key, clusterName: cluster },
   ];
 }
 

@@ -68,6 +68,19 @@ export const FILE_OPTIONS = {
   help: CHECK_OPTIONS.help,
 };
 
+/**
+ * `verify-key`: only that the key variable is set and holds the value whose sha256 the other
+ * variable gives. The constructs run it ahead of a check or a write of an ephemeral key, in a
+ * provisioner of its own: the hash, derived from an ephemeral value, makes Terraform hide that
+ * provisioner's output (it prints nothing when it passes), not the check's.
+ */
+export const VERIFY_KEY_OPTIONS = {
+  keyEnv: CHECK_OPTIONS.keyEnv,
+  keySha256Env: CHECK_OPTIONS.keySha256Env,
+  deployCommand: CHECK_OPTIONS.deployCommand,
+  help: CHECK_OPTIONS.help,
+};
+
 /** `remove-dropped`: the files are in the environment (WRITER_ENV.files, keepFiles). */
 export const DROPPED_OPTIONS = {
   owner: FILE_OPTIONS.owner,
@@ -76,6 +89,7 @@ export const DROPPED_OPTIONS = {
 
 const COMMANDS = {
   'check': CHECK_OPTIONS,
+  'verify-key': VERIFY_KEY_OPTIONS,
   'write': FILE_OPTIONS,
   'remove': FILE_OPTIONS,
   'remove-dropped': DROPPED_OPTIONS,

@@ -198,6 +198,26 @@ export const errors = {
     'keys, grants or secret targets changed after this stack was first synthesized, so the targets were bound ' +
     'with other entries; make every change before the first synth (or build a new stack)',
 
+  // ---- ephemeral keys -------------------------------------------------------------------------
+  keyVersionRange: (key: string, value: number) =>
+    `key ${qName(key)} keyVersion ${q(value)} is not a whole number of 0 or more; number the key's versions 1, 2, 3 … and give the next one with each new key`,
+  keyVersionNotEphemeral: (key: string) =>
+    `key ${qName(key)} has a keyVersion but is not ephemeral: a key that is not ephemeral runs its check and writes again when its hash changes; ` +
+    'remove keyVersion, or set ephemeral: true',
+  ephemeralVariableNot: (key: string, variable: string) =>
+    `key ${qName(key)} is ephemeral: true, but its variable "${variable}" is not ephemeral; declare the variable so with ` +
+    'variable.addOverride("ephemeral", true) (Terraform then refuses it wherever your stack would store it, not only here), or remove ephemeral: true',
+  ephemeralFalseVariable: (key: string, variable: string) =>
+    `key ${qName(key)} is ephemeral: false, but its variable "${variable}" is ephemeral (an override), so nothing of the key may be stored; ` +
+    'remove ephemeral: false (the key is ephemeral because its variable is), or the override',
+  ephemeralChangedLater: (key: string, variable: string, now: boolean) =>
+    `variable "${variable}" of key ${qName(key)} became ${now ? '' : 'non-'}ephemeral after the key was created, which was built for a ` +
+    `${now ? 'non-' : ''}ephemeral key (its check's triggers, its expiry output); ` +
+    (now ? 'give the key ephemeral: true, or override the variable before passing it to ApiKeySource.fromVariable' : 'override the variable once, before passing it to ApiKeySource.fromVariable'),
+  outputsEphemeral: (key: string) =>
+    `key ${qName(key)} is ephemeral, and Terraform keeps outputs in the state, so it refuses an ephemeral value in one ("Ephemeral value not allowed"); ` +
+    'write the key to a .env or JSON file target, or to a write-only attribute in a target of your own, or make the key non-ephemeral',
+
   // ---- key sources ----------------------------------------------------------------------------
   variableNotSensitive: (name: string, sensitive: unknown) =>
     `key source variable "${name}" is not sensitive (sensitive: ${String(sensitive)}), so Terraform would print the key in plans and logs; ` +

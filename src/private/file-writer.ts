@@ -8,7 +8,9 @@
  *   the file to exactly these (names it wrote before and no longer wants are dropped; the file
  *   records what each owner wrote, see assets/writer/cli.js). Its triggers hold a hash of the
  *   names and values, so any change to them replaces it; it has no destroy step, so a rotation or
- *   a rename never removes the entries first: a failed check leaves the file as it was.
+ *   a rename never removes the entries first: a failed check leaves the file as it was. An
+ *   ephemeral key stands in that hash by its keyVersion; without one, the write runs on every
+ *   deploy (private/ephemeral.ts), and a guard of its own compares its TF_VAR_... first.
  * - `Registration` is created only after a write succeeded (it depends on `Write`). Its identity
  *   is the file, the format and the owner, nothing else: the order or the set of names never
  *   replaces it. Its destroy step removes everything the owner wrote to the file. A deploy that
@@ -27,6 +29,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Fn, ITerraformDependable, Token } from 'cdktf';
 import { Construct } from 'constructs';
+import { everyDeploy, keyGuard, standIn } from './ephemeral';
 import { errors } from './errors';
 import { DEPLOY_COMMAND_OPTION } from './framework';
 import { NullResource } from './null-resource';
@@ -51,6 +54,10 @@ export interface WriterEntry {
   readonly sensitive: boolean;
   /** For a key from a variable: the writer reads it where Terraform does. */
   readonly inherited?: InheritedKey;
+  /** The key of an ephemeral key: nothing derived from it may be stored. */
+  readonly ephemeral?: boolean;
+  /** Its keyVersion, if any. */
+  readonly keyVersion?: number;
 }
 
 /** The file of a target, and whose entries it holds. */
@@ -81,13 +88,16 @@ export function writeFileEntries(scope: Construct, target: FileWrite): NullResou
   const plain = new Map<string, string>();
   const fromEnv = new Map<string, string>();
   const secrets = new Map<string, string>();
-  // For each TF_VAR_... read: the hash of Terraform's value, which the writer compares (as the check does).
+  // For each TF_VAR_... read: the hash of Terraform's value, which the writer compares (as the check
+  // does); for an ephemeral key, a guard ahead of the writer does.
   const hashes = new Map<string, string>();
+  const guards = new Map<string, ReturnType<typeof keyGuard>>();
   for (const entry of entries) {
     const inherited = entry.inherited;
     if (inherited) {
       fromEnv.set(entry.name, inherited.environmentVariable);
-      hashes.set(inherited.environmentVariable, inherited.sha256);
+      if (!entry.ephemeral) hashes.set(inherited.environmentVariable, inherited.sha256);
+      else guards.set(inherited.environmentVariable, keyGuard(`${support.runtime.path}/${CLI.checker}`, inherited));
     } else if (entry.sensitive) {
       const variable = `QCA_SECRET_${secrets.size + 1}`;
       secrets.set(variable, entry.value);
@@ -100,7 +110,8 @@ export function writeFileEntries(scope: Construct, target: FileWrite): NullResou
   const owner = stateOwner(target.owner);
   const write = protocol.invocation('write', { file, format, owner, deployCommand: DEPLOY_COMMAND_OPTION }, cli);
   // Sorted by name, so that the order of the keys and clusters does not even show in the text.
-  const values = Object.fromEntries(entries.map((e) => [e.name, e.value]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const values = Object.fromEntries(entries.map((e) => [e.name, e.ephemeral ? standIn(e.keyVersion) : e.value])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   // What identifies the registration; Write's triggers hold every one of these (see the header).
   const identity = { file, format, owner };
   const writer = new NullResource(scope, 'Write', {
@@ -108,9 +119,10 @@ export function writeFileEntries(scope: Construct, target: FileWrite): NullResou
       values_sha256: Fn.sha256(Fn.jsonencode(values)),
       writer: support.runtime.assetHash,
       ...identity,
+      ...(entries.some((e) => e.ephemeral && e.keyVersion === undefined) ? everyDeploy() : {}),
     },
     dependsOn: target.dependsOn,
-    provisioners: [{
+    provisioners: [...guards.values(), {
       type: 'local-exec',
       command: write.command,
       environment: {

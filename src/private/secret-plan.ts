@@ -72,6 +72,8 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
           kind,
           value,
           sensitive: isKey,
+          ephemeral: isKey && key.ephemeral,
+          ...(isKey && key.ephemeral && key.keyVersion !== undefined ? { keyVersion: key.keyVersion } : {}),
           keyName: key.keyName,
           clusterName: cluster.clusterName,
           inherited: isKey && source.inheritedEnvironmentVariable

@@ -469,7 +469,7 @@ describe('usage (exit 2, one line on stderr)', () => {
 
   test('missing or unknown command, stray argument: exit 2; a stray argument is not echoed', async () => {
     expect((await run([])).stderr).toMatch(/missing command/);
-    expect((await run(['probe'])).stderr).toMatch(/unknown command 'probe'/);
+    expect((await run(['probe'])).stderr).toMatch(/unknown command 'probe': the commands are 'check' and 'verify-key'/);
     const stray = await run([...checkArgs(), KEY], { QDRANT_API_KEY: KEY });
     expect(stray.code).toBe(2);
     expect(stray.stderr).toMatch(/unexpected extra argument \(not shown/);
