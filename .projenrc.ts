@@ -67,6 +67,9 @@ const project = new cdktf.ConstructLibraryCdktf({
       // (cdktf's Testing.app() never removes its outdirs): tools/testing/jest-temp-root.ts.
       globalSetup: '<rootDir>/tools/testing/jest-global-setup.ts',
       globalTeardown: '<rootDir>/tools/testing/jest-global-teardown.ts',
+      // A bound, not a measurement: most suites start child processes (the CLIs, Terraform), which take
+      // seconds on a busy 2-core machine. Suites that need more set their own.
+      testTimeout: 30_000,
     },
   },
 });

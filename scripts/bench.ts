@@ -1,19 +1,20 @@
 /**
  * Benchmarks (`npx projen bench`), each against a baseline measured in the same run, printed next
- * to its target (issue #11). Prints; asserts nothing (tests never time anything).
+ * to its target. Prints; asserts nothing (tests never time anything).
  *
  * 1. synth, 1,000 grants (100 clusters x 10 keys) vs raw cdktf with one null_resource + local-exec
  *    per grant (what one check per grant would be, written by hand); median of alternating runs.
  * 2. cdk.tf.json bytes per grant, same stack.
  * 3. synth, 10,000 grants (100 clusters x 100 keys) in a fresh process of the compiled library:
  *    wall time and peak RSS.
- * 4. apply, 100 grants (10 clusters x 10 keys) against stand-in clusters (REST and gRPC) vs the
- *    floor of 100 null_resources whose local-exec runs `node -e 0`; real terraform, init excluded,
- *    each run from an empty state (its own temp dir and local backend); median of 3 alternating.
- *    The stand-ins run in their own process at a higher scheduling priority (see standIns());
- *    the same figures at equal priority are printed for reference.
- * 5. apply, 1,000 grants (100 clusters x 10 keys), against the 100-grant figure. Both applies are
- *    also printed for reference without the gRPC step (healthCheck.grpc false).
+ * 4. apply, 100 grants (10 keys x 10 clusters: one check process per key) against stand-in
+ *    clusters (REST and gRPC) vs the floor of 10 null_resources whose local-exec runs `node -e 0`
+ *    (the same number of processes, doing nothing); real terraform, init excluded, each run from an
+ *    empty state (its own temp dir and local backend); median of 3 alternating. The stand-ins run
+ *    in their own process at a higher scheduling priority (see standIns()); the same figure at
+ *    equal priority is printed for reference.
+ * 5. for reference (no target): apply, 1,000 grants (10 keys x 100 clusters), against the
+ *    100-grant figure, and both without the gRPC step (healthCheck.grpc false).
  * 6. the wire cost of one check (REST and gRPC) through a proxy that adds 50 ms of round-trip
  *    time, in round trips.
  * And, for reference (no target), the checker's CPU per grant next to Node's own cost of the two
@@ -147,7 +148,7 @@ function benchSynth(): void {
     ours.push(time(() => { json = Testing.synth(libraryStack(100, 10), true); }));
   }
   const ratio = median(ours) / median(base);
-  report('synth, 1,000 grants', `${median(ours).toFixed(0)} ms vs ${median(base).toFixed(0)} ms raw cdktf: ${ratio.toFixed(2)}x`, '<= 1.25x', ratio <= 1.25);
+  report('synth, 1,000 grants', `${median(ours).toFixed(0)} ms vs ${median(base).toFixed(0)} ms raw cdktf: ${ratio.toFixed(2)}x`, '<= 1.0x', ratio <= 1.0);
   const perGrant = Buffer.byteLength(json) / 1000;
   report('cdk.tf.json per grant', `${perGrant.toFixed(0)} bytes`, '<= 300 bytes', perGrant <= 300);
 }
@@ -204,6 +205,9 @@ async function applyLibrary(tmp: string, name: string, clusters: number, keys: n
   }
 }
 
+/** The floor's processes: one per key, as the library runs one check process per key. */
+const FLOOR_PROCESSES = 10;
+
 async function benchApply(): Promise<void> {
   console.log('apply (real terraform, init excluded; stand-in clusters on loopback, REST and gRPC)');
   const key = canaryKey('bench');
@@ -221,14 +225,14 @@ async function benchApply(): Promise<void> {
       // The release of hashicorp/null the library's stacks get: the floor asks for it as they do.
       floorStack.addOverride('terraform.required_providers.null.version', nullConstraint);
       new LocalBackend(floorStack, { path: 'terraform.tfstate' }); // in the stack's temp dir: every run starts empty
-      for (let i = 0; i < 100; i++) {
+      for (let i = 0; i < FLOOR_PROCESSES; i++) {
         new resource.Resource(floorStack, `check${i}`, { triggers: { i: String(i) }, provisioners: [{ type: 'local-exec', command: 'node -e 0' }] });
       }
       floorApp.synth();
       const floor = await initAndApply(path.join(outdir, 'stacks', 'floor'), {});
       if (floor.exitCode !== 0) throw new Error(`the floor's apply failed:\n${floor.stderr.slice(0, 2000)}`);
       const floorRuns = (floor.stdout.match(/Provisioning with 'local-exec'/g) ?? []).length;
-      if (floorRuns !== 100) throw new Error(`the floor ran ${floorRuns} local-execs, not 100:\n${floor.stdout.slice(0, 3000)}`);
+      if (floorRuns !== FLOOR_PROCESSES) throw new Error(`the floor ran ${floorRuns} local-execs, not ${FLOOR_PROCESSES}:\n${floor.stdout.slice(0, 3000)}`);
       return floor.ms;
     };
     // Alternating runs, each from an empty state; medians.
@@ -243,9 +247,8 @@ async function benchApply(): Promise<void> {
     const thousand = await applyLibrary(tmp, 'thousand', 100, 10, key, true);
     const prioritized = thousand.prioritized && hundreds.every((h) => h.prioritized);
     const r100 = hundred / floor;
-    report('apply, 100 grants (10 keys x 10 clusters)', `${hundred} ms vs ${floor} ms for 100 x node -e 0: ${r100.toFixed(2)}x`, '<= 0.3x the floor', r100 <= 0.3);
-    const r1000 = thousand.ms / hundred;
-    report('apply, 1,000 grants (10 keys x 100 clusters)', `${thousand.ms} ms: ${r1000.toFixed(2)}x the 100-grant apply`, '<= 3x', r1000 <= 3);
+    report('apply, 100 grants (10 keys x 10 clusters)', `${hundred} ms vs ${floor} ms for ${FLOOR_PROCESSES} x node -e 0: ${r100.toFixed(2)}x`, '<= 2.7x the floor', r100 <= 2.7);
+    console.log(`  (1,000 grants, 10 keys x 100 clusters: ${thousand.ms} ms = ${(thousand.ms / hundred).toFixed(2)}x the 100-grant apply)`);
     // For reference: the same, with the stand-ins at the priority of everything else.
     const hundredEqual = await applyLibrary(tmp, 'hundred-equal', 10, 10, key, false);
     const thousandEqual = await applyLibrary(tmp, 'thousand-equal', 100, 10, key, false);
@@ -282,7 +285,7 @@ async function benchWire(): Promise<void> {
         runs.push(r.durationMs);
       }
       const ms = median(runs);
-      report(`wire cost, ${label}`, `${ms} ms = ${(ms / 50).toFixed(1)} round trips`, '<= 5 round trips + 20 ms (270 ms)', ms <= 270);
+      report(`wire cost, ${label}`, `${ms} ms = ${(ms / 50).toFixed(1)} round trips`, '<= 3.5 round trips + 20 ms (195 ms)', ms <= 195);
     }
     // For reference (no target): REST through a server that offers only HTTP/1.1, as a proxy in
     // front of Qdrant may; `enforced` then needs a connection of its own.

@@ -30,9 +30,10 @@ fi
 SUITES=(
   test/checker/access.test.ts test/checker/cli.test.ts test/checker/grpc.test.ts
   test/checker/hostile-answers.test.ts test/checker/multi.test.ts test/checker/partial-key-echo.test.ts
-  test/checker/stand-in.test.ts test/runtime/cli.test.ts test/runtime/url.test.ts test/writer/cli.test.ts
+  test/checker/stand-in.test.ts test/checker/verify-key.test.ts test/runtime/cli.test.ts test/runtime/url.test.ts test/writer/cli.test.ts
   test/adversarial/server-text.test.ts test/adversarial/time-bounds.test.ts test/adversarial/tls.test.ts
   test/adversarial/writer-kill.test.ts test/adversarial/writer-ownership.test.ts
+  test/adversarial/long-owners.test.ts test/adversarial/prototype-names.test.ts
 )
 
 if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then

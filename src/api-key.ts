@@ -1,8 +1,10 @@
 import { Annotations, Lazy, TerraformResource, TerraformStack, TerraformVariable } from 'cdktf';
 import { Construct } from 'constructs';
+import type { ApiKeyOptions } from './api-key-options';
 import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
 import { KeyAccess } from './key-access';
+import { ephemeralProblems, isEphemeralVariable, keyTriggers, makeEphemeral } from './private/ephemeral';
 import { errors, nameShown } from './private/errors';
 import { KeyExpiry } from './private/key-expiry';
 import { checkStruct, onlyByFactory } from './private/props';
@@ -11,74 +13,6 @@ import { names } from './private/runtime';
 import { API_KEY_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING, TARGET_ARGUMENT, isApiKeySource, isKeyAccess } from './private/schemas';
 import { AppSupport, StackSupport, isSibling } from './private/stack-support';
 import { ISecretTarget, SecretNaming } from './secret-target';
-
-/**
- * One API key, as passed to `ClusterAccess` or `ClusterAccess.addApiKey()`.
- */
-export interface ApiKeyOptions {
-  /**
-   * Logical name of the key, unique within one stack (for example `search-api`). It names the
-   * Terraform variable `qdrant_api_key_<name>` when no `source` is given, and the output
-   * `qdrant_api_key_<name>_expires_at`, where `<name>` is the key name in lower case with each
-   * `-` turned into `_` (`Search-API` gives `qdrant_api_key_search_api`). It starts with a
-   * letter, holds only letters, digits, `-` and `_`, and is at most 63 characters long.
-   */
-  readonly name: string;
-
-  /**
-   * Where the key's value comes from at deploy time.
-   * @default - a new sensitive Terraform variable `qdrant_api_key_<name>` (see `name`), set through `TF_VAR_qdrant_api_key_<name>`
-   */
-  readonly source?: ApiKeySource;
-
-  /**
-   * The day the key was created in the console, as `YYYY-MM-DD`. With `rotateAfterDays` it gives
-   * the day the key is due for rotation, shown in the setup guide; synth warns once it is due
-   * (today is the real date, or the context value `cdktf-qdrant-cluster-access:today` when set).
-   * Keys that are JWTs carry their real expiry, which the deploy reads (see `expiresAtOutputName`).
-   * A date later than tomorrow (UTC) is refused.
-   * @default - not recorded: no due date and no warning
-   */
-  readonly createdOn?: string;
-
-  /**
-   * Days after `createdOn` when the key is due for rotation (1-3650).
-   * @default 90
-   */
-  readonly rotateAfterDays?: number;
-
-  /**
-   * The access the key's apps need. The health check proves it with probes that change nothing,
-   * and fails a key with less (or, unless `healthCheck.allowExcessAccess`, more) access. The setup
-   * guide tells what to select in the console.
-   * @default - any valid key passes
-   */
-  readonly access?: KeyAccess;
-
-  /**
-   * Names of the clusters this key is granted to. One key may cover several clusters, and a
-   * cluster may appear in several keys. More can be added later with `ApiKey.grant()`.
-   * @default - no clusters yet; call `grant()` before synth
-   */
-  readonly clusters?: string[];
-
-  /**
-   * Where the app finds this key and the URLs of its clusters: `.env` or JSON files, Terraform
-   * outputs, or your own stores (see `SecretTarget` and `ISecretTarget`). The entries are written
-   * at deploy, after the key's health check has passed. More can be added with
-   * `ApiKey.addSecretTarget()`.
-   * @default - none: the key stays where the deploy reads it
-   */
-  readonly secretTargets?: ISecretTarget[];
-
-  /**
-   * How this key's entries are named in the targets of `secretTargets` (given without them, or
-   * with an empty list, it is refused: for a target added later, pass the naming to
-   * `ApiKey.addSecretTarget()`).
-   * @default - `QDRANT_URL`, `QDRANT_GRPC_URL`, `QDRANT_API_KEY` in a target that receives one cluster, `QDRANT_<CLUSTER>_...` in one that receives several
-   */
-  readonly secretNaming?: SecretNaming;
-}
 
 /**
  * One (key, cluster) pair: the key is granted to the cluster.
@@ -94,7 +28,7 @@ export interface ApiKeyGrant {
  * One Qdrant API key, created by a person in the Qdrant Cloud console and granted to one or
  * more clusters. The stack holds only a reference to it (see `ApiKeySource`).
  *
- * It adds one non-secret output, `qdrant_api_key_<name>_expires_at` (`<name>` in lower case, `-` as
+ * Unless it is ephemeral, it adds one non-secret output, `qdrant_api_key_<name>_expires_at` (`<name>` in lower case, `-` as
  * `_`; see `expiresAtOutputName`): when the key is a JWT (keys
  * with granular access are), the date in its `exp` claim (ISO 8601), decoded by Terraform at
  * deploy; empty for a key without an expiry. Monitoring can read it with `terraform output`.
@@ -135,6 +69,15 @@ export class ApiKey extends Construct {
    */
   public readonly variable?: TerraformVariable;
 
+  /** Whether the key is kept out of Terraform's plan and state (see `ApiKeyOptions.ephemeral`). */
+  public readonly ephemeral: boolean;
+
+  /**
+   * The version of an ephemeral key: its check and writes run again when it changes.
+   * @default - none
+   */
+  public readonly keyVersion?: number;
+
   /**
    * The day the key was created, `YYYY-MM-DD`.
    * @default - not recorded
@@ -150,8 +93,11 @@ export class ApiKey extends Construct {
    */
   public readonly access?: KeyAccess;
 
-  /** The name of the output that tells when the key expires, e.g. `qdrant_api_key_search_api_expires_at`. */
-  public readonly expiresAtOutputName: string;
+  /**
+   * The name of the output that tells when the key expires, e.g. `qdrant_api_key_search_api_expires_at`.
+   * @default - none for an ephemeral key: the date is derived from the key, and Terraform stores no output of an ephemeral value
+   */
+  public readonly expiresAtOutputName?: string;
 
   private readonly _clusters: Cluster[] = [];
   private readonly _errors: string[] = [];
@@ -172,8 +118,8 @@ export class ApiKey extends Construct {
   private _consoleWarned = false;
   /** The name as given (any type): errors describe a list or an object by its shape only. */
   private readonly _nameGiven: unknown;
-  /** The expiry output. */
-  private readonly _expiry: KeyExpiry;
+  /** The expiry output (none for an ephemeral key). */
+  private readonly _expiry?: KeyExpiry;
 
   private constructor(scope: Construct, id: string, props: ApiKeyOptions,
     reported: { optionsReported: boolean; clustersReported: boolean; guideFile?: string }, factory: symbol) {
@@ -202,7 +148,10 @@ export class ApiKey extends Construct {
     const support = StackSupport.of(this);
     if (isApiKeySource(p.source)) {
       this.source = p.source as ApiKeySource;
+      const own = this.source._config().variable;
+      this.ephemeral = p.ephemeral === true || (p.ephemeral === undefined && own !== undefined && isEphemeralVariable(own));
     } else {
+      this.ephemeral = p.ephemeral === true;
       this.variable = support.declared(new TerraformVariable(this, 'Variable', {
         type: 'string',
         sensitive: true,
@@ -214,28 +163,46 @@ export class ApiKey extends Construct {
             `and set TF_VAR_${variableName}.`,
         }),
       }), variableName);
+      if (this.ephemeral) makeEphemeral(this.variable);
       this.source = ApiKeySource.fromVariable(this.variable);
       const other = AppSupport.of(this).keyVariableInOtherStack(variableName, this);
       if (other !== undefined) Annotations.of(this).addWarning(errors.keyVariableShared(this.keyName, `TF_VAR_${variableName}`, other, TerraformStack.of(this).node.id));
     }
-    this.expiresAtOutputName = names.keyExpiryOutputName(snake);
+    this.keyVersion = typeof p.keyVersion === 'number' ? p.keyVersion : undefined;
+    const outputName = names.keyExpiryOutputName(snake);
     support.guardKey(this);
-    const clash = support.claimVariable(variableName, this.node.path) ?? support.claimOutput(this.expiresAtOutputName, this.node.path);
+    const clash = support.claimVariable(variableName, this.node.path) ?? support.claimOutput(outputName, this.node.path);
     if (clash && !isSibling(this, clash)) this._errors.push(errors.keyNameClash(this.keyName, variableName, clash));
 
-    this._expiry = new KeyExpiry(this, this.expiresAtOutputName, this._sourceConfig().expression, valid ? this.keyName : snake);
-
+    if (this.ephemeral) {
+      support.requireEphemeralVariables(valid ? this.keyName : snake);
+    } else {
+      this.expiresAtOutputName = outputName;
+      this._expiry = new KeyExpiry(this, outputName, this._sourceConfig().expression, valid ? this.keyName : snake);
+    }
+    const ephemeral = { given: p.ephemeral, keyVersion: p.keyVersion, ephemeral: this.ephemeral, variable: this._sourceConfig().variable };
+    this.node.addValidation({ validate: () => ephemeralProblems(this.keyName, { ...ephemeral, usersVariable: !this.variable }) });
     this.node.addValidation({ validate: () => this.validateKey() });
     this.node.addValidation({ validate: () => rotationProblems(this, this.keyName, this.createdOn, this.rotateAfterDays) });
     warnIfRotationDue(this, this.keyName, this.createdOn, this.rotateAfterDays);
   }
 
   /**
-   * Makes the expiry output wait for the key's check (see KeyExpiry.gateOn); returns the gate.
+   * Makes the expiry output wait for the key's check (see KeyExpiry.gateOn); returns the gate
+   * (none for an ephemeral key, which has no expiry output).
    * @internal
    */
-  public _gateExpiry(check: TerraformResource): TerraformResource {
-    return this._expiry.gateOn(check);
+  public _gateExpiry(check: TerraformResource): TerraformResource | undefined {
+    return this._expiry?.gateOn(check);
+  }
+
+  /**
+   * What replaces the key's check (and so runs it again): a hash of the key, or for an ephemeral
+   * key its keyVersion, or every deploy.
+   * @internal
+   */
+  public _keyTriggers(): Record<string, string> {
+    return this.ephemeral ? keyTriggers(this.keyVersion) : { key_sha256: this._sourceConfig().sha256 };
   }
 
   /** The clusters this key is granted to, in the order they were granted. */

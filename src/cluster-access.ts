@@ -1,6 +1,7 @@
 import { Annotations, Aspects, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
-import { ApiKey, ApiKeyGrant, ApiKeyOptions } from './api-key';
+import { ApiKey, ApiKeyGrant } from './api-key';
+import type { ApiKeyOptions } from './api-key-options';
 import { Cluster, ClusterOptions } from './cluster';
 import { CheckSettings, HealthCheck, HealthCheckOptions, healthCheckSettings } from './health-check';
 import { errors, nameShown, q } from './private/errors';
@@ -177,6 +178,8 @@ export class ClusterAccess extends Construct {
       createdOn: o.createdOn,
       rotateAfterDays: o.rotateAfterDays,
       access: o.access,
+      ephemeral: o.ephemeral,
+      keyVersion: o.keyVersion,
     }, {
       optionsReported: !isOptions,
       clustersReported: !clustersValid,
@@ -206,7 +209,8 @@ export class ClusterAccess extends Construct {
     if (this.healthCheckOptions.enabled !== false) {
       const check = new HealthCheck(key, 'HealthCheck', key, this.settings).resource;
       this.checks.set(key, check);
-      this.expiryGates.set(key, key._gateExpiry(check));
+      const gate = key._gateExpiry(check);
+      if (gate) this.expiryGates.set(key, gate);
     }
     return key;
   }
@@ -235,8 +239,10 @@ export class ClusterAccess extends Construct {
       if (clash !== undefined) problem = errors.collidingNames(kind, clash, name);
     }
     if (problem) this.problems.push(problem);
-    if (!problem && names.isValidName(name)) return name;
     // A "." is not allowed in names, so a placeholder never takes the id of a valid name.
+    // constructs keeps children in a plain object: an id such as "constructor" or "toString" finds
+    // Object.prototype's member there, and is refused as taken. Such a name gets `<kind>.<name>`.
+    if (!problem && names.isValidName(name)) return name in Object.prototype ? `${kind}.${name}` : name;
     let n = 1;
     while (scope.node.tryFindChild(`${kind}.${n}`)) n++;
     return `${kind}.${n}`;

@@ -12,17 +12,20 @@
  *   would then get a key that was never checked. So the checker also gets the sha256 of the value
  *   Terraform uses, marked nonsensitive (a hash of a high-entropy key; Terraform never prints a
  *   provisioner's environment, and a sensitive value there would hide the check's lines), and
- *   refuses a `TF_VAR_...` that differs (--key-sha256-env).
+ *   refuses a `TF_VAR_...` that differs (--key-sha256-env). For an ephemeral key that hash would
+ *   hide the check's lines (it is derived from an ephemeral value): a provisioner of its own
+ *   compares first (private/ephemeral.ts).
  * - Every value reaches the shell quoted, through the environment (runtime/protocol.js). The
  *   grants, however many, are in a file of the stack (private/input-file.ts).
- * - Triggers: the grants, a hash of the key, the runtime's hash and the options. Rotating one key
- *   re-runs that key's check only.
+ * - Triggers: the grants, a hash of the key (for an ephemeral key its keyVersion, or every
+ *   deploy), the runtime's hash and the options. Rotating one key re-runs that key's check only.
  */
 import { createHash } from 'crypto';
 import * as path from 'path';
 import { AssetType, Fn, Lazy, Op, TerraformAsset, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import type { ApiKey } from './api-key';
+import { everyDeploy, keyGuard } from './private/ephemeral';
 import { errors } from './private/errors';
 import { DEPLOY_COMMAND, DEPLOY_COMMAND_OPTION } from './private/framework';
 import { InputFile, inputFile } from './private/input-file';
@@ -92,7 +95,8 @@ export interface HealthCheckOptions {
 
   /**
    * Run the checks on every deploy. Otherwise a key's check runs when its inputs change: the
-   * key (through a hash), its clusters, the checker or these options.
+   * key (through a hash; an ephemeral key through its `keyVersion`, or on every deploy without
+   * one), its clusters, the checker or these options.
    * @default false
    */
   readonly runOnEveryDeploy?: boolean;
@@ -118,8 +122,8 @@ export interface HealthCheckOptions {
    * access are JWTs that carry their expiry; a plain key has none and is never failed by this.
    * A key that expires within 14 days gets a warning line (not shown for a key from
    * `ApiKeySource.fromToken`: Terraform hides that check's output when it passes; watch the key's
-   * `..._expires_at` output), and a key past its expiry always fails (Qdrant still accepts one
-   * for 30 seconds).
+   * `..._expires_at` output, which an ephemeral key does not have), and a key past its expiry
+   * always fails (Qdrant still accepts one for 30 seconds).
    * @default 0
    */
   readonly minValidityDays?: number;
@@ -169,10 +173,14 @@ export class HealthCheck extends Construct {
     const source = apiKey._sourceConfig();
     const keyEnv = source.inheritedEnvironmentVariable ?? HANDED_KEY_ENV;
     const access = apiKey.access;
+    const cli = `${support.runtime.path}/${CLI.checker}`;
+    // The check compares the TF_VAR_... it reads with Terraform's value; for an ephemeral key, the guard does.
+    const guard = source.inheritedEnvironmentVariable && apiKey.ephemeral
+      ? keyGuard(cli, { environmentVariable: source.inheritedEnvironmentVariable, sha256: source.inheritedSha256! }) : undefined;
 
     const values = {
       keyEnv,
-      keySha256Env: source.inheritedEnvironmentVariable ? KEY_SHA256_ENV : undefined,
+      keySha256Env: source.inheritedEnvironmentVariable && !guard ? KEY_SHA256_ENV : undefined,
       header: settings.header,
       timeout: settings.timeoutSeconds,
       retries: settings.retries,
@@ -186,10 +194,11 @@ export class HealthCheck extends Construct {
       label: names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name',
       deployCommand: DEPLOY_COMMAND_OPTION,
     };
+    // The failure lines name the guide's path (resolved at synth: not part of the options' hash).
+    const guide = settings.guide ? support.guideFile() : undefined;
     // The grants, however many: in a file of the stack (its URLs from tokens in variables of their own).
     const grantsFile = inputFile(this, () => grantList(apiKey, settings.grpc));
-    const invocation = protocol.invocation('check', { ...values, grantsFile: grantsFile.path, grantsSha256: grantsFile.sha256 },
-      `${support.runtime.path}/${CLI.checker}`);
+    const invocation = protocol.invocation('check', { ...values, guide, grantsFile: grantsFile.path, grantsSha256: grantsFile.sha256 }, cli);
     // Hashed here when the grants are known at synth (a Lazy string inside Fn would be read as an expression).
     const grantsHash = Lazy.stringValue({
       produce: () => {
@@ -197,13 +206,16 @@ export class HealthCheck extends Construct {
         return g.tokens ? Fn.sha256(g.json) : createHash('sha256').update(g.json).digest('hex');
       },
     });
-    const keyEnvironment: Record<string, string> = source.inheritedEnvironmentVariable
+    const keyEnvironment: Record<string, string> = {};
+    if (values.keySha256Env) {
       // From a variable: the hash of the value Terraform hands to the targets, which the checker
       // compares with the TF_VAR_... it reads (they differ when -var or a .tfvars file sets it too).
-      ? { [KEY_SHA256_ENV]: source.inheritedSha256! }
+      keyEnvironment[KEY_SHA256_ENV] = source.inheritedSha256!;
+    } else if (!source.inheritedEnvironmentVariable) {
       // From another resource: Terraform must hand the key over, which hides this check's output on
       // success (a failure is still printed in full, and never holds the key).
-      : { [HANDED_KEY_ENV]: source.expression };
+      keyEnvironment[HANDED_KEY_ENV] = source.expression;
+    }
     const environment = Lazy.anyValue({ produce: () => ({ ...invocation.environment, ...keyEnvironment, ...grantsFile.environment() }) });
 
     const optionsHash = createHash('sha256')
@@ -212,16 +224,17 @@ export class HealthCheck extends Construct {
       .slice(0, 16);
     const triggers: Record<string, string> = {
       grants: grantsHash,
-      key_sha256: source.sha256,
+      ...apiKey._keyTriggers(),
       runtime: support.runtime.assetHash,
       options: optionsHash,
+      ...(settings.runOnEveryDeploy ? everyDeploy() : {}),
     };
-    if (settings.runOnEveryDeploy) triggers.run = Fn.timestamp();
 
-    const preconditions = keyPreconditions(apiKey, settings.guide ? support.guideFile() : undefined);
+    const preconditions = keyPreconditions(apiKey, guide);
     this.resource = new NullResource(this, 'Resource', {
       triggers,
-      provisioners: [{ type: 'local-exec', command: invocation.command, environment: environment as unknown as Record<string, string> }],
+      provisioners: [...(guard ? [guard] : []),
+        { type: 'local-exec', command: invocation.command, environment: environment as unknown as Record<string, string> }],
       lifecycle: preconditions.length > 0 ? { precondition: preconditions } : undefined,
     });
     this.node.addValidation({ validate: () => execLimitProblems(apiKey, grantsFile, invocation.environment) });

@@ -43,6 +43,23 @@ export interface SecretEntry {
   /** True for the key. A store must keep such a value secret (mark it sensitive). */
   readonly sensitive: boolean;
 
+  /**
+   * True for the key of an ephemeral key (`ApiKeyOptions.ephemeral`): `value` is then an ephemeral
+   * value, which Terraform accepts only in write-only attributes (such as `data_wo` of
+   * `kubernetes_secret_v1`, `secret_string_wo` of `aws_secretsmanager_secret_version`) and in
+   * provisioner configuration; anywhere else the plan fails with Terraform's "Ephemeral values
+   * are not valid for …".
+   */
+  readonly ephemeral: boolean;
+
+  /**
+   * The `keyVersion` of an ephemeral key, on its key entry: give it to the write-only attribute's
+   * version (`data_wo_revision`, `secret_string_wo_version`), so that a new key is written.
+   * @default - none: not the key of an ephemeral key, or one without a keyVersion (which a
+   * write-only attribute cannot follow: it is written again only when its version changes)
+   */
+  readonly keyVersion?: number;
+
   /** The key the entry belongs to. */
   readonly keyName: string;
 
@@ -110,9 +127,10 @@ export interface ISecretTarget {
    * Never a secret.
    *
    * It also names the bind scope, and so the Terraform addresses of the target's resources: keep
-   * it stable, and distinct for each store within its first 60 characters (as a construct id:
-   * letters, digits, `.`, `_` and `-`; other characters count as `-`). Targets that share those
-   * are told apart by their order only, and get a synth warning.
+   * it stable, and distinct for each store. The construct id is the description cut to 60
+   * characters (letters, digits, `.`, `_` and `-`; other characters count as `-`), or, when two
+   * descriptions would give one id, their first 51 and a hash of the whole. Targets of the same
+   * description are told apart by their order only, and get a synth warning.
    */
   readonly description: string;
 
@@ -198,7 +216,8 @@ export class SecretTarget {
   /**
    * One sensitive Terraform output per entry, named like the entry (`QDRANT_URL`), for pipelines
    * that read outputs (`terraform output -raw QDRANT_API_KEY`). The outputs take a key's value
-   * only once its health check has passed: a failed check leaves them as they were.
+   * only once its health check has passed: a failed check leaves them as they were. Refused for an
+   * ephemeral key: Terraform keeps outputs in the state.
    */
   public static terraformOutputs(): ISecretTarget {
     return new OutputsTarget();
@@ -250,7 +269,7 @@ export class FileTarget implements ISecretTarget {
 
   public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
     const problems = filePathProblems(this.options.path, this.format);
-    if (!names.isOwner(options.owner)) problems.push(errors.ownerInvalid(options.owner));
+    if (!names.isOwnerPath(options.owner)) problems.push(errors.ownerInvalid(options.owner));
     const file = path.resolve(this.options.path);
     if (problems.length === 0) {
       problems.push(...AppSupport.of(scope).claimFile(fileIdentity(file), file, this.format, scope.node.path, options.owner,
@@ -260,7 +279,9 @@ export class FileTarget implements ISecretTarget {
       scope.node.addValidation({ validate: () => problems.map((p) => errors.target(this.description, p)) });
       return {};
     }
-    const entries = options.entries.map((e) => ({ name: e.name, value: e.value, sensitive: e.sensitive, inherited: INHERITED_KEYS.get(e) }));
+    const entries = options.entries.map((e) => ({
+      name: e.name, value: e.value, sensitive: e.sensitive, inherited: INHERITED_KEYS.get(e), ephemeral: e.ephemeral, keyVersion: e.keyVersion,
+    }));
     const write = { file, format: this.format, owner: options.owner, entries, dependsOn: options.dependsOn, description: this.description };
     return { dependables: [writeFileEntries(scope, write)] };
   }
@@ -290,6 +311,11 @@ export class OutputsTarget implements ISecretTarget {
   public readonly description = 'Terraform outputs';
 
   public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
+    const ephemeral = [...new Set(options.entries.filter((e) => e.ephemeral).map((e) => e.keyName))];
+    if (ephemeral.length > 0) {
+      scope.node.addValidation({ validate: () => ephemeral.map((k) => errors.target(this.description, errors.outputsEphemeral(k))) });
+      return {};
+    }
     const support = StackSupport.of(scope);
     // One namespace with the library's own outputs (cluster endpoints, key expiry) and every other binding.
     const problems = [...new Set(options.entries

@@ -27,9 +27,9 @@ function synthExample(): { text: string; json: any } {
   return { text, json: JSON.parse(text) };
 }
 
-/** The only resource of a type, with its logical id. */
-function only(json: any, type: string): { id: string; res: any } {
-  const all = Object.entries<any>(json.resource[type] ?? {});
+/** The only resource of a type (with this `metadata.name`, when given), with its logical id. */
+function only(json: any, type: string, name?: string): { id: string; res: any } {
+  const all = Object.entries<any>(json.resource[type] ?? {}).filter(([, r]) => name === undefined || r.metadata?.name === name);
   expect(all).toHaveLength(1);
   return { id: all[0][0], res: all[0][1] };
 }
@@ -96,7 +96,7 @@ describe('custom targets example: Kubernetes Secret', () => {
       metadata: { name: 'search-api-qdrant', namespace: 'search' },
       type: 'Opaque',
     });
-    const { res } = only(json, 'kubernetes_secret');
+    const { res } = only(json, 'kubernetes_secret', 'search-api-qdrant');
     // Two clusters: the names carry the cluster. The key is a reference, never a value.
     expect(res.data).toEqual({
       QDRANT_PROD_EU_URL: `${URL_EU}:6333`,
@@ -143,12 +143,14 @@ describe('custom targets example: the stores are written after the health checks
     // One check per key, at <access>/ApiKeys/<key>/HealthCheck/Resource.
     expect(checks.map(([id]) => id).sort()).toEqual([
       expect.stringMatching(/^Qdrant_ApiKeys_ingest_HealthCheck_[0-9A-F]{8}$/),
+      expect.stringMatching(/^Qdrant_ApiKeys_reports_HealthCheck_[0-9A-F]{8}$/),
       expect.stringMatching(/^Qdrant_ApiKeys_search-api_HealthCheck_[0-9A-F]{8}$/),
     ]);
     for (const [, res] of checks) expect(res.depends_on).toBeUndefined();
     // The examples never mention dependsOn: a resource created in the bind scope (and returned)
     // waits for the checks anyway. As cdktf writes `dependsOn`: plain addresses.
-    expect(only(json, 'kubernetes_secret').res.depends_on).toEqual([`null_resource.${checkId(stack.access, 'search-api')}`]);
+    expect(only(json, 'kubernetes_secret', 'search-api-qdrant').res.depends_on).toEqual([`null_resource.${checkId(stack.access, 'search-api')}`]);
+    expect(only(json, 'kubernetes_secret', 'reports-qdrant').res.depends_on).toEqual([`null_resource.${checkId(stack.access, 'reports')}`]);
     expect(only(json, 'vault_kv_secret_v2').res.depends_on).toEqual([`null_resource.${checkId(stack.access, 'ingest')}`]);
   });
 
@@ -290,7 +292,8 @@ describe('a user target written in the test', () => {
     for (const e of entries) {
       expect(e.sensitive).toBe(e.kind === SecretEntryKind.API_KEY);
       // What an entry holds, and nothing of how the library hands a key to its own processes.
-      expect(Object.keys(e).sort()).toEqual(['clusterName', 'keyName', 'kind', 'name', 'sensitive', 'value']);
+      expect(Object.keys(e).sort()).toEqual(['clusterName', 'ephemeral', 'keyName', 'kind', 'name', 'sensitive', 'value']);
+      expect(e.ephemeral).toBe(false);
       if (e.kind !== SecretEntryKind.API_KEY) {
         expect(e.value).toBe(`${e.clusterName === 'prod-eu' ? URL_EU : URL_US}:${e.kind === SecretEntryKind.REST_URL ? 6333 : 6334}`);
       }

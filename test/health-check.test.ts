@@ -79,7 +79,7 @@ describe('the health check of a key', () => {
     expect(exec.command).toBe('node "$QCA_CLI" check --grants-file "$QCA_GRANTS_FILE" --grants-sha256 "$QCA_GRANTS_SHA256" ' +
       '--key-env "$QCA_KEY_ENV" --key-sha256-env "$QCA_KEY_SHA256_ENV" --header "$QCA_HEADER" ' +
       '--timeout "$QCA_TIMEOUT" --retries "$QCA_RETRIES" --access "$QCA_ACCESS" --read-collections "$QCA_READ_COLLECTIONS" ' +
-      '--write-collections "$QCA_WRITE_COLLECTIONS" --label "$QCA_LABEL"');
+      '--write-collections "$QCA_WRITE_COLLECTIONS" --label "$QCA_LABEL" --guide "$QCA_GUIDE"');
     const grants = JSON.stringify([
       { label: 'search-api → prod-eu', url: `${URL_EU}:6333`, grpcUrl: `${URL_EU}:6334` },
       { label: 'search-api → prod-us', url: `${URL_US}:6333`, grpcUrl: `${URL_US}:7334` },
@@ -101,6 +101,7 @@ describe('the health check of a key', () => {
       QCA_READ_COLLECTIONS: 'products',
       QCA_WRITE_COLLECTIONS: 'orders',
       QCA_LABEL: 'search-api',
+      QCA_GUIDE: 'qdrant-setup.md',
     });
     // Nothing derived from the key in the provisioner but that nonsensitive hash (the key, or
     // anything sensitive, would hide the check's output).
@@ -210,6 +211,18 @@ describe('the health check of a key', () => {
     new ClusterAccess(stack, 'Qdrant', { clusters: [{ name: 'prod-eu', url: URL_EU }], apiKeys: [{ name: 'ingest', clusters: ['prod-eu'] }], setupGuide: { enabled: false } });
     const [condition] = checkOf(synthJson(stack), 'ingest').res.lifecycle.precondition;
     expect(condition.error_message).toMatch(/, then cdktf deploy$/);
+  });
+
+  test('the failure lines name the setup guide by its path (--guide), and none without a guide; the options trigger does not depend on it', () => {
+    const withGuide = checkOf(synthJson(stackWith()), 'ingest');
+    expect(withGuide.exec.environment.QCA_GUIDE).toBe('qdrant-setup.md'); // Testing.app()'s outdir is a temp dir: the file name alone
+    expect(withGuide.exec.command).toContain('--guide "$QCA_GUIDE"');
+    const stack = newStack();
+    new ClusterAccess(stack, 'Qdrant', { clusters: [{ name: 'prod-eu', url: URL_EU }], apiKeys: [{ name: 'ingest', clusters: ['prod-eu'], access: KeyAccess.manage() }], setupGuide: { enabled: false } });
+    const without = checkOf(synthJson(stack), 'ingest');
+    expect(without.exec.environment.QCA_GUIDE).toBeUndefined();
+    expect(without.exec.command).not.toContain('--guide');
+    expect(without.res.triggers.options).toBe(withGuide.res.triggers.options);
   });
 
   test('options change the options trigger; runOnEveryDeploy adds a timestamp', () => {

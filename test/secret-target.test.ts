@@ -71,9 +71,9 @@ function names(json: any, label: string): string[] {
 function entriesOf(key: string, cluster: string, url: string, n: { url: string; grpc: string; apiKey: string }, ports = [6333, 6334]) {
   const variable = `qdrant_api_key_${key.replace(/-/g, '_')}`;
   return [
-    { name: n.url, kind: SecretEntryKind.REST_URL, value: `${url}:${ports[0]}`, sensitive: false, keyName: key, clusterName: cluster },
-    { name: n.grpc, kind: SecretEntryKind.GRPC_URL, value: `${url}:${ports[1]}`, sensitive: false, keyName: key, clusterName: cluster },
-    { name: n.apiKey, kind: SecretEntryKind.API_KEY, value: `\${var.${variable}}`, sensitive: true, keyName: key, clusterName: cluster },
+    { name: n.url, kind: SecretEntryKind.REST_URL, value: `${url}:${ports[0]}`, sensitive: false, ephemeral: false, keyName: key, clusterName: cluster },
+    { name: n.grpc, kind: SecretEntryKind.GRPC_URL, value: `${url}:${ports[1]}`, sensitive: false, ephemeral: false, keyName: key, clusterName: cluster },
+    { name: n.apiKey, kind: SecretEntryKind.API_KEY, value: `\${var.${variable}}`, sensitive: true, ephemeral: false, keyName: key, clusterName: cluster },
   ];
 }
 
@@ -282,12 +282,13 @@ describe('validation: one synth reports every error', () => {
         '(API key of cluster "prod-eu") and for key "ingest" (API key of cluster "prod-eu"); give key "ingest" another name with its secretNaming (or addSecretTarget(target, naming)), ' +
         'e.g. names: { QDRANT_API_KEY: "QDRANT_INGEST_API_KEY" }, or a prefix',
       '[test/Qdrant] secret target JSON file "secrets.json": key "admin" has prefix "app-", which is not a variable name: ' +
-        'environment-variable names hold only letters, digits and "_", and do not start with a digit, such as "APP_"',
+        'environment-variable names hold only letters, digits and "_", do not start with a digit, and have at most 256 characters, such as "APP_"',
       '[test/Qdrant] secret target JSON file "secrets.json": key "admin" renames "QDRANT_URL", which is not one of its entries ' +
         '(QDRANT_PROD_EU_URL, QDRANT_PROD_EU_GRPC_URL, QDRANT_PROD_EU_API_KEY, QDRANT_PROD_US_URL, QDRANT_PROD_US_GRPC_URL, ' +
         'QDRANT_PROD_US_API_KEY); the keys of names are default names, without the prefix',
       '[test/Qdrant] secret target JSON file "secrets.json": key "admin" renames "QDRANT_PROD_US_URL" to "prod us url", ' +
-        'which is not a variable name: environment-variable names hold only letters, digits and "_", and do not start with a digit',
+        'which is not a variable name the writers accept: entry names are environment-variable names (letters, digits and "_", not starting with a digit, ' +
+        'at most 256 characters), and not "__proto__" (JavaScript readers such as the npm dotenv package drop it)',
       '[test/Qdrant/ApiKeys/search-api] key "search-api" is given secret target .env file ".env" twice; add each target once',
       '[test/Qdrant/SecretTargets/.env-file] secret target .env file "": the path is empty; give the path of a file, such as ".env"',
       `[test/Qdrant/SecretTargets/JSON-file-test] secret target JSON file "test": ${JSON.stringify(path.resolve('test'))} ` +
@@ -433,7 +434,7 @@ describe('validation: one synth reports every error', () => {
     accessIn(stack, { apiKeys: [{ name: 'a', clusters: ['prod-eu'], secretTargets: [SecretTarget.dotenv({ path: '.env' })] }] }, 'Q drant`id`');
     expect(synthErrors(stack)).toEqual([
       '[my$stack/Q drant`id`/SecretTargets/.env-file-.env] secret target .env file ".env": this ClusterAccess\'s construct path ' +
-        '"my$stack/Q drant`id`" cannot name its entries in a shared file: owners are 1-128 characters from A-Z a-z 0-9 _ . : @ / + - ' +
+        '"my$stack/Q drant`id`" cannot name its entries in a shared file: construct paths that own entries hold only A-Z a-z 0-9 _ . : @ / + - ' +
         '(starting with a letter, digit or _); give the stack and the construct simpler ids',
     ]);
   });
@@ -1307,22 +1308,30 @@ describe('targets whose construct ids share their base: addresses kept, and a wa
     };
   };
   const tail = 'reordering keys would swap their Terraform addresses and replace their resources; ' +
-    'give each target a description that names its store early (for a file target, a shorter path)';
+    'give each target a description of its own that names its store';
+  const ids = (x: Record<string, string>) => Object.fromEntries(Object.entries(x).map(([k, v]) => [k.split(',')[0], v.replace(/_Store_[0-9A-F]{8}$/, '')]));
 
-  test.each([
-    ['the same description', 'Kubernetes Secret', 'Kubernetes Secret', '"Kubernetes Secret"'],
-    ['descriptions alike in their first 60 characters', `Kubernetes Secret "${'search-'.repeat(7)}eu"`, `Kubernetes Secret "${'search-'.repeat(7)}us"`,
-      `"Kubernetes Secret \\"${'search-'.repeat(7)}eu\\"" and "Kubernetes Secret \\"${'search-'.repeat(7)}us\\""`],
-  ])('%s: the ids of before (base, base-2 in order), and one warning that says what to do', (_, eu, us, shown) => {
+  test('the same description: the ids of before (base, base-2 in order), and one warning that says what to do', () => {
+    const a = { name: 'eu-app', clusters: ['prod-eu'], secretTargets: [store('Kubernetes Secret')], secretNaming: { prefix: 'EU_' } };
+    const b = { name: 'us-app', clusters: ['prod-us'], secretTargets: [store('Kubernetes Secret')], secretNaming: { prefix: 'US_' } };
+    const { addresses, warnings } = synthOf([a, b]);
+    // In key order: the first target gets the base, the second the base and -2.
+    const base = 'Qdrant_SecretTargets_Kubernetes-Secret';
+    expect(ids(addresses)).toEqual({ EU_QDRANT_URL: base, US_QDRANT_URL: `${base}-2` });
+    expect(ids(synthOf([b, a]).addresses)).toEqual({ EU_QDRANT_URL: `${base}-2`, US_QDRANT_URL: base });
+    expect(warnings).toEqual([`secret targets "Kubernetes Secret" have the same description, so only their order tells them apart (2 targets): ${tail}`]);
+  });
+
+  test('descriptions alike in their first 60 characters: ids of their first 51 and a hash of each, whatever the order; no warning', () => {
+    const [eu, us] = ['eu', 'us'].map((r) => `Kubernetes Secret "${'search-'.repeat(7)}${r}"`);
     const a = { name: 'eu-app', clusters: ['prod-eu'], secretTargets: [store(eu)], secretNaming: { prefix: 'EU_' } };
     const b = { name: 'us-app', clusters: ['prod-us'], secretTargets: [store(us)], secretNaming: { prefix: 'US_' } };
     const { addresses, warnings } = synthOf([a, b]);
-    // In key order: the first target gets the base, the second the base and -2.
-    const base = `Qdrant_SecretTargets_${eu === us ? 'Kubernetes-Secret' : `Kubernetes-Secret-${'search-'.repeat(6)}`}`;
-    const ids = (x: Record<string, string>) => Object.fromEntries(Object.entries(x).map(([k, v]) => [k.split(',')[0], v.replace(/_Store_[0-9A-F]{8}$/, '')]));
-    expect(ids(addresses)).toEqual({ EU_QDRANT_URL: base, US_QDRANT_URL: `${base}-2` });
-    expect(ids(synthOf([b, a]).addresses)).toEqual({ EU_QDRANT_URL: `${base}-2`, US_QDRANT_URL: base });
-    expect(warnings).toEqual([`secret targets ${shown} share the first 60 characters of their descriptions, so only their order tells them apart (2 targets): ${tail}`]);
+    const base = `Qdrant_SecretTargets_${`Kubernetes-Secret-${'search-'.repeat(7)}`.slice(0, 51).replace(/-+$/, '')}`;
+    const hash = (d: string) => createHash('sha256').update(d).digest('hex').slice(0, 8);
+    expect(ids(addresses)).toEqual({ EU_QDRANT_URL: `${base}-${hash(eu)}`, US_QDRANT_URL: `${base}-${hash(us)}` });
+    expect(synthOf([b, a]).addresses).toEqual(addresses);
+    expect(warnings).toEqual([]);
   });
 
   test('two terraformOutputs() targets: no warning about their order (their outputs are named by entry)', () => {

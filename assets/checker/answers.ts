@@ -1,11 +1,12 @@
 /**
  * What a server's answer, or the lack of one, says: the status and the server's own words for a
  * message, and the failures every step treats alike (network and TLS errors, the deadline, a
- * redirect, an unexpected status). Node built-ins only.
+ * redirect). Node built-ins only.
  */
 import { STATUS_CODES } from 'node:http';
 import { failure, Failure } from './failures';
 import type { BaseUrl } from './options';
+import { EDGE } from './probes';
 import { DEADLINE_TIMEOUT, Outcome } from './retry';
 import { codeOf } from '../runtime/errors';
 import { PART_HIDDEN, holdsSecret, safeLine } from '../runtime/secrets';
@@ -169,24 +170,13 @@ function redirectTarget(ctx: Wording, location: string): string {
   return holdsSecret(shown, ctx.secrets) ? PART_HIDDEN : safeLine(shown, ctx.secrets, 120);
 }
 
-/** An answer with a status the step does not expect. */
-export function unexpected(ctx: Wording, o: Outcome<Answer>, method: string, path: string): Failure {
-  return failure('unexpected-answer', ` to ${method} ${path}: ${answer(o.value as Answer, ctx.secrets)}${o.attempts > 1 ? ` after ${times(o.attempts)}` : ''}`, { serverText: true });
-}
-
-/**
- * Qdrant's own texts when a key is missing or wrong (REST bodies, gRPC grpc-message), whole: a
- * gateway's text that only starts with one ("Invalid API key or JWT (sign in at /login)") is not
- * Qdrant's. 1.8.2-1.8.4 said "… JWT token".
- */
-export const NO_KEY_TEXT = 'Must provide an API key or an Authorization bearer token';
-const QDRANT_AUTH_TEXTS = new Set([NO_KEY_TEXT, 'Invalid API key or JWT', 'Invalid API key or JWT token']);
-
 /**
  * Whether a refusal of a keyless request (REST 401/403, gRPC 16/7) may come from Qdrant or from
  * the edge in front of a Qdrant Cloud cluster, so that it may be repeated with the key: a Qdrant
- * Cloud host, or Qdrant's own text. (REST also accepts the Cloud edge's JSON: see steps.ts.)
+ * Cloud host, or Qdrant's own text, whole (a gateway's text that only starts with one, "Invalid API
+ * key or JWT (sign in at /login)", is not Qdrant's). REST also accepts the Cloud edge's JSON
+ * (probes.ts, the edge-refusal rule).
  */
 export function isQdrantRefusal(hostname: string, text: string | undefined): boolean {
-  return /\.cloud\.qdrant\.io$/i.test(hostname) || QDRANT_AUTH_TEXTS.has(String(text || '').trim());
+  return hostname.toLowerCase().endsWith(EDGE.hostSuffix) || (EDGE.qdrantTexts as readonly string[]).includes(String(text || '').trim());
 }

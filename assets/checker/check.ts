@@ -7,11 +7,12 @@
  * key has); then key and the access probes go out together, as streams of one HTTP/2 connection
  * (rest.ts), while gRPC runs alongside on its own connection: two TLS handshakes a check.
  */
-import { failure, Failure, withFix } from './failures';
+import { failure, Failure, inGuide, withFix } from './failures';
 import { CheckOptions, Grant, parseBaseUrl, prepare, Prepared, withoutSecrets } from './options';
 import type { CheckReport, StepName, StepResult } from './report';
 import { RestClient } from './rest';
-import { CheckContext, settleExcess, stepAccess, stepEnforced, stepExpiry, stepKey, stepRoot, stepRootKeyed, Verdict } from './steps';
+import { CheckContext, settleExcess, stepAccess, stepEnforced, stepExpiry, stepKey, stepRoot, Verdict } from './steps';
+import { MAX_LABEL_SHOWN } from '../runtime/names';
 import { redactDeep, safeLine } from '../runtime/secrets';
 import { DEFAULT_GRPC_PORT, DEFAULT_REST_PORT } from '../runtime/url';
 
@@ -37,7 +38,7 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
   const started = Date.now();
   const target = parseBaseUrl(grant.url, DEFAULT_REST_PORT, shared.secrets);
   const grpcTarget = grant.grpcUrl === undefined ? undefined : parseBaseUrl(grant.grpcUrl, DEFAULT_GRPC_PORT, shared.secrets);
-  const label = grant.label === undefined || grant.label === '' ? target.host : safeLine(grant.label, shared.secrets, 120);
+  const label = grant.label === undefined || grant.label === '' ? target.host : safeLine(grant.label, shared.secrets, MAX_LABEL_SHOWN);
   const report: CheckReport = {
     ok: false,
     url: target.url,
@@ -80,7 +81,7 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
       settleRoot(!root.failure);
       if (root.edge) {
         // The step's attempts (and its messages) are those of root with the key; its time is both.
-        await timed('root', stepRootKeyed);
+        await timed('root', (c, r) => stepRoot(c, r, 'root-keyed'));
         root = { ...(results.get('root') as Verdict), durationMs: (root.durationMs as number) + ((results.get('root') as Verdict).durationMs as number) };
         results.set('root', root);
       }
@@ -113,7 +114,8 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
     const found = results.get(name);
     if (!found) continue;
     // Here a failure becomes a step's message and the report's reason: every one ends with a fix.
-    const fail = found.failure ? withFix(found.failure) : undefined;
+    const fixed = found.failure ? withFix(found.failure) : undefined;
+    const fail = fixed && { ...fixed, message: inGuide(fixed.message, shared.guide) };
     const step: StepResult = {
       name, ok: !fail, message: fail ? fail.message : found.message as string, durationMs: found.durationMs ?? 0, attempts: found.o.attempts,
     };
@@ -126,6 +128,7 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
     }
   }
   report.ok = report.failedStep === undefined;
+  report.warnings = report.warnings.map((w) => inGuide(w, shared.guide));
   report.durationMs = Date.now() - started;
   // Belt and braces: no string in the report may contain the key, whatever produced it.
   return redactDeep(report, shared.secrets);

@@ -17,17 +17,18 @@ import { checkClusterAccess } from './check';
 import type { CheckOptions, Grant, SharedCheckOptions } from './options';
 import { CheckReport, formatReport, formatSummary, formatWarnings } from './report';
 import { optionsHelp, parseArgs, withDefaults } from '../runtime/args';
-import { RunIo, runCli } from '../runtime/cli';
+import { RunIo, envValue, runCli } from '../runtime/cli';
 import { RuntimeError } from '../runtime/errors';
 import { readInputFile, resolveValue } from '../runtime/input-file';
 import { sameSha256, setKeyHint, variableSetTwice } from '../runtime/key-variable';
-import { CHECK_OPTIONS } from '../runtime/protocol';
+import { CHECK_OPTIONS, VERIFY_KEY_OPTIONS } from '../runtime/protocol';
 
 const PROG = 'qdrant-cluster-access';
 
 export const USAGE = `Usage: ${PROG} check --url <base_url> [options]
        ${PROG} check --grants-env NAME [options]
        ${PROG} check --grants-file FILE [--grants-sha256 HEX] [options]
+       ${PROG} verify-key --key-env NAME --key-sha256-env NAME
 
 Proves that an API key works on a Qdrant cluster, and has the access its apps need:
   root      GET <url>/ without the key: must answer Qdrant's version JSON (asked again with
@@ -54,6 +55,10 @@ Output, one line per cluster, and warning lines: a key that expires soon, access
 that --allow-excess-access lets pass, declared access on an open cluster:
   ok   search-api → prod-eu  qdrant 1.18.3  key accepted, keys enforced  expires 2027-02-20 (in 90 days)  184 ms
   FAIL search-api → prod-eu  step key: key rejected (401 Invalid API key or JWT); check the key's clusters in the console (setup guide, section 2), set the variable again (setup guide, section 3), or create a new key  52 ms
+
+verify-key contacts no cluster and prints nothing when it passes: the key variable is set and
+holds the key whose sha256 --key-sha256-env names (the deploy runs it ahead of an ephemeral key's
+check and writes).
 
 Exit codes: 0 all steps passed; 1 the check failed; 2 usage error (bad option, URL or
 number; key variable missing or empty, or not the key --key-sha256-env names).
@@ -95,7 +100,7 @@ function secretsInArgs(argv: readonly string[], env: RunIo['env']): (string | un
   argv.forEach((arg, i) => {
     for (const flag of [CHECK_OPTIONS.keyEnv.flag, CHECK_OPTIONS.keySha256Env.flag]) {
       const name = arg === flag ? argv[i + 1] : arg.startsWith(`${flag}=`) ? arg.slice(flag.length + 1) : undefined;
-      if (name !== undefined && Object.prototype.hasOwnProperty.call(env, name)) secrets.push(env[name]);
+      if (name !== undefined) secrets.push(envValue(env, name));
     }
     secrets.push(...(String(arg).match(JWT_RE) || []));
   });
@@ -105,7 +110,8 @@ function secretsInArgs(argv: readonly string[], env: RunIo['env']): (string | un
 /** The options of the command line, defaults applied (their types are the specs' in runtime/protocol.ts). */
 type CheckCommandLine = Pick<Required<CheckOptions>, 'header' | 'access' | 'deployCommand'> & Record<'keyEnv', string>
   & Record<'timeout' | 'retries' | 'concurrency' | 'minValidityDays' | 'warnValidityDays', number>
-  & Partial<Record<'url' | 'grpcUrl' | 'grantsEnv' | 'grantsFile' | 'grantsSha256' | 'keySha256Env' | 'ca' | 'label', string> & Record<'deadline', number>
+  & Partial<Record<'url' | 'grpcUrl' | 'grantsEnv' | 'grantsFile' | 'grantsSha256' | 'keySha256Env' | 'ca' | 'label' | 'guide', string>
+  & Record<'deadline', number>
   & Record<'readCollections' | 'writeCollections', string[]> & Record<'allowOpen' | 'allowExcessAccess' | 'json' | 'help', true>>;
 
 /**
@@ -113,8 +119,8 @@ type CheckCommandLine = Pick<Required<CheckOptions>, 'header' | 'access' | 'depl
  * it for a key from a variable, whose TF_VAR_ value (what the check reads) loses to -var and .tfvars
  * (what the targets get). Neither the key nor a hash is ever shown.
  */
-function checkKeyHash(o: CheckCommandLine & { keySha256Env: string }, env: RunIo['env'], apiKey: string): void {
-  const expected = env[o.keySha256Env];
+function checkKeyHash(o: { keyEnv: string; keySha256Env: string }, env: RunIo['env'], apiKey: string): void {
+  const expected = envValue(env, o.keySha256Env);
   const variable = describeVariable(o.keySha256Env, CHECK_OPTIONS.keySha256Env.flag);
   if (expected === undefined || expected === '') {
     throw new RuntimeError(`${variable} ${expected === undefined ? 'is not set' : 'is empty'}: set it to the sha256 (hex) of the key, or leave out ${CHECK_OPTIONS.keySha256Env.flag}`);
@@ -127,15 +133,48 @@ function checkKeyHash(o: CheckCommandLine & { keySha256Env: string }, env: RunIo
   throw new RuntimeError(`the key in ${describeVariable(o.keyEnv)} is not the one whose sha256 is in ${variable}; give the key that hash was made from`);
 }
 
+/**
+ * The key in the variable --key-env names (a usage error when it is missing, empty or only
+ * whitespace), checked against --key-sha256-env when given. `keyEnvGiven`: whether --key-env was
+ * given (the hint differs).
+ */
+function readKey(o: { keyEnv: string; keySha256Env?: string; deployCommand: string }, keyEnvGiven: boolean, env: RunIo['env']): string {
+  const apiKey = envValue(env, o.keyEnv);
+  if (apiKey === undefined || apiKey.trim() === '') {
+    const state = apiKey === undefined ? 'is not set' : apiKey === '' ? 'is empty' : 'holds only whitespace';
+    const variable = describeVariable(o.keyEnv);
+    // A name that is not shown is not repeated in the hint either.
+    const hint = variable.includes('(not shown') ? ': --key-env takes the NAME of the variable that holds the key, not the key'
+      : o.keyEnv.startsWith('TF_VAR_')
+        ? `: ${setKeyHint(o.keyEnv, o.deployCommand)} (a value given with -var or a .tfvars file does not reach the check)`
+        : keyEnvGiven ? `: put the API key in ${o.keyEnv}` : `: put the API key in ${o.keyEnv} (or name another variable with --key-env NAME)`;
+    throw new RuntimeError(`${variable} ${state}${hint}`);
+  }
+  if (o.keySha256Env !== undefined) checkKeyHash({ keyEnv: o.keyEnv, keySha256Env: o.keySha256Env }, env, apiKey);
+  return apiKey;
+}
+
+/** `verify-key`: the key variable alone (see VERIFY_KEY_OPTIONS). Throws a usage error. */
+function verifyKey(rest: readonly string[], env: RunIo['env']): { help: true } | { help?: undefined; verified: true } {
+  const { values, positionals } = parseArgs(VERIFY_KEY_OPTIONS, rest, SECRET_FLAG_HINT);
+  if (values.help) return { help: true };
+  if (positionals.length > 0) throw new RuntimeError('unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)');
+  const o = withDefaults(VERIFY_KEY_OPTIONS, values) as unknown as { keyEnv: string; keySha256Env?: string; deployCommand: string };
+  if (o.keySha256Env === undefined) throw new RuntimeError(`verify-key needs ${CHECK_OPTIONS.keySha256Env.flag} NAME: the variable holding the sha256 of the key`);
+  readKey(o, values.keyEnv !== undefined, env);
+  return { verified: true };
+}
+
 /** Turns argv and the environment into what to run, or { help: true }. Throws a usage error. */
-export function parseCommandLine(argv: readonly string[], env: RunIo['env']):
-{ help: true } | { help?: undefined; json: boolean; options: SharedCheckOptions & Partial<Grant>; grants?: Grant[]; concurrency: number } {
+export function parseCommandLine(argv: readonly string[], env: RunIo['env']): { help: true } | { help?: undefined; verified: true }
+  | { help?: undefined; verified?: undefined; json: boolean; options: SharedCheckOptions & Partial<Grant>; grants?: Grant[]; concurrency: number } {
   const [command, ...rest] = argv;
   if (command === undefined) throw new RuntimeError(`missing command: use '${PROG} check --url <base_url>' (see --help)`);
   if (command === '--help' || command === '-h' || command === 'help') return { help: true };
+  if (command === 'verify-key') return verifyKey(rest, env);
   if (command !== 'check') {
     const shown = /^[a-z][a-z-]{0,19}$/.test(command) ? `'${command}'` : '(not shown)';
-    throw new RuntimeError(`unknown command ${shown}: the only command is 'check' (see --help)`);
+    throw new RuntimeError(`unknown command ${shown}: the commands are 'check' and 'verify-key' (see --help)`);
   }
   const { values, positionals } = parseArgs(CHECK_OPTIONS, rest, SECRET_FLAG_HINT);
   if (values.help) return { help: true };
@@ -149,18 +188,7 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']):
     throw new RuntimeError(`--grpc-url goes with --url; with ${o.grantsEnv !== undefined ? '--grants-env' : '--grants-file'}, give "grpcUrl" in each grant`);
   }
   if (o.grantsSha256 !== undefined && o.grantsFile === undefined) throw new RuntimeError('--grants-sha256 goes with --grants-file');
-  const apiKey = env[o.keyEnv];
-  if (apiKey === undefined || apiKey.trim() === '') {
-    const state = apiKey === undefined ? 'is not set' : apiKey === '' ? 'is empty' : 'holds only whitespace';
-    const variable = describeVariable(o.keyEnv);
-    // A name that is not shown is not repeated in the hint either.
-    const hint = variable.includes('(not shown') ? ': --key-env takes the NAME of the variable that holds the key, not the key'
-      : o.keyEnv.startsWith('TF_VAR_')
-        ? `: ${setKeyHint(o.keyEnv, o.deployCommand)} (a value given with -var or a .tfvars file does not reach the check)`
-        : values.keyEnv ? `: put the API key in ${o.keyEnv}` : `: put the API key in ${o.keyEnv} (or name another variable with --key-env NAME)`;
-    throw new RuntimeError(`${variable} ${state}${hint}`);
-  }
-  if (o.keySha256Env !== undefined) checkKeyHash({ ...o, keySha256Env: o.keySha256Env }, env, apiKey);
+  const apiKey = readKey(o, values.keyEnv !== undefined, env);
   let grants: Grant[] | undefined;
   if (o.grantsEnv !== undefined || o.grantsFile !== undefined) {
     let parsed: unknown;
@@ -170,7 +198,7 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']):
       parsed = readInputFile(o.grantsFile, o.grantsSha256, 'grants file');
     } else {
       const name = o.grantsEnv as string;
-      const raw = env[name];
+      const raw = envValue(env, name);
       source = describeVariable(name, CHECK_OPTIONS.grantsEnv.flag);
       if (raw === undefined || raw === '') throw new RuntimeError(`${source} is not set or empty`);
       try {
@@ -181,7 +209,8 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']):
     }
     // Each entry is checked by checkMany (batch.ts checkGrantList) before anything is sent.
     if (!Array.isArray(parsed) || parsed.length === 0) throw new RuntimeError(`${source} must be a non-empty JSON list of {"label","url","grpcUrl"}`);
-    // A value known only at deploy is in an environment variable of its own (runtime/input-file.ts).
+    // A value known only at deploy is in an environment variable of its own (runtime/input-file.ts);
+    // fromEntries keeps every member an own property, "__proto__" too (checkGrantList refuses it).
     grants = parsed.map((g: unknown, i) => (g && typeof g === 'object' && !Array.isArray(g)
       ? Object.fromEntries(Object.entries(g).map(([k, v]) => [k, resolveValue(v, env, `grant ${i + 1} ${k}`)])) : g) as Grant);
   }
@@ -203,6 +232,7 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']):
     minValidityDays: o.minValidityDays,
     warnValidityDays: o.warnValidityDays,
     deployCommand: o.deployCommand,
+    guide: o.guide,
   };
   return { json: Boolean(o.json), options, grants, concurrency: o.concurrency };
 }
@@ -225,6 +255,7 @@ async function run(io: RunIo): Promise<number> {
     io.stdout(USAGE);
     return 0;
   }
+  if (parsed.verified) return 0;
   io.addSecret(parsed.options.apiKey);
   const lines = (report: CheckReport) => [formatReport(report), ...formatWarnings(report)].map((l) => `${l}\n`).join('');
   if (parsed.grants === undefined) {

@@ -127,6 +127,11 @@ function lineFix(id: FailureId): string {
   return fix.charAt(0).toLowerCase() + fix.slice(1);
 }
 
+/** Names the guide's path (`--guide`, given by the deploy) where a message says "(setup guide, section N)". */
+export function inGuide(text: string, guide?: string): string {
+  return guide ? text.replace(/\(setup guide, section (\d+)\)/g, (_, n: string) => `(${guide}, section ${n})`) : text;
+}
+
 /**
  * Whether a message already says what to do: a "; " or " — " outside parentheses and quoted
  * strings (the server's words and names are shown in them), not followed by "last error:" or
@@ -158,3 +163,19 @@ export function withFix(f: Failure): Failure {
   if (!f.serverText && hasHint(f.message)) return f;
   return { id: f.id, message: `${f.message}; ${lineFix(f.id)}` };
 }
+
+/** A failing verdict of the probe table (probes.ts): a catalog id, and a detail with placeholders. */
+type TableVerdict = { readonly failure: string; readonly detail: string; readonly serverText?: true };
+
+/** A failing verdict's failure, its placeholders filled (judge.ts) or not (messageTemplate). */
+export function tableFailure(v: TableVerdict, detail = v.detail): Failure {
+  if (!BY_ID.has(v.failure as FailureId)) throw new Error(`not in the failure catalog: ${JSON.stringify(v.failure)}`);
+  return failure(v.failure as FailureId, detail, { serverText: v.serverText });
+}
+
+/**
+ * A failing verdict as a failed step's message, placeholders left in for an engine to fill
+ * (Terraform). withFix decides on it as Node does on the filled message: the same, unless a
+ * server's words leave a quote or a parenthesis open (then Node appends the fix too).
+ */
+export const messageTemplate = (v: TableVerdict): string => withFix(tableFailure(v)).message;

@@ -9,10 +9,11 @@
  * Retries like REST (network errors, timeouts, UNAVAILABLE, RESOURCE_EXHAUSTED), within the
  * check's deadline. Node built-ins only.
  */
-import { commonFailure, isQdrantRefusal, networkFailure, NO_KEY_TEXT, times } from './answers';
+import { commonFailure, isQdrantRefusal, networkFailure, times } from './answers';
 import { failure, Failure } from './failures';
 import { GrpcAnswer, GrpcClient, openGrpc } from './grpc';
 import { decodeHealthCheckReply, encodeEmpty, GrpcStatus } from './grpc-messages';
+import { NO_KEY_TEXT } from './probes';
 import type { CheckReport } from './report';
 import { h2Error } from './rest';
 import { backoff, Outcome, RETRYABLE_CODES, withRetries } from './retry';

@@ -49,16 +49,17 @@ export function keyInfo(key: unknown) {
   };
 }
 
-const WORDS: Record<string, string> = { r: 'read-only', m: 'manage', rw: 'read-write', prw: 'points read-write' };
+// A Map: the key's claim is looked up by its value, which may be "constructor" as well as "r".
+const WORDS = new Map([['r', 'read-only'], ['m', 'manage'], ['rw', 'read-write'], ['prw', 'points read-write']]);
 
 /** `r` → "read-only"; a collection list → "read-only on products, read-write on orders". */
 export function accessInWords(access: unknown): string {
   if (access === undefined) return 'manage (no access claim)';
-  if (typeof access === 'string') return WORDS[access] || 'unknown access';
+  if (typeof access === 'string') return WORDS.get(access) ?? 'unknown access';
   if (!Array.isArray(access)) return 'unknown access';
   const parts = access.map((a) => {
     const name = isClaims(a) && typeof a.collection === 'string' ? a.collection.replace(/[^\w.-]/g, '?').slice(0, 64) : '?';
-    return `${(isClaims(a) && WORDS[String(a.access)]) || 'unknown access'} on ${name}`;
+    return `${(isClaims(a) && WORDS.get(String(a.access))) || 'unknown access'} on ${name}`;
   });
   return parts.length ? parts.join(', ') : 'no collections';
 }

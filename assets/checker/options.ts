@@ -37,6 +37,8 @@ export interface SharedCheckOptions {
   minValidityDays?: number;
   warnValidityDays?: number;
   deployCommand?: typeof CHECK_OPTIONS.deployCommand.values[number];
+  /** The setup guide's path, named in failure lines (e.g. cdktf.out/stacks/search/qdrant-setup.md). */
+  guide?: string;
   /** The exponential backoff's base and the cap of one wait, in ms (default 200 and 5000; Retry-After is bounded by the deadline only). */
   backoffBaseMs?: number;
   backoffCapMs?: number;
@@ -114,6 +116,16 @@ function numberOption(options: SharedCheckOptions, name: 'timeoutSeconds' | 'dea
   return value;
 }
 
+/** The guide's path: one line of text (it is printed in failure lines). */
+function guideOption(options: SharedCheckOptions): string | undefined {
+  const g: unknown = options.guide;
+  if (g === undefined) return undefined;
+  if (typeof g !== 'string' || g === '' || g.length > 400 || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(g)) {
+    throw new RuntimeError(`guide must be the path of the setup guide, one line of at most 400 characters; got ${shownValue(g, options)}`);
+  }
+  return g;
+}
+
 function enumOption<V extends string>(options: SharedCheckOptions, name: 'header' | 'access' | 'deployCommand', spec: { values: readonly V[]; default: V }): V {
   const value = options[name] === undefined ? spec.default : options[name];
   if (!spec.values.includes(value as V)) throw new RuntimeError(`${name} must be one of ${spec.values.join(', ')}; got ${shownValue(value, options)}`);
@@ -169,6 +181,7 @@ export function prepare(options: SharedCheckOptions) {
     minValidityDays: numberOption(options, 'minValidityDays', CHECK_OPTIONS.minValidityDays, true) ?? CHECK_OPTIONS.minValidityDays.default,
     warnValidityDays: numberOption(options, 'warnValidityDays', CHECK_OPTIONS.warnValidityDays, true) ?? CHECK_OPTIONS.warnValidityDays.default,
     deployCommand: enumOption(options, 'deployCommand', CHECK_OPTIONS.deployCommand),
+    guide: guideOption(options),
     backoffBaseMs: options.backoffBaseMs ?? BACKOFF.baseMs,
     backoffCapMs: options.backoffCapMs ?? BACKOFF.capMs,
     secureContext: options.caFile === undefined ? undefined : loadTrust(options.caFile),

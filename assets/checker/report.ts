@@ -3,6 +3,7 @@
  */
 import type { FailureId } from './failures';
 import type { DeclaredAccess, KeyHeader } from './options';
+import { MAX_LABEL_SHOWN } from '../runtime/names';
 import { safeLine } from '../runtime/secrets';
 
 export type StepName = 'root' | 'key' | 'enforced' | 'access' | 'grpc' | 'expiry';
@@ -100,5 +101,5 @@ export function formatSummary(result: BatchReport, keyLabel?: string): string | 
   if (failed.length === 0) return undefined;
   const of = keyLabel ? ` of key ${safeLine(keyLabel, [], 120)}` : '';
   return `FAIL ${failed.length} of ${result.grants.length} grant${result.grants.length === 1 ? '' : 's'}${of} failed: ` +
-    failed.map((r) => `${safeLine(r.label, [], 120)} (step ${r.failedStep})`).join(', ');
+    failed.map((r) => `${safeLine(r.label, [], MAX_LABEL_SHOWN)} (step ${r.failedStep})`).join(', ');
 }

@@ -148,7 +148,7 @@ interface Answered {
 }
 
 /** One request. Resolves the answer; rejects on network/TLS errors and on timeout. */
-function send(ctx: Sender, method: string, path: string, options: { withKey: boolean; body?: unknown }, timeoutMs: number,
+function send(ctx: Sender, method: string, path: string, options: { withKey: boolean; body?: string }, timeoutMs: number,
   byDeadline: boolean): Promise<Answer> {
   const headers: Record<string, string> = { 'accept': 'application/json', 'user-agent': USER_AGENT };
   if (options.withKey) {
@@ -156,7 +156,7 @@ function send(ctx: Sender, method: string, path: string, options: { withKey: boo
     if (ctx.header === 'bearer') headers.authorization = `Bearer ${ctx.key}`;
     else headers['api-key'] = ctx.key;
   }
-  const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
+  const payload = options.body === undefined ? undefined : Buffer.from(options.body);
   if (payload) {
     headers['content-type'] = 'application/json';
     headers['content-length'] = String(payload.length);
@@ -249,7 +249,8 @@ function sendH2(session: http2.ClientHttp2Session | undefined, method: string, p
     return () => undefined;
   }
   stream.on('response', (h) => {
-    const resHeaders: Answer['headers'] = {};
+    // Without a prototype: a header is data whatever its name (a server may send "__proto__").
+    const resHeaders: Answer['headers'] = Object.create(null);
     for (const [name, value] of Object.entries(h)) if (!name.startsWith(':')) resHeaders[name] = value as string | string[] | undefined;
     readAnswer(stream, Number(h[':status']), resHeaders, answered, () => {
       if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
@@ -276,8 +277,8 @@ function retryDelay(ctx: Bounds, outcome: { value?: Answer; err?: unknown }, n: 
   return backoff(ctx, n);
 }
 
-/** A request with retries, bounded by the check's deadline. */
-export function attempt(ctx: Sender, method: string, path: string, options: { withKey: boolean; body?: unknown }): Promise<Outcome<Answer>> {
+/** A request with retries, bounded by the check's deadline; `body` is JSON. */
+export function attempt(ctx: Sender, method: string, path: string, options: { withKey: boolean; body?: string }): Promise<Outcome<Answer>> {
   return withRetries(ctx, (timeoutMs, byDeadline) => send(ctx, method, path, options, timeoutMs, byDeadline),
     (outcome, n) => retryDelay(ctx, outcome, n));
 }

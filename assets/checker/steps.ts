@@ -1,18 +1,19 @@
 /**
- * The REST steps of a check, and the expiry: what each sends and expects is the CLI's USAGE
- * (cli.ts), their order check.ts's. Self-hosted Qdrant never checks the key on GET / (it is on the
- * auth whitelist with /healthz, /readyz and /livez), so root passes with a wrong key: the key step
- * is what proves it. Node built-ins only.
+ * The REST steps of a check, and the expiry: the probe table's requests and verdicts (probes.ts,
+ * judge.ts), and around them what only this engine does: the network's failures first, root asked
+ * again with the key behind an edge, the report and a passing step's words, excess settled once
+ * enforced has run. The order of the steps is check.ts's. Node built-ins only.
  */
-import { accessWords, planProbes, reportedNames } from './access';
-import { Answer, answer, commonFailure, isQdrantRefusal, NO_KEY_TEXT, unexpected } from './answers';
-import { failure, Failure } from './failures';
-import { daysUntil, describeExpiry } from './jwt';
-import type { BaseUrl, Prepared } from './options';
+import { Answer, commonFailure } from './answers';
+import { failure, Failure, FailureId } from './failures';
+import { ask, Asked, judge, Judged, NAME_HIDDEN, planAccess, plural, shownNames } from './judge';
+import { daysUntil, describeExpiry, KeyInfo } from './jwt';
+import type { BaseUrl, DeclaredAccess, Prepared } from './options';
+import { ProbeId, PROBES } from './probes';
 import type { CheckReport } from './report';
 import { attempt, RestClient } from './rest';
 import type { Outcome } from './retry';
-import { safeLine } from '../runtime/secrets';
+import { holdsPart, redact, safeLine } from '../runtime/secrets';
 
 /** A check of one cluster: what its grants share, and this cluster's address, connection and deadline. */
 export interface CheckContext extends Prepared {
@@ -35,154 +36,79 @@ export interface Verdict {
   readonly durationMs?: number;
 }
 
-function isAuthFailure(res: Answer): boolean {
-  return res.status === 401 || res.status === 403;
+function send(ctx: CheckContext, a: Asked): Promise<Outcome<Answer>> {
+  const { method, withKey, body } = PROBES[a.id].request;
+  return attempt(ctx, method, a.path, { withKey, body });
 }
 
-/** The key step's failure for a 401/403: rejected, or expired (with the date when the key is a JWT). */
-function rejected(ctx: CheckContext, report: CheckReport, res: Answer): Failure {
-  const expired = res.status === 403 && /ExpiredSignature/.test(res.body);
-  report.keyStatus = expired ? 'expired' : 'rejected';
-  // Qdrant's "no key at all": the key was sent, so something on the way took it out.
-  if (res.status === 401 && String(res.body || '').trim() === NO_KEY_TEXT) {
-    return failure('key-not-received', ` (${answer(res, ctx.secrets)}, although it was sent in the ${ctx.header === 'bearer' ? 'Authorization' : 'api-key'} header)`);
-  }
-  if (!expired) return failure('key-rejected', ` (${answer(res, ctx.secrets)})`);
-  const when = ctx.keyInfo.expiresAt ? ` on ${ctx.keyInfo.expiresAt.toISOString().slice(0, 10)}` : '';
-  return failure('key-expired', `${when} (${answer(res, ctx.secrets)}); create a new key and rotate to it`);
+/** The network's failure (the same for every step), else the table's verdict. */
+function verdictOf(ctx: CheckContext & { clusterWide?: boolean }, a: Asked, o: Outcome<Answer>): Judged {
+  const common = commonFailure(ctx, o);
+  return common ? { kind: 'fail', failure: common } : judge(a, o, ctx);
 }
+
+/** A step of one probe: its answer and verdict; the report says when the server refused the key. */
+async function run(ctx: CheckContext, report: CheckReport, id: ProbeId): Promise<{ o: Outcome<Answer>; j: Judged }> {
+  const a = ask(id);
+  const o = await send(ctx, a);
+  const j = verdictOf(ctx, a, o);
+  report.keyStatus = (j.failure && REFUSED[j.failure.id]) || report.keyStatus;
+  return { o, j };
+}
+
+/** The report's words for a key the server refused (401/403; 403 `ExpiredSignature`). */
+const REFUSED: Partial<Record<FailureId, CheckReport['keyStatus']>> = { 'key-rejected': 'rejected', 'key-not-received': 'rejected', 'key-expired': 'expired' };
 
 /**
- * Root without the key: Qdrant answers it with its version JSON (GET / is on its auth whitelist),
- * which proves the address before anything keyed goes there. An endpoint that asks for a key even
- * here as an edge in front of Qdrant does (isEdge) gets `edge`: root is asked again, with the key
- * (stepRootKeyed), and proves the address then. Anything else (a web page, a 404, a redirect,
- * another server's 401/403) fails the step and the key is never sent.
+ * Root without the key: Qdrant answers it with its version JSON (GET / is on its auth whitelist, so
+ * it proves the address, never the key) before anything keyed goes there. An endpoint that asks for a key even here, as the edge in front of a
+ * Qdrant Cloud cluster does, gets `edge`: root is asked again with the key (`root-keyed`), and
+ * proves the address then, or its refusal is about the key. Anything else (a web page, a 404, a
+ * redirect, another server's 401/403) fails the step and the key is never sent.
  */
-export async function stepRoot(ctx: CheckContext, report: CheckReport): Promise<Verdict> {
-  const o = await attempt(ctx, 'GET', '/', { withKey: false });
-  const common = commonFailure(ctx, o);
-  if (common) return { o, failure: common };
-  const res = o.value as Answer;
-  if (!isAuthFailure(res)) return rootAnswer(ctx, report, o);
-  if (isEdge(ctx.target.hostname, res)) return { o, edge: true };
-  // Many servers that are not Qdrant answer 401/403 on `/` (object stores, API gateways, SSO).
-  return {
-    o,
-    failure: failure('not-qdrant', `: GET / without a key answered ${answer(res, ctx.secrets)}, which is neither Qdrant's version JSON ` +
-    'nor the Qdrant Cloud edge\'s refusal; the key was not sent there: check the URL'),
-  };
-}
-
-/** What the Qdrant Cloud edge says in its JSON refusal, `{"error":"forbidden"}` (2023: "key doesn't exist"). */
-const EDGE_ERRORS = new Set(['forbidden', 'key doesn\'t exist']);
-
-/**
- * Whether a 401/403 to a keyless request may come from an edge in front of Qdrant, so that the
- * request may be repeated with the key: a Qdrant Cloud host or Qdrant's own text (isQdrantRefusal;
- * before 1.4.1, `/` was not on Qdrant's whitelist), or the Cloud edge's JSON refusal with one of
- * its own texts. Any other `{"error":…}` (`"Unauthorized"`, say) is common to API gateways: no key.
- */
-function isEdge(hostname: string, res: Answer): boolean {
-  if (isQdrantRefusal(hostname, res.body)) return true;
-  const body = String(res.body || '').trim();
-  try {
-    const json = JSON.parse(body);
-    return json !== null && typeof json === 'object' && !Array.isArray(json) && Object.keys(json).length === 1 &&
-      typeof json.error === 'string' && EDGE_ERRORS.has(json.error);
-  } catch {
-    return false;
-  }
-}
-
-/** Root with the key, after a keyless root was refused (see stepRoot). */
-export async function stepRootKeyed(ctx: CheckContext, report: CheckReport): Promise<Verdict> {
-  const o = await attempt(ctx, 'GET', '/', { withKey: true });
-  const common = commonFailure(ctx, o);
-  return common ? { o, failure: common } : rootAnswer(ctx, report, o);
-}
-
-/** The root step's verdict on an answer to GET /: Qdrant's version JSON, or a failure. */
-function rootAnswer(ctx: CheckContext, report: CheckReport, o: Outcome<Answer>): Verdict {
-  const res = o.value as Answer;
-  if (isAuthFailure(res)) {
-    // Self-hosted Qdrant never checks keys on GET /; an endpoint that does is an edge in front of
-    // Qdrant (as on Qdrant Cloud), and its 401/403 is about the key, not "not Qdrant".
-    // A note, not a fix: an expired key's message keeps its own hint last, a rejected key gets the catalog's (withFix).
-    const f = rejected(ctx, report, res);
-    const note = 'from an endpoint that checks the key even on GET /, as the Qdrant Cloud edge does';
-    return { o, failure: { ...f, message: f.id === 'key-expired' ? f.message.replace(/\); create /, `) ${note}; create `) : `${f.message} ${note}` } };
-  }
-  if (res.status !== 200) return { o, failure: unexpected(ctx, o, 'GET', '/') };
-  let info;
-  try {
-    info = JSON.parse(res.body);
-  } catch {
-    info = undefined;
-  }
-  if (!info || typeof info.title !== 'string' || typeof info.version !== 'string') {
-    const type = String(res.headers['content-type'] || 'no content-type').split(';')[0];
-    return { o, failure: failure('not-qdrant', `: GET / answered 200 (${safeLine(type, ctx.secrets, 60)}) without Qdrant's title and version JSON`) };
-  }
-  report.qdrantVersion = safeLine(info.version, ctx.secrets, 40);
+export async function stepRoot(ctx: CheckContext, report: CheckReport, id: 'root' | 'root-keyed' = 'root'): Promise<Verdict> {
+  const { o, j } = await run(ctx, report, id);
+  if (j.kind === 'edge') return { o, edge: true };
+  if (j.failure) return { o, failure: j.failure };
+  report.qdrantVersion = safeLine(JSON.parse((o.value as Answer).body).version, ctx.secrets, 40);
   return { o, message: `qdrant ${report.qdrantVersion}` };
 }
 
 export async function stepKey(ctx: CheckContext, report: CheckReport): Promise<Verdict> {
-  const o = await attempt(ctx, 'GET', '/collections', { withKey: true });
-  const common = commonFailure(ctx, o);
-  if (common) return { o, failure: common };
-  const res = o.value as Answer;
-  if (isAuthFailure(res)) return { o, failure: rejected(ctx, report, res) };
-  if (res.status !== 200) return { o, failure: unexpected(ctx, o, 'GET', '/collections') };
-  let collections;
-  try {
-    collections = JSON.parse(res.body).result.collections;
-  } catch {
-    collections = undefined;
-  }
-  if (!Array.isArray(collections)) return { o, failure: failure('not-qdrant', ': GET /collections answered 200 without a collection list') };
+  const { o, j } = await run(ctx, report, 'key');
+  if (j.failure) return { o, failure: j.failure };
+  const n = (JSON.parse((o.value as Answer).body).result.collections as unknown[]).length;
   report.keyStatus = 'accepted';
-  report.collectionCount = collections.length;
-  return { o, message: `key accepted (${collections.length} collection${collections.length === 1 ? '' : 's'} visible)` };
+  report.collectionCount = n;
+  return { o, message: `key accepted (${plural(n, 'collection')} visible)` };
 }
 
 export async function stepEnforced(ctx: CheckContext, report: CheckReport): Promise<Verdict> {
-  const o = await attempt(ctx, 'GET', '/collections', { withKey: false });
-  const common = commonFailure(ctx, o);
-  if (common) return { o, failure: common };
-  const res = o.value as Answer;
-  if (isAuthFailure(res)) {
+  const { o, j } = await run(ctx, report, 'enforced');
+  if (j.kind === 'pass') {
     report.enforcement = 'enforced';
-    return { o, message: `keys enforced (${res.status} without a key)` };
+    return { o, message: `keys enforced (${(o.value as Answer).status} without a key)` };
   }
-  if (res.status !== 200) return { o, failure: unexpected(ctx, o, 'GET', '/collections') };
+  if (j.kind !== 'open') return { o, failure: j.failure };
   report.enforcement = 'open';
-  if (!ctx.requireAuth) {
-    report.notes.push('cluster is open (allowed)');
-    return { o, message: 'cluster is open (allowed)' };
-  }
-  return {
-    o,
-    failure: failure('cluster-open', ': GET /collections without a key answered 200, so anyone can read and write it — enable an API key on the cluster ' +
-      '(or, if that is intended, pass --allow-open; in a stack: healthCheck.requireAuth false)'),
-  };
+  if (ctx.requireAuth) return { o, failure: j.failure };
+  report.notes.push('cluster is open (allowed)');
+  return { o, message: 'cluster is open (allowed)' };
 }
 
 export async function stepAccess(ctx: CheckContext, report: CheckReport): Promise<Verdict | undefined> {
-  const probes = planProbes(ctx.access, ctx.read, ctx.write);
-  if (probes.length === 0) return undefined;
-  const outcomes = await Promise.all(probes.map((p) => attempt(ctx, p.method, p.path, { withKey: true, body: p.body })));
+  const plan = planAccess(ctx.access, ctx.read, ctx.write);
+  if (plan.length === 0) return undefined;
+  const outcomes = await Promise.all(plan.map((a) => send(ctx, a)));
   // Every probe went out at once: the step's attempts are all of theirs; a failure's status is its probe's.
   const attempts = outcomes.reduce((sum, o) => sum + o.attempts, 0);
+  const clusterWide = plan.some((a, i) => a.id === 'global-read' && outcomes[i].value?.status === 200);
   const excess = [];
-  for (let i = 0; i < probes.length; i++) {
+  for (let i = 0; i < plan.length; i++) {
     const o = outcomes[i];
-    const common = commonFailure(ctx, o);
-    if (common) return { o: { ...o, attempts }, failure: common };
-    const verdict = probes[i].judge(o, ctx);
-    if (verdict.failure) return { o: { ...o, attempts }, failure: verdict.failure };
-    if (verdict.excess) excess.push(verdict.excess);
+    const j = verdictOf({ ...ctx, clusterWide }, plan[i], o);
+    if (j.kind === 'fail') return { o: { ...o, attempts }, failure: j.failure };
+    if (j.failure) excess.push(j.failure);
   }
   report.access = {
     declared: ctx.access,
@@ -192,6 +118,26 @@ export async function stepAccess(ctx: CheckContext, report: CheckReport): Promis
   };
   // Excess is settled once the enforced step has run (settleExcess): on an open cluster it is not the key's.
   return { o: { attempts }, message: accessWords(ctx.access, ctx.read, ctx.write, ctx.keyInfo, ctx.secrets), excess };
+}
+
+/** Declared collection names for the JSON report: as declared (redacted), or NAME_HIDDEN. */
+function reportedNames(names: string[], secrets: readonly string[]): string[] {
+  return names.map((n) => (holdsPart(String(n), secrets) ? NAME_HIDDEN : redact(n, secrets)));
+}
+
+/**
+ * The words for a passing access step, e.g. "read-only as declared". A JWT with points-only access
+ * (`prw`) to a declared write collection passes (the write probe is a points write), but cannot
+ * create an index or take a snapshot there: the words name those collections, e.g.
+ * "access to 2 collections as declared (points only: "orders")".
+ */
+function accessWords(access: DeclaredAccess, read: string[], write: string[], keyInfo: KeyInfo, secrets: readonly string[]): string {
+  const collections = read.length + write.length;
+  const byName = keyInfo.collectionAccess || {};
+  const pointsOnly = access === 'manage' ? [] : write.filter((n) => Object.prototype.hasOwnProperty.call(byName, n) && byName[n] === 'prw');
+  const note = pointsOnly.length > 0 ? ` (points only: ${shownNames(pointsOnly, secrets)})` : '';
+  if (access === 'manage' || access === 'read-only') return `${access === 'manage' ? 'manage access' : 'read-only'} as declared`;
+  return access === 'collections' || collections > 0 ? `access to ${plural(collections, 'collection')} as declared${note}` : '';
 }
 
 /**
@@ -230,11 +176,11 @@ export function stepExpiry(ctx: Prepared, report: CheckReport): Verdict | undefi
     return {
       o: { attempts: 0 },
       failure: failure('key-expires-soon', `: it ${described}, and at least ${ctx.minValidityDays} days are required ` +
-        '(healthCheck.minValidityDays, --min-validity-days); create a new key, deploy it, then delete the old one (qdrant-setup.md, "Rotation")'),
+        '(healthCheck.minValidityDays, --min-validity-days); create a new key, deploy it, then delete the old one (setup guide, section 6)'),
     };
   }
   if (days < ctx.warnValidityDays) {
-    report.warnings.push(`key ${described}: rotate it soon (qdrant-setup.md, "Rotation")`);
+    report.warnings.push(`key ${described}: rotate it soon (setup guide, section 6)`);
   }
   return { o: { attempts: 0 }, message: described };
 }

@@ -16,6 +16,15 @@ export interface CliIo {
   setExitCode?(code: number): void;
 }
 
+/**
+ * The value of environment variable `name` in `env`, or undefined: only an own value counts, so a
+ * name such as `constructor` or `toString` is never answered by Object.prototype.
+ */
+export function envValue(env: CliIo['env'], name: string): string | undefined {
+  const value = Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** What main() gets: the io, and a way to register a secret (redacted from everything written afterwards). */
 export interface RunIo extends CliIo {
   addSecret(secret: string | undefined): void;

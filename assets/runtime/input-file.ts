@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { envValue } from './cli';
 import { RuntimeError, codeOf, messageOf } from './errors';
 
 /** In an input file, `{"$env": "NAME"}` stands for the value of environment variable NAME. */
@@ -76,9 +77,10 @@ export function resolveValue(value: unknown, env: Readonly<Record<string, string
   const keys = Object.keys(value);
   if (keys.length !== 1 || keys[0] !== ENV_REFERENCE) return value;
   const name: unknown = (value as Record<string, unknown>)[ENV_REFERENCE];
-  if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(env, name) || env[name] === undefined) {
+  const resolved = typeof name === 'string' ? envValue(env, name) : undefined;
+  if (resolved === undefined) {
     throw new RuntimeError(`${where} is the value of environment variable ${typeof name === 'string' ? JSON.stringify(name.slice(0, 64)) : '(not a name)'}, ` +
       'which is not set; the configuration sets it for this step: run the step through the deploy, not by hand');
   }
-  return env[name];
+  return resolved;
 }

@@ -6,20 +6,35 @@
  *   logical name   prod-eu, search-api      letters, digits, - and _, starting with a letter, <= 63
  *   identifier     prod_eu                  Terraform outputs and variables (qdrant_prod_eu_rest_endpoint)
  *   env fragment   PROD_EU                  environment variables (QDRANT_PROD_EU_URL)
- *   owner          multi/Qdrant             the construct path that owns entries in a shared file
+ *   entry name     QDRANT_URL, APP_KEY      what a target names a value (an env name, not "__proto__")
+ *   owner          multi/Qdrant             the construct path that owns entries in a shared file,
+ *                  multi/Qdrant@staging     ...in another Terraform workspace (src/private/stack-strings.ts)
  *   collection     products, "a b", ü       a Qdrant collection a key's access names (COLLECTION_RULE)
  */
+import { createHash } from 'node:crypto';
 import { SHOWN_AS_NOTHING } from './text';
 
 const NAME_RE = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
 export const NAME_RULE = 'names start with a letter and hold only letters, digits, "-" and "_" (at most 63 characters)';
 
-const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]{0,255}$/;
-export const ENV_NAME_RULE = 'environment-variable names hold only letters, digits and "_", and do not start with a digit';
+/** The longest environment-variable name (and so entry name) accepted. */
+export const MAX_ENV_NAME_LENGTH = 256;
+const ENV_NAME_RE = new RegExp(`^[A-Za-z_][A-Za-z0-9_]{0,${MAX_ENV_NAME_LENGTH - 1}}$`);
+export const ENV_NAME_RULE = `environment-variable names hold only letters, digits and "_", do not start with a digit, and have at most ${MAX_ENV_NAME_LENGTH} characters`;
+
+// What a target names an entry: an environment-variable name, except "__proto__", which the npm
+// dotenv parser and every JavaScript reader that copies names into an object drop (the
+// assignment sets the object's prototype instead): a Node app would never see that entry.
+export const ENTRY_NAME_RULE = `entry names are environment-variable names (letters, digits and "_", not starting with a digit, at most ${MAX_ENV_NAME_LENGTH} characters), ` +
+  'and not "__proto__" (JavaScript readers such as the npm dotenv package drop it)';
 
 // A construct path: ids joined by "/". Nothing a shell or Terraform would read specially.
-const OWNER_RE = /^[A-Za-z0-9_][A-Za-z0-9_.:@/+-]{0,127}$/;
-export const OWNER_RULE = 'owners are 1-128 characters from A-Z a-z 0-9 _ . : @ / + - (starting with a letter, digit or _)';
+const OWNER_CHARS_RE = /^[A-Za-z0-9_][A-Za-z0-9_.:@/+-]*$/;
+/** The longest owner. */
+export const MAX_OWNER_LENGTH = 128;
+const OWNER_RE = new RegExp(`^(?=.{1,${MAX_OWNER_LENGTH}}$)${OWNER_CHARS_RE.source.slice(1)}`);
+export const OWNER_RULE = `owners are 1-${MAX_OWNER_LENGTH} characters from A-Z a-z 0-9 _ . : @ / + - (starting with a letter, digit or _)`;
+export const OWNER_PATH_RULE = 'construct paths that own entries hold only A-Z a-z 0-9 _ . : @ / + - (starting with a letter, digit or _)';
 
 // Qdrant's own rule (no / \ : * ? " < > | ,, at most 255) plus what this library refuses so that
 // a name shows as what it is: surrounding whitespace, control characters (C0, DEL, C1), bidi
@@ -50,9 +65,77 @@ export function isEnvName(name: unknown): name is string {
   return typeof name === 'string' && ENV_NAME_RE.test(name);
 }
 
-/** A writer owner (a construct path) that needs no quoting anywhere. */
+/** A name a target may give an entry, and the writers write (ENTRY_NAME_RULE). */
+export function isEntryName(name: unknown): name is string {
+  return isEnvName(name) && name !== '__proto__';
+}
+
+/** A writer owner (a construct path, and the workspace) that needs no quoting anywhere. */
 export function isOwner(owner: unknown): owner is string {
   return typeof owner === 'string' && OWNER_RE.test(owner);
+}
+
+/** A construct path that can own entries, at any length (a long one is shortened: see defaultWorkspaceOwner). */
+export function isOwnerPath(path: unknown): path is string {
+  return typeof path === 'string' && OWNER_CHARS_RE.test(path);
+}
+
+/**
+ * Owners (the constructs compute them in Terraform, src/private/stack-strings.ts):
+ *   default workspace   the construct path, when it is an owner (at most 128 characters);
+ *   another workspace   the path, "@", and the workspace's name, or 16 hex digits of the name's
+ *                       SHA-256 when the name has other characters or does not fit in 128.
+ * A path that does not leave room for "@" and 16 hex digits (from 112 characters; in the default
+ * workspace, from 129) stands as its first 80 characters, "+" and 16 hex digits of its SHA-256:
+ * every (path, workspace) pair keeps an owner of its own, and the owners that fitted before
+ * issue #29 are unchanged.
+ */
+const LONG_PATH_HEAD = 80;
+/** The characters of a workspace name that an owner keeps as they are (any other name is hashed). */
+export const WORKSPACE_NAME_CHARS = 'A-Za-z0-9_.:+-';
+/** What an owner in another workspace leaves for "@" and the workspace: at least a hash (16). */
+const WORKSPACE_MIN_ROOM = 1 + 16;
+
+function shortPath(path: string): string {
+  return `${path.slice(0, LONG_PATH_HEAD)}+${createHash('sha256').update(path).digest('hex').slice(0, 16)}`;
+}
+
+/** The owner of a construct path's entries in the default workspace. */
+export function defaultWorkspaceOwner(path: string): string {
+  return path.length <= MAX_OWNER_LENGTH ? path : shortPath(path);
+}
+
+/** What a construct path's owner in another workspace starts with, before "@<workspace>". */
+export function workspaceOwnerBase(path: string): string {
+  return path.length <= MAX_OWNER_LENGTH - WORKSPACE_MIN_ROOM ? path : shortPath(path);
+}
+
+/**
+ * The Terraform workspace in which construct path `other` writes as `path` does in the default
+ * workspace (`path` is `<other>@<workspace>`), or undefined. Two such accesses writing one file
+ * would share one owner there.
+ */
+export function workspaceSharingOwner(path: string, other: string): string | undefined {
+  const mine = defaultWorkspaceOwner(path);
+  const base = `${workspaceOwnerBase(other)}@`;
+  if (!mine.startsWith(base)) return undefined;
+  const workspace = mine.slice(base.length);
+  return new RegExp(`^[${WORKSPACE_NAME_CHARS}]{1,${MAX_OWNER_LENGTH - base.length}}$`).test(workspace) ? workspace : undefined;
+}
+
+/**
+ * Whether owners `a` and `b` are one construct path in two Terraform workspaces (for the message
+ * that says so): each stripped of a trailing "@<workspace>", they are one path, or one is the
+ * other's long-path stand-in.
+ */
+export function sameAccessOwners(a: string, b: string): boolean {
+  if (a === b) return false;
+  const forms = (o: string) => {
+    const stripped = String(o).replace(/@[^/@]*$/, '');
+    return [o, stripped, workspaceOwnerBase(o), workspaceOwnerBase(stripped)];
+  };
+  const theirs = forms(b);
+  return forms(a).some((f) => theirs.includes(f));
 }
 
 /** `Prod-EU` -> `prod_eu`: two names with the same key collide (Terraform and env names). */
@@ -102,3 +185,6 @@ export function clusterEnvNames(clusterName: string, single: boolean) {
 export function grantLabel(keyName: string, clusterName: string): string {
   return `${keyName} → ${clusterName}`;
 }
+
+/** The longest label the checker shows whole: the longest grant label (two names of 63 and " → "). */
+export const MAX_LABEL_SHOWN = grantLabel('k'.repeat(63), 'c'.repeat(63)).length;

@@ -58,6 +58,7 @@ export const CHECK_OPTIONS = {
   warnValidityDays: ranged({ flag: '--warn-validity-days', type: 'integer', min: 0, max: 3650, default: 14, unit: 'days', valueName: 'N', describe: 'Warn when the key (a JWT) expires in fewer days' }),
   deployCommand: oneOf({ flag: '--deploy-command', type: 'enum', values: ['cdktf deploy', 'cdktn deploy', 'terraform apply', 'tofu apply'], default: 'cdktf deploy', describe: 'How the user deploys, for the hints in messages' }),
   label: option({ flag: '--label', type: 'string', valueName: 'TEXT', describe: 'Name shown in the output line (default: the URL host)' }),
+  guide: option({ flag: '--guide', type: 'string', valueName: 'PATH', describe: 'The setup guide the failure lines name (default: "setup guide")' }),
   json: option({ flag: '--json', type: 'boolean', describe: 'Print the full report as JSON' }),
   help: option({ flag: '--help', aliases: ['-h'], type: 'boolean', describe: 'Show this help' }),
 };
@@ -70,6 +71,19 @@ export const FILE_OPTIONS = {
   help: CHECK_OPTIONS.help,
 };
 
+/**
+ * `verify-key`: only that the key variable is set and holds the value whose sha256 the other
+ * variable gives. The constructs run it ahead of a check or a write of an ephemeral key, in a
+ * provisioner of its own: the hash, derived from an ephemeral value, makes Terraform hide that
+ * provisioner's output (it prints nothing when it passes), not the check's.
+ */
+export const VERIFY_KEY_OPTIONS = {
+  keyEnv: CHECK_OPTIONS.keyEnv,
+  keySha256Env: CHECK_OPTIONS.keySha256Env,
+  deployCommand: CHECK_OPTIONS.deployCommand,
+  help: CHECK_OPTIONS.help,
+};
+
 /** `remove-dropped`: the files are in the environment (WRITER_ENV.files, keepFiles). */
 export const DROPPED_OPTIONS = {
   owner: FILE_OPTIONS.owner,
@@ -78,6 +92,7 @@ export const DROPPED_OPTIONS = {
 
 const COMMANDS = {
   'check': CHECK_OPTIONS,
+  'verify-key': VERIFY_KEY_OPTIONS,
   'write': FILE_OPTIONS,
   'remove': FILE_OPTIONS,
   'remove-dropped': DROPPED_OPTIONS,

@@ -119,9 +119,8 @@ export function redactDeep<T>(value: T, secrets: Secrets): T {
   if (typeof value === 'string') return redact(value, secrets) as T;
   if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets)) as T;
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v, secrets);
-    return out as T;
+    // Own properties of the copy, whatever their names ("__proto__" among them).
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)])) as T;
   }
   return value;
 }

@@ -14,6 +14,7 @@ import * as dotenv from './dotenv';
 import { DELETE, Next, SidecarPlan, updateFile, UpdateOptions } from './file';
 import { FileRecord } from './input';
 import * as json from './json';
+import { fileNameProblem } from './file-names';
 import { RUN, RuntimeError } from '../runtime/errors';
 
 /** One write or remove: the command, the file, its format and the owner of the entries. */
@@ -36,21 +37,21 @@ interface Planned {
 }
 
 /** The transform for updateFile: plans with dotenv.ts. */
-function dotenvTransform(command: FileCommand['command'], entries: Record<string, string>, owner: string, out: Planned) {
+function dotenvTransform(command: FileCommand['command'], entries: ReadonlyMap<string, string>, owner: string, out: Planned) {
   return (text: string | null): Next => {
     if (command === 'write') {
       const plan = dotenv.planMerge(text, entries, { owner });
       out.written = plan;
       return plan.text;
     }
-    const plan = dotenv.planRemove(text, Object.keys(entries), { owner, all: true });
+    const plan = dotenv.planRemove(text, [...entries.keys()], { owner, all: true });
     out.removed = plan;
     return plan.deleteFile ? DELETE : plan.text;
   };
 }
 
 /** The transform for updateFile with a sidecar: plans with json.ts. */
-function jsonTransform(command: FileCommand['command'], entries: Record<string, string>, owner: string, sidecarName: string, out: Planned) {
+function jsonTransform(command: FileCommand['command'], entries: ReadonlyMap<string, string>, owner: string, sidecarName: string, out: Planned) {
   return (text: string | null, sideText: string | null): SidecarPlan => {
     const side = json.parseSidecar(sideText, sidecarName);
     if (command === 'write') {
@@ -60,7 +61,7 @@ function jsonTransform(command: FileCommand['command'], entries: Record<string, 
       const sidecarAfter = plan.sidecarAfter ? json.renderSidecar(plan.sidecarAfter) : null;
       return { text: plan.text, sidecar, sidecarFirst: true, sidecarAfter };
     }
-    const plan = json.planRemove(text, side, Object.keys(entries), { owner, sidecarName, all: true });
+    const plan = json.planRemove(text, side, [...entries.keys()], { owner, sidecarName, all: true });
     out.removed = plan;
     const sidecar = plan.sidecar ? json.renderSidecar(plan.sidecar) : (sideText == null ? null : DELETE);
     return { text: plan.deleteFile ? DELETE : plan.text, sidecar, sidecarFirst: false };
@@ -68,9 +69,12 @@ function jsonTransform(command: FileCommand['command'], entries: Record<string, 
 }
 
 /** Does one write or remove; returns the summary line. Throws a RuntimeError (one line) on failure. */
-export async function apply({ command, format, file: target, owner }: FileCommand, entries: Record<string, string>,
+export async function apply({ command, format, file: target, owner }: FileCommand, entries: ReadonlyMap<string, string>,
   options: UpdateOptions & { warn: (message: string) => void }): Promise<string> {
   const warn = options.warn;
+  // A name too long for the files the writer makes next to it: said before anything is made.
+  const nameProblem = command === 'write' ? fileNameProblem(target, format) : undefined;
+  if (nameProblem) throw new RuntimeError(`cannot write ${target}: ${nameProblem}; the file was not changed`, 'ENAMETOOLONG');
   const out: Planned = {};
   // Removing from a file whose directory is gone (another machine's path) is nothing to do.
   const fileOpts = { ...options, removing: command === 'remove' };
@@ -83,7 +87,7 @@ export async function apply({ command, format, file: target, owner }: FileComman
   } else {
     res = await updateFile(target, dotenvTransform(command, entries, owner, out), fileOpts);
   }
-  const n = Object.keys(entries).length;
+  const n = entries.size;
   if (command === 'write') {
     const p = out.written as NonNullable<Planned['written']>;
     const extra = [
@@ -135,7 +139,7 @@ export async function removeDropped(owner: string, files: FileRecord[], keep: Fi
       continue;
     }
     try {
-      lines.push(await apply({ command: 'remove', format: f.format, file: f.file, owner }, {}, fileOpts));
+      lines.push(await apply({ command: 'remove', format: f.format, file: f.file, owner }, new Map(), fileOpts));
     } catch (err) {
       if (!(err instanceof RuntimeError)) throw err;
       failed.push(err.message);

@@ -18,7 +18,7 @@
  * of the names written, recorded or removed, belongs to someone else (a user's note or variable
  * inside the block stays, whatever happens).
  */
-import type { DotenvItem } from './dotenv-syntax';
+import { DotenvItem, lineOf } from './dotenv-syntax';
 import { REFUSED } from './entries';
 import { RuntimeError } from '../runtime/errors';
 
@@ -77,7 +77,7 @@ export function readBlocks(items: readonly DotenvItem[], owner: string): { block
     // A start marker without its end marker (any owner's: every line after it would count as
     // that block's, and a block appended after it would start inside it).
     const it = items[open.start];
-    throw new RuntimeError(`line ${it.line}: managed block for owner ${open.owner} has no end marker; restore the line "${endMarker(open.owner)}" after its entries, or delete this line`, REFUSED, { line: it.line });
+    throw new RuntimeError(`${lineOf(it)}: managed block for owner ${open.owner} has no end marker; restore the line "${endMarker(open.owner)}" after its entries, or delete this line`, REFUSED, { line: it.line });
   }
   const S = startMarker(owner);
   const E = endMarker(owner);
@@ -92,27 +92,27 @@ export function readBlocks(items: readonly DotenvItem[], owner: string): { block
   if (starts.length === 0 && ends.length === 0) return { block: null, blocks, ownerAt };
   if (starts.length === 0 || ends[0] < starts[0]) {
     const it = items[ends[0]];
-    throw new RuntimeError(`line ${it.line}: end marker of the managed block for owner ${owner} has no start marker before it; restore the line "${S}" above it, or delete this line`, REFUSED, { line: it.line });
+    throw new RuntimeError(`${lineOf(it)}: end marker of the managed block for owner ${owner} has no start marker before it; restore the line "${S}" above it, or delete this line`, REFUSED, { line: it.line });
   }
   const end = ends.find((idx) => idx > starts[0]);
   if (end === undefined) {
     const it = items[starts[0]];
-    throw new RuntimeError(`line ${it.line}: managed block for owner ${owner} has no end marker; restore the line "${E}" after its entries, or delete this line`, REFUSED, { line: it.line });
+    throw new RuntimeError(`${lineOf(it)}: managed block for owner ${owner} has no end marker; restore the line "${E}" after its entries, or delete this line`, REFUSED, { line: it.line });
   }
   const extra = [...starts.slice(1), ...ends.filter((idx) => idx !== end)][0];
   if (extra !== undefined) {
     const it = items[extra];
-    throw new RuntimeError(`line ${it.line}: a second marker of the managed block for owner ${owner} (the block starts on line ${items[starts[0]].line}); merge the two blocks into one, or delete this line`, REFUSED, { line: it.line });
+    throw new RuntimeError(`${lineOf(it)}: a second marker of the managed block for owner ${owner} (the block starts on line ${items[starts[0]].line}); merge the two blocks into one, or delete this line`, REFUSED, { line: it.line });
   }
   for (let idx = starts[0] + 1; idx < end; idx++) {
     const it = items[idx];
     if (it.kind === 'comment' && (START_RE.test(it.content ?? '') || END_RE.test(it.content ?? ''))) {
-      throw new RuntimeError(`line ${it.line}: a marker of another managed block inside the block for owner ${owner} (lines ${items[starts[0]].line}-${items[end].line}); move that block out of it`, REFUSED, { line: it.line });
+      throw new RuntimeError(`${lineOf(it)}: a marker of another managed block inside the block for owner ${owner} (lines ${items[starts[0]].line}-${items[end].line}); move that block out of it`, REFUSED, { line: it.line });
     }
   }
   if (ownerAt[starts[0]] !== null) {
     const it = items[starts[0]];
-    throw new RuntimeError(`line ${it.line}: the managed block for owner ${owner} starts inside the block of owner ${ownerAt[starts[0]]}; move it out of that block`, REFUSED, { line: it.line });
+    throw new RuntimeError(`${lineOf(it)}: the managed block for owner ${owner} starts inside the block of owner ${ownerAt[starts[0]]}; move it out of that block`, REFUSED, { line: it.line });
   }
   const created = items[starts[0]].content !== S;
   // The record: the first comment in the block that has its form (written right after the start

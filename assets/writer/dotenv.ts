@@ -5,8 +5,8 @@
  * or deletes it when this tool had created it.
  */
 import { readBlocks, inBlock, recordLine, startMarker, endMarker } from './dotenv-blocks';
-import { DotenvItem, formatValue, parseDotenv } from './dotenv-syntax';
-import { anotherWorkspace, checkName, checkOwner, otherWorkspace, REFUSED, SECRET_NAMING_FIX } from './entries';
+import { DotenvItem, formatValue, lineOf, parseDotenv, PARTIAL_LINE_ENDS } from './dotenv-syntax';
+import { anotherWorkspace, checkName, checkOwner, entryMap, otherWorkspace, REFUSED, SECRET_NAMING_FIX } from './entries';
 import { RuntimeError, messageOf } from '../runtime/errors';
 
 export { TOOL, startMarker, endMarker, recordLine } from './dotenv-blocks';
@@ -17,11 +17,8 @@ function joinItems(bom: string, items: readonly DotenvItem[]): string {
 }
 
 function checkEntries(entries: unknown): Map<string, string> {
-  if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
-    throw new RuntimeError('entries must be an object of NAME: value', REFUSED);
-  }
   const formatted = new Map<string, string>();
-  for (const [name, value] of Object.entries(entries)) {
+  for (const [name, value] of entryMap(entries)) {
     checkName(name);
     try {
       formatted.set(name, formatValue(value));
@@ -37,7 +34,8 @@ function checkEntries(entries: unknown): Map<string, string> {
  * (name lists). `text` null means the file does not exist yet: the block's start marker then
  * records that this tool created the file.
  *   - Refuses (naming the first offending line) when one of the names is defined anywhere
- *     outside owner's block: by the user, or in another owner's block.
+ *     outside owner's block: by the user, or in another owner's block; also where only some
+ *     reader finds it (dotenv-syntax.ts), and when a line of the block is not a line for each.
  *   - Inside the block, each definition of a name gets its value token replaced in place (the
  *     rest of the line: indentation, export, spacing, comment, line ending, is kept); other
  *     names are appended at the end of the block; the definitions of recorded names that are no
@@ -45,7 +43,7 @@ function checkEntries(entries: unknown): Map<string, string> {
  *     Nothing else in the file changes.
  *   - Without a block, one is appended at the end of the file (keeping a missing final newline).
  */
-export function planMerge(text: string | null, entries: Record<string, string>, opts: { owner: string }):
+export function planMerge(text: string | null, entries: Readonly<Record<string, string>> | ReadonlyMap<string, string>, opts: { owner: string }):
 { text: string | null; added: string[]; updated: string[]; unchanged: string[]; dropped: string[] } {
   const owner = checkOwner(opts && opts.owner);
   const formatted = checkEntries(entries);
@@ -60,10 +58,31 @@ export function planMerge(text: string | null, entries: Record<string, string>, 
     if (it.kind !== 'assign' || !formatted.has(it.key as string) || inBlock(block, idx)) return;
     const where = ownerAt[idx] ? `in the managed block of owner ${ownerAt[idx]}` : `outside the managed block of owner ${owner}`;
     if (ownerAt[idx] && otherWorkspace(ownerAt[idx] as string, owner)) {
-      throw new RuntimeError(`line ${it.line}: ${it.key} is already defined in the managed block of owner ${ownerAt[idx]}${anotherWorkspace(owner)}`, REFUSED, { line: it.line });
+      throw new RuntimeError(`${lineOf(it)}: ${it.key} is already defined in the managed block of owner ${ownerAt[idx]}${anotherWorkspace(owner)}`, REFUSED, { line: it.line });
     }
-    throw new RuntimeError(`line ${it.line}: ${it.key} is already defined ${where}; remove that line, or ${SECRET_NAMING_FIX}`, REFUSED, { line: it.line });
+    throw new RuntimeError(`${lineOf(it)}: ${it.key} is already defined ${where}; remove that line, or ${SECRET_NAMING_FIX}`, REFUSED, { line: it.line });
   });
+  // No line inside a quoted value defines one of our names for Node's parser, and every line of
+  // the block starts where every reader starts one.
+  for (const it of items) {
+    const inner = (it.inner ?? []).find((d) => formatted.has(d.key));
+    if (inner) {
+      throw new RuntimeError(`line ${inner.line}: ${inner.key}= starts a line inside the quoted value of ${it.key} (line ${it.line}), which Node's --env-file reads as a definition if it ends that value sooner (at the first ${it.quote}, backslash or not); remove that line, or ${SECRET_NAMING_FIX}`, REFUSED, { line: inner.line });
+    }
+  }
+  for (let idx = block ? block.start + 1 : 0; block && idx <= block.end; idx++) {
+    const [prev, it] = [items[idx - 1], items[idx]];
+    if (prev.eol !== '\n' && prev.eol !== '\r\n') {
+      throw new RuntimeError(`line ${it.line}: a line of the managed block of owner ${owner} starts after ${PARTIAL_LINE_ENDS[prev.eol as string]}, so not every reader reads it as a line; replace that character with a newline`, REFUSED, { line: it.line });
+    }
+    // Node's parser reads on into the next line after NAME= and spaces (22 and later), and after a
+    // line with no = that starts with a space or a tab (20).
+    const readOn = prev.kind === 'assign'
+      ? prev.quote === '' && prev.valueRaw === '' && /[ \t]$/.test(`${prev.prefix}${prev.suffix}`) && !prev.suffix?.includes('#')
+        && `${prev.key}= has only spaces after it, so Node's --env-file (22 and later) reads the next line as its value`
+      : /^[ \t]/.test(prev.content ?? '') && 'this line starts with a space or a tab, so Node 20\'s --env-file reads the next line as part of it';
+    if (readOn) throw new RuntimeError(`${lineOf(prev)}: inside the managed block of owner ${owner}, ${readOn}; remove those spaces`, REFUSED, { line: prev.line });
+  }
   const seen = new Set<string>();
   const changed = new Set<string>();
   for (let idx = block ? block.start + 1 : 0; block && idx < block.end; idx++) {

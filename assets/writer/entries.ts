@@ -1,13 +1,30 @@
 /**
- * What every store edit checks first, whatever the format: entry names (variable names) and the
- * owner (the construct path that owns the entries). The rules are runtime/names.ts's; this module
- * only turns a broken rule into the error the editors raise. Node built-ins only.
+ * What every store edit checks first, whatever the format: entry names and the owner (the
+ * construct path that owns the entries). The rules are runtime/names.ts's; this module only turns
+ * a broken rule into the error the editors raise, and says how a name is shown. Node built-ins only.
  */
 import { RuntimeError } from '../runtime/errors';
-import { isEnvName, isOwner, OWNER_RULE } from '../runtime/names';
+import { ENTRY_NAME_RULE, isEntryName, isEnvName, isOwner, OWNER_RULE, sameAccessOwners } from '../runtime/names';
+import { mayBeKey, showable } from '../runtime/text';
 
 /** The code of an edit refused for what the file or the entries hold (a line, a name, a value). */
 export const REFUSED = 'EINVALID';
+
+/**
+ * An entry name, as messages show it: a key pasted in its place must not come back. Names made of
+ * short upper-case words, such as QDRANT_PROD_EU_API_KEY (the library's, and most renames), are
+ * shown up to 64 characters; others only when short. A key is rarely that: an upper-case hex key
+ * is one long word.
+ */
+const wordyName = (name: string) => /^[A-Z][A-Z0-9_]{0,63}$/.test(name) && name.split('_').every((word) => word.length <= 16);
+export function entryShown(name: unknown): string {
+  return isEnvName(name) && (wordyName(name) || !mayBeKey(name)) ? name : showable(name) ?? '(not shown: it may be a key)';
+}
+
+/** The refusal of an entry name, `where` saying where it came from (e.g. "QCA_ENTRIES: "). */
+export function badEntryName(name: unknown, where = ''): string {
+  return `${where}entry name ${entryShown(name)} is not a valid variable name: ${ENTRY_NAME_RULE}`;
+}
 
 export function checkOwner(owner: unknown): string {
   if (!isOwner(owner)) throw new RuntimeError(`owner is not valid: ${OWNER_RULE}`, REFUSED);
@@ -15,9 +32,7 @@ export function checkOwner(owner: unknown): string {
 }
 
 export function checkName(name: unknown): string {
-  if (!isEnvName(name)) {
-    throw new RuntimeError(`entry name "${String(name).slice(0, 64)}" is not a valid variable name (letters, digits and _, not starting with a digit)`, REFUSED);
-  }
+  if (!isEntryName(name)) throw new RuntimeError(badEntryName(name), REFUSED);
   return name;
 }
 
@@ -26,8 +41,7 @@ export function checkName(name: unknown): string {
  * add `@<workspace>` to the path outside the default one, src/private/stack-strings.ts).
  */
 export function otherWorkspace(a: string, b: string): boolean {
-  const path = (o: string) => String(o).replace(/@[^/@]*$/, '');
-  return a !== b && path(a) === path(b);
+  return sameAccessOwners(a, b);
 }
 
 /** What a refusal says after naming the other workspace's owner, with the fix. */
@@ -38,3 +52,15 @@ export function anotherWorkspace(owner: string): string {
 
 /** What a refusal of a name already in the file says to do. */
 export const SECRET_NAMING_FIX = 'give our entry another name with the secretNaming of the key that writes it (e.g. secretNaming: { prefix: "APP_" })';
+
+/**
+ * The entries of a write as a Map (NAME → value): a Map, or an object's own properties (a
+ * `__proto__` among them, which a lookup in a plain object would miss).
+ */
+export function entryMap(entries: unknown): Map<string, unknown> {
+  if (entries instanceof Map) return new Map(entries);
+  if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
+    throw new RuntimeError('entries must be an object of NAME: value', REFUSED);
+  }
+  return new Map(Object.entries(entries));
+}

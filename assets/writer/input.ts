@@ -6,12 +6,13 @@
  * or QCA_ENTRIES_FILE holds all three (how the constructs pass them, runtime/input-file.ts);
  * remove-dropped reads QCA_FILES and QCA_KEEP_FILES. Messages never hold a value. Node built-ins only.
  */
+import { badEntryName, entryShown } from './entries';
+import { envValue } from '../runtime/cli';
 import { RUN, RuntimeError } from '../runtime/errors';
 import { readInputFile, resolveValue } from '../runtime/input-file';
 import { sameSha256, setKeyHint, variableSetTwice } from '../runtime/key-variable';
-import { isEnvName } from '../runtime/names';
+import { isEntryName, isEnvName } from '../runtime/names';
 import { FILE_OPTIONS, WRITER_ENV } from '../runtime/protocol';
-import { mayBeKey, showable } from '../runtime/text';
 
 type Env = Record<string, string | undefined>;
 
@@ -24,7 +25,7 @@ export interface FileRecord {
 
 /** A list of {file, format, target?} from environment variable `name` ([] when unset or empty). */
 export function fileList(env: Env, name: string): FileRecord[] {
-  const raw = env[name];
+  const raw = envValue(env, name);
   if (raw === undefined || raw === '') return [];
   let list;
   try {
@@ -38,25 +39,18 @@ export function fileList(env: Env, name: string): FileRecord[] {
   return list;
 }
 
-/**
- * An entry name, as messages show it: a key pasted in its place must not come back. Names made of
- * short upper-case words, such as QDRANT_PROD_EU_API_KEY (the library's, and most renames), are
- * shown up to 64 characters; others only when short. A key is rarely that: an upper-case hex key
- * is one long word.
- */
-const wordyName = (name: string) => /^[A-Z][A-Z0-9_]{0,63}$/.test(name) && name.split('_').every((word) => word.length <= 16);
-const entryShown = (name: string) => ((isEnvName(name) && (wordyName(name) || !mayBeKey(name))) ? name : showable(name) ?? '(not shown: it may be a key)');
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * What the three entries variables hold (parsed), from the environment or, with QCA_ENTRIES_FILE,
- * from that file, each value written {"$env": NAME} replaced by the variable's (runtime/input-file.ts).
- * `entries` is undefined when not given.
+ * What the three entries variables hold, parsed (`entries` undefined when not given): from the
+ * environment or, with QCA_ENTRIES_FILE, from that file, where a value written {"$env": NAME} is
+ * that variable's (runtime/input-file.ts).
  */
-function entriesInput(env: Env): { entries?: unknown; fromEnv: Record<string, unknown>; hashes: Record<string, unknown> } {
-  const file = env[WRITER_ENV.entriesFile];
+function entriesInput(env: Env): { entries?: unknown; fromEnv: Map<string, unknown>; hashes: Map<string, unknown> } {
+  const file = envValue(env, WRITER_ENV.entriesFile);
   if (file === undefined || file === '') {
-    const raw = env[WRITER_ENV.entries];
-    let entries;
+    const raw = envValue(env, WRITER_ENV.entries);
+    let entries: unknown;
     if (raw !== undefined && raw !== '') {
       try {
         entries = JSON.parse(raw);
@@ -71,61 +65,70 @@ function entriesInput(env: Env): { entries?: unknown; fromEnv: Record<string, un
       hashes: jsonObjectIn(env, WRITER_ENV.entriesSha256, 'ENV_VAR: sha256 hex'),
     };
   }
-  const given = [WRITER_ENV.entries, WRITER_ENV.entriesFromEnv, WRITER_ENV.entriesSha256].filter((n) => env[n] !== undefined && env[n] !== '');
+  const given = [WRITER_ENV.entries, WRITER_ENV.entriesFromEnv, WRITER_ENV.entriesSha256].filter((n) => envValue(env, n));
   if (given.length > 0) throw new RuntimeError(`${given.join(' and ')} and ${WRITER_ENV.entriesFile} are both set; give the entries in one of them`);
-  const sha256 = env[WRITER_ENV.entriesFileSha256];
+  const sha256 = envValue(env, WRITER_ENV.entriesFileSha256);
   if (sha256 === undefined || sha256 === '') throw new RuntimeError(`${WRITER_ENV.entriesFile} is set but ${WRITER_ENV.entriesFileSha256} is not: give the file's sha256`);
   const input = readInputFile(file, sha256, 'entries file');
-  const fields: Record<string, unknown> = isPlainObject(input) ? input : {};
-  if (!isPlainObject(input) || Object.keys(fields).some((k) => !['entries', 'entriesFromEnv', 'entriesSha256'].includes(k))) {
+  const fields = ['entries', 'entriesFromEnv', 'entriesSha256'];
+  if (!isPlainObject(input) || Object.keys(input).some((k) => !fields.includes(k))) {
     throw new RuntimeError(`entries file ${JSON.stringify(file)} must hold a JSON object of "entries", "entriesFromEnv" and "entriesSha256"`);
   }
-  const values = (name: string, shape: string): Record<string, unknown> | undefined => {
-    const v = fields[name];
+  // JSON.parse makes every member an own property, "__proto__" too.
+  const members = (name: string, shape: string): Map<string, unknown> | undefined => {
+    const v = Object.prototype.hasOwnProperty.call(input, name) ? input[name] : undefined;
     if (v === undefined) return undefined;
     if (!isPlainObject(v)) throw new RuntimeError(`entries file ${JSON.stringify(file)}: "${name}" must be a JSON object of ${shape}`);
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveValue(x, env, `entries file "${name}"`)]));
+    return new Map(Object.entries(v).map(([k, x]) => [k, resolveValue(x, env, `entries file "${name}"`)]));
   };
-  return { entries: values('entries', 'NAME: value'), fromEnv: values('entriesFromEnv', 'NAME: ENV_VAR') ?? {}, hashes: values('entriesSha256', 'ENV_VAR: sha256 hex') ?? {} };
+  const entries = members('entries', 'NAME: value');
+  return {
+    entries: entries && Object.fromEntries(entries),
+    fromEnv: members('entriesFromEnv', 'NAME: ENV_VAR') ?? new Map(),
+    hashes: members('entriesSha256', 'ENV_VAR: sha256 hex') ?? new Map(),
+  };
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** The entries of a write (NAME: value) or a remove (their names matter only). */
-export function readEntries(env: Env, command: 'write' | 'remove', deployCommand: string): Record<string, string> {
+/**
+ * The entries of a write (NAME → value) or a remove (their names matter only), in a Map: a name
+ * is data, whatever it is (`__proto__`, `constructor`), and a name the writers refuse is refused
+ * here, never dropped.
+ */
+export function readEntries(env: Env, command: 'write' | 'remove', deployCommand: string): Map<string, string> {
   const input = entriesInput(env);
-  let entries: any = input.entries;
-  if (entries === undefined) throw new RuntimeError(`environment variable ${WRITER_ENV.entries} is not set or empty`);
-  if (command === 'remove' && Array.isArray(entries)) {
-    if (!entries.every((n) => typeof n === 'string')) throw new RuntimeError(`${WRITER_ENV.entries} must be a JSON object of NAME: value, or for remove a list of names`);
-    entries = Object.fromEntries(entries.map((n) => [n, '']));
-  }
-  if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
+  const parsed = input.entries;
+  if (parsed === undefined) throw new RuntimeError(`environment variable ${WRITER_ENV.entries} is not set or empty`);
+  let pairs: [string, unknown][];
+  if (command === 'remove' && Array.isArray(parsed)) {
+    if (!parsed.every((n) => typeof n === 'string')) throw new RuntimeError(`${WRITER_ENV.entries} must be a JSON object of NAME: value, or for remove a list of names`);
+    pairs = parsed.map((n: string) => [n, '']);
+  } else if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new RuntimeError(`${WRITER_ENV.entries} must be a JSON object of NAME: value`);
+  } else {
+    // JSON.parse makes every member an own property, "__proto__" too.
+    pairs = Object.entries(parsed);
   }
-  if (command === 'write') entries = { ...entries, ...entriesFromEnv(env, input.fromEnv, input.hashes, deployCommand) };
-  for (const [name, value] of Object.entries(entries)) {
-    if (!isEnvName(name)) {
-      throw new RuntimeError(`${WRITER_ENV.entries}: entry name ${entryShown(name)} is not a valid variable name (letters, digits and _, not starting with a digit)`);
-    }
+  const entries = new Map<string, string>();
+  for (const [name, value] of pairs) {
+    if (!isEntryName(name)) throw new RuntimeError(badEntryName(name, `${WRITER_ENV.entries}: `));
     if (command === 'write' && typeof value !== 'string') {
       throw new RuntimeError(`${WRITER_ENV.entries}: entry ${entryShown(name)} must be a string`);
     }
+    entries.set(name, value as string);
   }
+  if (command === 'write') for (const [name, value] of entriesFromEnv(env, input.fromEnv, input.hashes, deployCommand)) entries.set(name, value);
   return entries;
 }
 
-/** Values named by QCA_ENTRIES_FROM_ENV: { NAME: env[ENV_VAR] }. A missing value or one that is not Terraform's is a run error (exit 1). */
-function entriesFromEnv(env: Env, refs: Record<string, unknown>, hashes: Record<string, unknown>, deployCommand: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, variable] of Object.entries(refs)) {
-    if (!isEnvName(name)) {
-      throw new RuntimeError(`${WRITER_ENV.entriesFromEnv}: entry name ${entryShown(name)} is not a valid variable name (letters, digits and _, not starting with a digit)`);
-    }
+/** Values named by QCA_ENTRIES_FROM_ENV: NAME → env[ENV_VAR]. A missing value or one that is not Terraform's is a run error (exit 1). */
+function entriesFromEnv(env: Env, refs: Map<string, unknown>, hashes: Map<string, unknown>, deployCommand: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, variable] of refs) {
+    if (!isEntryName(name)) throw new RuntimeError(badEntryName(name, `${WRITER_ENV.entriesFromEnv}: `));
     if (!isEnvName(variable)) {
       throw new RuntimeError(`${WRITER_ENV.entriesFromEnv}: entry ${entryShown(name)} must name an environment variable`);
     }
-    const value = env[variable];
+    const value = envValue(env, variable);
     if (value === undefined || value === '') {
       const hint = variable.startsWith('TF_VAR_')
         ? `${setKeyHint(variable, deployCommand)} (a value given with -var or a .tfvars file does not reach this step)`
@@ -133,22 +136,22 @@ function entriesFromEnv(env: Env, refs: Record<string, unknown>, hashes: Record<
       throw new RuntimeError(`entry ${entryShown(name)}: environment variable ${variable} is not set or empty; ${hint}`, RUN);
     }
     // The check of this key read the same TF_VAR_, compared with the same hash: a file gets the checked key only.
-    const hash = Object.prototype.hasOwnProperty.call(hashes, variable) ? hashes[variable] : undefined;
+    const hash = hashes.get(variable);
     if (hash !== undefined && (typeof hash !== 'string' || !/^[0-9a-fA-F]{64}$/.test(hash))) {
       throw new RuntimeError(`${WRITER_ENV.entriesSha256}: the value for ${variable} is not a sha256 of 64 hex digits (value not shown)`);
     }
     if (hash !== undefined && !sameSha256(value, hash)) {
       throw new RuntimeError(`entry ${entryShown(name)}: ${variable.startsWith('TF_VAR_') ? variableSetTwice(variable) : `environment variable ${variable} is not the value Terraform uses`}`, RUN);
     }
-    out[name] = value;
+    out.set(name, value);
   }
   return out;
 }
 
-/** The JSON object in environment variable `name` ({} when it is not set or empty); `shape` is what it maps, for messages. */
-function jsonObjectIn(env: Env, name: string, shape: string): Record<string, unknown> {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return {};
+/** The JSON object in environment variable `name`, as a Map (empty when it is not set or empty); `shape` is what it maps, for messages. */
+function jsonObjectIn(env: Env, name: string, shape: string): Map<string, unknown> {
+  const raw = envValue(env, name);
+  if (raw === undefined || raw === '') return new Map();
   let value;
   try {
     value = JSON.parse(raw);
@@ -156,27 +159,27 @@ function jsonObjectIn(env: Env, name: string, shape: string): Record<string, unk
     throw new RuntimeError(`${name} is not valid JSON (expected an object of ${shape})`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RuntimeError(`${name} must be a JSON object of ${shape}`);
-  return value;
+  return new Map(Object.entries(value));
 }
 
 /** Every value the entries may hold: those given, and those named in the environment. */
 export function secretsOf(env: Env): string[] {
-  let input: { entries?: unknown; fromEnv: Record<string, unknown> };
+  let input: { entries?: unknown; fromEnv: Map<string, unknown> };
   try {
     input = entriesInput(env);
   } catch {
     // Refused before any value is used; what the variables hold is redacted as far as it parses.
-    const parsed = (name: string) => {
+    const parsed = (name: string): unknown => {
       try {
-        return JSON.parse(env[name] || '{}');
+        return JSON.parse(envValue(env, name) || '{}');
       } catch {
         return {};
       }
     };
-    const fromEnv = parsed(WRITER_ENV.entriesFromEnv);
-    input = { entries: parsed(WRITER_ENV.entries), fromEnv: isPlainObject(fromEnv) ? fromEnv : {} };
+    const refs = parsed(WRITER_ENV.entriesFromEnv);
+    input = { entries: parsed(WRITER_ENV.entries), fromEnv: new Map(isPlainObject(refs) ? Object.entries(refs) : []) };
   }
   const values: unknown[] = isPlainObject(input.entries) ? Object.values(input.entries) : [];
-  values.push(...Object.values(input.fromEnv).map((v) => (typeof v === 'string' ? env[v] : undefined)));
+  values.push(...[...input.fromEnv.values()].map((v) => (typeof v === 'string' ? envValue(env, v) : undefined)));
   return values.filter((v): v is string => typeof v === 'string');
 }

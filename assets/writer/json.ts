@@ -44,9 +44,10 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { TOOL } from './dotenv-blocks';
-import { anotherWorkspace, checkName, checkOwner, otherWorkspace, REFUSED, SECRET_NAMING_FIX } from './entries';
+import { anotherWorkspace, checkName, checkOwner, entryMap, otherWorkspace, REFUSED, SECRET_NAMING_FIX } from './entries';
 import { JsonObjectScan, lineAt, removeMembers, scanJsonObject } from './json-text';
 import { RuntimeError } from '../runtime/errors';
+import { quote } from '../runtime/text';
 
 export const SIDECAR_SUFFIX = '.qdrant-cluster-access';
 const SIDECAR_VERSION = 1;
@@ -57,7 +58,20 @@ const EMPTY_OBJECT_RE = /^\ufeff?[ \t\r\n]*(\{[ \t\r\n]*\}[ \t\r\n]*)?$/;
 export interface Sidecar {
   readonly created: boolean;
   readonly originalWhenEmpty: string | null;
+  /** Owner → the names it wrote; without a prototype (sidecars made here), so any owner is data. */
   readonly owners: Record<string, string[]>;
+}
+
+/** A copy of `owners` without a prototype: an owner named `__proto__` or `constructor` is a key like any other. */
+function ownersCopy(owners: Readonly<Record<string, string[]>>): Record<string, string[]> {
+  const out: Record<string, string[]> = Object.create(null);
+  for (const [owner, names] of Object.entries(owners)) out[owner] = names;
+  return out;
+}
+
+/** The names the sidecar records for `owner` (its own entry only), or undefined. */
+function recordedFor(side: Sidecar | null, owner: string): string[] | undefined {
+  return side && Object.prototype.hasOwnProperty.call(side.owners, owner) ? side.owners[owner] : undefined;
 }
 
 /** The sidecar of `file`: `.<basename>.qdrant-cluster-access` in the same directory. */
@@ -66,7 +80,7 @@ export function sidecarPath(file: string): string {
 }
 
 function emptySidecar(): Sidecar {
-  return { created: false, originalWhenEmpty: null, owners: {} };
+  return { created: false, originalWhenEmpty: null, owners: ownersCopy({}) };
 }
 
 /**
@@ -91,14 +105,15 @@ export function parseSidecar(text: string | null, name: string): Sidecar | null 
     throw damaged('has an "originalWhenEmpty" that is not null or an empty object');
   }
   if (!obj.owners || typeof obj.owners !== 'object' || Array.isArray(obj.owners)) throw damaged('has no "owners" object');
-  const owners: Record<string, string[]> = {};
+  const owners: Record<string, string[]> = Object.create(null);
+  // JSON.parse makes every member an own property, "__proto__" too.
   for (const [owner, names] of Object.entries(obj.owners as Record<string, unknown>)) {
     try {
       checkOwner(owner);
       if (!Array.isArray(names)) throw new Error();
       names.forEach(checkName);
     } catch {
-      throw damaged(`has an invalid entry for owner ${JSON.stringify(owner.slice(0, 64))}`);
+      throw damaged(`has an invalid entry for owner ${quote(owner, 80)}`);
     }
     owners[owner] = [...(names as string[])];
   }
@@ -153,25 +168,25 @@ function options(opts: { owner: string; sidecarName?: string }): { owner: string
  * added, updated, unchanged, dropped }: `sidecar` is committed before the target and records the
  * names of before and after; `sidecarAfter` (null when the same) is committed after the target.
  */
-export function planMerge(text: string | null, side: Sidecar | null, entries: Record<string, string>, opts: { owner: string; sidecarName?: string }) {
+export function planMerge(text: string | null, side: Sidecar | null, entries: Readonly<Record<string, string>> | ReadonlyMap<string, string>,
+  opts: { owner: string; sidecarName?: string }) {
   const { owner, sidecarName } = options(opts);
-  if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
-    throw new RuntimeError('entries must be an object of NAME: value', REFUSED);
-  }
-  const names = Object.keys(entries);
+  const given = entryMap(entries);
+  const names = [...given.keys()];
   for (const n of names) {
     checkName(n);
-    if (typeof entries[n] !== 'string') throw new RuntimeError(`entry ${n}: value must be a string`, REFUSED);
+    if (typeof given.get(n) !== 'string') throw new RuntimeError(`entry ${n}: value must be a string`, REFUSED);
   }
+  const value = (n: string) => JSON.stringify(given.get(n));
   const blank = text == null || BLANK_RE.test(text);
-  const mine = new Set(side && side.owners[owner] ? side.owners[owner] : []);
+  const mine = new Set(recordedFor(side, owner) ?? []);
   // Nothing to write and nothing of ours in the file: nothing to change (no file is created).
   if (names.length === 0 && (mine.size === 0 || blank)) {
     const none: string[] = [];
     return { text: null, sidecar: side, sidecarAfter: null as Sidecar | null, added: none, updated: none, unchanged: none, dropped: none };
   }
   const scanned = blank ? null : scanJsonObject(text as string);
-  const foreign = (scanned ? scanned.members : []).filter((m) => Object.prototype.hasOwnProperty.call(entries, m.key) && !mine.has(m.key));
+  const foreign = (scanned ? scanned.members : []).filter((m) => given.has(m.key) && !mine.has(m.key));
   if (foreign.length > 0) throw foreignMemberError(text as string, foreign[0], owner, side, sidecarName, foreign.slice(1));
   for (const n of names) {
     // Recorded for another owner but not in the file (removed by hand, or a crash): still theirs.
@@ -183,17 +198,22 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
       throw new RuntimeError(`member ${JSON.stringify(n)} is recorded in ${sidecarName} as written for owner ${who}; ${SECRET_NAMING_FIX}, or remove owner ${who}'s entries first`, REFUSED);
     }
   }
-  const next = side ? { ...side, owners: { ...side.owners } } : emptySidecar();
+  const next = side ? { ...side, owners: ownersCopy(side.owners) } : emptySidecar();
   next.owners[owner] = [...mine, ...names.filter((n) => !mine.has(n))];
   const fresh = !side || Object.keys(side.owners).length === 0;
   // Recorded names no longer given: they leave the file and then the record.
-  const gone = [...mine].filter((n) => !Object.prototype.hasOwnProperty.call(entries, n));
-  const after = () => (gone.length ? { ...next, owners: { ...next.owners, [owner]: next.owners[owner].filter((n) => !gone.includes(n)) } } : null);
+  const gone = [...mine].filter((n) => !given.has(n));
+  const after = () => {
+    if (!gone.length) return null;
+    const owners = ownersCopy(next.owners);
+    owners[owner] = owners[owner].filter((n) => !gone.includes(n));
+    return { ...next, owners };
+  };
 
   if (blank) {
     if (text == null) Object.assign(next, { created: true, originalWhenEmpty: null });
     else if (fresh) Object.assign(next, { created: false, originalWhenEmpty: text });
-    const body = names.map((n) => `  ${JSON.stringify(n)}: ${JSON.stringify(entries[n])}`).join(',\n');
+    const body = names.map((n) => `  ${JSON.stringify(n)}: ${value(n)}`).join(',\n');
     return { text: `{\n${body}\n}\n`, sidecar: next, sidecarAfter: after(), added: names, updated: [], unchanged: [], dropped: [] };
   }
 
@@ -212,9 +232,9 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
   const changed = new Set();
   // Replace existing values from the end so earlier offsets stay valid.
   for (const m of [...scan.members].reverse()) {
-    if (!Object.prototype.hasOwnProperty.call(entries, m.key)) continue;
+    if (!given.has(m.key)) continue;
     seen.add(m.key);
-    const v = JSON.stringify(entries[m.key]);
+    const v = value(m.key);
     if (out.slice(m.valStart, m.valEnd) !== v) {
       changed.add(m.key);
       out = out.slice(0, m.valStart) + v + out.slice(m.valEnd);
@@ -229,7 +249,7 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
       const im = /\n([ \t]*)$/.exec(out.slice(0, s2.members[0].start));
       if (im) indent = im[1];
     }
-    const lines = added.map((n) => `${indent}${JSON.stringify(n)}: ${JSON.stringify(entries[n])}`);
+    const lines = added.map((n) => `${indent}${JSON.stringify(n)}: ${value(n)}`);
     if (s2.members.length) {
       const at = s2.members[s2.members.length - 1].valEnd;
       out = out.slice(0, at) + lines.map((l) => ',' + nl + l).join('') + out.slice(at);
@@ -261,7 +281,7 @@ export function planRemove(text: string | null, side: Sidecar | null, names: str
   const { owner } = options(opts);
   const given = Array.isArray(names) ? names : Object.keys(names || {});
   given.forEach(checkName);
-  const recorded = side && side.owners[owner] ? side.owners[owner] : [];
+  const recorded = recordedFor(side, owner) ?? [];
   const list = opts && opts.all ? [...new Set([...given, ...recorded])] : given;
   const scan = text != null && !BLANK_RE.test(text) ? scanJsonObject(text) : null;
   const present = new Set(scan ? scan.members.map((m) => m.key) : []);
@@ -285,10 +305,10 @@ export function planRemove(text: string | null, side: Sidecar | null, names: str
     deleteFile: false,
     ...extra,
   });
-  if (!side || !side.owners[owner]) return result({ noRecord: true, noSidecar: !side && present.size > 0 });
+  if (!side || recordedFor(side, owner) === undefined) return result({ noRecord: true, noSidecar: !side && present.size > 0 });
 
-  const next = { ...side, owners: { ...side.owners } };
-  const left = side.owners[owner].filter((n) => !list.includes(n));
+  const next = { ...side, owners: ownersCopy(side.owners) };
+  const left = recorded.filter((n) => !list.includes(n));
   if (left.length) next.owners[owner] = left;
   else delete next.owners[owner];
   const last = Object.keys(next.owners).length === 0;

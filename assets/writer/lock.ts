@@ -80,10 +80,24 @@ export function closeQuiet(fd: number): void {
   } catch { /* already closed */ }
 }
 
+/** The lock of `file`. */
+export function lockPathOf(file: string): string {
+  return `${file}.lock`;
+}
+
+function tempName(name: string, pid: string, random: string): string {
+  return `.${name}.qca-${HOST_TAG}-${pid}-${random}.tmp`;
+}
+
 /** A temp path next to `file`, in the pattern the next run recognises as ours. */
 export function tempPath(file: string): string {
   const dir = dirname(resolve(file));
-  return join(dir, `.${basename(file)}.qca-${HOST_TAG}-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+  return join(dir, tempName(basename(file), String(process.pid), randomBytes(6).toString('hex')));
+}
+
+/** The longest name tempPath gives a temp file of a file named `name` (a pid of 7 digits, Linux's largest). */
+export function longestTempName(name: string): string {
+  return tempName(name, '9'.repeat(7), '0'.repeat(12));
 }
 
 /** True only when `pid` is provably not running on this host. */
@@ -194,7 +208,7 @@ function breakLock(lockPath: string, seen: { raw: string }): boolean {
 }
 
 export async function acquireLock(file: string, opts: { lockTimeoutMs: number; staleLockMs: number }, warn: (message: string) => void) {
-  const lockPath = `${file}.lock`;
+  const lockPath = lockPathOf(file);
   const content = lockLine(randomBytes(12).toString('hex'));
   const deadline = Date.now() + opts.lockTimeoutMs;
   for (;;) {
@@ -252,7 +266,7 @@ export function releaseLock(lock: Lock): void {
 /** Deletes what a dead writer on this host left for these files (temp files, moved-aside locks). */
 export function cleanDeadTemps(files: string[], warn: (message: string) => void): void {
   const dir = dirname(resolve(files[0]));
-  const bases = new Set(files.flatMap((f) => [basename(f), `${basename(f)}.lock`]));
+  const bases = new Set(files.flatMap((f) => [basename(f), basename(lockPathOf(f))]));
   let names;
   try {
     names = readdirSync(dir);

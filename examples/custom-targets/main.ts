@@ -1,5 +1,7 @@
 // examples/custom-targets: secret targets written in your own project. `search-api` goes into a
-// Kubernetes Secret, `ingest` into Vault; the entries are written only once the health checks passed.
+// Kubernetes Secret, `ingest` into Vault, and `reports`, an ephemeral key (never in a plan or the
+// state), into the write-only data of another Kubernetes Secret; the entries are written only once
+// the health checks passed.
 // In your app, import from 'cdktf-qdrant-cluster-access' instead of '../../src'.
 import * as kubernetes from '@cdktf/provider-kubernetes';
 import * as vault from '@cdktf/provider-vault';
@@ -31,9 +33,8 @@ export class CustomTargetsStack extends TerraformStack {
         { name: 'prod-eu', url: urls['prod-eu'] ?? 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' },
         { name: 'prod-us', url: urls['prod-us'] ?? 'https://def-456.us-east-1-0.aws.cloud.qdrant.io' },
       ],
-      // No source: the keys come from the sensitive variables qdrant_api_key_search_api and
-      // qdrant_api_key_ingest, so deploy with TF_VAR_qdrant_api_key_search_api and
-      // TF_VAR_qdrant_api_key_ingest set.
+      // No source: the keys come from the sensitive variables qdrant_api_key_search_api,
+      // qdrant_api_key_ingest and qdrant_api_key_reports, so deploy with their TF_VAR_... set.
       apiKeys: [
         {
           name: 'search-api',
@@ -46,6 +47,16 @@ export class CustomTargetsStack extends TerraformStack {
           clusters: ['prod-eu'],
           // One cluster: QDRANT_URL, QDRANT_GRPC_URL, QDRANT_API_KEY.
           secretTargets: [new VaultKvTarget({ mount: 'secret', name: 'ingest/qdrant' })],
+        },
+        {
+          // Ephemeral: TF_VAR_qdrant_api_key_reports is kept out of plans and the state. Give
+          // keyVersion the next number with each new key: the check and the Secret's data_wo are
+          // written again only then.
+          name: 'reports',
+          clusters: ['prod-us'],
+          ephemeral: true,
+          keyVersion: 1,
+          secretTargets: [new KubernetesSecretTarget({ name: 'reports-qdrant', namespace: 'reports' })],
         },
       ],
     });

@@ -198,6 +198,26 @@ export const errors = {
     'keys, grants or secret targets changed after this stack was first synthesized, so the targets were bound ' +
     'with other entries; make every change before the first synth (or build a new stack)',
 
+  // ---- ephemeral keys -------------------------------------------------------------------------
+  keyVersionRange: (key: string, value: number) =>
+    `key ${qName(key)} keyVersion ${q(value)} is not a whole number of 0 or more; number the key's versions 1, 2, 3 … and give the next one with each new key`,
+  keyVersionNotEphemeral: (key: string) =>
+    `key ${qName(key)} has a keyVersion but is not ephemeral: a key that is not ephemeral runs its check and writes again when its hash changes; ` +
+    'remove keyVersion, or set ephemeral: true',
+  ephemeralVariableNot: (key: string, variable: string) =>
+    `key ${qName(key)} is ephemeral: true, but its variable "${variable}" is not ephemeral; declare the variable so with ` +
+    'variable.addOverride("ephemeral", true) (Terraform then refuses it wherever your stack would store it, not only here), or remove ephemeral: true',
+  ephemeralFalseVariable: (key: string, variable: string) =>
+    `key ${qName(key)} is ephemeral: false, but its variable "${variable}" is ephemeral (an override), so nothing of the key may be stored; ` +
+    'remove ephemeral: false (the key is ephemeral because its variable is), or the override',
+  ephemeralChangedLater: (key: string, variable: string, now: boolean) =>
+    `variable "${variable}" of key ${qName(key)} became ${now ? '' : 'non-'}ephemeral after the key was created, which was built for a ` +
+    `${now ? 'non-' : ''}ephemeral key (its check's triggers, its expiry output); ` +
+    (now ? 'give the key ephemeral: true, or override the variable before passing it to ApiKeySource.fromVariable' : 'override the variable once, before passing it to ApiKeySource.fromVariable'),
+  outputsEphemeral: (key: string) =>
+    `key ${qName(key)} is ephemeral, and Terraform keeps outputs in the state, so it refuses an ephemeral value in one ("Ephemeral value not allowed"); ` +
+    'write the key to a .env or JSON file target, or to a write-only attribute in a target of your own, or make the key non-ephemeral',
+
   // ---- key sources ----------------------------------------------------------------------------
   variableNotSensitive: (name: string, sensitive: unknown) =>
     `key source variable "${name}" is not sensitive (sensitive: ${String(sensitive)}), so Terraform would print the key in plans and logs; ` +
@@ -271,8 +291,11 @@ export const errors = {
     `and the backup outlives a destroy: after ${destroyCommand} it still holds the last key; keep the state in a remote backend with ` +
     'encryption and access control, or restrict the files (chmod 600, which Terraform keeps) and delete the backup after a destroy, ' +
     'or write the keys to a .env or JSON file instead (SecretTarget.dotenv(), SecretTarget.json(): mode 0600)',
+  ownerSharedInWorkspace: (file: string, path: string, other: string, workspace: string) =>
+    `in Terraform workspace ${q(workspace)}, ${other} writes as ${path}, the owner of ${path} in the default workspace: both ClusterAccesses ` +
+    `write file ${q(file)}, and there one's deploy would replace the other's entries and its destroy remove them; give one of them a construct id without "@"`,
   ownerInvalid: (path: string) =>
-    `this ClusterAccess's construct path ${q(path)} cannot name its entries in a shared file: ${names.OWNER_RULE}; ` +
+    `this ClusterAccess's construct path ${q(path)} cannot name its entries in a shared file: ${names.OWNER_PATH_RULE}; ` +
     'give the stack and the construct simpler ids',
 
   // ---- access ---------------------------------------------------------------------------------
@@ -292,9 +315,9 @@ export const errors = {
   // ---- secret targets -------------------------------------------------------------------------
   target: (description: string, problem: string) => `secret target ${description}: ${problem}`,
   targetsByOrder: (descriptions: readonly string[]) =>
-    `secret targets ${[...new Set(descriptions)].map((d) => q(d)).join(' and ')} share the first 60 characters of their descriptions, ` +
+    `secret targets ${[...new Set(descriptions)].map((d) => q(d)).join(' and ')} have the same description, ` +
     `so only their order tells them apart (${descriptions.length} targets): reordering keys would swap their Terraform addresses and ` +
-    'replace their resources; give each target a description that names its store early (for a file target, a shorter path)',
+    'replace their resources; give each target a description of its own that names its store',
   namingWithoutTargets: (where: string) =>
     `${where}: secretNaming applies only to the targets of the same options' secretTargets, and there are none; ` +
     'add the targets there, or give the naming to addSecretTarget(target, naming)',
@@ -304,7 +327,10 @@ export const errors = {
     `key ${qName(key)} renames ${names.isEnvName(from) ? q(from) : qShort(from)}, which is not one of its entries (${known.join(', ') || 'none'}); ` +
     'the keys of names are default names, without the prefix',
   renameInvalid: (key: string, from: string, to: unknown) =>
-    `key ${qName(key)} renames ${q(from)} to ${qShort(to)}, which is not a variable name: ${names.ENV_NAME_RULE}`,
+    `key ${qName(key)} renames ${q(from)} to ${qShort(to)}, which is not a variable name the writers accept: ${names.ENTRY_NAME_RULE}`,
+  entryNameTooLong: (key: string, defaultName: string, length: number) =>
+    `key ${qName(key)}: its entry ${defaultName} with the prefix is ${length} characters, longer than a variable name may be: ` +
+    `${names.ENTRY_NAME_RULE}; give the key a shorter prefix, or rename the entry with secretNaming names`,
   entryTwice: (name: string, first: string, second: string, key: string, defaultName: string, suggestion: string) =>
     `entry ${q(name)} would be written twice, for ${first} and for ${second}; ` +
     `give key ${qName(key)} another name with its secretNaming (or addSecretTarget(target, naming)), ` +

@@ -31,7 +31,7 @@ export function recordFiles(access: Construct, bound: readonly BoundTarget[]): v
     .map((b) => ({ file: path.resolve(b.target.path), format: b.target.format, target: b.path }))
     .sort((a, b) => (`${a.format}:${a.file}` < `${b.format}:${b.file}` ? -1 : 1));
   // Without a valid owner the file targets are refused; the writer would refuse this one at destroy.
-  if (!names.isOwner(access.node.path)) return;
+  if (!names.isOwnerPath(access.node.path)) return;
   // A path Terraform or a shell would read as more than text is reported by its target.
   if (files.some((f) => terraformLiteralProblem(f.file))) return;
   const support = StackSupport.of(access);

@@ -8,7 +8,9 @@
  *   the file to exactly these (names it wrote before and no longer wants are dropped; the file
  *   records what each owner wrote, see assets/writer/cli.js). Its triggers hold a hash of the
  *   names and values, so any change to them replaces it; it has no destroy step, so a rotation or
- *   a rename never removes the entries first: a failed check leaves the file as it was. Its
+ *   a rename never removes the entries first: a failed check leaves the file as it was. An
+ *   ephemeral key stands in that hash by its keyVersion; without one, the write runs on every
+ *   deploy (private/ephemeral.ts), and a guard of its own compares its TF_VAR_... first. Its
  *   writer reads the entries, however many, from a file of the stack (input-file.ts), where a key
  *   is only named: its value is in the environment.
  * - `Registration` is created only after a write succeeded (it depends on `Write`). Its identity
@@ -29,11 +31,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Fn, ITerraformDependable, Lazy, Token } from 'cdktf';
 import { Construct } from 'constructs';
+import { everyDeploy, keyGuard, standIn } from './ephemeral';
 import { errors } from './errors';
 import { DEPLOY_COMMAND_OPTION } from './framework';
 import { inputFile } from './input-file';
 import { NullResource } from './null-resource';
-import { CLI, protocol } from './runtime';
+import { CLI, fileNameProblem, protocol } from './runtime';
 import { stateOwner, terraformLiteralProblem } from './stack-strings';
 import { StackSupport } from './stack-support';
 
@@ -54,6 +57,10 @@ export interface WriterEntry {
   readonly sensitive: boolean;
   /** For a key from a variable: the writer reads it where Terraform does. */
   readonly inherited?: InheritedKey;
+  /** The key of an ephemeral key: nothing derived from it may be stored. */
+  readonly ephemeral?: boolean;
+  /** Its keyVersion, if any. */
+  readonly keyVersion?: number;
 }
 
 /** The file of a target, and whose entries it holds. */
@@ -82,38 +89,42 @@ export function writeFileEntries(scope: Construct, target: FileWrite): NullResou
 
   // The values: plain text for the URLs; for a key, the name of the environment variable that
   // holds it (Terraform's own TF_VAR_..., or one the provisioner receives), never the key.
-  const plain: Record<string, string> = {};
-  const fromEnv: Record<string, string> = {};
+  // Maps: an entry's name is data, whatever it is (a plain object would take "__proto__" as its prototype).
+  const plain = new Map<string, string>();
+  const fromEnv = new Map<string, string>();
   // A key handed over by Terraform, once however many entries hold it: expression → variable.
   const secrets = new Map<string, string>();
-  // For each TF_VAR_... read: the hash of Terraform's value, which the writer compares (as the check does).
-  const hashes: Record<string, string> = {};
+  // For each TF_VAR_... read: the hash of Terraform's value, which the writer compares (as the check
+  // does); for an ephemeral key, a guard ahead of the writer does.
+  const hashes = new Map<string, string>();
+  const guards = new Map<string, ReturnType<typeof keyGuard>>();
   for (const entry of entries) {
     const inherited = entry.inherited;
     if (inherited) {
-      fromEnv[entry.name] = inherited.environmentVariable;
-      hashes[inherited.environmentVariable] = inherited.sha256;
+      fromEnv.set(entry.name, inherited.environmentVariable);
+      if (!entry.ephemeral) hashes.set(inherited.environmentVariable, inherited.sha256);
+      else guards.set(inherited.environmentVariable, keyGuard(`${support.runtime.path}/${CLI.checker}`, inherited));
     } else if (entry.sensitive) {
       const variable = secrets.get(entry.value) ?? `QCA_SECRET_${secrets.size + 1}`;
       secrets.set(entry.value, variable);
-      fromEnv[entry.name] = variable;
+      fromEnv.set(entry.name, variable);
     } else {
-      plain[entry.name] = entry.value;
+      plain.set(entry.name, entry.value);
     }
   }
-  // The entries, however many, in a file of the stack (values from tokens in variables of their own);
-  // the keys are only named there.
+  // The entries, however many, in a file of the stack (values from tokens in variables of their
+  // own); the keys are only named there. Object.fromEntries makes each name an own property.
   const input = inputFile(scope, () => ({
-    entries: plain,
-    entriesFromEnv: fromEnv,
-    ...(Object.keys(hashes).length > 0 ? { entriesSha256: hashes } : {}),
+    entries: Object.fromEntries(plain),
+    entriesFromEnv: Object.fromEntries(fromEnv),
+    ...(hashes.size > 0 ? { entriesSha256: Object.fromEntries(hashes) } : {}),
   }));
   const secretEnvironment = Object.fromEntries([...secrets].map(([expression, variable]) => [variable, expression]));
   scope.node.addValidation({
     validate: () => {
       const values = input.deployTimeValues() + secrets.size;
       if (values <= protocol.EXEC_LIMITS.deployTimeValues) return [];
-      const urls = new Set(Object.values(plain).filter((v) => Token.isUnresolved(v))).size;
+      const urls = new Set([...plain.values()].filter((v) => Token.isUnresolved(v))).size;
       return [errors.target(target.description, errors.fileTooManyDeployValues(values, urls, values - urls, protocol.EXEC_LIMITS.deployTimeValues))];
     },
   });
@@ -121,7 +132,8 @@ export function writeFileEntries(scope: Construct, target: FileWrite): NullResou
   const owner = stateOwner(target.owner);
   const write = protocol.invocation('write', { file, format, owner, deployCommand: DEPLOY_COMMAND_OPTION }, cli);
   // Sorted by name, so that the order of the keys and clusters does not even show in the text.
-  const values = Object.fromEntries(entries.map((e) => [e.name, e.value]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const values = Object.fromEntries(entries.map((e) => [e.name, e.ephemeral ? standIn(e.keyVersion) : e.value])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   // What identifies the registration; Write's triggers hold every one of these (see the header).
   const identity = { file, format, owner };
   const writer = new NullResource(scope, 'Write', {
@@ -129,9 +141,10 @@ export function writeFileEntries(scope: Construct, target: FileWrite): NullResou
       values_sha256: Fn.sha256(Fn.jsonencode(values)),
       writer: support.runtime.assetHash,
       ...identity,
+      ...(entries.some((e) => e.ephemeral && e.keyVersion === undefined) ? everyDeploy() : {}),
     },
     dependsOn: target.dependsOn,
-    provisioners: [{
+    provisioners: [...guards.values(), {
       type: 'local-exec',
       command: write.command,
       environment: Lazy.anyValue({
@@ -172,6 +185,9 @@ export function filePathProblems(p: string, format: 'dotenv' | 'json'): string[]
   // The working directory is part of the path, and may hold what Terraform or a shell reads.
   const unsafe = terraformLiteralProblem(resolved);
   if (unsafe) return [errors.unsafePath('the file', resolved)];
+  // The writer's rule: the names it makes next to the file must fit (its lock, temp and record files).
+  const tooLong = fileNameProblem(resolved, format);
+  if (tooLong) return [tooLong];
   let stat: fs.Stats | undefined;
   try {
     stat = fs.lstatSync(resolved);
@@ -183,4 +199,3 @@ export function filePathProblems(p: string, format: 'dotenv' | 'json'): string[]
   if (stat.isFile() && stat.nlink > 1) return [errors.pathIsHardLink(resolved, stat.nlink)];
   return [];
 }
-

@@ -45,6 +45,7 @@ export function buildGuideModel(access: GuideSubject): GuideModel {
       variable: env === undefined ? undefined : { name: env.replace(/^TF_VAR_/, ''), environmentVariable: env, declaredByLibrary: key.variable !== undefined },
       access: a ? { mode: a._checkerAccess() as GuideAccess['mode'], read: a.readCollections, readWrite: a.readWriteCollections } : undefined,
       expiresAtOutput: key.expiresAtOutputName,
+      ephemeral: key.ephemeral ? { keyVersion: key.keyVersion } : undefined,
       createdOn: key.createdOn === undefined ? undefined : String(key.createdOn),
       rotateAfterDays: key.rotateAfterDays,
       dueOn: rotationDueOn(key.createdOn, key.rotateAfterDays),

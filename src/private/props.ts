@@ -132,7 +132,8 @@ export function checkStruct(value: unknown, schema: StructSchema, where: string)
   const problems: string[] = [];
   const known = Object.keys(schema.fields);
   for (const key of Object.keys(value)) {
-    if (!(key in schema.fields)) {
+    // An own field only: "constructor" or "toString" is in every object's prototype, not a prop.
+    if (!Object.prototype.hasOwnProperty.call(schema.fields, key)) {
       problems.push(errors.unknownProperty(where, key, schema.name, suggest(key, known), known));
     }
   }

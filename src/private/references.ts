@@ -17,9 +17,9 @@ export function resolveIn(stack: TerraformStack, value: unknown): unknown {
 
 /**
  * A variable's attribute as the stack will hold it: with what `addOverride` set (the `default`,
- * `sensitive` and `nullable` properties show only what the constructor was given).
+ * `sensitive` and `nullable` properties show only what the constructor was given; `ephemeral` has none).
  */
-export function variableAttribute(variable: TerraformVariable, name: 'default' | 'sensitive' | 'nullable'): unknown {
+export function variableAttribute(variable: TerraformVariable, name: 'default' | 'sensitive' | 'nullable' | 'ephemeral'): unknown {
   const json = variable.toTerraform() as { variable?: Record<string, Record<string, unknown>> };
   return json.variable?.[variable.friendlyUniqueId]?.[name];
 }

@@ -16,12 +16,14 @@ export * as names from '#assets/runtime/names';
 export * as urls from '#assets/runtime/url';
 export * as text from '#assets/runtime/text';
 export * as protocol from '#assets/runtime/protocol';
-export { FAILURES } from '#assets/checker/failures';
+export * as probes from '#assets/checker/probes';
+export { FAILURES, messageTemplate } from '#assets/checker/failures';
 export { readCaFile } from '#assets/runtime/ca-file';
 export { ENV_REFERENCE } from '#assets/runtime/input-file';
 export { showable } from '#assets/runtime/text';
 export { setKeyHint } from '#assets/runtime/key-variable';
 export { SIDECAR_SUFFIX } from '#assets/writer/json';
+export { fileNameProblem } from '#assets/writer/file-names';
 
 /** assets/: the checker, the writer and their shared runtime, shipped in the package next to lib/. */
 const RUNTIME_DIR = path.join(__dirname, '..', '..', 'assets');

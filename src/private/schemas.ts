@@ -63,6 +63,8 @@ export const API_KEY_PROPS: StructSchema = {
     createdOn: 'string',
     rotateAfterDays: 'number',
     access: { instanceOf: 'KeyAccess (from KeyAccess.readOnly, manage or collections)', test: isKeyAccess },
+    ephemeral: 'boolean',
+    keyVersion: 'number',
   },
 };
 

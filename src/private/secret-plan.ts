@@ -72,6 +72,8 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
           kind,
           value,
           sensitive: isKey,
+          ephemeral: isKey && key.ephemeral,
+          ...(isKey && key.ephemeral && key.keyVersion !== undefined ? { keyVersion: key.keyVersion } : {}),
           keyName: key.keyName,
           clusterName: cluster.clusterName,
           inherited: isKey && source.inheritedEnvironmentVariable
@@ -82,8 +84,17 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
     for (const [from, to] of Object.entries(overrides)) {
       if (!own.some((c) => c.defaultName === from)) {
         say(errors.renameUnknown(key.keyName, from, [...new Set(own.map((c) => c.defaultName))]));
-      } else if (!names.isEnvName(to)) {
+      } else if (!names.isEntryName(to)) {
         say(errors.renameInvalid(key.keyName, from, to));
+      }
+    }
+    // The writers' rule for every name (runtime/names.ts): a valid prefix and a default name can
+    // still make a name too long. (A rename or a prefix that breaks it is reported above.)
+    if (prefix === '' || names.isEnvName(prefix)) {
+      for (const c of own) {
+        const renamed = Object.prototype.hasOwnProperty.call(overrides, c.defaultName);
+        const length = c.name.length;
+        if (!renamed && !names.isEntryName(c.name)) say(errors.entryNameTooLong(key.keyName, c.defaultName, length));
       }
     }
     candidates.push(...own);

@@ -7,9 +7,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { App, Aspects, IStackSynthesizer, ISynthesisSession, Lazy, Manifest, TerraformAsset, TerraformElement, TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
 import { Construct, IConstruct } from 'constructs';
+import { writeVersionFiles } from './ephemeral';
 import { errors } from './errors';
 import { addNullProvider, dedupeNullProvider } from './null-resource';
-import { runtimeAsset } from './runtime';
+import { names, runtimeAsset } from './runtime';
 import { singleton } from './singleton';
 import { terraformLiteralProblem } from './stack-strings';
 import { GUIDE_FILE_NAME } from '../setup-guide/markdown';
@@ -33,6 +34,8 @@ export class StackSupport extends Construct {
   private readonly keys: { _plaintextProblems(): string[] }[] = [];
   private readonly outputs = new Map<string, string>();
   private readonly variables = new Map<string, string>();
+  /** The names of the stack's ephemeral keys (the version files name them). */
+  private readonly ephemeralKeys: string[] = [];
   /** The variables and outputs the library declared under a claimed name. */
   private readonly ours = new WeakSet<TerraformElement>();
 
@@ -61,6 +64,8 @@ export class StackSupport extends Construct {
         for (const hook of after.values()) hook(dir);
       },
     } satisfies IStackSynthesizer;
+    // Also when no key is ephemeral (any more): then the files are removed.
+    this.afterSynth('ephemeral-versions', (dir) => writeVersionFiles(dir, this.ephemeralKeys));
     // At synth, a null provider the user added after our constructs replaces ours.
     Aspects.of(this).add({ visit: (node) => { if (node === this) dedupeNullProvider(stack, NULL_PROVIDER_ID); } });
     this.node.addValidation({ validate: () => this.sharedNames(stack) });
@@ -133,6 +138,14 @@ export class StackSupport extends Construct {
   /** Runs `hook` after each synthesis of the stack; one hook per id. */
   public afterSynth(id: string, hook: AfterSynth): void {
     if (!this.after.has(id)) this.after.set(id, hook);
+  }
+
+  /**
+   * The stack has an ephemeral key (`name`): Terraform before 1.10 and OpenTofu before 1.11, which
+   * have no ephemeral variables, must fail at init saying so (files beside cdk.tf.json).
+   */
+  public requireEphemeralVariables(name: string): void {
+    this.ephemeralKeys.push(name);
   }
 
   /** A key whose plaintext problems are checked even when validation is skipped. */
@@ -218,8 +231,16 @@ export class AppSupport extends Construct {
     // One owner has one block (or sidecar record) per file: a second binding would replace the first's entries.
     const ownBinding = file.owners.get(owner);
     if (ownBinding !== undefined) return [errors.fileTwiceInAccess(shownFile, format, ownBinding)];
-    file.owners.set(owner, bindingPath);
+    // Nor may two accesses share one owner in some workspace (`Q` there, `Q@<workspace>` in the default one).
     const problems: string[] = [];
+    for (const other of file.owners.keys()) {
+      for (const [one, elsewhere] of [[owner, other], [other, owner]]) {
+        const workspace = names.workspaceSharingOwner(one, elsewhere);
+        if (workspace !== undefined) problems.push(errors.ownerSharedInWorkspace(shownFile, one, elsewhere, workspace));
+      }
+    }
+    if (problems.length > 0) return problems;
+    file.owners.set(owner, bindingPath);
     for (const e of entries) {
       const other = file.entries.get(e.name);
       // Another owner's (one owner binds a file once): another ClusterAccess.

@@ -4,6 +4,7 @@
  * `SecretTargets/<its description>`, and whatever it creates or returns waits for the health checks
  * of its keys. Not exported.
  */
+import { createHash } from 'crypto';
 import { Annotations, ITerraformDependable, TerraformDataSource, TerraformModule, TerraformOutput, TerraformResource, TerraformStack, dependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { ApiKey } from '../api-key';
@@ -31,9 +32,10 @@ export function bindSecretTargets(access: Construct, plans: SecretTargetPlan[], 
   if (plans.length === 0) return { bound, problems };
   const scope = new Construct(access, 'SecretTargets');
   const stack = TerraformStack.of(access);
+  const bases = baseIds(plans);
   for (const plan of plans) {
     const checks = plan.keys.map((k) => checksOf.get(k)).filter((c): c is TerraformResource => c !== undefined);
-    const bindScope = new Construct(scope, uniqueId(scope, plan.target.description));
+    const bindScope = new Construct(scope, uniqueId(scope, bases.get(plan)!));
     bound.push({ target: plan.target, path: bindScope.node.path });
     const config: unknown = plan.target.bind(bindScope, { entries: plan.entries, owner: access.node.path, dependsOn: checks });
     // Whatever the target did: the resources, data sources and modules it created here, and
@@ -110,11 +112,12 @@ export function targetSignature(plans: SecretTargetPlan[]): string {
   return JSON.stringify(plans.map((p) => [p.target.description, p.entries.map((e) => e.name)]));
 }
 
-/** A construct id from a description: readable, stable across runs, unique within scope. */
-function uniqueId(scope: Construct, description: string): string {
-  const base = baseId(description);
+/** A construct id from its base: unique within scope (`-2`, `-3` for targets of the same description). */
+function uniqueId(scope: Construct, base: string): string {
   let id = base;
-  for (let n = 2; scope.node.tryFindChild(id); n++) id = `${base}-${n}`;
+  // constructs keeps children in a plain object: "constructor" or "toString" is found there (and
+  // refused as taken when added), so such an id, like a taken one, gets a number too.
+  for (let n = 2; scope.node.tryFindChild(id) !== undefined; n++) id = `${base}-${n}`;
   return id;
 }
 
@@ -124,16 +127,40 @@ function baseId(description: string): string {
 }
 
 /**
- * Descriptions of targets that share their construct id's base with another target: only their
- * order tells them apart (`…-2`), so reordering keys swaps their Terraform addresses. Their ids
- * are kept as they are (changing them would move every such target once); they are warned about.
+ * The base of each target's construct id (and so of its Terraform addresses): its description,
+ * cleaned and cut to 60 characters. Different descriptions that give one base (alike in their first
+ * 60 characters, or in characters the cleaning replaces) get the first 51 and 8 hex digits of the
+ * description's SHA-256 instead: then no address depends on the order of the keys (with `-2`, a
+ * reorder would swap two targets' addresses, and the replaced registrations' destroy steps could
+ * take the entries out of the file the other target just wrote). Such a target's address moved
+ * once from what it was before issue #29; a moved file target's old resources leave the state
+ * without running their destroy step, and the new ones write the same entries.
+ */
+function baseIds(plans: SecretTargetPlan[]): Map<SecretTargetPlan, string> {
+  const byBase = new Map<string, Set<string>>();
+  for (const p of plans) {
+    const base = baseId(p.target.description);
+    byBase.set(base, (byBase.get(base) ?? new Set()).add(String(p.target.description)));
+  }
+  return new Map(plans.map((p) => {
+    const description = String(p.target.description);
+    const base = baseId(description);
+    if (byBase.get(base)!.size === 1) return [p, base];
+    const hash = createHash('sha256').update(description).digest('hex').slice(0, 8);
+    return [p, `${base.slice(0, 51).replace(/-+$/, '')}-${hash}`];
+  }));
+}
+
+/**
+ * Descriptions of targets that share their description with another target: only their order
+ * tells them apart (`…-2`), so reordering keys swaps their Terraform addresses. They are warned about.
  */
 function clashingTargets(plans: SecretTargetPlan[]): string[][] {
-  const byBase = new Map<string, string[]>();
+  const byDescription = new Map<string, string[]>();
   // terraformOutputs() targets: their outputs are named by entry, and a moved gate replaces nothing that matters.
   for (const p of plans.filter((x) => !(x.target instanceof OutputsTarget))) {
-    const base = baseId(p.target.description);
-    byBase.set(base, [...(byBase.get(base) ?? []), String(p.target.description)]);
+    const description = String(p.target.description);
+    byDescription.set(description, [...(byDescription.get(description) ?? []), description]);
   }
-  return [...byBase.values()].filter((group) => group.length > 1);
+  return [...byDescription.values()].filter((group) => group.length > 1);
 }

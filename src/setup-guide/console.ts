@@ -90,16 +90,20 @@ function accessStep(m: GuideModel, k: GuideKey): string {
  * Steps 2-5 in one cluster's **API Keys** tab. `name` is the name to give the key, in Markdown;
  * `output` where the expiry is published.
  */
-function tabSteps(m: GuideModel, k: GuideKey, name: string, output = `the output ${code(k.expiresAtOutput)}`): string[] {
+function tabSteps(m: GuideModel, k: GuideKey, name: string, output = `the output ${code(k.expiresAtOutput ?? '')}`): string[] {
   const days = `Qdrant's default is ${CONSOLE_DEFAULT_EXPIRY_DAYS} days`;
+  const none = 'the key is ephemeral, so no output publishes it';
   let expiry: string;
   if (!m.checks.enabled) {
-    expiry = `${days}. Health checks are disabled (\`healthCheck.enabled: false\`), so no check reads it; every deploy publishes it as ${output}.`;
+    expiry = `${days}. Health checks are disabled (\`healthCheck.enabled: false\`), so no check reads it; ` +
+      `${k.ephemeral ? none : `every deploy publishes it as ${output}`}.`;
   } else if (!k.variable) {
     expiry = `${days}. The key comes from \`ApiKeySource.fromToken\`, so Terraform hides the lines of its check when it passes: no expiry line or warning appears. ` +
-      `Every deploy publishes the date as ${output}; set \`healthCheck.minValidityDays\` to make a short expiry fail the deploy.`;
+      `${k.ephemeral ? 'As the key is ephemeral, no output publishes the date either' : `Every deploy publishes the date as ${output}`}; ` +
+      'set `healthCheck.minValidityDays` to make a short expiry fail the deploy.';
   } else {
-    expiry = `${days}; the key's check (section 3) reads the real date from the key and warns when it is less than 14 days away, and every deploy publishes it as ${output}.`;
+    expiry = `${days}; the key's check (section 3) reads the real date from the key and warns when it is less than 14 days away` +
+      `${k.ephemeral ? ` (${none})` : `, and every deploy publishes it as ${output}`}.`;
   }
   return [
     `2. Go to its **API Keys** tab, click **Create**, and name the key ${name} (the console asks for a name; the stack does not read it).`,

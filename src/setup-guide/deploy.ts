@@ -80,7 +80,7 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
       ? 'Every deploy runs every check (`healthCheck.runOnEveryDeploy: true`), also when nothing changed.'
       : 'A key\'s check runs at the first deploy, and again only when the key, its clusters, its declared access, the checker or the `healthCheck` options change: ' +
         'a deploy that changes none of them runs no check, so it neither shows the expiry nor warns (section 6 has the output that every deploy refreshes). ' +
-        'Set `healthCheck.runOnEveryDeploy: true` to run every check on every deploy.',
+        'Set `healthCheck.runOnEveryDeploy: true` to run every check on every deploy.' + ephemeralRuns(m),
     '',
     'The checker reads the key from the environment, never prints it, always verifies TLS, and does not follow redirects (so the key is never sent elsewhere). ' +
       'A key\'s secret targets (section 4) are written only after its check has passed, so a failed deploy leaves them as they were.',
@@ -94,11 +94,24 @@ function hiddenChecks(m: GuideModel): string {
   const hidden = m.keys.filter((k) => !k.variable);
   if (hidden.length === 0) return '';
   const o = m.checks;
+  // An ephemeral key has no output.
+  const outputs = hidden.flatMap((k) => (k.expiresAtOutput === undefined ? [] : [code(k.expiresAtOutput)]));
   return ` Terraform hides the check's lines of a key from \`ApiKeySource.fromToken\` (${list(hidden.map((k) => code(k.name)))}) when it passes ` +
-    '(a failure still fails the deploy and is shown), so no expiry line or warning appears for it: read its output ' +
-    `${list(hidden.map((k) => code(k.expiresAtOutput)))} (section 6)` +
+    '(a failure still fails the deploy and is shown), so no expiry line or warning appears for it' +
+    (outputs.length > 0 ? `: read its output ${list(outputs)} (section 6)` : '') +
     (o.minValidityDays ? `; \`healthCheck.minValidityDays\` still fails the deploy when the expiry is closer than ${o.minValidityDays} days.`
-      : ', or set `healthCheck.minValidityDays` to make a short expiry fail the deploy.');
+      : `${outputs.length > 0 ? ', or' : ';'} set \`healthCheck.minValidityDays\` to make a short expiry fail the deploy.`);
+}
+
+/** When the check of an ephemeral key runs: Terraform keeps nothing of the key by which a new one could be noticed. */
+function ephemeralRuns(m: GuideModel): string {
+  const eph = m.keys.filter((k) => k.ephemeral);
+  if (eph.length === 0) return '';
+  const versioned = eph.filter((k) => k.ephemeral!.keyVersion !== undefined);
+  const every = eph.filter((k) => k.ephemeral!.keyVersion === undefined);
+  return ' An ephemeral key\'s check (`ephemeral: true`) cannot notice a new key, as Terraform keeps nothing of it: ' +
+    [versioned.length > 0 ? `that of ${list(versioned.map((k) => code(k.name)))} runs again when its \`keyVersion\` changes, and only then` : '',
+      every.length > 0 ? `that of ${list(every.map((k) => code(k.name)))} (no \`keyVersion\`) runs on every deploy` : ''].filter((x) => x).join('; ') + '.';
 }
 
 /** A key's declared access in words, collection names as code. */

@@ -91,8 +91,10 @@ export interface GuideKey {
   readonly variable?: GuideVariable;
   /** Its declared access, if any. */
   readonly access?: GuideAccess;
-  /** The Terraform output that publishes its expiry. */
-  readonly expiresAtOutput: string;
+  /** The Terraform output that publishes its expiry; none for an ephemeral key. */
+  readonly expiresAtOutput?: string;
+  /** Set for a key kept out of Terraform's plan and state (`ephemeral`); `keyVersion` is undefined when it is checked and written on every deploy. */
+  readonly ephemeral?: { readonly keyVersion?: number };
   /** `createdOn` as given, as text. */
   readonly createdOn?: string;
   readonly rotateAfterDays: number;

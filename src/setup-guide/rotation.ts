@@ -2,7 +2,7 @@
  * Section 6 of the setup guide: when and how to rotate each key without downtime. Not exported.
  */
 import { STACKS_DIR, chdirOf, deployCommand } from './commands';
-import { Heading, code, fence, table } from './markdown';
+import { Heading, code, fence, list, table } from './markdown';
 import { GuideModel } from './model';
 import { SYNTH_COMMAND } from '../private/framework';
 
@@ -16,26 +16,30 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
         'and warns when it is less than 14 days away' +
         (m.keys.some((k) => !k.variable) ? ' (Terraform hides these lines for a key from `ApiKeySource.fromToken` when its check passes)' : '') +
         (o.runOnEveryDeploy ? '. ' : ', but the check runs only when the key or the options change. ');
-    out.push(
-      read +
-        `Every deploy publishes the date as a non-secret output${o.enabled ? ' once the key\'s check passed (a key that failed it does not replace the date)' : ''}, so monitoring can watch it. ` +
+    // An ephemeral key has no expiry output: Terraform stores nothing derived from it.
+    const published = m.keys.filter((k) => k.expiresAtOutput !== undefined);
+    out.push(read + (published.length === 0
+      ? 'An ephemeral key has no expiry output (Terraform stores nothing derived from it): its check line is where the date shows.'
+      : `Every deploy publishes the date as a non-secret output${o.enabled ? ' once the key\'s check passed (a key that failed it does not replace the date)' : ''}` +
+        `${published.length < m.keys.length ? ' (not for an ephemeral key, whose check line is where the date shows)' : ''}, so monitoring can watch it. ` +
         `Read it from the project directory: these lines run Terraform in the stack's directory (under ${code(STACKS_DIR)} ` +
-        'unless `cdktf.json` sets another `output`), whose backend configuration finds the state (cdktf\'s default: `terraform.<stack>.tfstate` in the project directory):',
-    );
-    const chdir = chdirOf(m);
-    out.push(...fence('bash', m.keys.map((k) => `terraform ${chdir}output -raw ${k.expiresAtOutput}   # ${k.name}: the expiry from the last deploy, empty if none`)));
-    out.push(
-      `This works where the deploy ran. Elsewhere (a fresh checkout, another machine), run \`terraform ${chdir}init -input=false\` once after \`${SYNTH_COMMAND}\`, ` +
-        'with the state reachable (the same backend, or the state file in the project directory).',
-      '',
-    );
+        'unless `cdktf.json` sets another `output`), whose backend configuration finds the state (cdktf\'s default: `terraform.<stack>.tfstate` in the project directory):'));
+    if (published.length > 0) {
+      const chdir = chdirOf(m);
+      out.push(...fence('bash', published.map((k) => `terraform ${chdir}output -raw ${k.expiresAtOutput}   # ${k.name}: the expiry from the last deploy, empty if none`)));
+      out.push(
+        `This works where the deploy ran. Elsewhere (a fresh checkout, another machine), run \`terraform ${chdir}init -input=false\` once after \`${SYNTH_COMMAND}\`, ` +
+          'with the state reachable (the same backend, or the state file in the project directory).',
+      );
+    }
+    out.push('');
     out.push(
       'For a key without an expiry (an older admin key, or no expiration set), `createdOn` and `rotateAfterDays` give the due date, ' +
         'and synth warns once it has passed.',
     );
     out.push(...table(['Key', 'Expiry (read at deploy)', 'Created on', 'Rotate after', 'Due on (without an expiry)'], m.keys.map((k) => [
       code(k.name),
-      `output ${code(k.expiresAtOutput)}`,
+      k.expiresAtOutput === undefined ? 'check line (ephemeral: no output)' : `output ${code(k.expiresAtOutput)}`,
       k.createdOn === undefined ? 'not recorded: set `createdOn`' : code(k.createdOn),
       `${k.rotateAfterDays} days`,
       k.dueOn ?? 'unknown',
@@ -58,7 +62,8 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
   const deploy = deployCommand(m);
   // Per stack, not per access: another access of the stack may hold the other keys.
   const others = variables ? ' The deploy needs every key of the stack: keep the variables of any key you are not rotating set to its current value.' : '';
-  const expiry = on ? ' (for a key with an expiry, the output `qdrant_api_key_<name>_expires_at` now shows the new key\'s date: see the table)' : '';
+  const expiry = on && m.keys.some((k) => k.expiresAtOutput !== undefined)
+    ? ' (for a key with an expiry, the output `qdrant_api_key_<name>_expires_at` now shows the new key\'s date: see the table)' : '';
   out.push(
     'To rotate a key without downtime:',
     '',
@@ -74,5 +79,24 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
     '',
     'A lost key cannot be retrieved: the console shows a key only once. Create a new key for the same clusters, rotate to it as above, and delete the lost one.',
   );
+  out.push(...ephemeralRotation(m));
   return out;
+}
+
+/** What step 2 means for an ephemeral key: nothing of it is stored, so only its keyVersion tells a new one. */
+function ephemeralRotation(m: GuideModel): string[] {
+  const eph = m.keys.filter((k) => k.ephemeral);
+  if (eph.length === 0) return [];
+  const versioned = eph.filter((k) => k.ephemeral!.keyVersion !== undefined).map((k) => code(k.name));
+  const every = eph.filter((k) => k.ephemeral!.keyVersion === undefined).map((k) => code(k.name));
+  const on = m.checks.enabled;
+  return [
+    '',
+    `An ephemeral key (${list(eph.map((k) => code(k.name)))}) is in neither Terraform's plan nor its state, so no deploy can tell that it changed.`,
+    ...(versioned.length === 0 ? [] : ['', `For ${list(versioned)}, step 2 also gives \`keyVersion\` the next number (the new key with the new number, in one deploy): ` +
+      `the ${on ? 'check and the ' : ''}writes run again only when it changes. A new key deployed without it is ${on ? 'neither checked nor ' : 'not '}written ` +
+      '(the plan shows nothing to do), and the apps keep the old key, which step 4 then deletes: that is the risk of a rotation without a bump.']),
+    ...(every.length === 0 ? [] : ['', `${list(every)} ${every.length === 1 ? 'has' : 'have'} no \`keyVersion\`: ${on ? 'checked and ' : ''}written on every deploy, ` +
+      'so step 2 needs nothing more. The cost: every plan shows those resources as replaced, and `terraform plan -detailed-exitcode` always exits 2.']),
+  ];
 }

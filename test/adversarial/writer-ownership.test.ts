@@ -13,6 +13,9 @@ import * as path from 'node:path';
 import * as dotenv from 'dotenv';
 import { leftovers, runCli, tempDir } from '../writer/run-cli';
 
+// A bound, not a measurement: some tests start the writer a dozen times, which takes seconds on a busy machine.
+jest.setTimeout(60_000);
+
 const SECRET = 'canary-secret-ownership-51c2e7';
 const SECRET2 = 'canary-secret-ownership-second-0d9b';
 const outputs: string[] = [];

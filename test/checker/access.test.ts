@@ -1,5 +1,5 @@
 /**
- * The access step (assets/checker/access.ts, run by steps.ts) against the stand-in when things go
+ * The access step (assets/checker/probes.ts, run by steps.ts) against the stand-in when things go
  * wrong on one probe: a 5xx that is retried, a redirect, a probe that never answers (timeout and
  * deadline), an answer no Qdrant gives. The faults are put on single probes by a small HTTPS proxy
  * in front of the stand-in (the stand-in's own modes act on every request, and GET / would fail
@@ -117,7 +117,7 @@ async function check(options: Partial<Checker.CheckOptions>): Promise<Checker.Ch
 const stepOf = (r: Checker.CheckReport, name: Checker.StepName) => r.steps.find((x) => x.name === name);
 
 describe('what the access step sends', () => {
-  test('collections access: the probes of access.js, each with the key, and no write', async () => {
+  test('collections access: the probes of probes.ts, each with the key, and no write', async () => {
     const r = await check({ apiKey: SCOPED, access: 'collections', writeCollections: ['products'] });
     expect(r).toMatchObject({ ok: true, access: { declared: 'collections', readCollections: [], writeCollections: ['products'], excess: [] } });
     expect(stepOf(r, 'access')).toMatchObject({ ok: true, attempts: 4, message: 'access to 1 collection as declared' });

@@ -93,6 +93,17 @@ describe('verdicts and exit codes', () => {
     expect(r.stdout).toMatch(/^FAIL search-api → prod-eu {2}step key: key rejected \(401 Invalid API key or JWT\); check the key's clusters in the console \(setup guide, section 2\), set the variable again \(setup guide, section 3\), or create a new key {2}\d+ ms\n$/);
   });
 
+  test('--guide: the failure line names the guide by its path, where it says which section to read', async () => {
+    const r = await run(checkArgs('--label', 'search-api → prod-eu', '--guide', 'cdktf.out/stacks/search/qdrant-setup.md'), { QDRANT_API_KEY: WRONG_KEY });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('check the key\'s clusters in the console (cdktf.out/stacks/search/qdrant-setup.md, section 2), ' +
+      'set the variable again (cdktf.out/stacks/search/qdrant-setup.md, section 3), or create a new key');
+    // One line of text only: the path is printed.
+    const bad = await run(checkArgs('--guide', 'a\nb'), { QDRANT_API_KEY: WRONG_KEY });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/guide must be the path of the setup guide, one line/);
+  });
+
   test('expired key: exit 1, reported as expired', async () => {
     const r = await run(checkArgs(), { QDRANT_API_KEY: EXPIRED_KEY });
     expect(r.code).toBe(1);
@@ -458,7 +469,7 @@ describe('usage (exit 2, one line on stderr)', () => {
 
   test('missing or unknown command, stray argument: exit 2; a stray argument is not echoed', async () => {
     expect((await run([])).stderr).toMatch(/missing command/);
-    expect((await run(['probe'])).stderr).toMatch(/unknown command 'probe'/);
+    expect((await run(['probe'])).stderr).toMatch(/unknown command 'probe': the commands are 'check' and 'verify-key'/);
     const stray = await run([...checkArgs(), KEY], { QDRANT_API_KEY: KEY });
     expect(stray.code).toBe(2);
     expect(stray.stderr).toMatch(/unexpected extra argument \(not shown/);

@@ -92,6 +92,8 @@ describe('examples/basic deployed with real terraform', () => {
     const failure = run.stderr.replace(/\s+/g, ' ');
     expect(failure).toContain('search-api → prod-eu');
     expect(failure).toMatch(/step key: key rejected \(401 Invalid API key or JWT\)/);
+    // The fix names the stack's setup guide (just its file name: this app's outdir is a temp dir).
+    expect(failure).toContain('check the key\'s clusters in the console (qdrant-setup.md, section 2)');
   });
 
   test('rotating the key re-runs the check', async () => {

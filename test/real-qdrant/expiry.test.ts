@@ -65,7 +65,7 @@ describeRealQdrant('key expiry against real Qdrant (jwt_rbac on)', () => {
     const r = await check(TOKENS.in3);
     expect(r).toMatchObject({ ok: true, keyStatus: 'accepted', expiresAt: iso(IN_3_DAYS), keyAccess: 'read-only' });
     expect(r.steps.find((s) => s.name === 'expiry')).toEqual({ name: 'expiry', ok: true, message: `expires ${day(IN_3_DAYS)} (in 3 days)`, durationMs: 0, attempts: 0 });
-    expect(formatWarnings(r)).toEqual([`warn search-api → prod-eu  key expires ${day(IN_3_DAYS)} (in 3 days): rotate it soon (qdrant-setup.md, "Rotation")`]);
+    expect(formatWarnings(r)).toEqual([`warn search-api → prod-eu  key expires ${day(IN_3_DAYS)} (in 3 days): rotate it soon (setup guide, section 6)`]);
 
     const run = await cli(TOKENS.in3);
     expect(run.code).toBe(0);
@@ -73,14 +73,14 @@ describeRealQdrant('key expiry against real Qdrant (jwt_rbac on)', () => {
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(new RegExp(`^ok {3}search-api → prod-eu {2}qdrant ${escape(q.version)} {2}key accepted, keys enforced, gRPC ok {2}expires ${day(IN_3_DAYS)} \\(in 3 days\\) {2}\\d+ ms$`));
-    expect(lines[1]).toBe(`warn search-api → prod-eu  key expires ${day(IN_3_DAYS)} (in 3 days): rotate it soon (qdrant-setup.md, "Rotation")`);
+    expect(lines[1]).toBe(`warn search-api → prod-eu  key expires ${day(IN_3_DAYS)} (in 3 days): rotate it soon (setup guide, section 6)`);
   });
 
   test('expires in 3 days with --min-validity-days 7: fails in step expiry, saying when it expires and how to rotate', async () => {
     const r = await check(TOKENS.in3, { minValidityDays: 7 });
     expect(r).toMatchObject({ ok: false, failedStep: 'expiry', failureId: 'key-expires-soon', keyStatus: 'accepted', expiresAt: iso(IN_3_DAYS) });
     expect(r.reason).toBe(`key expires too soon: it expires ${day(IN_3_DAYS)} (in 3 days), and at least 7 days are required ` +
-      '(healthCheck.minValidityDays, --min-validity-days); create a new key, deploy it, then delete the old one (qdrant-setup.md, "Rotation")');
+      '(healthCheck.minValidityDays, --min-validity-days); create a new key, deploy it, then delete the old one (setup guide, section 6)');
     // Every other step passed: the key works today.
     expect(r.steps.filter((s) => !s.ok).map((s) => s.name)).toEqual(['expiry']);
 

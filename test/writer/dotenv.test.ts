@@ -43,7 +43,9 @@ describe('parseDotenv', () => {
 
   test('the line ending of a new block is the file\'s, not a stray \\r inside a quoted value on the first line', () => {
     expect(merge("X='a\rb'\nY=1\n", { Q: 'v' })).toBe(`X='a\rb'\nY=1\n${START}\n${REC('Q')}\nQ='v'\n${END}\n`);
-    expect(merge('X=1\rY=1\r', { Q: 'v' })).toBe(`X=1\rY=1\r${START}\r${REC('Q')}\rQ='v'\r${END}\r`); // a file of \r line endings keeps them
+    // In a file of lone CRs, our lines end in \r\n: Node's --env-file deletes a lone \r, and would read them as one line.
+    expect(merge('X=1\rY=1\r', { Q: 'v' })).toBe(`X=1\rY=1\r${START}\r\n${REC('Q')}\r\nQ='v'\r\n${END}\r\n`);
+    expect(remove(merge('X=1\rY=1', { Q: 'v' }), ['Q'])).toBe('X=1\rY=1');
   });
 
   test('keeps a UTF-8 byte order mark', () => {
@@ -206,6 +208,44 @@ describe('mergeEntries', () => {
     expect(err.line).toBe(4);
   });
 
+  test('a line end that only some readers take is a line end: what follows it meets every rule, named by the line an editor shows', () => {
+    const m = w.parseDotenv('A=1\n# c\u2028B=2\r\nC="x\u2029y"\rD=4');
+    expect(m.items.map((i: any) => [i.kind, i.key, i.line, i.after])).toEqual([
+      ['assign', 'A', 1, undefined], ['comment', undefined, 2, undefined], ['assign', 'B', 2, '\u2028'],
+      ['assign', 'C', 3, undefined], ['assign', 'D', 4, undefined],
+    ]);
+    const fix = 'remove that line, or give our entry another name with the secretNaming of the key that writes it (e.g. secretNaming: { prefix: "APP_" })';
+    const withBlock = merge('A=1\n', { QDRANT_URL: 'u' });
+    expect(() => merge(withBlock + '# moved\u2028QDRANT_URL=elsewhere\n', { QDRANT_URL: 'u' }))
+      .toThrow(`line 6, after a U+2028 (a line end to the npm dotenv parser only): QDRANT_URL is already defined outside the managed block of owner ${OWNER}; ${fix}`);
+    expect(() => merge(withBlock + 'X=1 # c\u2029QDRANT_URL: elsewhere\n', { QDRANT_URL: 'u' }))
+      .toThrow('line 6, after a U+2029 (a line end to the npm dotenv parser only): expected NAME=value, a comment (#) or a blank line');
+    // NEL, \v and \f end a line for no reader: a comment that holds one is one comment.
+    expect(merge(withBlock + '# a\u0085QDRANT_URL=x\v\f\n', { QDRANT_URL: 'u' })).toBe(withBlock + '# a\u0085QDRANT_URL=x\v\f\n');
+  });
+
+  test('refuses a line inside a quoted value that defines one of our names for Node (which ends the value at the first quote)', () => {
+    expect(() => merge('X="say \\"hi\r\n  QDRANT_URL=elsewhere\n"\n', { QDRANT_URL: 'u' }))
+      .toThrow('line 2: QDRANT_URL= starts a line inside the quoted value of X (line 1), which Node\'s --env-file reads as a definition if it ends that value sooner (at the first ", backslash or not); remove that line, or give our entry another name');
+    // Node deletes every \r, and ends a line at \n only.
+    expect(() => merge("X='a\nQDRANT\r_URL=b'\n", { QDRANT_URL: 'u' })).toThrow('line 2: QDRANT_URL= starts a line inside');
+    expect(merge("X='a\rQDRANT_URL=b'\n", { QDRANT_URL: 'u' })).toContain("QDRANT_URL='u'");
+  });
+
+  test('refuses a line of our block that not every reader starts as a line', () => {
+    const block = merge('A=1\n', { QDRANT_URL: 'u' });
+    const at = (line: string) => block.replace('# <<<', `${line}# <<<`);
+    const partial = (what: string) => `a line of the managed block of owner ${OWNER} starts after ${what}, so not every reader reads it as a line; replace that character with a newline`;
+    expect(() => merge(at('# c\u2028'), { QDRANT_URL: 'u', B: 'b' })).toThrow(`line 5: ${partial('a U+2028 (a line end to the npm dotenv parser only)')}`);
+    expect(() => merge(at('# c\r'), { QDRANT_URL: 'u' })).toThrow(`line 6: ${partial("a lone CR (a line end to the npm dotenv parser and python-dotenv, not to Node's --env-file)")}`);
+    expect(() => merge(at('X= \n'), { QDRANT_URL: 'u' }))
+      .toThrow(`line 5: inside the managed block of owner ${OWNER}, X= has only spaces after it, so Node's --env-file (22 and later) reads the next line as its value; remove those spaces`);
+    expect(() => merge(at('\t# c\n'), { QDRANT_URL: 'u' }))
+      .toThrow(`line 5: inside the managed block of owner ${OWNER}, this line starts with a space or a tab, so Node 20's --env-file reads the next line as part of it; remove those spaces`);
+    // The same lines outside our block are the user's to keep.
+    expect(merge('# c\u2028\nX= \n\t# c\n' + block, { QDRANT_URL: 'u' })).toBe('# c\u2028\nX= \n\t# c\n' + block);
+  });
+
   test('refuses bad names, owners and values without echoing the value', () => {
     expect(() => merge('', { '1BAD': 'v' })).toThrow('entry name "1BAD" is not a valid variable name');
     expect(() => merge('', { 'A-B': 'v' })).toThrow('is not a valid variable name');
@@ -342,6 +382,8 @@ describe('formatValue', () => {
   test.each([
     ['a\nb', 'value contains a line break'],
     ['a\rb', 'value contains a line break'],
+    ['a\u2028b', 'value contains a line break'],
+    ['a\u2029b', 'value contains a line break'],
     ['${HOME}', 'value contains ${...}, which python-dotenv would expand'],
     ['x${A:-b}y', 'value contains ${...}'],
     ['\ud800', 'value is not valid Unicode text'],

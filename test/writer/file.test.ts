@@ -412,7 +412,8 @@ describe('the lock', () => {
 
   test('parallel updates in one process serialise on the lock', async () => {
     const f = path.join(dir, '.env');
-    const adds = Array.from({ length: 5 }, (_, i) => updateFile(f, (t: string | null) => mergeEntries(t, { [`K${i}`]: `v${i}` }, { owner: `o${i}` }), opts()));
+    // Each waits for the four others: a lock timeout that a busy machine cannot reach (this is about order, not time).
+    const adds = Array.from({ length: 5 }, (_, i) => updateFile(f, (t: string | null) => mergeEntries(t, { [`K${i}`]: `v${i}` }, { owner: `o${i}` }), { ...opts(), lockTimeoutMs: 10_000 }));
     await Promise.all(adds);
     const text = fs.readFileSync(f, 'utf8');
     for (let i = 0; i < 5; i++) expect(text).toContain(`K${i}='v${i}'`);

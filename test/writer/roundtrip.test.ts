@@ -1,14 +1,11 @@
 /**
  * What we write must read back exactly in BOTH real parsers: the dotenv npm package (v16) and
- * python-dotenv. Python runs once per batch of files (helper pyParse). If python-dotenv is not
+ * python-dotenv. Python runs once per batch of files (pyParse: readers.ts). If python-dotenv is not
  * importable these tests FAIL (CI installs it with `pip install python-dotenv`).
  */
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as dotenv from 'dotenv';
 import fc from 'fast-check';
+import { Env, pythonDotenv as pyParse } from './readers';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const w = require('../../assets/writer/dotenv.js');
@@ -16,40 +13,7 @@ const w = require('../../assets/writer/dotenv.js');
 const mergeEntries = (t: string | null, e: Record<string, string>, o: { owner: string }): string => w.planMerge(t, e, o).text;
 const removeEntries = (t: string, n: string[], o: { owner: string }): string => w.planRemove(t, n, o).text;
 
-type Env = Record<string, string | null>;
 const OWNER = 'prop';
-
-const PY = `
-import json, sys
-try:
-    import dotenv
-except ImportError:
-    sys.stderr.write("NO_PYTHON_DOTENV\\n")
-    sys.exit(3)
-print(json.dumps([dict(dotenv.dotenv_values(p)) for p in sys.argv[1:]]))
-`;
-
-/** Parses each text with python-dotenv (one python process for all), also failing on python's "could not parse" warnings. */
-function pyParse(texts: string[]): Env[] {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-py-'));
-  try {
-    const files = texts.map((t, i) => {
-      const f = path.join(dir, `${i}.env`);
-      fs.writeFileSync(f, t, 'utf8');
-      return f;
-    });
-    const env = { ...process.env, PYTHONIOENCODING: 'utf-8' };
-    const r = spawnSync('python3', ['-c', PY, ...files], { encoding: 'utf8', env, maxBuffer: 256 * 1024 * 1024 });
-    if (r.error || r.status === 3 || /NO_PYTHON_DOTENV|No module named/.test(r.stderr ?? '')) {
-      throw new Error('python-dotenv is not importable by python3; run: pip install python-dotenv');
-    }
-    if (r.status !== 0) throw new Error(`python3 failed (${r.status}): ${r.stderr}`);
-    if (/could not parse/i.test(r.stderr)) throw new Error(`python-dotenv warned: ${r.stderr}`);
-    return JSON.parse(r.stdout);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 function without(obj: Env, names: string[]): Env {
   const out = { ...obj };
@@ -69,7 +33,7 @@ test('every short combination of tricky characters: written values read back exa
     layer = layer.flatMap((p) => alphabet.map((c) => p + c));
     values.push(...layer);
   }
-  values.push('https://xyz-example.eu-central.aws.cloud.qdrant.io:6333', 'eyJhbGciOi.J9-_x/+=', '🔑 ünï ✓ \u2028 \u00a0x\u00a0', 'a\u0000b');
+  values.push('https://xyz-example.eu-central.aws.cloud.qdrant.io:6333', 'eyJhbGciOi.J9-_x/+=', '🔑 ünï ✓ \u0085 \u00a0x\u00a0', 'a\u0000b');
   const entries: Record<string, string> = {};
   let refused = 0;
   values.forEach((v, i) => {
@@ -311,7 +275,8 @@ test('a quoted value ending in escaped backslashes: wherever we accept it, both 
 });
 
 test('whitespace other than spaces and tabs before a quote: refused; wherever we accept such whitespace, both parsers see the same assignments we do', () => {
-  const spaces = ['\u00a0', '\v', '\f', '\u001c', '\u001f', '\u0085', '\u2003', '\u3000', '\u2028', '\ufeff', '\u200b', ' \u00a0', '\u00a0 '];
+  // (U+2028 and U+2029 end a line for the npm parser: test/adversarial/readers-line-ends.test.ts.)
+  const spaces = ['\u00a0', '\v', '\f', '\u001c', '\u001f', '\u0085', '\u2003', '\u3000', '\ufeff', '\u200b', ' \u00a0', '\u00a0 '];
   const texts: string[] = [];
   for (const s of spaces) for (const q of ["'", '"', '`', 'x']) texts.push(`A=${s}${q}open\nB=1\nC='c'\nD="d"\nE=\`e\`\n`);
   const accepted = texts.filter((t) => {

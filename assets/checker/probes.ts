@@ -1,0 +1,254 @@
+/**
+ * The probe table: each request of the REST steps root, key, enforced and access, the answers it
+ * expects, and what any other answer means. It is data, and both engines come from it: the Node
+ * checker interprets it (judge.ts), the Terraform engine is emitted from it (src/); each implements
+ * each Match field, rule and placeholder below once.
+ *
+ * A request's `scope`: cluster (no key: one request per cluster, for all its keys) or grant (one per
+ * key and cluster); in its `path`, {collection} is URL-encoded, {random} RANDOM_COLLECTION_PREFIX
+ * and 12 hex digits (a name no collection has); `body` is JSON. An access probe is asked for the
+ * accesses in `appliesTo`, once per declared read (write) collection when `perCollection`.
+ * `askedAfter: 'edge'`: only after root's verdict edge. `reuses`: the same request as that probe's,
+ * whose answer an engine may judge instead. The first of the `cases` whose `when` matches decides
+ * (`then`: a verdict, or one per access in `appliesTo`); none: OTHERWISE.
+ *
+ * Match: every field given holds.
+ *   status, text     the status is one of them; the trimmed body is one of them, whole
+ *   has              the body contains it (hasIgnoringCase: in any case)
+ *   jsonStrings      the body is JSON, and the value at each path ("a.b") is a string; jsonList: a
+ *                    list; jsonNames: objects that each have a string `name`; jsonEquals: this (===)
+ *   rule: edge-refusal  a keyless request's refusal that may come from the edge in front of a
+ *                    Qdrant Cloud cluster (or from Qdrant before 1.4.1): the host ends with
+ *                    EDGE.hostSuffix (any case), the trimmed body is one of EDGE.qdrantTexts, or the
+ *                    body is a JSON object whose only member `error` is one of EDGE.errors
+ *   rule: only-declared-collections  the key is cluster-wide (global-read answered 200: excess-global
+ *                    says so), or each collection it reaches is declared: each `name` of
+ *                    `result.collections`, and each collection its JWT's access names
+ *
+ * Verdicts: pass; fail: the catalog's `failure`, worded as its phrase, the detail, and its fix unless
+ * the detail gives one (failures.ts messageTemplate; `serverText`: the detail ends with the server's
+ * words, so the fix always follows); excess: more access than declared, which fails, or warns with
+ * allowExcessAccess, and is nothing on an open cluster (no key could have less); open (enforced):
+ * fails unless requireAuth is false; edge (root): an edge wants a key even on GET /, so Node asks
+ * root-keyed, while Terraform, which cannot ask on a condition, passes and lets the key step prove
+ * the address; key-step: an auth-layer refusal the key step (same key, same moment) reports, which
+ * Terraform passes so that a wrong key gives one message, and Node, which runs every step and
+ * reports the first failed in step order, skips.
+ *
+ * Placeholders in a detail:
+ *   {answer}         the status and the server's words, one line, no key (answers.ts answer())
+ *   {status} {method} {path}  the answer's status; the request as sent
+ *   {contentType}    the answer's Content-Type without parameters, or "no content-type"
+ *   {afterAttempts}  " after N attempts" when the answer came after retries, else nothing
+ *   {collection}     the probe's collection as a JSON string, clipped at 40 characters (text.ts
+ *                    quote()); {declaredCount}: "N collection(s)", the declared read and write ones
+ *   {header}         the header the key was sent in: Authorization (Bearer) or api-key
+ *   {keyExpiry}      " on YYYY-MM-DD" for a JWT with an expiry (`exp`), else nothing
+ *   {undeclared}     the collections the key reaches beyond the declared, sorted, as {collection},
+ *                    UNDECLARED.max at most, then " and N more"; UNDECLARED.notCreated after one
+ *                    that only the JWT names (the server does not list it)
+ *   {undeclaredFix}  UNDECLARED.fixes: `listed` when the server lists them all, `notCreated` when it
+ *                    lists none ({it}: "it" for one collection, "them" for more), else `some`
+ * Node alone also hides a name that holds part of the key, and the key in any form (secrets.ts).
+ */
+import type { FailureId } from './failures';
+import type { DeclaredAccess } from './options';
+
+export type ProbeId = 'root' | 'root-keyed' | 'key' | 'enforced' | 'manage' | 'global-read' | 'read' | 'read-only' | 'write-exists' | 'write' | 'reach';
+
+/** The table's failure ids and accesses: the catalog's and the options' where it is written, strings for its readers. */
+export type Words = { readonly failure: string; readonly access: string };
+
+export interface Match {
+  readonly status?: readonly number[];
+  readonly text?: readonly string[];
+  readonly has?: string;
+  readonly hasIgnoringCase?: string;
+  readonly jsonStrings?: readonly string[];
+  readonly jsonList?: string;
+  readonly jsonNames?: string;
+  readonly jsonEquals?: readonly [path: string, value: boolean];
+  readonly rule?: 'edge-refusal' | 'only-declared-collections';
+}
+
+export type FailVerdict<W extends Words = Words> = { readonly kind: 'fail' | 'excess' | 'open'; readonly failure: W['failure']; readonly detail: string; readonly serverText?: true };
+
+export type ProbeVerdict<W extends Words = Words> = { readonly kind: 'pass' | 'edge' | 'key-step' } | FailVerdict<W>;
+
+export type Case<W extends Words = Words> = { readonly when: Match; readonly then: ProbeVerdict<W> | { readonly [A in W['access']]?: ProbeVerdict<W> } };
+
+export interface Probe<W extends Words = Words> {
+  readonly step: 'root' | 'key' | 'enforced' | 'access';
+  readonly request: { readonly method: 'GET' | 'POST'; readonly path: string; readonly body?: string; readonly withKey: boolean; readonly scope: 'cluster' | 'grant' };
+  readonly appliesTo?: readonly W['access'][];
+  readonly perCollection?: 'read' | 'write';
+  readonly askedAfter?: 'edge';
+  readonly reuses?: ProbeId;
+  readonly cases: readonly Case<W>[];
+}
+
+/** Qdrant's answer to a request without a key. */
+export const NO_KEY_TEXT = 'Must provide an API key or an Authorization bearer token';
+
+/** The edge-refusal rule's data: `qdrantTexts` are Qdrant's own for a missing or wrong key (1.8.2-1.8.4: "… JWT token"). */
+export const EDGE = {
+  hostSuffix: '.cloud.qdrant.io',
+  qdrantTexts: [NO_KEY_TEXT, 'Invalid API key or JWT', 'Invalid API key or JWT token'],
+  errors: ['forbidden', 'key doesn\'t exist'],
+} as const;
+
+export const RANDOM_COLLECTION_PREFIX = 'qdrant-cluster-access-probe-';
+
+/** The words of {undeclared} and {undeclaredFix}. */
+export const UNDECLARED = {
+  max: 5,
+  notCreated: ' (not created yet)',
+  fixes: {
+    listed: 'create a key limited to the declared collections, or declare them too',
+    notCreated: 'create {it} before the deploy and declare {it} too, or use a key without {it}, or allow excess access (healthCheck.allowExcessAccess, --allow-excess-access)',
+    some: 'create a key limited to the declared collections, or declare them too (and create those not created yet before the deploy)',
+  },
+} as const;
+
+/** Where the table is written, its ids and accesses are checked against the catalog's and the options'. */
+type Checked = { failure: FailureId; access: DeclaredAccess };
+
+const UNEXPECTED: FailVerdict<Checked> = { kind: 'fail', failure: 'unexpected-answer', detail: ' to {method} {path}: {answer}{afterAttempts}', serverText: true };
+/** The verdict when no case matches. */
+export const OTHERWISE: FailVerdict = UNEXPECTED;
+type V = ProbeVerdict<Checked>;
+
+const PASS: V = { kind: 'pass' };
+const failure = (id: FailureId, detail: string, kind: FailVerdict['kind'] = 'fail'): V => ({ kind, failure: id, detail });
+const KEYED_GET = (path: string) => ({ method: 'GET', path, withKey: true, scope: 'grant' }) as const;
+const DELETE_NONE = (path: string) => ({ method: 'POST', path, body: '{"points":[]}', withKey: true, scope: 'grant' }) as const;
+
+/** The key step's refusals; `from` says where one came from, after the server's words. */
+const keyRefusals = (from = ''): Case<Checked>[] => [
+  { when: { status: [401], text: [NO_KEY_TEXT] }, then: failure('key-not-received', ` ({answer}, although it was sent in the {header} header)${from}`) },
+  { when: { status: [403], has: 'ExpiredSignature' }, then: failure('key-expired', `{keyExpiry} ({answer})${from}; create a new key and rotate to it`) },
+  { when: { status: [401, 403] }, then: failure('key-rejected', ` ({answer})${from}`) },
+];
+const QDRANT_ROOT: Case<Checked>[] = [
+  { when: { status: [200], jsonStrings: ['title', 'version'] }, then: PASS },
+  { when: { status: [200] }, then: failure('not-qdrant', ': GET / answered 200 ({contentType}) without Qdrant\'s title and version JSON') },
+];
+const KEY_STEP: Case<Checked>[] = [
+  { when: { status: [401] }, then: { kind: 'key-step' } },
+  { when: { status: [403], text: ['ExpiredSignature', 'InvalidSignature'] }, then: { kind: 'key-step' } },
+];
+const MAY_WRITE: Match = { status: [400], hasIgnoringCase: 'Empty update request' };
+const EXISTS = (exists: boolean): Match => ({ status: [200], jsonEquals: ['result.exists', exists] });
+const MISSING = failure('collection-missing', ': {collection}; create it before the deploy, or fix or remove its name in the declared access');
+const NO_ACCESS = failure('collection-no-access', ' {collection} ({answer})');
+const NO_WRITE = failure('collection-no-write', ' {collection} ({answer}); create a key with read-write access to it');
+const EXCESS_MANAGE = (declared: string) => failure('excess-manage', ` but is declared ${declared} ({answer} to the empty alias batch); create a key with only that access`, 'excess');
+
+const TABLE: { readonly [id in ProbeId]: Probe<Checked> } = {
+  'root': {
+    step: 'root',
+    request: { method: 'GET', path: '/', withKey: false, scope: 'cluster' },
+    cases: [
+      ...QDRANT_ROOT,
+      { when: { status: [401, 403], rule: 'edge-refusal' }, then: { kind: 'edge' } },
+      { when: { status: [401, 403] }, then: failure('not-qdrant', ': GET / without a key answered {answer}, which is neither Qdrant\'s version JSON nor the Qdrant Cloud edge\'s refusal; the key was not sent there: check the URL') },
+    ],
+  },
+  'root-keyed': {
+    step: 'root',
+    askedAfter: 'edge',
+    request: KEYED_GET('/'),
+    cases: [...keyRefusals(' from an endpoint that checks the key even on GET /, as the Qdrant Cloud edge does'), ...QDRANT_ROOT],
+  },
+  'key': {
+    step: 'key',
+    request: KEYED_GET('/collections'),
+    cases: [
+      { when: { status: [200], jsonList: 'result.collections' }, then: PASS },
+      ...keyRefusals(),
+      { when: { status: [200] }, then: failure('not-qdrant', ': GET /collections answered 200 without a collection list') },
+    ],
+  },
+  'enforced': {
+    step: 'enforced',
+    request: { method: 'GET', path: '/collections', withKey: false, scope: 'cluster' },
+    cases: [
+      { when: { status: [401, 403] }, then: PASS },
+      { when: { status: [200] }, then: failure('cluster-open', ': GET /collections without a key answered 200, so anyone can read and write it — enable an API key on the cluster (or, if that is intended, pass --allow-open; in a stack: healthCheck.requireAuth false)', 'open') },
+    ],
+  },
+  'manage': {
+    step: 'access',
+    appliesTo: ['manage', 'read-only', 'collections'],
+    request: { method: 'POST', path: '/collections/aliases', body: '{"actions":[]}', withKey: true, scope: 'grant' },
+    cases: [
+      ...KEY_STEP,
+      { when: { status: [200] }, then: { 'manage': PASS, 'read-only': EXCESS_MANAGE('read-only'), 'collections': EXCESS_MANAGE('for some collections') } },
+      { when: { status: [403] }, then: { 'manage': failure('cannot-manage', ' ({answer}); create a key with manage access'), 'read-only': PASS, 'collections': PASS } },
+    ],
+  },
+  'global-read': {
+    step: 'access',
+    appliesTo: ['read-only', 'collections'],
+    request: KEYED_GET('/collections/{random}/exists'),
+    cases: [
+      ...KEY_STEP,
+      { when: { status: [200] }, then: { 'read-only': PASS, 'collections': failure('excess-global', ' but is declared for {declaredCount} only; create a key limited to them', 'excess') } },
+      // Not {answer}: the server's words name the random collection, which would puzzle.
+      { when: { status: [403] }, then: { 'read-only': failure('no-global-read', ' ({status} to a random collection name, which tests cluster-wide read); create a cluster-wide read-only key'), 'collections': PASS } },
+    ],
+  },
+  'read': {
+    step: 'access',
+    appliesTo: ['any', 'read-only', 'manage', 'collections'],
+    perCollection: 'read',
+    request: KEYED_GET('/collections/{collection}/exists'),
+    cases: [...KEY_STEP, { when: EXISTS(true), then: PASS }, { when: EXISTS(false), then: MISSING }, { when: { status: [403] }, then: NO_ACCESS }],
+  },
+  'read-only': {
+    step: 'access',
+    appliesTo: ['collections'],
+    perCollection: 'read',
+    request: DELETE_NONE('/collections/{collection}/points/delete'),
+    cases: [
+      ...KEY_STEP,
+      { when: MAY_WRITE, then: failure('excess-write', ' {collection}, which is declared read-only; create a key with read access to it', 'excess') },
+      { when: { status: [403, 404] }, then: PASS },
+    ],
+  },
+  'write-exists': { // a manage key may write every collection: only whether it exists is in question
+    step: 'access',
+    appliesTo: ['manage'],
+    perCollection: 'write',
+    request: KEYED_GET('/collections/{collection}/exists'),
+    cases: [...KEY_STEP, { when: EXISTS(true), then: PASS }, { when: EXISTS(false), then: MISSING }],
+  },
+  'write': {
+    step: 'access',
+    appliesTo: ['any', 'read-only', 'collections'],
+    perCollection: 'write',
+    request: DELETE_NONE('/collections/{collection}/points/delete'),
+    cases: [
+      ...KEY_STEP,
+      { when: MAY_WRITE, then: PASS },
+      { when: { status: [404] }, then: MISSING },
+      { when: { status: [403], hasIgnoringCase: 'Write access' }, then: NO_WRITE },
+      { when: { status: [403], hasIgnoringCase: 'Access to collection' }, then: NO_ACCESS },
+      { when: { status: [403] }, then: NO_WRITE },
+    ],
+  },
+  'reach': { // a scoped key's list holds only its collections; its JWT may name more, not created yet
+    step: 'access',
+    appliesTo: ['collections'],
+    reuses: 'key',
+    request: KEYED_GET('/collections'),
+    cases: [
+      ...KEY_STEP,
+      { when: { status: [200], jsonNames: 'result.collections', rule: 'only-declared-collections' }, then: PASS },
+      { when: { status: [200], jsonNames: 'result.collections' }, then: failure('excess-collections', ': {undeclared}; {undeclaredFix}', 'excess') },
+    ],
+  },
+};
+
+/** The table. Node judges an access step's probes in this order (the first failure is reported), a collection's together, read collections first. */
+export const PROBES: { readonly [id in ProbeId]: Probe } = TABLE;

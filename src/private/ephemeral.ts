@@ -1,0 +1,129 @@
+/**
+ * Ephemeral keys (`ephemeral: true`, or a key variable declared `ephemeral` by the user): Terraform
+ * (1.10 and later; OpenTofu 1.11 and later) keeps such a value out of the plan and the state, and
+ * refuses it wherever it would be stored. So nothing derived from the key is stored either: no
+ * hash in a trigger, none in an output. Not exported.
+ *
+ * - What re-runs the check and the writes is the key's `keyVersion` (Terraform's convention for
+ *   write-only values, `password_wo` with `password_wo_version`), or without one a timestamp:
+ *   they then run on every deploy.
+ * - The check and the writer read the key from `TF_VAR_...`, which -var and .tfvars files win
+ *   over. The sha256 of Terraform's value, derived from the ephemeral key, would hide a
+ *   provisioner's output wherever it appears; Terraform hides it per provisioner (measured, both
+ *   tools). So a provisioner of its own runs first and compares (`verify-key`, silent when it
+ *   passes, shown in full when it fails), and the check's and the writer's lines stay visible.
+ * - Older versions fail at init: files beside `cdk.tf.json` require them, each with a line that
+ *   says why, which the version error quotes (writeVersionFiles).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { Fn, TerraformVariable, Token } from 'cdktf';
+import { errors } from './errors';
+import { DEPLOY_COMMAND_OPTION } from './framework';
+import { variableAttribute } from './references';
+import { protocol } from './runtime';
+
+/** The environment variable that holds the sha256 of the key for `verify-key`. */
+const KEY_SHA256_ENV = 'QCA_KEY_SHA256';
+
+/** Files beside `cdk.tf.json`: Terraform reads the first, OpenTofu the second in its place (same base name). */
+export const VERSION_FILES = { terraform: 'qdrant-ephemeral-keys.tf.json', tofu: 'qdrant-ephemeral-keys.tofu.json' } as const;
+
+/** The versions that have ephemeral variables. */
+const REQUIRED = { terraform: '1.10', tofu: '1.11' } as const;
+
+/** Whether a variable is ephemeral in the stack (through an override: cdktf 0.21's TerraformVariable has no such option). */
+export function isEphemeralVariable(variable: TerraformVariable): boolean {
+  return variableAttribute(variable, 'ephemeral') === true;
+}
+
+/** Makes a variable ephemeral. */
+export function makeEphemeral(variable: TerraformVariable): void {
+  variable.addOverride('ephemeral', true);
+}
+
+/** A trigger that is unknown until apply: the resource is replaced, and its provisioners run, on every deploy. */
+export function everyDeploy(): Record<string, string> {
+  return { run: Fn.timestamp() };
+}
+
+/** What replaces an ephemeral key's check: its `keyVersion`, or every deploy. */
+export function keyTriggers(keyVersion: number | undefined): Record<string, string> {
+  return keyVersion === undefined ? everyDeploy() : { key_version: text(keyVersion) };
+}
+
+/** What stands for an ephemeral key in a hash of the values a target writes (never the key). */
+export function standIn(keyVersion: number | undefined): string {
+  return keyVersion === undefined ? 'ephemeral key, written on every deploy' : `ephemeral key, keyVersion ${text(keyVersion)}`;
+}
+
+/** A keyVersion as text (it may be a token: a variable of the user's, say). */
+function text(n: number): string {
+  return Token.isUnresolved(n) ? Token.asString(n) : String(n);
+}
+
+/**
+ * The provisioner that runs ahead of one that reads an ephemeral key from `TF_VAR_...`: it fails
+ * the resource when that is not the value Terraform uses (see the header). `cli`: the checker.
+ */
+export function keyGuard(cli: string, key: { readonly environmentVariable: string; readonly sha256: string }): { type: 'local-exec'; command: string; environment: Record<string, string> } {
+  const run = protocol.invocation('verify-key', { keyEnv: key.environmentVariable, keySha256Env: KEY_SHA256_ENV, deployCommand: DEPLOY_COMMAND_OPTION }, cli);
+  return { type: 'local-exec', command: run.command, environment: { ...run.environment, [KEY_SHA256_ENV]: key.sha256 } };
+}
+
+/** An ephemeral key's options as given, and what the key made of them. */
+export interface EphemeralOptions {
+  readonly given: unknown;
+  readonly keyVersion: unknown;
+  /** Whether the key is ephemeral (decided when it was created). */
+  readonly ephemeral: boolean;
+  /** The key's variable (its own or the user's); none for `fromToken`. */
+  readonly variable?: TerraformVariable;
+  /** Whether the variable is the user's (`ApiKeySource.fromVariable`). */
+  readonly usersVariable: boolean;
+}
+
+/** Validation errors of a key's `ephemeral` and `keyVersion` (wrong types are the props check's). */
+export function ephemeralProblems(keyName: string, o: EphemeralOptions): string[] {
+  const problems: string[] = [];
+  // NaN, like a string, is the props check's to report.
+  const version = typeof o.keyVersion === 'number' && !Number.isNaN(o.keyVersion) ? o.keyVersion : undefined;
+  if (version !== undefined && !Token.isUnresolved(version) && !(Number.isSafeInteger(version) && version >= 0)) {
+    problems.push(errors.keyVersionRange(keyName, version));
+  }
+  if (version !== undefined && !o.ephemeral) problems.push(errors.keyVersionNotEphemeral(keyName));
+  if (o.variable !== undefined && o.usersVariable) {
+    const name = o.variable.friendlyUniqueId;
+    const now = isEphemeralVariable(o.variable);
+    if (o.given === true && !now) problems.push(errors.ephemeralVariableNot(keyName, name));
+    else if (o.given === false && now) problems.push(errors.ephemeralFalseVariable(keyName, name));
+    // Decided when the key was created: its check's triggers, its expiry output.
+    else if (o.given === undefined && now !== o.ephemeral) problems.push(errors.ephemeralChangedLater(keyName, name, now));
+  }
+  // Issue 30 (the Terraform check engine, `healthCheck.engine: CheckEngine.TERRAFORM`) is not in
+  // this build. When it is: refuse an ephemeral key with that engine here, quoting Terraform
+  // ("Ephemeral values are not valid for "request_headers", because it is not a write-only
+  // attribute and must be persisted to state"; measured, Terraform 1.11.4 and OpenTofu 1.12.6).
+  return problems;
+}
+
+/**
+ * Writes the version files beside the stack's `cdk.tf.json` when `keys` (the names of its
+ * ephemeral keys) is not empty, and removes them otherwise. Each file is one line: Terraform and
+ * OpenTofu quote the line of a `required_version` they refuse, so its `//` (a comment in
+ * Terraform's JSON syntax) says why.
+ */
+export function writeVersionFiles(dir: string, keys: readonly string[]): void {
+  for (const tool of ['terraform', 'tofu'] as const) {
+    const file = path.join(dir, VERSION_FILES[tool]);
+    if (keys.length === 0) {
+      fs.rmSync(file, { force: true });
+      continue;
+    }
+    const named = keys.length > 4 ? `${keys.slice(0, 3).join(', ')} and ${keys.length - 3} more` : keys.join(', ');
+    const why = `Qdrant API keys declared ephemeral (${named}) need ` +
+      (tool === 'terraform' ? `Terraform ${REQUIRED.terraform} or later, or OpenTofu ${REQUIRED.tofu} or later` : `OpenTofu ${REQUIRED.tofu} or later`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify({ terraform: { '//': why, 'required_version': `>= ${REQUIRED[tool]}` } })}\n`);
+  }
+}
