@@ -50,6 +50,16 @@
  *   {undeclaredFix}  UNDECLARED.fixes: `listed` when the server lists them all, `notCreated` when it
  *                    lists none ({it}: "it" for one collection, "them" for more), else `some`
  * Node alone also hides a name that holds part of the key, and the key in any form (secrets.ts).
+ *
+ * Around the probes, two short lists in the same vocabulary. KEY_RULES are checked before anything
+ * is sent (a rule that does not hold fails the key step, and nothing goes out): `trimmed`, no
+ * whitespace at the key's ends; `header-safe`, every character in HEADER_SAFE (a character class
+ * that JavaScript and RE2, Terraform's regex engine, read alike). EXPIRY judges a JWT's `exp` once
+ * the key step passed, the first that holds deciding: `expired`, exp is not after now; `tooSoon`,
+ * minValidityDays is set and the whole days left (rounded down) are fewer; `warning` (not a
+ * failure), fewer whole days left than warnValidityDays. Its placeholders: {expiredAt} "YYYY-MM-DD
+ * at hh:mm:ss UTC"; {expiry} "expires YYYY-MM-DD (in N days)" (jwt.ts describeExpiry);
+ * {minValidityDays}.
  */
 import type { FailureId } from './failures';
 import type { DeclaredAccess } from './options';
@@ -248,6 +258,23 @@ const TABLE: { readonly [id in ProbeId]: Probe<Checked> } = {
       { when: { status: [200], jsonNames: 'result.collections' }, then: failure('excess-collections', ': {undeclared}; {undeclaredFix}', 'excess') },
     ],
   },
+};
+
+/** Characters a key may hold (a character class's body, read alike by JavaScript and RE2). */
+export const HEADER_SAFE = '\\t\\x20-\\x7e\\x80-\\xff';
+
+/** The key rules (see the header), in the order they are checked. */
+export const KEY_RULES: readonly { readonly rule: 'trimmed' | 'header-safe'; readonly then: FailVerdict }[] = [
+  { rule: 'trimmed', then: failure('key-whitespace', ' at its start or end — likely a copy-paste error; remove it') as FailVerdict<Checked> },
+  { rule: 'header-safe', then: failure('key-bad-characters', ' or a character that cannot be sent in an HTTP header — likely a copy-paste error; copy the key again') as FailVerdict<Checked> },
+];
+
+/** The expiry's verdicts (see the header). */
+export const EXPIRY: { readonly expired: FailVerdict; readonly tooSoon: FailVerdict; readonly warning: string } = {
+  expired: failure('key-expired', ' on {expiredAt} (by this machine\'s clock; Qdrant accepts a key for 30 s past its expiry); create a new key and rotate to it') as FailVerdict<Checked>,
+  tooSoon: failure('key-expires-soon', ': it {expiry}, and at least {minValidityDays} days are required (healthCheck.minValidityDays, --min-validity-days); ' +
+    'create a new key, deploy it, then delete the old one (qdrant-setup.md, "Rotation")') as FailVerdict<Checked>,
+  warning: 'key {expiry}: rotate it soon (qdrant-setup.md, "Rotation")',
 };
 
 /** The table. Node judges an access step's probes in this order (the first failure is reported), a collection's together, read collections first. */
