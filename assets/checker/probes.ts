@@ -59,7 +59,9 @@
  * minValidityDays is set and the whole days left (rounded down) are fewer; `warning` (not a
  * failure), fewer whole days left than warnValidityDays. Its placeholders: {expiredAt} "YYYY-MM-DD
  * at hh:mm:ss UTC"; {expiry} "expires YYYY-MM-DD (in N days)" (jwt.ts describeExpiry);
- * {minValidityDays}.
+ * {minValidityDays}. OPEN_NOT_ENFORCED is the warning (not a failure) of a grant whose access
+ * probes found an excess on an open cluster that is allowed (requireAuth false); {access}: the
+ * declared access.
  */
 import type { FailureId } from './failures';
 import type { DeclaredAccess } from './options';
@@ -276,6 +278,9 @@ export const EXPIRY: { readonly expired: FailVerdict; readonly tooSoon: FailVerd
     'create a new key, deploy it, then delete the old one (qdrant-setup.md, "Rotation")') as FailVerdict<Checked>,
   warning: 'key {expiry}: rotate it soon (qdrant-setup.md, "Rotation")',
 };
+
+/** The warning of an allowed open cluster where the key showed more access than declared (see the header). */
+export const OPEN_NOT_ENFORCED = 'cluster is open: any request may manage it, whatever the key, so the declared access ({access}) is not enforced';
 
 /** The table. Node judges an access step's probes in this order (the first failure is reported), a collection's together, read collections first. */
 export const PROBES: { readonly [id in ProbeId]: Probe } = TABLE;

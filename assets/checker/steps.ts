@@ -9,7 +9,7 @@ import { Failure, FailureId, tableFailure } from './failures';
 import { ask, Asked, judge, Judged, NAME_HIDDEN, planAccess, plural, shownNames } from './judge';
 import { daysUntil, describeExpiry, KeyInfo } from './jwt';
 import type { BaseUrl, DeclaredAccess, Prepared } from './options';
-import { EXPIRY, ProbeId, PROBES } from './probes';
+import { EXPIRY, OPEN_NOT_ENFORCED, ProbeId, PROBES } from './probes';
 import type { CheckReport } from './report';
 import { attempt, RestClient } from './rest';
 import type { Outcome } from './retry';
@@ -150,7 +150,7 @@ export function settleExcess(ctx: CheckContext, report: CheckReport, r: Verdict)
   if (r.failure || !r.excess || r.excess.length === 0) return r;
   if (report.enforcement === 'open') {
     // Not allowed to be open: the enforced step fails, and says what to do.
-    if (!ctx.requireAuth) report.warnings.push(`cluster is open: any request may manage it, whatever the key, so the declared access (${ctx.access}) is not enforced`);
+    if (!ctx.requireAuth) report.warnings.push(OPEN_NOT_ENFORCED.replace('{access}', ctx.access));
     return r;
   }
   if (!ctx.allowExcessAccess) return { ...r, failure: r.excess[0] };
