@@ -234,7 +234,27 @@ export const errors = {
   keyNotSet: (key: string, variable: string, deployCommand: string, guide?: string) =>
     `Qdrant API key ${qName(key)} has no value: ${setKeyHint(`TF_VAR_${variable}`, deployCommand)}${guide === undefined ? '' : ` (see ${guide}, section 3)`}`,
 
+  keyTokenEmpty: (key: string) =>
+    `Qdrant API key ${qName(key)} has no value: its source (ApiKeySource.fromToken) gave null or an empty string at plan, so nothing was checked; ` +
+    'check the secret it reads',
+
   // ---- health check and setup guide -----------------------------------------------------------
+  terraformEngineHeader: () =>
+    'healthCheck.header ApiKeyHeader.API_KEY cannot be used with CheckEngine.TERRAFORM: hashicorp/http follows redirects and sends an api-key header ' +
+    'on to another host, where it drops Authorization; remove header (the default with this engine is ApiKeyHeader.BEARER), or use CheckEngine.NODE',
+  terraformEngineFileTarget: (description: string) =>
+    `secret target ${description} cannot be used with CheckEngine.TERRAFORM: a file target needs Node.js (its writer runs on the machine that applies, ` +
+    'and would write the file there, on a shared runner, not next to the app); use SecretTarget.terraformOutputs() or a target of your own ' +
+    '(a Kubernetes Secret, Vault, a cloud secret manager), or CheckEngine.NODE',
+  terraformEngineGrpc: () =>
+    'CheckEngine.TERRAFORM does not check gRPC (Terraform has no gRPC client): the keys are proven over REST only; ' +
+    'set healthCheck.grpc to false to say so, or use CheckEngine.NODE to check gRPC too',
+  terraformEngineEveryDeploy: () =>
+    'healthCheck.runOnEveryDeploy has no effect with CheckEngine.TERRAFORM: its checks run at every plan; remove runOnEveryDeploy',
+  terraformEngineCa: (file: string) =>
+    `healthCheck.caFile ${q(file)} is embedded in the stack, and with CheckEngine.TERRAFORM it replaces the trusted roots of the checks' requests ` +
+    '(hashicorp/http trusts only these CAs): it must hold every CA the clusters\' certificate chains need',
+
   guideDisabledOutputPath: (outputPath: string) =>
     `setupGuide.outputPath ${q(outputPath)} is ignored: setupGuide.enabled is false, so no guide is written there or anywhere else; ` +
     'remove outputPath, or remove enabled: false',

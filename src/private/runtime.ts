@@ -17,9 +17,10 @@ export * as urls from '#assets/runtime/url';
 export * as text from '#assets/runtime/text';
 export * as protocol from '#assets/runtime/protocol';
 export * as probes from '#assets/checker/probes';
-export { FAILURES, messageTemplate } from '#assets/checker/failures';
+export { FAILURES, messageTemplate, tableFailure } from '#assets/checker/failures';
+export { BACKOFF } from '#assets/checker/retry';
 export { readCaFile } from '#assets/runtime/ca-file';
-export { showable } from '#assets/runtime/text';
+export { CLIP_MARK, showable } from '#assets/runtime/text';
 export { setKeyHint } from '#assets/runtime/key-variable';
 export { SIDECAR_SUFFIX } from '#assets/writer/json';
 
