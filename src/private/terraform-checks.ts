@@ -117,7 +117,9 @@ export class TerraformChecks extends Construct {
       const warn = protocol.CHECK_OPTIONS.warnValidityDays.default;
       new CheckBlock(gate.node.scope as Construct, 'ExpiryWarning', [{
         condition: `\${try(${key.exp} == null || ${key.exp} <= ${local(this.now)} || ${key.days} >= ${warn}, true)}`,
-        message: template([{ text: `warn ${shown(apiKey.keyName, 'invalid-key-name')}  ` }, ...fill(probes.EXPIRY.warning, 'self', PROBES.key, this.context('', 'any', [], key))]),
+        // OpenTofu evaluates the message even when the condition holds: at a destroy without the key, days is null.
+        message: template([{ text: `warn ${shown(apiKey.keyName, 'invalid-key-name')}  ` }, ...fill(probes.EXPIRY.warning, 'self', PROBES.key, this.context('', 'any', [], key))]
+          .map((p) => ('expr' in p ? { expr: `try(${p.expr}, "")` } : p))),
       }]);
     }
   }
