@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { ApiKey, ApiKeyGrant } from './api-key';
 import type { ApiKeyOptions } from './api-key-options';
 import { Cluster, ClusterOptions } from './cluster';
-import { CheckSettings, HealthCheck, HealthCheckOptions, healthCheckSettings } from './health-check';
+import { CheckEngine, CheckSettings, HealthCheck, HealthCheckOptions, healthCheckSettings } from './health-check';
 import { errors, nameShown, q } from './private/errors';
 import { recordFiles } from './private/file-record';
 import { buildGuideModel } from './private/guide-model';
@@ -13,6 +13,8 @@ import { API_KEY_OPTIONS_IN_ACCESS, CLUSTER_ACCESS_PROPS, CLUSTER_ACCESS_SYMBOL,
 import { planSecretTargets } from './private/secret-plan';
 import { StackSupport } from './private/stack-support';
 import { bindSecretTargets, targetSignature } from './private/target-binding';
+import { TerraformChecks } from './private/terraform-checks';
+import { FileTarget } from './secret-target';
 import type { SetupGuideOptions } from './setup-guide';
 import { registerSetupGuide } from './setup-guide/writer';
 
@@ -85,6 +87,8 @@ export class ClusterAccess extends Construct {
   /** The gate of each checked key's expiry output: it waits for the key's targets too. */
   private readonly expiryGates = new Map<ApiKey, TerraformResource>();
   private readonly settings: CheckSettings;
+  /** The Terraform check engine, when it is the one (CheckEngine.TERRAFORM) and checks are enabled. */
+  private readonly terraformChecks?: TerraformChecks;
   /** The entry names of each target as bound at the first synth. */
   private boundTargets?: string;
 
@@ -104,6 +108,12 @@ export class ClusterAccess extends Construct {
     this.healthCheckOptions = checks.options;
     this.settings = checks.settings;
     this.problems.push(...checks.problems);
+    if (this.settings.engine === CheckEngine.TERRAFORM && this.settings.enabled) {
+      this.terraformChecks = new TerraformChecks(this, 'TerraformChecks', {
+        ...this.settings,
+        guideFile: this.settings.guide ? StackSupport.of(this).guideFile() : undefined,
+      });
+    }
 
     for (const cluster of Array.isArray(p.clusters) ? p.clusters : []) this.addCluster(cluster);
     (Array.isArray(p.apiKeys) ? p.apiKeys : []).forEach((key, i) => this.addKey(key, `ClusterAccess props.apiKeys[${i}]`));
@@ -207,7 +217,9 @@ export class ClusterAccess extends Construct {
       }
     }
     if (this.healthCheckOptions.enabled !== false) {
-      const check = new HealthCheck(key, 'HealthCheck', key, this.settings).resource;
+      // Terraform refuses an ephemeral value in request_headers (measured, Terraform 1.11.4 and OpenTofu 1.12.6).
+      if (this.terraformChecks && key.ephemeral) this.problems.push(errors.terraformEngineEphemeral(key.keyName));
+      const check = this.terraformChecks ? this.terraformChecks.addKey(key) : new HealthCheck(key, 'HealthCheck', key, this.settings).resource;
       this.checks.set(key, check);
       const gate = key._gateExpiry(check);
       if (gate) this.expiryGates.set(key, gate);
@@ -215,14 +227,22 @@ export class ClusterAccess extends Construct {
     return key;
   }
 
-  /** Binds each secret target once, after the checks of its keys, and records the files they write to. */
+  /**
+   * Builds the Terraform engine's checks (every grant is known now), then binds each secret target
+   * once, after the checks of its keys, and records the files they write to. The Terraform engine
+   * refuses file targets: they need Node on the machine that applies.
+   */
   private bindTargets(): void {
     if (this.boundTargets !== undefined) return;
+    this.terraformChecks?.build();
     const plans = planSecretTargets(this._apiKeys);
     this.boundTargets = targetSignature(plans);
-    const { bound, problems } = bindSecretTargets(this, plans, this.checks, this.expiryGates);
+    const terraformEngine = this.settings.engine === CheckEngine.TERRAFORM;
+    const files = terraformEngine ? plans.filter((p) => p.target instanceof FileTarget) : [];
+    this.problems.push(...files.map((p) => errors.terraformEngineFileTarget(p.target.description)));
+    const { bound, problems } = bindSecretTargets(this, plans.filter((p) => !files.includes(p)), this.checks, this.expiryGates);
     this.problems.push(...problems);
-    recordFiles(this, bound);
+    if (!terraformEngine) recordFiles(this, bound);
   }
 
   /**

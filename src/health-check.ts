@@ -22,7 +22,7 @@
  */
 import { createHash } from 'crypto';
 import * as path from 'path';
-import { AssetType, Fn, Lazy, Op, TerraformAsset, Token } from 'cdktf';
+import { Annotations, AssetType, Fn, Lazy, Op, TerraformAsset, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import type { ApiKey } from './api-key';
 import { everyDeploy, keyGuard } from './private/ephemeral';
@@ -45,6 +45,23 @@ export enum ApiKeyHeader {
 }
 
 /**
+ * What proves the keys during a deploy (docs/engines.md compares them).
+ */
+export enum CheckEngine {
+  /**
+   * The bundled checker, run by Node.js on the machine that applies: one `null_resource` with a
+   * `local-exec` per key. Checks REST and gRPC; keeps the key out of the state.
+   */
+  NODE = 'node',
+  /**
+   * Terraform itself: `data "http"` sources of hashicorp/http with postconditions, read at every
+   * plan. Needs no Node (HCP Terraform, Atlantis); checks REST only; stores the key in the state
+   * (in every keyed data source); refuses file targets (`SecretTarget.dotenv`, `json`).
+   */
+  TERRAFORM = 'terraform',
+}
+
+/**
  * Options of the health check that runs during `cdktf deploy`: one check per key, which proves
  * the key on every cluster it is granted to.
  */
@@ -58,8 +75,20 @@ export interface HealthCheckOptions {
   readonly enabled?: boolean;
 
   /**
-   * How the key is sent. Only one of the two headers is ever sent.
-   * @default ApiKeyHeader.API_KEY
+   * What proves the keys: the bundled checker, run by Node.js on the machine that applies
+   * (`CheckEngine.NODE`), or Terraform itself (`CheckEngine.TERRAFORM`: no Node at plan or apply,
+   * for runners without it such as HCP Terraform or Atlantis; the checks run at every plan, gRPC
+   * is not checked, the key is stored in the state, and file targets are refused). See
+   * docs/engines.md.
+   * @default CheckEngine.NODE
+   */
+  readonly engine?: CheckEngine;
+
+  /**
+   * How the key is sent. Only one of the two headers is ever sent. `CheckEngine.TERRAFORM` sends
+   * `Authorization: Bearer` only: hashicorp/http follows redirects, and would send an `api-key`
+   * header on to another host.
+   * @default - ApiKeyHeader.API_KEY; ApiKeyHeader.BEARER with CheckEngine.TERRAFORM
    */
   readonly header?: ApiKeyHeader;
 
@@ -86,7 +115,9 @@ export interface HealthCheckOptions {
    * A PEM file with an extra CA certificate to trust, for clusters behind a private CA. It is
    * copied into the synthesized stack. Relative paths are resolved from the working directory of
    * the synth; a token (a value known only at deploy) and a file over 1 MiB are refused. TLS
-   * verification itself cannot be turned off.
+   * verification itself cannot be turned off. With `CheckEngine.TERRAFORM` the PEM is read at
+   * synth and embedded in the stack, and it replaces the trusted roots of the checks' requests
+   * (hashicorp/http trusts only these CAs): it must hold every CA the clusters' chains need.
    * @default - Node.js's bundled root CAs and those of `NODE_EXTRA_CA_CERTS` (Node reads the
    * operating system's trust store only when `NODE_OPTIONS` asks: `--use-openssl-ca`, or on Node
    * 22.15 and later `--use-system-ca`; the file adds to the roots Node uses either way)
@@ -96,7 +127,8 @@ export interface HealthCheckOptions {
   /**
    * Run the checks on every deploy. Otherwise a key's check runs when its inputs change: the
    * key (through a hash; an ephemeral key through its `keyVersion`, or on every deploy without
-   * one), its clusters, the checker or these options.
+   * one), its clusters, the checker or these options. (`CheckEngine.TERRAFORM` checks at every
+   * plan: this has no effect there.)
    * @default false
    */
   readonly runOnEveryDeploy?: boolean;
@@ -104,7 +136,8 @@ export interface HealthCheckOptions {
   /**
    * Also check each cluster's gRPC endpoint (`Cluster.grpcEndpoint`, port 6334 by default):
    * Qdrant's health check, then `Collections/List` with and without the key. Turn it off for
-   * clusters whose gRPC port the deploy machine cannot reach.
+   * clusters whose gRPC port the deploy machine cannot reach. `CheckEngine.TERRAFORM` does not
+   * check gRPC (a synth warning says so unless this is false).
    * @default true
    */
   readonly grpc?: boolean;
@@ -136,24 +169,35 @@ type WithDefaults = Required<Omit<HealthCheckOptions, 'caFile'>>;
 
 /**
  * The health checks of a `ClusterAccess` as they run: every option with its default, the CA file
- * as copied into the stack, and whether the setup guide is written (the missing-key message
- * points to it).
+ * as copied into the stack (`CheckEngine.NODE`) or read (`CheckEngine.TERRAFORM`), and whether the
+ * setup guide is written (the missing-key message points to it).
  */
 export interface CheckSettings extends WithDefaults {
   readonly ca?: TerraformAsset;
+  readonly caPem?: string;
   readonly guide: boolean;
 }
 
 /**
  * The health checks of a `ClusterAccess`: its options with their defaults, the settings its checks
- * run with, and the options' problems. A CA file is copied into the stack, under `scope`.
+ * run with, and the options' problems. A CA file is copied into the stack, under `scope`, or read
+ * for the Terraform engine, which warns (on `scope`) of what it does not do.
  */
 export function healthCheckSettings(scope: Construct, given: HealthCheckOptions, guide: boolean):
 { options: HealthCheckOptions; settings: CheckSettings; problems: string[] } {
   const options = withHealthCheckDefaults(given);
   const problems = healthCheckProblems(options);
   const { caFile, ...settings } = options;
-  return { options, settings: { ...settings, ca: caAsset(scope, caFile, problems), guide }, problems };
+  if (options.engine !== CheckEngine.TERRAFORM) return { options, settings: { ...settings, ca: caAsset(scope, caFile, problems), guide }, problems };
+  if (options.header === ApiKeyHeader.API_KEY) problems.push(errors.terraformEngineHeader());
+  if (options.enabled) {
+    if (given.grpc !== false) Annotations.of(scope).addWarning(errors.terraformEngineGrpc());
+    if (given.runOnEveryDeploy === true) Annotations.of(scope).addWarning(errors.terraformEngineEveryDeploy());
+  }
+  const ca = typeof caFile === 'string' && !Token.isUnresolved(caFile) && caFileProblems(caFile).length === 0 ? readCaFile(path.resolve(caFile)) : undefined;
+  const caPem = ca && 'pem' in ca ? ca.pem : undefined;
+  if (caPem !== undefined && options.enabled) Annotations.of(scope).addInfo(errors.terraformEngineCa(caFile as string));
+  return { options, settings: { ...settings, caPem, guide }, problems };
 }
 
 /** The environment variable that holds a key handed over by Terraform (fromToken sources). */
@@ -299,9 +343,11 @@ function keyPreconditions(apiKey: ApiKey, guide?: string): { condition: any; err
 
 /** The health-check options with every default filled in. */
 function withHealthCheckDefaults(o: HealthCheckOptions): WithDefaults & Pick<HealthCheckOptions, 'caFile'> {
+  const engine = o.engine ?? CheckEngine.NODE;
   return {
     enabled: o.enabled ?? true,
-    header: o.header ?? ApiKeyHeader.API_KEY,
+    engine,
+    header: o.header ?? (engine === CheckEngine.TERRAFORM ? ApiKeyHeader.BEARER : ApiKeyHeader.API_KEY),
     timeoutSeconds: o.timeoutSeconds ?? protocol.CHECK_OPTIONS.timeout.default,
     retries: o.retries ?? protocol.CHECK_OPTIONS.retries.default,
     requireAuth: o.requireAuth ?? true,

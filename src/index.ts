@@ -10,7 +10,7 @@ export type { ApiKeyOptions } from './api-key-options';
 export { ApiKeySource } from './api-key-source';
 export { KeyAccess } from './key-access';
 export type { CollectionAccessOptions } from './key-access';
-export { ApiKeyHeader } from './health-check';
+export { ApiKeyHeader, CheckEngine } from './health-check';
 export type { HealthCheckOptions } from './health-check';
 export * from './setup-guide';
 export { SecretEntryKind, SecretTarget } from './secret-target';

@@ -349,7 +349,7 @@ export class OutputsTarget implements ISecretTarget {
       GATED.add(output);
     });
     // The keys are now in the state: say where, when that is a file the user may not look at.
-    if (options.entries.some((e) => e.sensitive)) warnKeysInLocalState(scope);
+    if (options.entries.some((e) => e.sensitive)) warnKeysInLocalState(scope, 'outputs');
     return { dependables: [gate] };
   }
 }

@@ -8,6 +8,7 @@ import * as path from 'path';
 import * as kubernetes from '@cdktf/provider-kubernetes';
 import { Fn, TerraformStack, TerraformVariable, Testing, Token } from 'cdktf';
 import { Construct } from 'constructs';
+import * as protocol from '../assets/runtime/protocol';
 import { ApiKeyOptions, ApiKeySource, ClusterAccess, ISecretTarget, SecretEntry, SecretTarget, SecretTargetBindOptions, SecretTargetConfig, SetupGuide } from '../src';
 import { newStack, synthErrors, synthJson, validationErrors } from './support/synth';
 import { KubernetesSecretTarget } from '../examples/custom-targets/kubernetes-secret-target';
@@ -83,7 +84,7 @@ describe('an ephemeral key in the stack', () => {
     const json = stackWith(1);
     const { 'Qdrant_ApiKeys_search-api_HealthCheck': check, 'Qdrant_SecretTargets_env-file-appenv_Write': write } = resources(json);
     const guard = {
-      command: 'node "$QCA_CLI" verify-key --key-env "$QCA_KEY_ENV" --key-sha256-env "$QCA_KEY_SHA256_ENV"',
+      command: `command -v node >/dev/null 2>&1 || { echo '${protocol.NODE_MISSING.verifier}' >&2; exit 127; }; ` + 'node "$QCA_CLI" verify-key --key-env "$QCA_KEY_ENV" --key-sha256-env "$QCA_KEY_SHA256_ENV"',
       environment: expect.objectContaining({
         QCA_KEY_ENV: 'TF_VAR_qdrant_api_key_search_api',
         QCA_KEY_SHA256_ENV: 'QCA_KEY_SHA256',

@@ -76,7 +76,8 @@ describe('the health check of a key', () => {
   test('the command holds no value: every value is in the environment, quoted; the grants are in a file of the stack', () => {
     const { json, dir } = synthToDir(stackWith());
     const { exec, res } = checkOf(json, 'search-api');
-    expect(exec.command).toBe('node "$QCA_CLI" check --grants-file "$QCA_GRANTS_FILE" --grants-sha256 "$QCA_GRANTS_SHA256" ' +
+    expect(exec.command).toBe(`command -v node >/dev/null 2>&1 || { echo '${protocol.NODE_MISSING.checker}' >&2; exit 127; }; ` +
+      'node "$QCA_CLI" check --grants-file "$QCA_GRANTS_FILE" --grants-sha256 "$QCA_GRANTS_SHA256" ' +
       '--key-env "$QCA_KEY_ENV" --key-sha256-env "$QCA_KEY_SHA256_ENV" --header "$QCA_HEADER" ' +
       '--timeout "$QCA_TIMEOUT" --retries "$QCA_RETRIES" --access "$QCA_ACCESS" --read-collections "$QCA_READ_COLLECTIONS" ' +
       '--write-collections "$QCA_WRITE_COLLECTIONS" --label "$QCA_LABEL" --guide "$QCA_GUIDE"');

@@ -28,6 +28,10 @@ import {
   SecretTargetConfig,
 } from '../src';
 import { inDefaultWorkspace, inputFileOf, newStack, stateOwner, synthErrors, synthJson, synthMessage, synthToDir } from './support/synth';
+import { NODE_MISSING } from '../assets/runtime/protocol';
+
+/** What the writer's commands start with: without node on PATH, one line that says what to do. */
+const NODE_GUARD = `command -v node >/dev/null 2>&1 || { echo '${NODE_MISSING.writer}' >&2; exit 127; }; `;
 
 /** The owner of the entries a file target writes: the access's construct path, per Terraform workspace. */
 const OWNER = stateOwner('test/Qdrant');
@@ -707,7 +711,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
       },
       provisioner: [{
         'local-exec': {
-          command: 'node "$QCA_CLI" write --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"',
+          command: `${NODE_GUARD}node "$QCA_CLI" write --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"`,
           environment: {
             QCA_CLI: cli,
             QCA_FILE: file,
@@ -731,7 +735,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
       provisioner: [{
         'local-exec': {
           when: 'destroy',
-          command: 'node "$QCA_CLI" remove --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"',
+          command: `${NODE_GUARD}node "$QCA_CLI" remove --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"`,
           environment: {
             QCA_CLI: cli,
             QCA_FILE: '${self.triggers.file}',
@@ -784,7 +788,7 @@ describe('SecretTarget.dotenv() and SecretTarget.json(): Write and Registration'
     expect(registration.triggers).toEqual({ file: path.resolve('secrets.json'), format: 'json', owner: OWNER });
     expect(write.triggers).toMatchObject({ file: path.resolve('secrets.json'), format: 'json', owner: OWNER });
     const exec = write.provisioner[0]['local-exec'];
-    expect(exec.command).toBe('node "$QCA_CLI" write --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"');
+    expect(exec.command).toBe(`${NODE_GUARD}node "$QCA_CLI" write --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"`);
     expect(exec.environment.QCA_FORMAT).toBe('json');
     const inputs = inputFileOf(dir, exec.environment, 'QCA_ENTRIES_FILE');
     expect(inputs.entries).toEqual({
@@ -1175,7 +1179,7 @@ describe('targets are written after the checks of their keys', () => {
     expect(res.lifecycle).toBeUndefined();
     const exec = res.provisioner[0]['local-exec'];
     expect(exec.when).toBe('destroy');
-    expect(exec.command).toBe('node "$QCA_CLI" remove-dropped --owner "$QCA_OWNER"');
+    expect(exec.command).toBe(`${NODE_GUARD}node "$QCA_CLI" remove-dropped --owner "$QCA_OWNER"`);
     // The old list from the state, the current one as a literal: what only the old one names is dropped.
     expect(exec.environment).toMatchObject({ QCA_OWNER: '${self.triggers.owner}', QCA_FILES: '${self.triggers.files}', QCA_KEEP_FILES: files });
   });

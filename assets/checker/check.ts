@@ -7,8 +7,9 @@
  * key has); then key and the access probes go out together, as streams of one HTTP/2 connection
  * (rest.ts), while gRPC runs alongside on its own connection: two TLS handshakes a check.
  */
-import { failure, Failure, inGuide, withFix } from './failures';
+import { Failure, inGuide, tableFailure, withFix } from './failures';
 import { CheckOptions, Grant, parseBaseUrl, prepare, Prepared, withoutSecrets } from './options';
+import { HEADER_SAFE, KEY_RULES } from './probes';
 import type { CheckReport, StepName, StepResult } from './report';
 import { RestClient } from './rest';
 import { CheckContext, settleExcess, stepAccess, stepEnforced, stepExpiry, stepKey, stepRoot, Verdict } from './steps';
@@ -18,16 +19,11 @@ import { DEFAULT_GRPC_PORT, DEFAULT_REST_PORT } from '../runtime/url';
 
 const STEP_ORDER: StepName[] = ['root', 'key', 'enforced', 'access', 'grpc', 'expiry'];
 
-/** A catalog failure when the key cannot be sent as it is, else undefined. Never includes the key. */
+/** A catalog failure when the key cannot be sent as it is (the table's KEY_RULES), else undefined. Never includes the key. */
 function keyProblem(key: string): Failure | undefined {
-  if (key !== key.trim()) {
-    return failure('key-whitespace', ' at its start or end — likely a copy-paste error; remove it');
-  }
-  // The characters Node accepts in a header value; anything else is a broken copy of the key.
-  if (/[^\t\x20-\x7e\x80-\xff]/.test(key)) {
-    return failure('key-bad-characters', ' or a character that cannot be sent in an HTTP header — likely a copy-paste error; copy the key again');
-  }
-  return undefined;
+  const holds = { 'trimmed': key === key.trim(), 'header-safe': new RegExp(`^[${HEADER_SAFE}]*$`).test(key) };
+  const broken = KEY_RULES.find((r) => !holds[r.rule]);
+  return broken && tableFailure(broken.then);
 }
 
 /**

@@ -50,6 +50,18 @@
  *   {undeclaredFix}  UNDECLARED.fixes: `listed` when the server lists them all, `notCreated` when it
  *                    lists none ({it}: "it" for one collection, "them" for more), else `some`
  * Node alone also hides a name that holds part of the key, and the key in any form (secrets.ts).
+ *
+ * Around the probes, two short lists in the same vocabulary. KEY_RULES are checked before anything
+ * is sent (a rule that does not hold fails the key step, and nothing goes out): `trimmed`, no
+ * whitespace at the key's ends; `header-safe`, every character in HEADER_SAFE (a character class
+ * that JavaScript and RE2, Terraform's regex engine, read alike). EXPIRY judges a JWT's `exp` once
+ * the key step passed, the first that holds deciding: `expired`, exp is not after now; `tooSoon`,
+ * minValidityDays is set and the whole days left (rounded down) are fewer; `warning` (not a
+ * failure), fewer whole days left than warnValidityDays. Its placeholders: {expiredAt} "YYYY-MM-DD
+ * at hh:mm:ss UTC"; {expiry} "expires YYYY-MM-DD (in N days)" (jwt.ts describeExpiry);
+ * {minValidityDays}. OPEN_NOT_ENFORCED is the warning (not a failure) of a grant whose access
+ * probes found an excess on an open cluster that is allowed (requireAuth false); {access}: the
+ * declared access.
  */
 import type { FailureId } from './failures';
 import type { DeclaredAccess } from './options';
@@ -249,6 +261,26 @@ const TABLE: { readonly [id in ProbeId]: Probe<Checked> } = {
     ],
   },
 };
+
+/** Characters a key may hold (a character class's body, read alike by JavaScript and RE2). */
+export const HEADER_SAFE = '\\t\\x20-\\x7e\\x80-\\xff';
+
+/** The key rules (see the header), in the order they are checked. */
+export const KEY_RULES: readonly { readonly rule: 'trimmed' | 'header-safe'; readonly then: FailVerdict }[] = [
+  { rule: 'trimmed', then: failure('key-whitespace', ' at its start or end — likely a copy-paste error; remove it') as FailVerdict<Checked> },
+  { rule: 'header-safe', then: failure('key-bad-characters', ' or a character that cannot be sent in an HTTP header — likely a copy-paste error; copy the key again') as FailVerdict<Checked> },
+];
+
+/** The expiry's verdicts (see the header). */
+export const EXPIRY: { readonly expired: FailVerdict; readonly tooSoon: FailVerdict; readonly warning: string } = {
+  expired: failure('key-expired', ' on {expiredAt} (by this machine\'s clock; Qdrant accepts a key for 30 s past its expiry); create a new key and rotate to it') as FailVerdict<Checked>,
+  tooSoon: failure('key-expires-soon', ': it {expiry}, and at least {minValidityDays} days are required (healthCheck.minValidityDays, --min-validity-days); ' +
+    'create a new key, deploy it, then delete the old one (setup guide, section 6)') as FailVerdict<Checked>,
+  warning: 'key {expiry}: rotate it soon (setup guide, section 6)',
+};
+
+/** The warning of an allowed open cluster where the key showed more access than declared (see the header). */
+export const OPEN_NOT_ENFORCED = 'cluster is open: any request may manage it, whatever the key, so the declared access ({access}) is not enforced';
 
 /** The table. Node judges an access step's probes in this order (the first failure is reported), a collection's together, read collections first. */
 export const PROBES: { readonly [id in ProbeId]: Probe } = TABLE;

@@ -5,11 +5,11 @@
  * enforced has run. The order of the steps is check.ts's. Node built-ins only.
  */
 import { Answer, commonFailure } from './answers';
-import { failure, Failure, FailureId } from './failures';
+import { Failure, FailureId, tableFailure } from './failures';
 import { ask, Asked, judge, Judged, NAME_HIDDEN, planAccess, plural, shownNames } from './judge';
 import { daysUntil, describeExpiry, KeyInfo } from './jwt';
 import type { BaseUrl, DeclaredAccess, Prepared } from './options';
-import { ProbeId, PROBES } from './probes';
+import { EXPIRY, OPEN_NOT_ENFORCED, ProbeId, PROBES } from './probes';
 import type { CheckReport } from './report';
 import { attempt, RestClient } from './rest';
 import type { Outcome } from './retry';
@@ -150,7 +150,7 @@ export function settleExcess(ctx: CheckContext, report: CheckReport, r: Verdict)
   if (r.failure || !r.excess || r.excess.length === 0) return r;
   if (report.enforcement === 'open') {
     // Not allowed to be open: the enforced step fails, and says what to do.
-    if (!ctx.requireAuth) report.warnings.push(`cluster is open: any request may manage it, whatever the key, so the declared access (${ctx.access}) is not enforced`);
+    if (!ctx.requireAuth) report.warnings.push(OPEN_NOT_ENFORCED.replace('{access}', ctx.access));
     return r;
   }
   if (!ctx.allowExcessAccess) return { ...r, failure: r.excess[0] };
@@ -163,24 +163,17 @@ export function stepExpiry(ctx: Prepared, report: CheckReport): Verdict | undefi
   if (!expiresAt) return undefined;
   const days = daysUntil(expiresAt, ctx.now);
   const described = describeExpiry(expiresAt, ctx.now);
+  const fill = (detail: string, values: Record<string, string>) => detail.replace(/\{(\w+)\}/g, (_, name: string) => values[name]);
   if (expiresAt.getTime() <= ctx.now.getTime()) {
     // The server took the key: it still does for 30 s past `exp`, and this clock may be ahead.
     // Either way the key is done, whatever minValidityDays says.
-    const when = expiresAt.toISOString().replace(/^(.{10})T(.{8}).*$/, '$1 at $2 UTC');
-    return {
-      o: { attempts: 0 },
-      failure: failure('key-expired', ` on ${when} (by this machine's clock; Qdrant accepts a key for 30 s past its expiry); create a new key and rotate to it`),
-    };
+    const expiredAt = expiresAt.toISOString().replace(/^(.{10})T(.{8}).*$/, '$1 at $2 UTC');
+    return { o: { attempts: 0 }, failure: tableFailure(EXPIRY.expired, fill(EXPIRY.expired.detail, { expiredAt })) };
   }
   if (ctx.minValidityDays > 0 && days < ctx.minValidityDays) {
-    return {
-      o: { attempts: 0 },
-      failure: failure('key-expires-soon', `: it ${described}, and at least ${ctx.minValidityDays} days are required ` +
-        '(healthCheck.minValidityDays, --min-validity-days); create a new key, deploy it, then delete the old one (setup guide, section 6)'),
-    };
+    const detail = fill(EXPIRY.tooSoon.detail, { expiry: described, minValidityDays: String(ctx.minValidityDays) });
+    return { o: { attempts: 0 }, failure: tableFailure(EXPIRY.tooSoon, detail) };
   }
-  if (days < ctx.warnValidityDays) {
-    report.warnings.push(`key ${described}: rotate it soon (setup guide, section 6)`);
-  }
+  if (days < ctx.warnValidityDays) report.warnings.push(fill(EXPIRY.warning, { expiry: described }));
   return { o: { attempts: 0 }, message: described };
 }

@@ -5,9 +5,10 @@
  * with the same specs, so the two sides cannot disagree. Node built-ins only.
  *
  * A local-exec command built here is always of the form
- *     node "$QCA_CLI" <command> --flag "$QCA_FLAG" ... --boolean-flag
+ *     command -v node >/dev/null 2>&1 || { echo '<NODE_MISSING line>' >&2; exit 127; }; node "$QCA_CLI" <command> --flag "$QCA_FLAG" ... --boolean-flag
  * with every value in the provisioner's environment: no value ever reaches the shell unquoted,
  * whatever it holds. (Terraform still reads "${" in environment values: the constructs refuse it.)
+ * Without `node` on PATH, the deploy fails with one line that says what to do, not `node: not found`.
  */
 
 /** One option of a command: its flag, the type and range of its value, its default and help. */
@@ -135,6 +136,20 @@ export const WRITER_ENV = {
  */
 export const EXEC_LIMITS = { envStringBytes: 128 * 1024, deployTimeValues: 4096 } as const;
 
+/**
+ * The line a command prints (exit 127) when `node` is not on PATH of the machine that applies: the
+ * checker's names the engine that needs no Node. Plain text for single quotes in `sh` and for a
+ * Terraform string: no quote, backslash, `${` or `%{`.
+ */
+export const NODE_MISSING = {
+  checker: 'node was not found on PATH of the machine that runs Terraform: the health check runs the bundled checker with Node.js 18 or later; ' +
+    'install Node.js there, or let Terraform check the keys itself with healthCheck: { engine: CheckEngine.TERRAFORM } (no Node needed)',
+  writer: 'node was not found on PATH of the machine that runs Terraform: the .env and JSON secret targets are written there by the bundled writer, ' +
+    'which needs Node.js 18 or later; install Node.js there, or use SecretTarget.terraformOutputs() or a secret target of your own',
+  verifier: 'node was not found on PATH of the machine that runs Terraform: an ephemeral key is verified by the bundled checker, ' +
+    'which needs Node.js 18 or later (CheckEngine.TERRAFORM cannot take an ephemeral key); install Node.js there',
+} as const;
+
 /** Environment variable holding the path of the CLI in a local-exec command. */
 const CLI_ENV = 'QCA_CLI';
 
@@ -153,7 +168,8 @@ export function invocation<C extends keyof typeof COMMANDS>(command: C,
 ): { command: string; environment: Record<string, string> } {
   const options: Record<string, OptionSpec> | undefined = COMMANDS[command];
   if (!options) throw new Error(`unknown command ${command}`);
-  const args = ['node', `"$${CLI_ENV}"`, command];
+  const missing = NODE_MISSING[command === 'check' ? 'checker' : command === 'verify-key' ? 'verifier' : 'writer'];
+  const args = [`command -v node >/dev/null 2>&1 || { echo '${missing}' >&2; exit 127; };`, 'node', `"$${CLI_ENV}"`, command];
   const environment: Record<string, string> = { [CLI_ENV]: cliPath };
   const given: Record<string, unknown> = values;
   for (const [name, spec] of Object.entries(options)) {

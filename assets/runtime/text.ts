@@ -14,8 +14,12 @@ export const CLIP_MARK = '…';
  */
 export const SHOWN_AS_NOTHING = '\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff';
 
-// eslint-disable-next-line no-control-regex
-const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * What one line of a message shows as a space (a character class's body): C0 and C1 controls, DEL,
+ * bidi controls, line and paragraph separators. A server cannot rewrite what the terminal shows.
+ */
+export const CONTROL_CHARACTERS = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+const CONTROL_RE = new RegExp(`[${CONTROL_CHARACTERS}]`, 'g');
 const SHOWN_AS_ESCAPE_RE = new RegExp(`[${SHOWN_AS_NOTHING}]`, 'g');
 
 /** `text` cut to `max` characters, ending with CLIP_MARK when cut (never half of a surrogate pair). */
@@ -24,7 +28,7 @@ export function clip(text: unknown, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1).replace(/[\ud800-\udbff]$/, '')}${CLIP_MARK}` : s;
 }
 
-/** C0 and C1 controls, DEL, bidi controls and line/paragraph separators as spaces: a server cannot rewrite what the terminal shows. */
+/** CONTROL_CHARACTERS as spaces. */
 export function stripControl(text: unknown): string {
   return String(text).replace(CONTROL_RE, ' ');
 }

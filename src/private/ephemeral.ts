@@ -100,10 +100,6 @@ export function ephemeralProblems(keyName: string, o: EphemeralOptions): string[
     // Decided when the key was created: its check's triggers, its expiry output.
     else if (o.given === undefined && now !== o.ephemeral) problems.push(errors.ephemeralChangedLater(keyName, name, now));
   }
-  // Issue 30 (the Terraform check engine, `healthCheck.engine: CheckEngine.TERRAFORM`) is not in
-  // this build. When it is: refuse an ephemeral key with that engine here, quoting Terraform
-  // ("Ephemeral values are not valid for "request_headers", because it is not a write-only
-  // attribute and must be persisted to state"; measured, Terraform 1.11.4 and OpenTofu 1.12.6).
   return problems;
 }
 

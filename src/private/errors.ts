@@ -254,7 +254,31 @@ export const errors = {
   keyNotSet: (key: string, variable: string, deployCommand: string, guide?: string) =>
     `Qdrant API key ${qName(key)} has no value: ${setKeyHint(`TF_VAR_${variable}`, deployCommand)}${guide === undefined ? '' : ` (see ${guide}, section 3)`}`,
 
+  keyTokenEmpty: (key: string) =>
+    `Qdrant API key ${qName(key)} has no value: its source (ApiKeySource.fromToken) gave null or an empty string at plan, so nothing was checked; ` +
+    'check the secret it reads',
+
   // ---- health check and setup guide -----------------------------------------------------------
+  terraformEngineHeader: () =>
+    'healthCheck.header ApiKeyHeader.API_KEY cannot be used with CheckEngine.TERRAFORM: hashicorp/http follows redirects and sends an api-key header ' +
+    'on to another host, where it drops Authorization; remove header (the default with this engine is ApiKeyHeader.BEARER), or use CheckEngine.NODE',
+  terraformEngineFileTarget: (description: string) =>
+    `secret target ${description} cannot be used with CheckEngine.TERRAFORM: a file target needs Node.js (its writer runs on the machine that applies, ` +
+    'and would write the file there, on a shared runner, not next to the app); use SecretTarget.terraformOutputs() or a target of your own ' +
+    '(a Kubernetes Secret, Vault, a cloud secret manager), or CheckEngine.NODE',
+  terraformEngineGrpc: () =>
+    'CheckEngine.TERRAFORM does not check gRPC (Terraform has no gRPC client): the keys are proven over REST only; ' +
+    'set healthCheck.grpc to false to say so, or use CheckEngine.NODE to check gRPC too',
+  terraformEngineEphemeral: (key: string) =>
+    `key ${qName(key)} is ephemeral, and CheckEngine.TERRAFORM cannot check an ephemeral key: its checks send the key in the request_headers of data "http", ` +
+    'which Terraform keeps in the state and so refuses for an ephemeral value; ' +
+    'use CheckEngine.NODE (it checks an ephemeral key without storing it), or make the key not ephemeral (ephemeral: false)',
+  terraformEngineEveryDeploy: () =>
+    'healthCheck.runOnEveryDeploy has no effect with CheckEngine.TERRAFORM: its checks run at every plan; remove runOnEveryDeploy',
+  terraformEngineCa: (file: string) =>
+    `healthCheck.caFile ${q(file)} is embedded in the stack, and with CheckEngine.TERRAFORM it replaces the trusted roots of the checks' requests ` +
+    '(hashicorp/http trusts only these CAs): it must hold every CA the clusters\' certificate chains need',
+
   guideDisabledOutputPath: (outputPath: string) =>
     `setupGuide.outputPath ${q(outputPath)} is ignored: setupGuide.enabled is false, so no guide is written there or anywhere else; ` +
     'remove outputPath, or remove enabled: false',
@@ -284,8 +308,8 @@ export const errors = {
     `its writer would receive ${values.toLocaleString('en-US')} values known only at deploy (${endpoints.toLocaleString('en-US')} endpoints of clusters whose url is a token, ` +
     `and ${keys.toLocaleString('en-US')} ${keys === 1 ? 'key or its hash' : 'keys or their hashes'}), each in an environment variable of its own, and Linux bounds a process's environment (ARG_MAX): ` +
     `at most ${limit.toLocaleString('en-US')} fit; give some of these clusters their url as text, or split the keys across several files`,
-  keysInLocalState: (state: string, workspaceState: string, destroyCommand: string) =>
-    `SecretTarget.terraformOutputs() puts API keys into this stack's outputs, which its local backend keeps in clear in ${state} and its backup ` +
+  keysInLocalState: (why: string, state: string, workspaceState: string, destroyCommand: string) =>
+    `${why}, which its local backend keeps in clear in ${state} and its backup ` +
     `${state}.backup (in a workspace other than "default": ${workspaceState} and its .backup); ` +
     'both files get the mode your umask gives when Terraform creates them (0644 under umask 022: any local user can read them), ' +
     `and the backup outlives a destroy: after ${destroyCommand} it still holds the last key; keep the state in a remote backend with ` +

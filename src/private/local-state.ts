@@ -1,7 +1,7 @@
 /**
- * Where a local backend keeps a stack's state, for the warning of `SecretTarget.terraformOutputs()`:
- * its outputs hold the keys, and the local backend keeps them in clear in files the user may not
- * look at. Measured with Terraform 1.11 (test/adversarial/state-at-rest.test.ts): the state and
+ * Where a local backend keeps a stack's state, for the warning of `SecretTarget.terraformOutputs()`
+ * (its outputs hold the keys) and of `CheckEngine.TERRAFORM` (its data sources' headers do): the
+ * local backend keeps them in clear in files the user may not look at. Measured with Terraform 1.11 (test/adversarial/state-at-rest.test.ts): the state and
  * its `.backup` are created with the mode the umask gives (0644 under umask 022), Terraform keeps a
  * mode set later, the backup holds the previous state from the second write on (the previous key
  * after a rotation), and after a destroy the backup still holds the last key. Not exported.
@@ -36,10 +36,16 @@ export function localStateFiles(stack: TerraformStack): { state: string; workspa
   };
 }
 
-/** Warns once per stack, on `scope`, when the stack's keys go into outputs kept by a local backend. */
-export function warnKeysInLocalState(scope: Construct): void {
+/** What puts the keys into the state: terraformOutputs() (its outputs), or the Terraform check engine (its data sources' headers). */
+export const KEYS_IN_STATE = {
+  outputs: 'SecretTarget.terraformOutputs() puts API keys into this stack\'s outputs',
+  engine: 'CheckEngine.TERRAFORM puts API keys into this stack\'s state (the request headers of its data "http" checks)',
+} as const;
+
+/** Warns once per stack, on `scope`, when the stack's keys go into a state kept by a local backend (`why`: what puts them there). */
+export function warnKeysInLocalState(scope: Construct, why: keyof typeof KEYS_IN_STATE): void {
   const stack = TerraformStack.of(scope);
   const files = localStateFiles(stack);
   if (files === undefined || !StackSupport.of(scope).firstTime('keys-in-local-state')) return;
-  Annotations.of(scope).addWarning(errors.keysInLocalState(files.state, path.join(files.workspaces, '<workspace>', 'terraform.tfstate'), DESTROY_COMMAND));
+  Annotations.of(scope).addWarning(errors.keysInLocalState(KEYS_IN_STATE[why], files.state, path.join(files.workspaces, '<workspace>', 'terraform.tfstate'), DESTROY_COMMAND));
 }

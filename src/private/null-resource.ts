@@ -5,6 +5,7 @@
  */
 import { TerraformMetaArguments, TerraformProvider, TerraformResource, TerraformStack, hashMapper, hashMapperHcl, stringToHclTerraform, stringToTerraform } from 'cdktf';
 import { Construct } from 'constructs';
+import { addProvider } from './providers';
 
 // What `required_providers` asks for: a range, so that any other constraint on hashicorp/null in the
 // user's configuration (their own provider, a module's pin) can be met too. The resource's schema is
@@ -45,21 +46,7 @@ class NullProvider extends TerraformProvider {
   }
 }
 
-/** Whether a construct is a provider of hashicorp/null (from any package). */
-function isNullProvider(c: unknown): boolean {
-  return TerraformProvider.isTerraformProvider(c) && (c as TerraformProvider).terraformResourceType === 'null';
-}
-
-/** Adds our null provider to the stack unless it has one already (the user's own, from any package). */
+/** Adds our null provider to the stack unless it has one already (see providers.ts). */
 export function addNullProvider(stack: TerraformStack, id: string): void {
-  if (!stack.node.tryFindChild(id) && !stack.node.children.some(isNullProvider)) new NullProvider(stack, id);
-}
-
-/**
- * At synth: drops our null provider when the stack holds another one (a user's, added after our
- * constructs), so that the stack never has two provider blocks for null.
- */
-export function dedupeNullProvider(stack: TerraformStack, id: string): void {
-  const ours = stack.node.tryFindChild(id);
-  if (ours && stack.node.findAll().some((c) => c !== ours && isNullProvider(c))) stack.node.tryRemoveChild(id);
+  addProvider(stack, id, 'null', (s, i) => new NullProvider(s, i));
 }

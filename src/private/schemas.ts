@@ -84,6 +84,7 @@ const HEALTH_CHECK_OPTIONS: StructSchema = {
   name: 'HealthCheckOptions',
   fields: {
     enabled: 'boolean',
+    engine: { oneOf: ['node', 'terraform'] },
     header: { oneOf: ['api-key', 'bearer'] },
     timeoutSeconds: 'number',
     retries: 'number',

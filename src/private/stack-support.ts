@@ -1,5 +1,5 @@
 /**
- * What the constructs of one stack (and of one app) share: the runtime asset, the null provider,
+ * What the constructs of one stack (and of one app) share: the runtime asset, the providers,
  * hooks around the stack's synthesis, and the names that must be unique across every
  * `ClusterAccess` (outputs, variables, files). Not exported.
  */
@@ -9,13 +9,16 @@ import { App, Aspects, IStackSynthesizer, ISynthesisSession, Lazy, Manifest, Ter
 import { Construct, IConstruct } from 'constructs';
 import { writeVersionFiles } from './ephemeral';
 import { errors } from './errors';
-import { addNullProvider, dedupeNullProvider } from './null-resource';
+import { addHttpProvider } from './http-data-source';
+import { addNullProvider } from './null-resource';
+import { dedupeProvider } from './providers';
 import { names, runtimeAsset } from './runtime';
 import { singleton } from './singleton';
 import { terraformLiteralProblem } from './stack-strings';
 import { GUIDE_FILE_NAME } from '../setup-guide/markdown';
 
 const NULL_PROVIDER_ID = 'QdrantClusterAccessNullProvider';
+const HTTP_PROVIDER_ID = 'QdrantClusterAccessHttpProvider';
 
 /** Runs after the stack's own synthesis, with the stack's output directory. */
 type AfterSynth = (stackDir: string) => void;
@@ -66,8 +69,14 @@ export class StackSupport extends Construct {
     } satisfies IStackSynthesizer;
     // Also when no key is ephemeral (any more): then the files are removed.
     this.afterSynth('ephemeral-versions', (dir) => writeVersionFiles(dir, this.ephemeralKeys));
-    // At synth, a null provider the user added after our constructs replaces ours.
-    Aspects.of(this).add({ visit: (node) => { if (node === this) dedupeNullProvider(stack, NULL_PROVIDER_ID); } });
+    // At synth, a provider the user added after our constructs replaces ours.
+    Aspects.of(this).add({
+      visit: (node) => {
+        if (node !== this) return;
+        dedupeProvider(stack, NULL_PROVIDER_ID, 'null');
+        dedupeProvider(stack, HTTP_PROVIDER_ID, 'http');
+      },
+    });
     this.node.addValidation({ validate: () => this.sharedNames(stack) });
   }
 
@@ -103,6 +112,11 @@ export class StackSupport extends Construct {
   /** The stack needs the null provider: ours is added unless the stack has one. */
   public useNullProvider(): void {
     addNullProvider(TerraformStack.of(this), NULL_PROVIDER_ID);
+  }
+
+  /** The stack needs the http provider (the Terraform check engine): ours is added unless the stack has one. */
+  public useHttpProvider(): void {
+    addHttpProvider(TerraformStack.of(this), HTTP_PROVIDER_ID);
   }
 
   /**

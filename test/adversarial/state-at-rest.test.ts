@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { App, LocalBackend, S3Backend, TerraformStack, Testing } from 'cdktf';
-import { ClusterAccess, SecretTarget } from '../../src';
+import { CheckEngine, ClusterAccess, SecretTarget } from '../../src';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
 import { TerraformRun, initAndApply, tempDir, terraform } from '../../tools/testing/terraform';
 
@@ -39,9 +39,11 @@ function stateWarnings(stack: TerraformStack): [string, string][] {
     .map((m) => [c.node.path, String(m.data)] as [string, string]));
 }
 
-/** The warning for a state file (and the other workspaces' directory). */
-const warning = (state: string, workspaces: string) =>
-  `SecretTarget.terraformOutputs() puts API keys into this stack's outputs, which its local backend keeps in clear in ${state} and its backup ` +
+const OUTPUTS = 'SecretTarget.terraformOutputs() puts API keys into this stack\'s outputs';
+
+/** The warning for a state file (and the other workspaces' directory); `why`: what puts the keys there. */
+const warning = (state: string, workspaces: string, why = OUTPUTS) =>
+  `${why}, which its local backend keeps in clear in ${state} and its backup ` +
   `${state}.backup (in a workspace other than "default": ${workspaces}/<workspace>/terraform.tfstate and its .backup); ` +
   'both files get the mode your umask gives when Terraform creates them (0644 under umask 022: any local user can read them), ' +
   'and the backup outlives a destroy: after cdktf destroy it still holds the last key; keep the state in a remote backend with ' +
@@ -73,6 +75,22 @@ describe('synth warns once per stack when keys go into outputs kept by a local b
     app.synth();
     const stackDir = path.join(outdir, 'stacks', 'search');
     expect(stateWarnings(stack)).toEqual([['search/Qdrant/SecretTargets/Terraform-outputs', warning(path.join(stackDir, 'state', 'search.tfstate'), path.join(stackDir, 'ws'))]]);
+  });
+
+  test('CheckEngine.TERRAFORM: its checks\' headers put the keys into the state, so it warns too (once, also with outputs)', () => {
+    const outdir = tempDir('qca-state-');
+    const app = new App({ outdir });
+    const stack = new TerraformStack(app, 'search');
+    new ClusterAccess(stack, 'Qdrant', {
+      clusters: [{ name: 'eu', url: URL }],
+      apiKeys: [{ name: 'app', clusters: ['eu'], secretTargets: [SecretTarget.terraformOutputs()] }],
+      healthCheck: { engine: CheckEngine.TERRAFORM, grpc: false },
+      setupGuide: { enabled: false },
+    });
+    app.synth();
+    const why = 'CheckEngine.TERRAFORM puts API keys into this stack\'s state (the request headers of its data "http" checks)';
+    expect(stateWarnings(stack)).toEqual([['search/Qdrant/TerraformChecks',
+      warning(path.join(process.cwd(), 'terraform.search.tfstate'), path.join(outdir, 'stacks', 'search', 'terraform.tfstate.d'), why)]]);
   });
 
   test('no warning with a remote backend, nor without outputs', () => {

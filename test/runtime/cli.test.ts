@@ -1,11 +1,14 @@
 /**
  * The CLI toolkit (assets/runtime/cli.js) and the protocol (assets/runtime/protocol.js).
  */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs, withDefaults } from '../../assets/runtime/args';
 import { runCli } from '../../assets/runtime/cli';
 import { RUN, RuntimeError } from '../../assets/runtime/errors';
-import { CHECK_OPTIONS, FILE_OPTIONS, invocation } from '../../assets/runtime/protocol';
+import { CHECK_OPTIONS, FILE_OPTIONS, invocation, NODE_MISSING } from '../../assets/runtime/protocol';
 import { runNode } from '../../tools/testing/run-node';
 
 /** Canary keys: none may ever be printed (checked in afterAll, over every message and output). */
@@ -180,7 +183,8 @@ describe('runCli', () => {
 describe('invocation: every value reaches the shell quoted, through the environment', () => {
   test('values go into QCA_* variables; booleans are bare flags', () => {
     const inv = invocation('check', { grantsEnv: 'QCA_GRANTS', header: 'bearer', timeout: 10, allowOpen: true, allowExcessAccess: false, readCollections: ['a', 'b'] }, 'assets/x/checker/cli.js');
-    expect(inv.command).toBe('node "$QCA_CLI" check --grants-env "$QCA_GRANTS_ENV" --header "$QCA_HEADER" --timeout "$QCA_TIMEOUT" --allow-open --read-collections "$QCA_READ_COLLECTIONS"');
+    expect(inv.command).toBe(`command -v node >/dev/null 2>&1 || { echo '${NODE_MISSING.checker}' >&2; exit 127; }; ` +
+      'node "$QCA_CLI" check --grants-env "$QCA_GRANTS_ENV" --header "$QCA_HEADER" --timeout "$QCA_TIMEOUT" --allow-open --read-collections "$QCA_READ_COLLECTIONS"');
     expect(inv.environment).toEqual({
       QCA_CLI: 'assets/x/checker/cli.js', QCA_GRANTS_ENV: 'QCA_GRANTS', QCA_HEADER: 'bearer', QCA_TIMEOUT: '10', QCA_READ_COLLECTIONS: 'a,b',
     });
@@ -188,7 +192,29 @@ describe('invocation: every value reaches the shell quoted, through the environm
 
   test('a hostile value never enters the command', () => {
     const inv = invocation('write', { file: '/tmp/a"; touch /tmp/pwned; echo "', owner: 'x', format: 'dotenv' }, 'cli.js');
-    expect(inv.command).toBe('node "$QCA_CLI" write --file "$QCA_FILE" --format "$QCA_FORMAT" --owner "$QCA_OWNER"');
+    expect(inv.command).toMatch(/; node "\$QCA_CLI" write --file "\$QCA_FILE" --format "\$QCA_FORMAT" --owner "\$QCA_OWNER"$/);
+  });
+
+  test.each([['check', 'checker'], ['write', 'writer'], ['remove', 'writer'], ['remove-dropped', 'writer']] as const)(
+    'without node on PATH, %s fails with one line that says what to do', (command, who) => {
+      const inv = invocation(command, {}, 'cli.js');
+      // Plain text in single quotes: nothing the shell or Terraform would read.
+      expect(NODE_MISSING[who]).not.toMatch(/['\\]|\$\{|%\{/);
+      const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'qca-no-node-'));
+      try {
+        const r = spawnSync('/bin/sh', ['-c', inv.command], { env: { ...inv.environment, PATH: empty }, encoding: 'utf8' });
+        expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 127, stdout: '', stderr: `${NODE_MISSING[who]}\n` });
+      } finally {
+        fs.rmSync(empty, { recursive: true, force: true });
+      }
+      expect(NODE_MISSING.checker).toContain('CheckEngine.TERRAFORM');
+    });
+
+  test('with node on PATH, the command runs the CLI', () => {
+    const inv = invocation('check', { help: true }, path.join(__dirname, '..', '..', 'assets', 'checker', 'cli.js'));
+    const r = spawnSync('/bin/sh', ['-c', inv.command], { env: { ...inv.environment, PATH: path.dirname(process.execPath) }, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('--grants-env');
   });
 
   test('an unknown option is a programming error', () => {
