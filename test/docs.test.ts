@@ -142,13 +142,19 @@ describe('the TypeScript programs', () => {
     for (const stack of stacks) {
       const dir = path.join(outdir, 'stacks', stack);
       const json = JSON.parse(fs.readFileSync(path.join(dir, 'cdk.tf.json'), 'utf8'));
-      expect(Object.keys(json.resource.null_resource).some((id) => id.includes('_HealthCheck_'))).toBe(true);
+      if (b.text.includes('CheckEngine.TERRAFORM')) {
+        // Terraform's own checks: keyed data "http" reads of the key, no local-exec.
+        expect(Object.keys(json.data.http).some((id) => id.includes('_HealthCheck_'))).toBe(true);
+        expect(JSON.stringify(json)).not.toContain('local-exec');
+      } else {
+        expect(Object.keys(json.resource.null_resource).some((id) => id.includes('_HealthCheck_'))).toBe(true);
+      }
       expect(fs.existsSync(path.join(dir, 'qdrant-setup.md'))).toBe(true);
     }
   });
 
-  test('at least the README app, the model, the secret targets and the key from a provider are run', () => {
-    expect(runnable.map((b) => b.page).sort()).toEqual(expect.arrayContaining(['README.md', 'docs/deploying.md', 'docs/secret-targets.md', 'docs/security.md']));
+  test('at least the README app, the model, the Terraform engine, the secret targets and the key from a provider are run', () => {
+    expect(runnable.map((b) => b.page).sort()).toEqual(expect.arrayContaining(['README.md', 'docs/deploying.md', 'docs/engines.md', 'docs/secret-targets.md', 'docs/security.md']));
   });
 
   test('the key made by the Qdrant Cloud provider reaches the check only through sensitive(), and the stack asks for both providers', () => {

@@ -11,9 +11,10 @@ import { FAILURES, FailureId } from '../assets/checker/failures';
 import { sidecarPath } from '../assets/writer/json';
 import { MultiClusterStack } from '../examples/multi-cluster/main';
 import { renderExampleGuide } from '../scripts/render-example-guide';
-import { ApiKeyHeader, ApiKeySource, ClusterAccess, ClusterAccessProps, KeyAccess, SecretTarget, SetupGuide } from '../src';
+import { ApiKeyHeader, ApiKeySource, CheckEngine, ClusterAccess, ClusterAccessProps, KeyAccess, SecretTarget, SetupGuide } from '../src';
 import { validationErrors } from './support/synth';
 import { buildGuideModel } from '../src/private/guide-model';
+import { terraformFailureIds } from '../src/private/terraform-verdicts';
 import { renderStackGuide } from '../src/setup-guide/render';
 import { canaryKey, StandInQdrant } from '../tools/testing/stand-in-qdrant';
 
@@ -463,6 +464,20 @@ describe('3. handing the key to the deploy', () => {
     const off = section(render({ ...ONE, healthCheck: { enabled: false } }), 3);
     expect(off).toContain('Health checks are disabled');
     expect(off).not.toContain('GET /collections');
+  });
+
+  test('CheckEngine.TERRAFORM: checks at every plan, no gRPC, the key in the state in clear; no -var advice', () => {
+    const tf = section(render({ ...ONE, healthCheck: { engine: CheckEngine.TERRAFORM, grpc: false } }), 3);
+    expect(tf).toContain('At every plan (so at every deploy), Terraform itself proves each key on every cluster it covers (`CheckEngine.TERRAFORM`');
+    expect(tf).toContain('5. gRPC: not checked (`CheckEngine.TERRAFORM`: Terraform has no gRPC client).');
+    expect(tf).toContain('2. `GET /collections` with the key (sent in `Authorization: Bearer`)');
+    expect(tf).toContain('**the Terraform state holds it in clear** (in every keyed `data "http"`), and so does a saved plan file');
+    expect(tf).toContain('`Check block assertion failed` warning at every plan');
+    expect(tf).not.toMatch(/-var|runOnEveryDeploy|The checker reads the key|is asked again with it/);
+    // The Node engine's text is unchanged by it.
+    const node = section(render(ONE), 3);
+    expect(node).not.toMatch(/CheckEngine|state holds it/);
+    expect(node).toContain('The checker reads the key from the environment');
   });
 
   test('the cdktf deploy line pastes the stack id exactly, whatever it holds', () => {
@@ -1086,6 +1101,33 @@ describe('7. troubleshooting', () => {
     expect([...new Set(used)].filter((id) => !ids.has(id))).toEqual([]);
   });
 
+  test('the Node engine: a missing node is a row that names CheckEngine.TERRAFORM', () => {
+    const rows = tableRows(section(render(ONE), 7), 'Message');
+    const node = rows.find((r) => r[0].startsWith('`node was not found on PATH of the machine that runs Terraform'));
+    expect(node?.[2]).toContain('`healthCheck: { engine: CheckEngine.TERRAFORM }`');
+    expect(rows.some((r) => r[0].includes('x509'))).toBe(false);
+  });
+
+  test('CheckEngine.TERRAFORM: the failures it can report, as postcondition errors of the plan, and the provider\'s errors instead of the checker\'s', () => {
+    const md = section(render({ ...ONE, healthCheck: { engine: CheckEngine.TERRAFORM, grpc: false } }), 7);
+    expect(md).toContain('a failed check fails the plan: each failed request is an `Error: Resource postcondition failed` whose message is ' +
+      '`FAIL <key> → <cluster>  step <step>: <reason>`');
+    const ids = new Set(terraformFailureIds());
+    const rows = tableRows(md, 'The check says');
+    expect(rows).toEqual(FAILURES.filter((f) => ids.has(f.id)).map((f) => [`\`${f.phrase}\``, f.cause, f.fix].map((c) => c.replace(/\|/g, '\\|'))));
+    // Network and TLS faults are the provider's errors, not catalog failures; gRPC is not checked.
+    expect(rows.length).toBeLessThan(FAILURES.length);
+    expect(rows.map((r) => r[0])).not.toContain('`TLS certificate not trusted`');
+    const messages = tableRows(md, 'Message').map((r) => r[0]);
+    expect(messages).toEqual([
+      '`Qdrant API key "<name>" has no value: run read -rs TF_VAR_…`',
+      '`tls: failed to verify certificate: x509: certificate signed by unknown authority`',
+      '`Error making request: GET <url> giving up after N attempt(s): … connection refused` (or `no such host`)',
+      '`Error making request: GET <url> giving up after N attempt(s)` with no reason, or `request exceeded the specified timeout`',
+    ]);
+    expect(md).toContain('is each request\'s `request_timeout_ms`, and `healthCheck.retries` the `retry` attempts');
+  });
+
   describe('the checker against the stand-in: each fault is a catalog failure the guide explains', () => {
     const key = canaryKey('guide-fault');
     const expired = canaryKey('guide-expired');
@@ -1199,7 +1241,7 @@ describe('7. troubleshooting', () => {
     const s7 = section(render(ONE), 7);
     expect(s7).not.toContain('Before any check runs');
     const rows = tableRows(s7, 'Message');
-    expect(rows.map((r) => r.length)).toEqual([3, 3, 3, 3]);
+    expect(rows.map((r) => r.length)).toEqual([3, 3, 3, 3, 3]);
     expect(rows[2][0]).toContain('refusing to change');
     expect(rows[2][1]).toBe('after the checks passed, while writing a file target; the file is left as it was');
     expect(rows[0][1]).toBe('before any check (the plan)');

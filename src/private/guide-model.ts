@@ -10,11 +10,12 @@ import * as path from 'path';
 import { TerraformStack, Token } from 'cdktf';
 import { IConstruct } from 'constructs';
 import { rotationDueOn } from './rotation';
-import { SIDECAR_SUFFIX, names, urls } from './runtime';
+import { FAILURES, SIDECAR_SUFFIX, names, urls } from './runtime';
 import { SecretTargetPlan, defaultEntryNames, planSecretTargets } from './secret-plan';
+import { terraformFailureIds } from './terraform-verdicts';
 import type { ApiKey } from '../api-key';
 import type { Cluster } from '../cluster';
-import type { HealthCheckOptions } from '../health-check';
+import { CheckEngine, HealthCheckOptions } from '../health-check';
 import { FileTarget, OutputsTarget, SecretEntryKind } from '../secret-target';
 import type { GuideAccess, GuideCluster, GuideKey, GuideModel, GuideNames, GuideTarget } from '../setup-guide/model';
 
@@ -52,6 +53,7 @@ export function buildGuideModel(access: GuideSubject): GuideModel {
     };
   });
   const o = access.healthCheckOptions;
+  const terraform = o.engine === CheckEngine.TERRAFORM;
   return {
     path: access.node.path,
     stack: stackOf(access),
@@ -60,6 +62,8 @@ export function buildGuideModel(access: GuideSubject): GuideModel {
     targets: [...targets.values()],
     checks: {
       enabled: o.enabled !== false,
+      engine: terraform ? 'terraform' : 'node',
+      failureIds: terraform ? terraformFailureIds() : FAILURES.map((f) => f.id),
       header: String(o.header ?? 'api-key'),
       requireAuth: o.requireAuth !== false,
       grpc: o.grpc !== false,

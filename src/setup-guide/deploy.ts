@@ -33,10 +33,11 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
   }
   out.push(...fence('bash', [deployCommand(m)]));
   if (exports.length > 0) {
-    out.push(`A deploy without the key stops at once with \`Qdrant API key "<name>" has no value: run read -rs TF_VAR_…\`; \`${DESTROY_COMMAND}\` needs no key. ` +
-      (m.checks.enabled
-        ? 'A key given with `-var` or a `.tfvars` file does not reach the checks: export it, and only export it (a check refuses a key that a `.tfvars` file sets to another value).'
-        : 'A key given with `-var` or a `.tfvars` file does not reach the file targets: export it, and only export it.'));
+    const terraformChecks = m.checks.enabled && m.checks.engine === 'terraform';
+    out.push(`A deploy without the key stops at once with \`Qdrant API key "<name>" has no value: run read -rs TF_VAR_…\`; \`${DESTROY_COMMAND}\` needs no key.` +
+      (terraformChecks ? '' : m.checks.enabled
+        ? ' A key given with `-var` or a `.tfvars` file does not reach the checks: export it, and only export it (a check refuses a key that a `.tfvars` file sets to another value).'
+        : ' A key given with `-var` or a `.tfvars` file does not reach the file targets: export it, and only export it.'));
   }
   if (m.keys.some((k) => !k.variable)) {
     out.push('', 'A key from `ApiKeySource.fromToken` is read from the referenced resource (for example a secret store) at deploy: ' +
@@ -51,12 +52,18 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
   }
   const header = o.header === 'bearer' ? '`Authorization: Bearer`' : 'the `api-key` header';
   const declared = m.keys.filter((k) => k.access);
+  const tf = o.engine === 'terraform';
   out.push(
-    `During the deploy, ${plural(m.keys.length, 'health check')} (one per key) prove each key on every cluster it covers, ` +
-      'all clusters of a key at once. A check fails the deploy unless, for every cluster, these steps pass:',
+    tf
+      ? 'At every plan (so at every deploy), Terraform itself proves each key on every cluster it covers (`CheckEngine.TERRAFORM`: `data "http"` reads, no Node). ' +
+        'A check fails the plan unless, for every cluster, these steps pass:'
+      : `During the deploy, ${plural(m.keys.length, 'health check')} (one per key) prove each key on every cluster it covers, ` +
+        'all clusters of a key at once. A check fails the deploy unless, for every cluster, these steps pass:',
     '',
     '1. `GET /`, sent without the key, answers with Qdrant\'s title and version: the address is a Qdrant endpoint, and only then ' +
-      'is the key sent (an edge that asks for a key even there, as Qdrant Cloud\'s may, is asked again with it). ' +
+      (tf
+        ? 'is the key sent (behind an edge that asks for a key even there, as Qdrant Cloud\'s may, step 2 proves the address). '
+        : 'is the key sent (an edge that asks for a key even there, as Qdrant Cloud\'s may, is asked again with it). ') +
       'Qdrant ignores the key on `GET /`, so this step alone proves nothing about the key.',
     `2. \`GET /collections\` with the key (sent in ${header}) is accepted (200): the key works on that cluster.`,
     !o.requireAuth
@@ -68,14 +75,40 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
       : `4. Access (${declared.map((k) => `${code(k.name)}: ${accessInWords(k)}`).join('; ')}): probes that change nothing (an empty alias batch, ` +
         '"does this collection exist", an empty delete) prove the declared access, and no more' +
         (o.allowExcessAccess ? ' (more access is a warning: `healthCheck.allowExcessAccess`).' : '.'),
-    !o.grpc
+    tf
+      ? '5. gRPC: not checked (`CheckEngine.TERRAFORM`: Terraform has no gRPC client).'
+      : !o.grpc
       ? '5. gRPC: not checked (`healthCheck.grpc: false`).'
       : '5. gRPC (port 6334 unless set): `Qdrant/HealthCheck`, then `Collections/List` with the key (accepted) and without it ' +
         (!o.requireAuth ? '(refused; an open endpoint is accepted too, because `healthCheck.requireAuth` is `false`).' : '(refused).'),
-    '6. Expiry: a key that is a JWT carries its expiry date; the check line shows it, warns when it is less than 14 days away' +
+    (tf
+      ? '6. Expiry: a key that is a JWT carries its expiry date; an expired key fails, and one less than 14 days away gets a `Check block assertion failed` warning at every plan'
+      : '6. Expiry: a key that is a JWT carries its expiry date; the check line shows it, warns when it is less than 14 days away') +
       (o.minValidityDays ? `, and fails when it is less than ${o.minValidityDays} days away (\`healthCheck.minValidityDays\`).` : '.') +
-      hiddenChecks(m),
+      (tf ? '' : hiddenChecks(m)),
     '',
+    ...(tf ? terraformEngine() : nodeEngine(o)),
+  );
+  if (m.clusters.length === 0) out.push('', 'There are no clusters yet, so there is nothing to check.');
+  return out;
+}
+
+/** When the checks of the Terraform engine run, and where the key goes. */
+function terraformEngine(): string[] {
+  return [
+    'The checks run at every plan (`cdktf diff` too): a wrong, revoked or expired key fails the plan with the step\'s message before anything changes, ' +
+      'so a scheduled plan notices it. Each failure is an `Error: Resource postcondition failed` (section 7).',
+    '',
+    'Terraform sends the key in `Authorization: Bearer`, always verifies TLS, and follows redirects (one to the same host receives the key, even over `http://`). ' +
+      'No plan or apply output shows the key, but **the Terraform state holds it in clear** (in every keyed `data "http"`), and so does a saved plan file: ' +
+      'protect them as you protect the key. ' +
+      'A key\'s secret targets (section 4) are written only after its checks have passed, so a failed deploy leaves them as they were.',
+  ];
+}
+
+/** When the checks of the Node engine run, and how the checker handles the key. */
+function nodeEngine(o: GuideModel['checks']): string[] {
+  return [
     o.runOnEveryDeploy
       ? 'Every deploy runs every check (`healthCheck.runOnEveryDeploy: true`), also when nothing changed.'
       : 'A key\'s check runs at the first deploy, and again only when the key, its clusters, its declared access, the checker or the `healthCheck` options change: ' +
@@ -84,9 +117,7 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
     '',
     'The checker reads the key from the environment, never prints it, always verifies TLS, and does not follow redirects (so the key is never sent elsewhere). ' +
       'A key\'s secret targets (section 4) are written only after its check has passed, so a failed deploy leaves them as they were.',
-  );
-  if (m.clusters.length === 0) out.push('', 'There are no clusters yet, so there is nothing to check.');
-  return out;
+  ];
 }
 
 /** For keys from `fromToken`: Terraform shows no line of their check when it passes. */

@@ -105,6 +105,10 @@ export interface GuideKey {
 /** The health-check options the guide describes, with their defaults applied. */
 export interface GuideChecks {
   readonly enabled: boolean;
+  /** What proves the keys: the bundled checker run by Node (`node`), or Terraform's own `data "http"` reads (`terraform`). */
+  readonly engine: 'node' | 'terraform';
+  /** The failure catalog's ids that the engine can report (every one with `node`). */
+  readonly failureIds: readonly string[];
   /** `api-key` or `bearer`. */
   readonly header: string;
   readonly requireAuth: boolean;

@@ -33,7 +33,7 @@ function renderModel(m: GuideModel, level: number, standalone: boolean): string[
     ...deliverySection(m, h),
     ...snippetsSection(m, h),
     ...rotationSection(m, h),
-    ...troubleshootingSection(h),
+    ...troubleshootingSection(m, h),
   );
   return out;
 }
