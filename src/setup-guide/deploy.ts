@@ -87,7 +87,7 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
       (o.minValidityDays ? `, and fails when it is less than ${o.minValidityDays} days away (\`healthCheck.minValidityDays\`).` : '.') +
       (tf ? '' : hiddenChecks(m)),
     '',
-    ...(tf ? terraformEngine() : nodeEngine(o)),
+    ...(tf ? terraformEngine() : nodeEngine(m)),
   );
   if (m.clusters.length === 0) out.push('', 'There are no clusters yet, so there is nothing to check.');
   return out;
@@ -107,7 +107,8 @@ function terraformEngine(): string[] {
 }
 
 /** When the checks of the Node engine run, and how the checker handles the key. */
-function nodeEngine(o: GuideModel['checks']): string[] {
+function nodeEngine(m: GuideModel): string[] {
+  const o = m.checks;
   return [
     o.runOnEveryDeploy
       ? 'Every deploy runs every check (`healthCheck.runOnEveryDeploy: true`), also when nothing changed.'
