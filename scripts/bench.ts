@@ -15,6 +15,8 @@
  *    equal priority is printed for reference.
  * 5. for reference (no target): apply, 1,000 grants (10 keys x 100 clusters), against the
  *    100-grant figure, and both without the gRPC step (healthCheck.grpc false).
+ * 5b. for reference (no target): CheckEngine.TERRAFORM, the same 100 grants without gRPC: the time
+ *    of one plan (which runs every check) and its requests, against the Node engine's apply.
  * 6. the wire cost of one check (REST and gRPC) through a proxy that adds 50 ms of round-trip
  *    time, in round trips.
  * And, for reference (no target), the checker's CPU per grant next to Node's own cost of the two
@@ -28,7 +30,7 @@ import * as path from 'node:path';
 import * as tls from 'node:tls';
 import { provider, resource } from '@cdktf/provider-null';
 import { App, LocalBackend, TerraformStack, TerraformVariable, Testing } from 'cdktf';
-import { ClusterAccess } from '../src';
+import { CheckEngine, ClusterAccess, HealthCheckOptions } from '../src';
 import { DelayProxy } from '../tools/testing/delay-proxy';
 import { LoopbackServer, StandInQdrant, canaryKey, forwardTo } from '../tools/testing/stand-in-qdrant';
 import { initAndApply, terraform } from '../tools/testing/terraform';
@@ -125,7 +127,8 @@ async function standIns(count: number, key: string, priority: boolean): Promise<
   };
 }
 
-function libraryStack(clusters: number, keys: number, servers?: Pick<StandIns, 'endpoints' | 'caFile'>, app = testingApp(), grpc = true): TerraformStack {
+function libraryStack(clusters: number, keys: number, servers?: Pick<StandIns, 'endpoints' | 'caFile'>, app = testingApp(), grpc = true,
+  engine = CheckEngine.NODE): TerraformStack {
   const stack = new TerraformStack(app, 'library');
   const names = Array.from({ length: clusters }, (_, i) => `cluster-${i}`);
   new ClusterAccess(stack, 'Qdrant', {
@@ -133,7 +136,7 @@ function libraryStack(clusters: number, keys: number, servers?: Pick<StandIns, '
       ? { name, url: servers.endpoints[i].url, grpcPort: Number(new URL(servers.endpoints[i].grpcUrl).port) }
       : { name, url: `https://${name}.example.com` })),
     apiKeys: Array.from({ length: keys }, (_, i) => ({ name: `key-${i}`, clusters: names })),
-    healthCheck: { caFile: servers?.caFile, grpc },
+    healthCheck: { caFile: servers?.caFile, grpc, engine } satisfies HealthCheckOptions,
   });
   return stack;
 }
@@ -205,6 +208,25 @@ async function applyLibrary(tmp: string, name: string, clusters: number, keys: n
   }
 }
 
+/** CheckEngine.TERRAFORM, 10 keys x 10 clusters, REST: the time of a plan (every data source read and judged) and its requests. */
+async function planTerraformEngine(tmp: string, name: string, key: string): Promise<{ ms: number; requests: number }> {
+  const servers = await standIns(10, key, true);
+  try {
+    const app = new App({ outdir: path.join(tmp, name) });
+    new LocalBackend(libraryStack(10, 10, servers, app, false, CheckEngine.TERRAFORM), { path: 'terraform.tfstate' });
+    app.synth();
+    const dir = path.join(tmp, name, 'stacks', 'library');
+    const env = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`TF_VAR_qdrant_api_key_key_${i}`, key]));
+    const init = await terraform(dir, ['init', '-input=false', '-no-color'], env);
+    if (init.exitCode !== 0) throw new Error(`init failed:\n${init.stderr}`);
+    const run = await terraform(dir, ['plan', '-input=false', '-no-color'], env);
+    if (run.exitCode !== 0) throw new Error(`plan failed:\n${run.stderr.slice(0, 2000)}`);
+    return { ms: run.ms, requests: (run.stdout.match(/data\.http\.\S+: Read complete/g) ?? []).length };
+  } finally {
+    await servers.stop();
+  }
+}
+
 /** The floor's processes: one per key, as the library runs one check process per key. */
 const FLOOR_PROCESSES = 10;
 
@@ -260,6 +282,11 @@ async function benchApply(): Promise<void> {
     const thousandRest = await applyLibrary(tmp, 'thousand-rest', 100, 10, key, true, false);
     console.log(`  (without the gRPC step, healthCheck.grpc false: 100 grants ${hundredRest.ms} ms = ${(hundredRest.ms / floor).toFixed(2)}x the floor, ` +
       `1,000 grants ${thousandRest.ms} ms = ${(thousandRest.ms / hundredRest.ms).toFixed(2)}x)`);
+    const plans = [0, 1, 2].map(() => 0);
+    let requests = 0;
+    for (const i of plans.keys()) ({ ms: plans[i], requests } = await planTerraformEngine(tmp, `engine-${i}`, key));
+    console.log(`  (CheckEngine.TERRAFORM, 100 grants without gRPC: one plan runs every check, ${requests} requests, ` +
+      `${median(plans)} ms (median of 3) = ${(median(plans) / hundredRest.ms).toFixed(2)}x the Node engine's apply)`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
