@@ -18,9 +18,7 @@ import { CLI, names, protocol, readCaFile } from './private/runtime';
 import { terraformLiteralProblem } from './private/stack-strings';
 import { StackSupport } from './private/stack-support';
 
-/**
- * How the key is sent to the cluster.
- */
+/** How the key is sent to the cluster. */
 export enum ApiKeyHeader {
   /** `api-key: <key>` (what the official clients send). */
   API_KEY = 'api-key',
@@ -28,9 +26,7 @@ export enum ApiKeyHeader {
   BEARER = 'bearer',
 }
 
-/**
- * What proves the keys during a deploy (docs/engines.md compares them).
- */
+/** What proves the keys during a deploy (docs/engines.md compares them). */
 export enum CheckEngine {
   /**
    * The bundled checker, run by Node.js on the machine that applies: one `null_resource` with a
