@@ -14,9 +14,7 @@ import { API_KEY_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING, TARGET_ARGUMENT, i
 import { AppSupport, StackSupport, isSibling } from './private/stack-support';
 import { ISecretTarget, SecretNaming } from './secret-target';
 
-/**
- * One (key, cluster) pair: the key is granted to the cluster.
- */
+/** One (key, cluster) pair: the key is granted to the cluster. */
 export interface ApiKeyGrant {
   /** The key. */
   readonly apiKey: ApiKey;
@@ -25,31 +23,20 @@ export interface ApiKeyGrant {
 }
 
 /**
- * One Qdrant API key, created by a person in the Qdrant Cloud console and granted to one or
- * more clusters. The stack holds only a reference to it (see `ApiKeySource`).
- *
- * Unless it is ephemeral, it adds one non-secret output, `qdrant_api_key_<name>_expires_at` (`<name>` in lower case, `-` as
- * `_`; see `expiresAtOutputName`): when the key is a JWT (keys
- * with granular access are), the date in its `exp` claim (ISO 8601), decoded by Terraform at
- * deploy; empty for a key without an expiry. Monitoring can read it with `terraform output`.
- *
- * Created through `ClusterAccess` (`apiKeys: [...]` or `addApiKey()`), which checks it and writes
- * its secret targets.
+ * One Qdrant API key, created in the Qdrant Cloud console and granted to clusters; the stack
+ * holds only a reference to it (`ApiKeySource`). Created through `ClusterAccess`. Unless
+ * ephemeral, it adds the non-secret output `expiresAtOutputName`: a JWT's `exp` (ISO 8601), or
+ * empty for a key without an expiry.
  */
 export class ApiKey extends Construct {
-  /**
-   * Return whether the given object is an `ApiKey` (works across copies of this package).
-   */
+  /** Return whether the given object is an `ApiKey` (works across copies of this package). */
   public static isApiKey(x: any): x is ApiKey {
     return x !== null && typeof x === 'object' && API_KEY_SYMBOL in x;
   }
 
   /**
-   * A key of a `ClusterAccess`, which adds its check and binds its targets. `props`: the key's own
-   * options (name, source, createdOn, rotateAfterDays, access), which the key checks;
-   * `reported`: what the ClusterAccess reported of the options already (they are not an object,
-   * or `clusters` is not a list of names), so that the key does not report it again, nor "no
-   * clusters"; `guideFile`: the setup guide, when it is written.
+   * A key of a `ClusterAccess`. `reported`: what the ClusterAccess reported of the options already
+   * (the key does not repeat it, nor "no clusters"); `guideFile`: the setup guide, if written.
    * @internal
    */
   public static _create(scope: Construct, id: string, props: ApiKeyOptions,
@@ -95,7 +82,7 @@ export class ApiKey extends Construct {
 
   /**
    * The name of the output that tells when the key expires, e.g. `qdrant_api_key_search_api_expires_at`.
-   * @default - none for an ephemeral key: the date is derived from the key, and Terraform stores no output of an ephemeral value
+   * @default - none for an ephemeral key (Terraform stores no output of an ephemeral value)
    */
   public readonly expiresAtOutputName?: string;
 
@@ -103,22 +90,14 @@ export class ApiKey extends Construct {
   private readonly _errors: string[] = [];
   private readonly _unknownClusters: string[] = [];
   private readonly _targets: { target: ISecretTarget; naming: SecretNaming }[] = [];
-  /** Problems of the props themselves (left out when ClusterAccess reported its options instead). */
   private readonly _propProblems: string[];
-  /** The setup guide that explains the key's creation, when its ClusterAccess writes one. */
   private readonly _guideFile?: string;
-  /** Whether the ClusterAccess reported this key's options as not an object. */
   private readonly _optionsReported: boolean;
-  /**
-   * Whether a problem with the clusters was reported already (not a list of names, an argument
-   * grant() refused): "no clusters" would only repeat it.
-   */
+  /** A problem with the clusters was reported already: "no clusters" would only repeat it. */
   private _clustersReported: boolean;
-  /** Whether the multi-cluster access warning was added (validations may run more than once). */
+  /** Validations may run more than once: the warning is added once. */
   private _consoleWarned = false;
-  /** The name as given (any type): errors describe a list or an object by its shape only. */
   private readonly _nameGiven: unknown;
-  /** The expiry output (none for an ephemeral key). */
   private readonly _expiry?: KeyExpiry;
 
   private constructor(scope: Construct, id: string, props: ApiKeyOptions,
@@ -130,12 +109,10 @@ export class ApiKey extends Construct {
     this._optionsReported = reported.optionsReported;
     this._clustersReported = reported.clustersReported || reported.optionsReported;
     const p = props ?? ({} as ApiKeyOptions);
-    // A name that is not text is reported by its type alone (a list or object may hold the key);
-    // one that may be a key (long, or a JWT) is not shown: the construct id stands in.
+    // A name that is not text (it may hold the key), or that may be a key, is not shown: the
+    // construct id stands in, and every derived name is a placeholder.
     const where = `key ${JSON.stringify(typeof p.name === 'string' && nameShown(p.name) ? p.name : id)} props`;
     this._propProblems = checkStruct(props, API_KEY_PROPS, where);
-    // A name that is not text (a list or dict from Python) may hold the key: its construct id stands
-    // in (invalid as a name, so every derived name is a placeholder), and errors describe its shape.
     this.keyName = typeof p.name === 'string' ? p.name : id;
     this._nameGiven = p.name;
     this.createdOn = p.createdOn;
@@ -188,8 +165,7 @@ export class ApiKey extends Construct {
   }
 
   /**
-   * Makes the expiry output wait for the key's check (see KeyExpiry.gateOn); returns the gate
-   * (none for an ephemeral key, which has no expiry output).
+   * Makes the expiry output wait for the key's check; returns the gate (none when ephemeral).
    * @internal
    */
   public _gateExpiry(check: TerraformResource): TerraformResource | undefined {
@@ -197,8 +173,7 @@ export class ApiKey extends Construct {
   }
 
   /**
-   * What replaces the key's check (and so runs it again): a hash of the key, or for an ephemeral
-   * key its keyVersion, or every deploy.
+   * What re-runs the key's check: its hash, or an ephemeral key's keyVersion (else every deploy).
    * @internal
    */
   public _keyTriggers(): Record<string, string> {
@@ -216,13 +191,11 @@ export class ApiKey extends Construct {
   }
 
   /**
-   * Grant this key to one more cluster. The key's health check (when the key belongs to a
-   * `ClusterAccess` with health checks enabled) then proves it on that cluster too. Granting the
+   * Grant this key to one more cluster; its health check then proves it there too. Granting the
    * same cluster twice is a validation error.
    */
   public grant(cluster: Cluster): ApiKeyGrant {
     const grant: ApiKeyGrant = { apiKey: this, cluster };
-    // Any value can come from JavaScript or another language (a cluster name, a dict, None).
     if (!Cluster.isCluster(cluster)) {
       this._errors.push(errors.grantNotCluster(this.keyName, cluster));
       this._clustersReported = true;
@@ -243,9 +216,8 @@ export class ApiKey extends Construct {
   }
 
   /**
-   * Write this key and the URLs of its clusters into one more secret target at deploy, after the
-   * key's health check has passed. One target may receive several keys; the entries are named
-   * when the stack is synthesized, once every grant is known.
+   * Write this key and its clusters' URLs into one more secret target at deploy, once its health
+   * check passed. The entries are named at synth, once every grant is known.
    * @param target where the entries go, e.g. `SecretTarget.dotenv({ path: '.env' })`
    * @param naming prefix and renames for this key's entries in this target
    */
@@ -266,8 +238,7 @@ export class ApiKey extends Construct {
   }
 
   /**
-   * Check a target without attaching it: its naming was refused where it was given (reported
-   * once there, not once per target).
+   * Check a target without attaching it (its naming was refused, and reported once).
    * @internal
    */
   public _checkSecretTarget(target: ISecretTarget): void {
@@ -284,18 +255,14 @@ export class ApiKey extends Construct {
     return this.source._config();
   }
 
-  /**
-   * Record a cluster name that `ClusterAccess` could not resolve.
-   * @internal
-   */
+  /** @internal */
   public _addUnknownCluster(name: string, knownNames: string[]): void {
     this._unknownClusters.push(name);
     this._errors.push(errors.unknownCluster(this.keyName, name, knownNames));
   }
 
   /**
-   * Problems that would put this key into the stack in plain text (checked even when validation
-   * is skipped).
+   * Problems that would put the key into the stack in plain text (checked even without validation).
    * @internal
    */
   public _plaintextProblems(): string[] {
@@ -305,7 +272,6 @@ export class ApiKey extends Construct {
   private validateKey(): string[] {
     const problems: string[] = [];
     if (!this._optionsReported) {
-      // A name that is not text is reported by the props' type check alone.
       if (typeof this._nameGiven === 'string' && !names.isValidName(this.keyName)) problems.push(errors.invalidName('key', this._nameGiven));
       problems.push(...this._propProblems);
     }
@@ -321,10 +287,8 @@ export class ApiKey extends Construct {
   }
 
   /**
-   * A key on several clusters with read-only or per-collection access is not one Qdrant Cloud's
-   * console makes: its keys with granular access are per cluster, and its multi-cluster flow makes
-   * keys that can manage. A warning, not an error: self-hosted clusters may accept the same JWT.
-   * Added while the validations run (the clusters are all granted by then), once.
+   * Qdrant Cloud's console makes granular keys per cluster: a warning, not an error, since
+   * self-hosted clusters may accept the same JWT. Added at validation, once all grants are known.
    */
   private warnIfNoConsoleMakesIt(): void {
     const mode = this.access?._checkerAccess();
@@ -333,12 +297,8 @@ export class ApiKey extends Construct {
     Annotations.of(this).addWarning(errors.multiClusterGranularKey(this.keyName, this._clusters.length, mode));
   }
 
-  /**
-   * Clusters granted with grant() that are not its ClusterAccess's (created elsewhere): the check
-   * and the outputs would cover them, the setup guide would not.
-   */
+  /** Clusters not of its ClusterAccess: the check would cover them, the setup guide would not. */
   private foreignClusterProblems(): string[] {
-    // The owner is the ClusterAccess whose ApiKeys scope holds the key (it adopted it).
     const owner = this.node.scope?.node.scope as unknown as { clusters?: unknown; node: { path: string } } | undefined;
     if (owner === undefined || !(CLUSTER_ACCESS_SYMBOL in owner) || !Array.isArray(owner.clusters)) return [];
     const own = owner.clusters as Cluster[];
@@ -350,13 +310,11 @@ export class ApiKey extends Construct {
     return checkStruct({ secretTarget: target }, TARGET_ARGUMENT, this.keyWhere());
   }
 
-  /** The key in a `where` of checkStruct: its name, or its construct id when the name may be a key. */
+  /** The key in a `where` of checkStruct (its construct id when the name may be a key). */
   private keyWhere(): string {
     return `key ${JSON.stringify(nameShown(this.keyName) ? this.keyName : this.node.id)}`;
   }
 }
 
 const API_KEY_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKey');
-
-/** What `_create` passes to the constructor (see onlyByFactory). */
 const FACTORY = Symbol('ApiKey._create');

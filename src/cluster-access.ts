@@ -18,9 +18,7 @@ import { FileTarget } from './secret-target';
 import type { SetupGuideOptions } from './setup-guide';
 import { registerSetupGuide } from './setup-guide/writer';
 
-/**
- * Properties of `ClusterAccess`.
- */
+/** Properties of `ClusterAccess`. */
 export interface ClusterAccessProps {
   /**
    * The clusters. More can be added with `addCluster()`.
@@ -49,13 +47,10 @@ export interface ClusterAccessProps {
 }
 
 /**
- * Safe, verified access to Qdrant Cloud clusters.
- *
- * Models the clusters and the API keys granted to them (one key may cover many clusters) and,
- * for every key, adds a health check that runs during `cdktf deploy` and proves on every cluster
- * the key is granted to that the cluster is Qdrant, that it accepts the key, that it enforces
- * keys, and that the key has the access declared for it. Only then are the key's secret targets
- * written.
+ * Safe, verified access to Qdrant Cloud clusters: the clusters and the API keys granted to them.
+ * Each key's health check proves during `cdktf deploy`, on every granted cluster, that it is
+ * Qdrant, accepts the key, enforces keys, and grants the declared access; only then are the key's
+ * secret targets written.
  *
  * @example
  * new ClusterAccess(stack, 'Qdrant', {
@@ -64,9 +59,7 @@ export interface ClusterAccessProps {
  * });
  */
 export class ClusterAccess extends Construct {
-  /**
-   * Return whether the given object is a `ClusterAccess` (works across copies of this package).
-   */
+  /** Return whether the given object is a `ClusterAccess` (works across copies of this package). */
   public static isClusterAccess(x: any): x is ClusterAccess {
     return x !== null && typeof x === 'object' && CLUSTER_ACCESS_SYMBOL in x;
   }
@@ -82,12 +75,10 @@ export class ClusterAccess extends Construct {
   private readonly clusterScope: Construct;
   private readonly keyScope: Construct;
   private readonly problems: string[] = [];
-  /** The check of each key, when checks are enabled: its targets wait for it. */
+  /** Each key's check (its targets wait for it) and its expiry output's gate (waits for them too). */
   private readonly checks = new Map<ApiKey, TerraformResource>();
-  /** The gate of each checked key's expiry output: it waits for the key's targets too. */
   private readonly expiryGates = new Map<ApiKey, TerraformResource>();
   private readonly settings: CheckSettings;
-  /** The Terraform check engine, when it is the one (CheckEngine.TERRAFORM) and checks are enabled. */
   private readonly terraformChecks?: TerraformChecks;
   /** The entry names of each target as bound at the first synth. */
   private boundTargets?: string;
@@ -126,8 +117,7 @@ export class ClusterAccess extends Construct {
         return problems;
       },
     });
-    // Secret targets are bound at synth, when every key and grant is known: the entry names
-    // depend on how many clusters each target receives.
+    // Bound once every grant is known: entry names depend on how many clusters a target receives.
     Aspects.of(this).add({ visit: (node) => { if (node === this) this.bindTargets(); } });
     if (this.setupGuideOptions.enabled !== false) registerSetupGuide(this, this.setupGuideOptions, () => buildGuideModel(this));
   }
@@ -164,10 +154,7 @@ export class ClusterAccess extends Construct {
     return cluster;
   }
 
-  /**
-   * Add an API key and grant it to the clusters named in `options.clusters`. Those clusters
-   * must already be added.
-   */
+  /** Add an API key and grant it to the clusters (already added) named in `options.clusters`. */
   public addApiKey(options: ApiKeyOptions): ApiKey {
     // A name that may be a key pasted in the wrong place is not shown.
     const name = isObject(options) && typeof options.name === 'string' && nameShown(options.name) ? options.name : undefined;
@@ -197,7 +184,7 @@ export class ClusterAccess extends Construct {
     });
     this._apiKeys.push(key);
     if (Array.isArray(o.secretTargets)) {
-      // A naming refused above: the targets are still checked, but not attached with another naming.
+      // A refused naming: the targets are still checked, but not attached.
       const namingValid = o.secretNaming === undefined || checkStruct(o.secretNaming, SECRET_NAMING, 'secretNaming').length === 0;
       for (const target of o.secretTargets) {
         if (namingValid) key.addSecretTarget(target, o.secretNaming);
@@ -205,11 +192,9 @@ export class ClusterAccess extends Construct {
       }
     }
     if (isObject(o.secretNaming) && (o.secretTargets === undefined || (Array.isArray(o.secretTargets) && o.secretTargets.length === 0))) {
-      // It would be dropped without a word: a later addSecretTarget(target) does not see it.
       this.problems.push(errors.namingWithoutTargets(where));
     }
     if (Array.isArray(o.clusters)) {
-      // Names that are not strings are reported above, as the type of clusters.
       for (const name of o.clusters.filter((c): c is string => typeof c === 'string')) {
         const cluster = this.findCluster(name);
         if (cluster) key.grant(cluster);
@@ -227,11 +212,7 @@ export class ClusterAccess extends Construct {
     return key;
   }
 
-  /**
-   * Builds the Terraform engine's checks (every grant is known now), then binds each secret target
-   * once, after the checks of its keys, and records the files they write to. The Terraform engine
-   * refuses file targets: they need Node on the machine that applies.
-   */
+  /** Builds the Terraform engine's checks, then binds each target once and records its files. */
   private bindTargets(): void {
     if (this.boundTargets !== undefined) return;
     this.terraformChecks?.build();
@@ -246,9 +227,8 @@ export class ClusterAccess extends Construct {
   }
 
   /**
-   * The construct id for a new cluster or key: its name, unless the name is invalid or taken.
-   * Such names get a placeholder id and a validation error instead of a constructs exception,
-   * so that one synth reports every problem.
+   * The construct id for a new cluster or key: its name, or for an invalid or taken name a
+   * placeholder and a validation error (not a constructs exception: one synth reports all).
    */
   private childId(name: unknown, existing: string[], kind: 'cluster' | 'key', scope: Construct): string {
     let problem: string | undefined;
@@ -259,9 +239,8 @@ export class ClusterAccess extends Construct {
       if (clash !== undefined) problem = errors.collidingNames(kind, clash, name);
     }
     if (problem) this.problems.push(problem);
-    // A "." is not allowed in names, so a placeholder never takes the id of a valid name.
-    // constructs keeps children in a plain object: an id such as "constructor" or "toString" finds
-    // Object.prototype's member there, and is refused as taken. Such a name gets `<kind>.<name>`.
+    // A "." is not allowed in names, so placeholders never clash. constructs keeps children in a
+    // plain object, where "constructor" or "toString" would be taken: such a name gets `<kind>.<name>`.
     if (!problem && names.isValidName(name)) return name in Object.prototype ? `${kind}.${name}` : name;
     let n = 1;
     while (scope.node.tryFindChild(`${kind}.${n}`)) n++;

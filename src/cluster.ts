@@ -6,26 +6,18 @@ import { names, urls } from './private/runtime';
 import { CLUSTER_OPTIONS } from './private/schemas';
 import { StackSupport, isSibling } from './private/stack-support';
 
-/**
- * A Qdrant cluster, as passed to `ClusterAccess` or `ClusterAccess.addCluster()`.
- */
+/** A Qdrant cluster, as passed to `ClusterAccess` or `ClusterAccess.addCluster()`. */
 export interface ClusterOptions {
   /**
-   * Logical name of the cluster, unique within one stack (for example `prod-eu`).
-   * It names Terraform outputs and environment variables, so it starts with a letter and holds
-   * only letters, digits, `-` and `_`, at most 63 characters. Names that differ only in case or
-   * `-`/`_` collide.
+   * Logical name of the cluster, unique within one stack (e.g. `prod-eu`): a letter, then letters,
+   * digits, `-` and `_`, at most 63. Names that differ only in case or `-`/`_` collide.
    */
   readonly name: string;
 
   /**
-   * Address of the cluster: `https://<host>` or `https://<host>:<port>`, for example
-   * `https://abc-123.eu-central-1-0.aws.cloud.qdrant.io`. The host is a DNS name (an IDN becomes
-   * punycode) or an IP address; no path, query, fragment or credentials. `http://` is accepted
-   * for loopback hosts only.
-   *
-   * An unresolved token (such as the `url` attribute of a cluster created by another provider)
-   * is accepted, on its own; it is then checked by the health check at deploy time.
+   * `https://<host>[:<port>]`, e.g. `https://abc-123.eu-central-1-0.aws.cloud.qdrant.io`: no path,
+   * query or credentials; `http://` for loopback hosts only. A token alone (another resource's
+   * `url`) is accepted and checked at deploy.
    */
   readonly url: string;
 
@@ -43,11 +35,8 @@ export interface ClusterOptions {
 }
 
 /**
- * One Qdrant cluster: its address and its REST and gRPC endpoints.
- *
- * Created through `ClusterAccess` (`clusters: [...]` or `addCluster()`). It adds two
- * non-secret Terraform outputs: `qdrant_<name>_rest_endpoint` and `qdrant_<name>_grpc_endpoint`,
- * where `<name>` is the cluster name in lower case with each `-` turned into `_` (see `outputPrefix`).
+ * One Qdrant cluster, created through `ClusterAccess`. It adds two non-secret outputs,
+ * `<outputPrefix>_rest_endpoint` and `<outputPrefix>_grpc_endpoint`.
  */
 export class Cluster extends Construct {
   /** The REST port of a Qdrant Cloud cluster. */
@@ -56,17 +45,12 @@ export class Cluster extends Construct {
   /** The gRPC port of a Qdrant Cloud cluster. */
   public static readonly DEFAULT_GRPC_PORT: number = urls.DEFAULT_GRPC_PORT;
 
-  /**
-   * Return whether the given object is a `Cluster` (works across copies of this package).
-   */
+  /** Return whether the given object is a `Cluster` (works across copies of this package). */
   public static isCluster(x: any): x is Cluster {
     return x !== null && typeof x === 'object' && CLUSTER_SYMBOL in x;
   }
 
-  /**
-   * A cluster of a `ClusterAccess`, which checks and names it.
-   * @internal
-   */
+  /** @internal */
   public static _create(scope: Construct, id: string, options: ClusterOptions): Cluster {
     return new Cluster(scope, id, options, FACTORY);
   }
@@ -80,11 +64,7 @@ export class Cluster extends Construct {
   /** The host (ASCII, lower case; an IDN as punycode). A token when `url` is one. */
   public readonly host: string;
 
-  /**
-   * The REST port. When `url` is a token, `restPort` as given, else 6333: a port inside the
-   * token's value (used by `restEndpoint` and the checks when `restPort` is not given) is not
-   * seen here.
-   */
+  /** The REST port (when `url` is a token, a port inside its value is not seen here). */
   public readonly restPort: number;
 
   /** The gRPC port. */
@@ -107,9 +87,8 @@ export class Cluster extends Construct {
     super(scope, id);
     Object.defineProperty(this, CLUSTER_SYMBOL, { value: true });
     const p = props ?? ({} as ClusterOptions);
-    // A name that may be a key (long, or a JWT) or is not text is not shown: the construct id stands in.
+    // A name that may be a key, or is not text, is not shown: the construct id stands in.
     this.problems = checkStruct(props, CLUSTER_OPTIONS, `cluster ${JSON.stringify(typeof p.name === 'string' && nameShown(p.name) ? p.name : id)} options`);
-    // A name that is not text (a list or dict from Python) may hold a key: the id stands in, as for keys.
     this.clusterName = typeof p.name === 'string' ? p.name : id;
     this.url = typeof p.url === 'string' ? p.url : '';
     const restPort = validPort(p.restPort);
@@ -117,8 +96,7 @@ export class Cluster extends Construct {
 
     if (Token.isUnresolved(this.url)) {
       if (Tokenization.reverseString(this.url).literals.length > 0) this.problems.push(errors.clusterUrlMixedToken(this.clusterName));
-      // Known only at deploy time: build the endpoints in Terraform; the checker applies the URL rule then.
-      // The host is a bracketed IPv6 address (whose colons are not a port) or a name.
+      // Built by Terraform; the checker applies the URL rule at deploy.
       const base = Fn.trimsuffix(this.url, '/');
       const hostOnly = Fn.regex(`^[^:]+://${TOKEN_URL_HOST}`, base);
       // A capture group would make regex() return a list: take the scheme off instead.
@@ -135,19 +113,16 @@ export class Cluster extends Construct {
       this.grpcEndpoint = Fn.format('%s:%d', [hostOnly, this.grpcPort]);
     } else {
       this.parsed = urls.parseClusterUrl(this.url);
-      // A url that is not a string is reported as such above.
       if (typeof p.url === 'string') for (const problem of this.parsed.problems) this.problems.push(errors.clusterUrl(this.clusterName, this.url, problem));
       this.restPort = restPort ?? this.parsed.explicitPort ?? urls.DEFAULT_REST_PORT;
       this.grpcPort = grpcPort ?? urls.DEFAULT_GRPC_PORT;
-      // An address with problems still gets endpoints (never used: synth fails), so that one
-      // synth reports every problem.
+      // Placeholder endpoints for a bad address, so that one synth reports every problem.
       const origin = this.parsed.problems.length === 0 && this.parsed.origin ? this.parsed.origin : 'https://invalid.invalid';
       this.host = this.parsed.host ?? 'invalid.invalid';
       this.restEndpoint = `${origin}:${this.restPort}`;
       this.grpcEndpoint = `${origin}:${this.grpcPort}`;
     }
     for (const [what, port] of [['restPort', p.restPort], ['grpcPort', p.grpcPort]] as const) {
-      // NaN is reported as "not a number" by the props check.
       if (typeof port !== 'number' || Number.isNaN(port)) continue;
       // A port goes into endpoints, hashes and the setup guide as text: it must be known at synth.
       if (Token.isUnresolved(port)) this.problems.push(errors.clusterPortToken(this.clusterName, what));
@@ -156,7 +131,6 @@ export class Cluster extends Construct {
     if (this.restPort === this.grpcPort) {
       this.problems.push(errors.clusterSamePorts(this.clusterName, this.restPort));
     }
-    // A name that is not text is reported by the props check alone.
     if (typeof p.name === 'string' && !names.isValidName(p.name)) this.problems.push(errors.invalidName('cluster', p.name));
 
     this.outputPrefix = names.isValidName(this.clusterName)
@@ -165,7 +139,7 @@ export class Cluster extends Construct {
     const support = StackSupport.of(this);
     const clash = [`${this.outputPrefix}_rest_endpoint`, `${this.outputPrefix}_grpc_endpoint`]
       .map((name) => support.claimOutput(name, this.node.path)).find((other) => other !== undefined);
-    // A sibling of the same name is already reported by its ClusterAccess (duplicate or colliding names).
+    // A sibling's clash is reported by its ClusterAccess.
     if (clash && !isSibling(this, clash)) this.problems.push(errors.clusterOutputClash(this.clusterName, this.outputPrefix, clash));
     // The name goes into the stack only once it is known to be plain (no "${" for Terraform to read).
     const shownName = names.isValidName(this.clusterName) ? this.clusterName : '(invalid name)';
@@ -181,10 +155,7 @@ export class Cluster extends Construct {
     this.node.addValidation({ validate: () => [...this.problems] });
   }
 
-  /**
-   * The parsed address; undefined when `url` is a token.
-   * @internal
-   */
+  /** @internal */
   public get _parsedUrl(): urls.ParsedClusterUrl | undefined {
     return this.parsed;
   }
@@ -197,13 +168,11 @@ function validPort(port: unknown): number | undefined {
 }
 
 /**
- * The host of a URL given as a token, for Terraform's regex (RE2): a bracketed IPv6 address
- * (preferred, as its colons are not a port) or a name. No backslashes: cdktf writes the pattern
- * into an HCL string as it is, where `\[` would be an invalid escape.
+ * A token URL's host for Terraform's regex: a bracketed IPv6 address (its colons are no port) or a
+ * name. No backslashes: cdktf writes the pattern into HCL as is, where `\[` is an invalid escape.
  */
 const TOKEN_URL_HOST = '(?:[[][0-9A-Za-z:.%_-]*]|[^/:]+)';
 
 const CLUSTER_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.Cluster');
 
-/** What `_create` passes to the constructor (see onlyByFactory). */
 const FACTORY = Symbol('Cluster._create');

@@ -1,24 +1,8 @@
 /**
- * The health check of each key: what `ClusterAccess` users set (`HealthCheckOptions`), and the
- * construct that runs it (`HealthCheck`, not exported from the package: `ClusterAccess` adds one
- * per key, and nothing else could). One `null_resource` whose local-exec runs the checker once for
- * every cluster the key is granted to; they are checked concurrently in that one process.
- *
- * - The key never appears in the command or the environment when it comes from a variable: the
- *   checker reads the `TF_VAR_...` that Terraform itself inherits, so the check's lines stay
- *   visible. A key from another resource is handed over in `environment` (marked sensitive), which
- *   makes Terraform hide this key's output on success, and only this key's.
- * - A variable can also be set by -var or a .tfvars file, which win over `TF_VAR_...`: the targets
- *   would then get a key that was never checked. So the checker also gets the sha256 of the value
- *   Terraform uses, marked nonsensitive (a hash of a high-entropy key; Terraform never prints a
- *   provisioner's environment, and a sensitive value there would hide the check's lines), and
- *   refuses a `TF_VAR_...` that differs (--key-sha256-env). For an ephemeral key that hash would
- *   hide the check's lines (it is derived from an ephemeral value): a provisioner of its own
- *   compares first (private/ephemeral.ts).
- * - Every value reaches the shell quoted, through the environment (runtime/protocol.js). The
- *   grants, however many, are in a file of the stack (private/input-file.ts).
- * - Triggers: the grants, a hash of the key (for an ephemeral key its keyVersion, or every
- *   deploy), the runtime's hash and the options. Rotating one key re-runs that key's check only.
+ * The health-check options, and the construct `ClusterAccess` adds per key: one `null_resource`
+ * whose local-exec checks the key on all its clusters. The key never reaches the command line; a
+ * variable's key is compared by sha256 with the `TF_VAR_...` the checker reads (-var or .tfvars
+ * win over it), an ephemeral key's by a guard provisioner (private/ephemeral.ts).
  */
 import { createHash } from 'crypto';
 import * as path from 'path';
@@ -34,9 +18,7 @@ import { CLI, names, protocol, readCaFile } from './private/runtime';
 import { terraformLiteralProblem } from './private/stack-strings';
 import { StackSupport } from './private/stack-support';
 
-/**
- * How the key is sent to the cluster.
- */
+/** How the key is sent to the cluster. */
 export enum ApiKeyHeader {
   /** `api-key: <key>` (what the official clients send). */
   API_KEY = 'api-key',
@@ -44,9 +26,7 @@ export enum ApiKeyHeader {
   BEARER = 'bearer',
 }
 
-/**
- * What proves the keys during a deploy (docs/engines.md compares them).
- */
+/** What proves the keys during a deploy (docs/engines.md compares them). */
 export enum CheckEngine {
   /**
    * The bundled checker, run by Node.js on the machine that applies: one `null_resource` with a
@@ -67,27 +47,22 @@ export enum CheckEngine {
  */
 export interface HealthCheckOptions {
   /**
-   * Run the health checks. When false, no check resource is added (the null provider is still
-   * added, for the `.env` and JSON writers and the `Files` record that cleans up a file no target
-   * writes to any more), and nothing verifies the keys before their secret targets are written.
+   * Run the health checks. When false, no check resource is added and nothing verifies the keys
+   * before their secret targets are written.
    * @default true
    */
   readonly enabled?: boolean;
 
   /**
-   * What proves the keys: the bundled checker, run by Node.js on the machine that applies
-   * (`CheckEngine.NODE`), or Terraform itself (`CheckEngine.TERRAFORM`: no Node at plan or apply,
-   * for runners without it such as HCP Terraform or Atlantis; the checks run at every plan, gRPC
-   * is not checked, the key is stored in the state, and file targets are refused). See
-   * docs/engines.md.
+   * What proves the keys: the bundled checker run by Node.js, or Terraform itself (see
+   * `CheckEngine` and docs/engines.md).
    * @default CheckEngine.NODE
    */
   readonly engine?: CheckEngine;
 
   /**
-   * How the key is sent. Only one of the two headers is ever sent. `CheckEngine.TERRAFORM` sends
-   * `Authorization: Bearer` only: hashicorp/http follows redirects, and would send an `api-key`
-   * header on to another host.
+   * How the key is sent (one header only). `CheckEngine.TERRAFORM` sends only `Authorization:
+   * Bearer`: hashicorp/http follows redirects and would pass an `api-key` header to another host.
    * @default - ApiKeyHeader.API_KEY; ApiKeyHeader.BEARER with CheckEngine.TERRAFORM
    */
   readonly header?: ApiKeyHeader;
@@ -112,51 +87,40 @@ export interface HealthCheckOptions {
   readonly requireAuth?: boolean;
 
   /**
-   * A PEM file with an extra CA certificate to trust, for clusters behind a private CA. It is
-   * copied into the synthesized stack. Relative paths are resolved from the working directory of
-   * the synth; a token (a value known only at deploy) and a file over 1 MiB are refused. TLS
-   * verification itself cannot be turned off. With `CheckEngine.TERRAFORM` the PEM is read at
-   * synth and embedded in the stack, and it replaces the trusted roots of the checks' requests
-   * (hashicorp/http trusts only these CAs): it must hold every CA the clusters' chains need.
-   * @default - Node.js's bundled root CAs and those of `NODE_EXTRA_CA_CERTS` (Node reads the
-   * operating system's trust store only when `NODE_OPTIONS` asks: `--use-openssl-ca`, or on Node
-   * 22.15 and later `--use-system-ca`; the file adds to the roots Node uses either way)
+   * A PEM file with an extra CA to trust (private CAs), copied into the stack; relative to the
+   * synth's working directory. A token and a file over 1 MiB are refused; TLS verification cannot
+   * be turned off. With `CheckEngine.TERRAFORM` the PEM is embedded and replaces the trusted
+   * roots: it must hold every CA the clusters' chains need.
+   * @default - Node.js's root CAs and `NODE_EXTRA_CA_CERTS` (the OS store only with
+   * `--use-openssl-ca` or `--use-system-ca` in `NODE_OPTIONS`)
    */
   readonly caFile?: string;
 
   /**
-   * Run the checks on every deploy. Otherwise a key's check runs when its inputs change: the
-   * key (through a hash; an ephemeral key through its `keyVersion`, or on every deploy without
-   * one), its clusters, the checker or these options. (`CheckEngine.TERRAFORM` checks at every
-   * plan: this has no effect there.)
+   * Run the checks on every deploy, not only when the key (its hash, or an ephemeral key's
+   * `keyVersion`), its clusters, the checker or these options change. No effect with
+   * `CheckEngine.TERRAFORM`, which checks at every plan.
    * @default false
    */
   readonly runOnEveryDeploy?: boolean;
 
   /**
-   * Also check each cluster's gRPC endpoint (`Cluster.grpcEndpoint`, port 6334 by default):
-   * Qdrant's health check, then `Collections/List` with and without the key. Turn it off for
-   * clusters whose gRPC port the deploy machine cannot reach. `CheckEngine.TERRAFORM` does not
-   * check gRPC (a synth warning says so unless this is false).
+   * Also check each cluster's gRPC endpoint (`Cluster.grpcEndpoint`): health, then
+   * `Collections/List` with and without the key. `CheckEngine.TERRAFORM` does not check gRPC.
    * @default true
    */
   readonly grpc?: boolean;
 
   /**
-   * When a key has more access than its declared `access` (manage where read-only was declared,
-   * write where only read was, collections other than the declared ones), warn instead of failing
-   * the deploy.
+   * Warn instead of failing when a key has more access than its declared `access`.
    * @default false
    */
   readonly allowExcessAccess?: boolean;
 
   /**
-   * Fail the check of a key that expires in fewer days than this (0-3650). Keys with granular
-   * access are JWTs that carry their expiry; a plain key has none and is never failed by this.
-   * A key that expires within 14 days gets a warning line (not shown for a key from
-   * `ApiKeySource.fromToken`: Terraform hides that check's output when it passes; watch the key's
-   * `..._expires_at` output, which an ephemeral key does not have), and a key past its expiry
-   * always fails (Qdrant still accepts one for 30 seconds).
+   * Fail a key that expires in fewer days than this (0-3650). Only granular keys (JWTs) carry an
+   * expiry. Within 14 days a warning line is printed (hidden for `ApiKeySource.fromToken`, whose
+   * passing output Terraform hides); an expired key always fails.
    * @default 0
    */
   readonly minValidityDays?: number;
@@ -164,25 +128,16 @@ export interface HealthCheckOptions {
 
 // ---- not exported from the package ------------------------------------------------------------
 
-/** Every health-check option but the CA file, with its default. */
 type WithDefaults = Required<Omit<HealthCheckOptions, 'caFile'>>;
 
-/**
- * The health checks of a `ClusterAccess` as they run: every option with its default, the CA file
- * as copied into the stack (`CheckEngine.NODE`) or read (`CheckEngine.TERRAFORM`), and whether the
- * setup guide is written (the missing-key message points to it).
- */
+/** The options as they run: defaults filled, the CA copied (NODE) or read (TERRAFORM). */
 export interface CheckSettings extends WithDefaults {
   readonly ca?: TerraformAsset;
   readonly caPem?: string;
   readonly guide: boolean;
 }
 
-/**
- * The health checks of a `ClusterAccess`: its options with their defaults, the settings its checks
- * run with, and the options' problems. A CA file is copied into the stack, under `scope`, or read
- * for the Terraform engine, which warns (on `scope`) of what it does not do.
- */
+/** The options with defaults, the settings the checks run with, and the options' problems. */
 export function healthCheckSettings(scope: Construct, given: HealthCheckOptions, guide: boolean):
 { options: HealthCheckOptions; settings: CheckSettings; problems: string[] } {
   const options = withHealthCheckDefaults(given);
@@ -200,14 +155,13 @@ export function healthCheckSettings(scope: Construct, given: HealthCheckOptions,
   return { options, settings: { ...settings, caPem, guide }, problems };
 }
 
-/** The environment variable that holds a key handed over by Terraform (fromToken sources). */
+/** Where Terraform hands over a key from another resource, and a variable's sha256. */
 const HANDED_KEY_ENV = 'QDRANT_API_KEY';
-/** The environment variable that holds the sha256 of a variable's value (the checker's --key-sha256-env). */
 const KEY_SHA256_ENV = 'QCA_KEY_SHA256';
 
-/** The health check of one key (see the header). */
+/** The health check of one key. */
 export class HealthCheck extends Construct {
-  /** The `null_resource`: secret targets of the key depend on it. */
+  /** Secret targets of the key depend on it. */
   public readonly resource: NullResource;
 
   constructor(scope: Construct, id: string, apiKey: ApiKey, settings: CheckSettings) {
@@ -238,9 +192,8 @@ export class HealthCheck extends Construct {
       label: names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name',
       deployCommand: DEPLOY_COMMAND_OPTION,
     };
-    // The failure lines name the guide's path (resolved at synth: not part of the options' hash).
+    // Not part of the options' hash: the guide's path is resolved at synth.
     const guide = settings.guide ? support.guideFile() : undefined;
-    // The grants, however many: in a file of the stack (its URLs from tokens in variables of their own).
     const grantsFile = inputFile(this, () => grantList(apiKey, settings.grpc));
     const invocation = protocol.invocation('check', { ...values, guide, grantsFile: grantsFile.path, grantsSha256: grantsFile.sha256 }, cli);
     // Hashed here when the grants are known at synth (a Lazy string inside Fn would be read as an expression).
@@ -252,12 +205,9 @@ export class HealthCheck extends Construct {
     });
     const keyEnvironment: Record<string, string> = {};
     if (values.keySha256Env) {
-      // From a variable: the hash of the value Terraform hands to the targets, which the checker
-      // compares with the TF_VAR_... it reads (they differ when -var or a .tfvars file sets it too).
       keyEnvironment[KEY_SHA256_ENV] = source.inheritedSha256!;
     } else if (!source.inheritedEnvironmentVariable) {
-      // From another resource: Terraform must hand the key over, which hides this check's output on
-      // success (a failure is still printed in full, and never holds the key).
+      // Sensitive: Terraform then hides this check's output on success (only this key's).
       keyEnvironment[HANDED_KEY_ENV] = source.expression;
     }
     const environment = Lazy.anyValue({ produce: () => ({ ...invocation.environment, ...keyEnvironment, ...grantsFile.environment() }) });
@@ -302,11 +252,7 @@ function grantsJson(apiKey: ApiKey, grpc: boolean): { json: string; tokens: bool
   return { json: tokens ? Fn.jsonencode(list) : JSON.stringify(list), tokens };
 }
 
-/**
- * What the check's process could not receive (protocol.EXEC_LIMITS): more values known only at
- * deploy than fit (the endpoints of clusters whose url is a token, and the key), or a list of
- * collections longer than one environment string holds. The grants themselves are in a file.
- */
+/** What the check's process could not receive (protocol.EXEC_LIMITS). */
 function execLimitProblems(apiKey: ApiKey, grants: InputFile, environment: Record<string, string>): string[] {
   const problems: string[] = [];
   const key = names.isValidName(apiKey.keyName) ? apiKey.keyName : '(invalid name)';
@@ -315,7 +261,6 @@ function execLimitProblems(apiKey: ApiKey, grants: InputFile, environment: Recor
     const clusters = apiKey.clusters.filter((c) => Token.isUnresolved(c.restEndpoint)).length;
     problems.push(errors.checkTooManyDeployValues(key, values, clusters, protocol.EXEC_LIMITS.deployTimeValues));
   }
-  // The only option values that grow with the configuration.
   for (const [option, kind] of [['readCollections', 'read'], ['writeCollections', 'write']] as const) {
     const name = protocol.envNameOf(option);
     const value = environment[name];
@@ -327,11 +272,7 @@ function execLimitProblems(apiKey: ApiKey, grants: InputFile, environment: Recor
   return problems;
 }
 
-/**
- * A precondition for the check: a key read from a variable that has no value fails the deploy at
- * once, naming the variable (instead of a prompt, or a check that fails later with a less direct
- * message). `guide`: where the setup guide is, when it is written.
- */
+/** A key's variable without a value fails the deploy at once, naming the variable. */
 function keyPreconditions(apiKey: ApiKey, guide?: string): { condition: any; errorMessage: string }[] {
   const variable = apiKey._sourceConfig().variable;
   if (!variable) return [];
@@ -341,7 +282,6 @@ function keyPreconditions(apiKey: ApiKey, guide?: string): { condition: any; err
   }];
 }
 
-/** The health-check options with every default filled in. */
 function withHealthCheckDefaults(o: HealthCheckOptions): WithDefaults & Pick<HealthCheckOptions, 'caFile'> {
   const engine = o.engine ?? CheckEngine.NODE;
   return {

@@ -4,13 +4,10 @@ import { checkStruct, onlyByFactory } from './private/props';
 import { names as nameRules } from './private/runtime';
 import { KEY_ACCESS_COLLECTIONS, KEY_ACCESS_SYMBOL } from './private/schemas';
 
-/**
- * Collections a key's apps read, and read and write. See `KeyAccess.collections()`.
- */
+/** Collections a key's apps read, and read and write. See `KeyAccess.collections()`. */
 export interface CollectionAccessOptions {
   /**
-   * Collections the apps only read. The key must be able to read each one, and must not be able
-   * to write it.
+   * Collections the apps only read: the key must read each one, and must not write it.
    * @default - none
    */
   readonly read?: string[];
@@ -23,9 +20,8 @@ export interface CollectionAccessOptions {
 }
 
 /**
- * The access a key's apps need. The health check proves it at deploy with probes that change
- * nothing (an empty alias batch, "does this collection exist", an empty delete), and fails a key
- * that has less, or more, than declared.
+ * The access a key's apps need. The health check proves it with probes that change nothing, and
+ * fails a key that has less, or more, than declared.
  *
  * @example
  * apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], access: KeyAccess.readOnly() }]
@@ -42,13 +38,9 @@ export class KeyAccess {
   }
 
   /**
-   * Exactly these collections: `read` ones readable and not writable, `readWrite` ones writable,
-   * nothing cluster-wide. The collections must exist on every cluster the key is granted to.
-   * Refused at the call (it throws): no collection at all, a name listed twice or in both lists,
-   * and a name that is not a collection name (1-255 characters, none of `/ \ : * ? " < > | ,`,
-   * no control or invisible characters, no surrounding whitespace, no `${` or `%{`, not a token,
-   * not a JWT: a key pasted as a name would reach the stack). A rejected name longer than 20
-   * characters is not shown: it may be a key.
+   * Exactly these collections (which must exist on every granted cluster), nothing cluster-wide.
+   * Throws for no collection, a name listed twice or in both lists, or an invalid name (1-255
+   * characters, none of `/ \ : * ? " < > | ,`, no `${`, no token or JWT).
    */
   public static collections(options: CollectionAccessOptions): KeyAccess {
     const problems = checkStruct(options, KEY_ACCESS_COLLECTIONS, 'KeyAccess.collections(options)');
@@ -61,15 +53,13 @@ export class KeyAccess {
     }
     if (problems.length === 0 && read.length + write.length === 0) problems.push(errors.collectionsEmpty());
     for (const name of new Set(read)) if (write.includes(name)) problems.push(errors.collectionTwice(name));
-    // A value object has no scope to report to: it refuses at once (as SecretValue and EnvValue do).
+    // A value object has no scope to report to: it refuses at once.
     if (problems.length > 0) throw new Error(problems.join('; '));
     const words = [...read.map((c) => `read ${c}`), ...write.map((c) => `read-write ${c}`)].join(', ');
     return new KeyAccess('collections', `collections: ${words}`, [...read], [...write], FACTORY);
   }
 
-  /**
-   * Return whether the given object is a `KeyAccess` (works across copies of this package).
-   */
+  /** Return whether the given object is a `KeyAccess` (works across copies of this package). */
   public static isKeyAccess(x: any): x is KeyAccess {
     return x !== null && typeof x === 'object' && KEY_ACCESS_SYMBOL in x;
   }
@@ -77,7 +67,6 @@ export class KeyAccess {
   /** In words, e.g. `read-only (cluster-wide)` or `collections: read products, read-write orders`. */
   public readonly description: string;
 
-  /** Only the factories make one (see onlyByFactory): a subclass could only fail. */
   private constructor(private readonly mode: string, description: string, private readonly read: string[],
     private readonly write: string[], factory: symbol) {
     onlyByFactory(factory, FACTORY, errors.accessWithNew());
@@ -104,7 +93,6 @@ export class KeyAccess {
   }
 }
 
-/** What the factories pass to the constructor. */
 const FACTORY = Symbol('KeyAccess');
 
 /** The runtime's rule (runtime/names.js), plus no token or "${" / "%{": the names reach Terraform strings. */

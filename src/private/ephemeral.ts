@@ -1,19 +1,8 @@
 /**
- * Ephemeral keys (`ephemeral: true`, or a key variable declared `ephemeral` by the user): Terraform
- * (1.10 and later; OpenTofu 1.11 and later) keeps such a value out of the plan and the state, and
- * refuses it wherever it would be stored. So nothing derived from the key is stored either: no
- * hash in a trigger, none in an output. Not exported.
- *
- * - What re-runs the check and the writes is the key's `keyVersion` (Terraform's convention for
- *   write-only values, `password_wo` with `password_wo_version`), or without one a timestamp:
- *   they then run on every deploy.
- * - The check and the writer read the key from `TF_VAR_...`, which -var and .tfvars files win
- *   over. The sha256 of Terraform's value, derived from the ephemeral key, would hide a
- *   provisioner's output wherever it appears; Terraform hides it per provisioner (measured, both
- *   tools). So a provisioner of its own runs first and compares (`verify-key`, silent when it
- *   passes, shown in full when it fails), and the check's and the writer's lines stay visible.
- * - Older versions fail at init: files beside `cdk.tf.json` require them, each with a line that
- *   says why, which the version error quotes (writeVersionFiles).
+ * Ephemeral keys: Terraform (1.10+, OpenTofu 1.11+) keeps them out of plan and state, so nothing
+ * derived from one is stored. Their check and writes re-run on `keyVersion` (or every deploy). A
+ * sha256 of the key would hide a provisioner's output, so a guard provisioner of its own compares
+ * `TF_VAR_...` first (`verify-key`). Older versions fail at init through version files.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -23,13 +12,11 @@ import { DEPLOY_COMMAND_OPTION } from './framework';
 import { variableAttribute } from './references';
 import { protocol } from './runtime';
 
-/** The environment variable that holds the sha256 of the key for `verify-key`. */
 const KEY_SHA256_ENV = 'QCA_KEY_SHA256';
 
 /** Files beside `cdk.tf.json`: Terraform reads the first, OpenTofu the second in its place (same base name). */
 export const VERSION_FILES = { terraform: 'qdrant-ephemeral-keys.tf.json', tofu: 'qdrant-ephemeral-keys.tofu.json' } as const;
 
-/** The versions that have ephemeral variables. */
 const REQUIRED = { terraform: '1.10', tofu: '1.11' } as const;
 
 /** Whether a variable is ephemeral in the stack (through an override: cdktf 0.21's TerraformVariable has no such option). */
@@ -37,7 +24,6 @@ export function isEphemeralVariable(variable: TerraformVariable): boolean {
   return variableAttribute(variable, 'ephemeral') === true;
 }
 
-/** Makes a variable ephemeral. */
 export function makeEphemeral(variable: TerraformVariable): void {
   variable.addOverride('ephemeral', true);
 }
@@ -62,10 +48,7 @@ function text(n: number): string {
   return Token.isUnresolved(n) ? Token.asString(n) : String(n);
 }
 
-/**
- * The provisioner that runs ahead of one that reads an ephemeral key from `TF_VAR_...`: it fails
- * the resource when that is not the value Terraform uses (see the header). `cli`: the checker.
- */
+/** Runs ahead of a provisioner reading an ephemeral key: fails when `TF_VAR_...` is not Terraform's value. */
 export function keyGuard(cli: string, key: { readonly environmentVariable: string; readonly sha256: string }): { type: 'local-exec'; command: string; environment: Record<string, string> } {
   const run = protocol.invocation('verify-key', { keyEnv: key.environmentVariable, keySha256Env: KEY_SHA256_ENV, deployCommand: DEPLOY_COMMAND_OPTION }, cli);
   return { type: 'local-exec', command: run.command, environment: { ...run.environment, [KEY_SHA256_ENV]: key.sha256 } };
@@ -75,18 +58,15 @@ export function keyGuard(cli: string, key: { readonly environmentVariable: strin
 export interface EphemeralOptions {
   readonly given: unknown;
   readonly keyVersion: unknown;
-  /** Whether the key is ephemeral (decided when it was created). */
+  /** Decided when the key was created. */
   readonly ephemeral: boolean;
-  /** The key's variable (its own or the user's); none for `fromToken`. */
   readonly variable?: TerraformVariable;
-  /** Whether the variable is the user's (`ApiKeySource.fromVariable`). */
   readonly usersVariable: boolean;
 }
 
 /** Validation errors of a key's `ephemeral` and `keyVersion` (wrong types are the props check's). */
 export function ephemeralProblems(keyName: string, o: EphemeralOptions): string[] {
   const problems: string[] = [];
-  // NaN, like a string, is the props check's to report.
   const version = typeof o.keyVersion === 'number' && !Number.isNaN(o.keyVersion) ? o.keyVersion : undefined;
   if (version !== undefined && !Token.isUnresolved(version) && !(Number.isSafeInteger(version) && version >= 0)) {
     problems.push(errors.keyVersionRange(keyName, version));
@@ -104,10 +84,8 @@ export function ephemeralProblems(keyName: string, o: EphemeralOptions): string[
 }
 
 /**
- * Writes the version files beside the stack's `cdk.tf.json` when `keys` (the names of its
- * ephemeral keys) is not empty, and removes them otherwise. Each file is one line: Terraform and
- * OpenTofu quote the line of a `required_version` they refuse, so its `//` (a comment in
- * Terraform's JSON syntax) says why.
+ * Writes the version files when the stack has ephemeral keys, else removes them. One line each:
+ * both tools quote the line of a `required_version` they refuse, so its `//` says why.
  */
 export function writeVersionFiles(dir: string, keys: readonly string[]): void {
   for (const tool of ['terraform', 'tofu'] as const) {

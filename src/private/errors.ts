@@ -1,18 +1,12 @@
 /**
- * Every validation message of the constructs, in one place (the AWS guide's style: lower case, no
- * trailing period; what went wrong, the value received, what is expected, how to fix it). Values
- * are quoted with q(); text where a key may have been pasted by mistake (names, prefixes, dates,
- * addresses without a scheme) goes through qName, qShort or qUrl, which show it only when it
- * cannot be a key. Not exported.
+ * Every validation message of the constructs (lower case, no trailing period; what was wrong, the
+ * value received, how to fix it). Text where a key may have been pasted (names, dates, addresses
+ * without a scheme) goes through qName, qShort or qUrl, which show it only when it cannot be a key.
  */
 import { Token } from 'cdktf';
-// showable: the runtime's rule for text that may be a key (assets/runtime/text.ts), so that synth and deploy agree.
 import { names, setKeyHint, showable, text, urls } from './runtime';
 
-/**
- * Quote a value for a message (JSON quoting shows empty strings and whitespace; NaN and the
- * infinities as such), one line. A construct is shown as its class and path.
- */
+/** A value quoted for a message, one line; a construct as its class and path. */
 export function q(value: unknown): string {
   const o = value as { constructor?: { name?: string }; node?: { path?: unknown } } | null;
   if (o !== null && typeof o === 'object' && typeof o.node?.path === 'string') {
@@ -21,11 +15,7 @@ export function q(value: unknown): string {
   return text.quote(value, 160);
 }
 
-/**
- * A value received where the key itself is easily given by mistake (as `source`, as an item of
- * `apiKeys`, to fromVariable): a string is not shown, it may be the key. Nor is anything that
- * may hold one (a Python list or dict, a function's source): only its shape is described.
- */
+/** A value where the key is easily given by mistake: a string, or what may hold one, by its shape only. */
 function qMaybeKey(value: unknown): string {
   if (typeof value === 'string') return 'a string (not shown: it may be an API key)';
   if (value === null || value === undefined || ['number', 'boolean', 'bigint'].includes(typeof value)) return q(value);
@@ -34,7 +24,6 @@ function qMaybeKey(value: unknown): string {
     return value.length === 1 ? 'a list of 1 item (not shown: it may hold an API key)' : `a list of ${value.length} items (not shown: they may hold an API key)`;
   }
   if (typeof value !== 'object') return `a ${typeof value} (not shown: it may hold an API key)`;
-  // A construct is shown as its class and path (no values).
   if (typeof (value as { node?: { path?: unknown } }).node?.path === 'string') return q(value);
   const keys = Object.keys(value);
   const cls = Object.getPrototypeOf(value)?.constructor?.name;
@@ -47,20 +36,13 @@ function qMaybeKey(value: unknown): string {
 
 const NOT_SHOWN = '(not shown: it may be an API key)';
 
-/**
- * Text where a key is easily pasted by mistake (a prefix, a rename, a date, a name, a grant): shown
- * only by the runtime's rule, when it cannot be a key (at most 20 characters and not a JWT; see
- * `showable` in assets/runtime/text.ts). A number is shown; a list or an object by its shape.
- */
+/** Text where a key is easily pasted: shown only when the runtime's `showable` says it cannot be one. */
 function qShort(value: unknown): string {
   if (typeof value === 'string') return showable(value) ?? NOT_SHOWN;
   return typeof value === 'number' ? q(value) : qMaybeKey(value);
 }
 
-/**
- * Whether a cluster or key name may be shown: a valid name is (it names Terraform variables and
- * outputs anyway), anything else only when it is short and not a JWT.
- */
+/** Whether a cluster or key name may be shown: a valid one, or one that cannot be a key. */
 export function nameShown(name: unknown): boolean {
   return names.isValidName(name) || (typeof name === 'string' && showable(name) !== undefined);
 }
@@ -70,22 +52,14 @@ function qName(name: unknown): string {
   return nameShown(name) ? q(name) : typeof name === 'string' ? '(name not shown: it may be an API key)' : qShort(name);
 }
 
-/**
- * A host name or IPv4 address with an optional port and "/": what a cluster address without its
- * scheme looks like. No label of a key looks like this (a JWT starts with "eyJ").
- */
+/** A cluster address without its scheme (host, port, path); no key looks like this. */
 const HOST_LIKE = /^(?![\s\S]*eyJ)[A-Za-z0-9_-]{1,63}(\.[A-Za-z0-9_-]{1,63})+(:[0-9]{1,5})?(\/[A-Za-z0-9._~-]{0,30}){0,4}\/?$/;
 
 /**
- * A cluster address for a message. With a scheme (as url.js reads one: at most 12 characters, then
- * "//" or no "@"): quoted with its credentials and query masked (showUrl). Without one, it may be
- * a key pasted in the wrong place: shown only when it looks like a host, or is short (see qShort).
+ * A cluster address: with a scheme, shown with credentials and query masked; without one (it may
+ * be a key, or `api-key: <key>`), only when it looks like a host, or is short and holds no "@".
  */
 function qUrl(url: string): string {
-  // `scheme://...` and `https:host` (no "//", no "@"): shown with credentials and query masked.
-  // `api-key: <key>` (a header line pasted by mistake) is neither: like any text without a
-  // scheme, it is shown only when it looks like a host, or is short and holds no "@" (a password
-  // may sit before it).
   if (/^[A-Za-z][A-Za-z0-9+.-]{0,11}:\/\//.test(url) || (/^https?:/i.test(url) && !url.includes('@')) || HOST_LIKE.test(url)) return urls.showUrl(url);
   return url.includes('@') ? NOT_SHOWN : qShort(url);
 }
@@ -93,10 +67,7 @@ function qUrl(url: string): string {
 /** Words a date may hold (months, weekdays, "at noon", time zones), for qDate. */
 const DATE_WORDS = /\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|nov(ember)?|dec(ember)?|mon(day)?|tue(sday)?|wed(nesday)?|thu(rsday)?|fri(day)?|sat(urday)?|sun(day)?|at|noon|midnight|am|pm|utc|gmt)\b/gi;
 
-/**
- * A date as given when it is one in another format (`2026-01-31T00:00:00.000Z`, `January 31st,
- * 2026`): digits, separators and date words only, which no key is. Anything else: qShort.
- */
+/** A date in another format (digits, separators and date words only: no key), else qShort. */
 function qDate(value: unknown): string {
   if (typeof value !== 'string' || value.length > 60) return qShort(value);
   const rest = value.replace(/(\d)(st|nd|rd|th)\b/gi, '$1').replace(DATE_WORDS, ' ').replace(/(\d)T(\d)/g, '$1 $2').replace(/(\d)Z$/, '$1');

@@ -1,20 +1,9 @@
 /**
- * The record of the files a `ClusterAccess` writes to, in one resource (`Files`). A file that drops
- * out (the last key writing to it removed, its target removed or moved to another file or format)
- * would keep the owner's entries otherwise: its Registration left the configuration, and Terraform runs no
- * destroy step for that. A change of the list replaces this resource, and the destroy step of
- * the old one runs the current writer with the old list (from the state) and the current one:
- * it takes the owner's entries out of each file that is no longer listed. That runs early in the
- * deploy, before the checks (Terraform runs no destroy step for the deposed object of a
- * create_before_destroy replacement, so it cannot wait for them); it only touches files that no
- * target of this ClusterAccess writes to any more. Created even without file targets and
- * checks, so that removing the last file target (or every key) still cleans up.
- *
- * Each file is listed with the path of the target that writes it. A dropped file whose target
- * is still configured (the same target, now for another absolute path: the project moved) is
- * left to that target's Registration, which this deploy replaces, so its destroy step removes
- * the entries: both removing them made the second find nothing, and warn for a JSON file that
- * the record of what it wrote was missing. Not exported.
+ * `Files`: the record of the files a `ClusterAccess` writes to. A file that drops out would keep
+ * its entries (Terraform runs no destroy step for a removed Registration): a change of the list
+ * replaces this resource, whose destroy step removes the owner's entries from files no longer
+ * listed. That runs before the checks (a deposed object's destroy cannot wait). A file whose
+ * target is still configured (the project moved) is left to that target's Registration.
  */
 import * as path from 'path';
 import { Construct } from 'constructs';
@@ -30,9 +19,8 @@ export function recordFiles(access: Construct, bound: readonly BoundTarget[]): v
   const files = bound.filter((b): b is { target: FileTarget; path: string } => b.target instanceof FileTarget)
     .map((b) => ({ file: path.resolve(b.target.path), format: b.target.format, target: b.path }))
     .sort((a, b) => (`${a.format}:${a.file}` < `${b.format}:${b.file}` ? -1 : 1));
-  // Without a valid owner the file targets are refused; the writer would refuse this one at destroy.
+  // Both are reported by the targets.
   if (!names.isOwnerPath(access.node.path)) return;
-  // A path Terraform or a shell would read as more than text is reported by its target.
   if (files.some((f) => terraformLiteralProblem(f.file))) return;
   const support = StackSupport.of(access);
   support.useNullProvider();

@@ -1,10 +1,6 @@
 /**
- * Builds the setup guide's read-only model (src/setup-guide/model.ts) from a `ClusterAccess`:
- * its clusters, keys, secret targets and health-check options, read once. The guide renders the
- * model and never sees a construct. Not exported.
- *
- * It takes the access by shape (`GuideSubject`), not by type: src/cluster-access.ts imports this
- * file to hand its model to the guide's writer, so this file must not import it back.
+ * Builds the setup guide's read-only model (src/setup-guide/model.ts) from a `ClusterAccess`, by
+ * shape (`GuideSubject`): cluster-access.ts imports this file, which must not import it back.
  */
 import * as path from 'path';
 import { TerraformStack, Token } from 'cdktf';
@@ -19,11 +15,9 @@ import { CheckEngine, HealthCheckOptions } from '../health-check';
 import { FileTarget, OutputsTarget, SecretEntryKind } from '../secret-target';
 import type { GuideAccess, GuideCluster, GuideKey, GuideModel, GuideNames, GuideTarget } from '../setup-guide/model';
 
-/** What the model is built from: a `ClusterAccess`, by its public members. */
 export interface GuideSubject extends IConstruct {
   readonly clusters: Cluster[];
   readonly apiKeys: ApiKey[];
-  /** With the defaults applied. */
   readonly healthCheckOptions: HealthCheckOptions;
 }
 

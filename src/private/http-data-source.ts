@@ -1,16 +1,12 @@
 /**
- * What the Terraform check engine writes that cdktf's core API has no class for, written through
- * that API as null-resource.ts writes `null_resource` (so the source builds for cdktf and cdktn
- * alike): the `http` data source of hashicorp/http, its provider, and a `check` block. JSON output
- * only: cdktf's HCL output (`hcl: true`) has no place for a `check` block, so these refuse it.
- * Not exported.
+ * The Terraform engine's `data "http"`, its provider and `check` blocks, through cdktf's core API
+ * as null-resource.ts. JSON only: cdktf's HCL output has no place for a `check` block.
  */
-import { TerraformDataSource, TerraformElement, TerraformMetaArguments, TerraformProvider, TerraformStack } from 'cdktf';
+import { TerraformDataSource, TerraformElement, TerraformMetaArguments, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { addProvider } from './providers';
 
-// A range, so that another constraint on hashicorp/http in the user's configuration can be met
-// too; 3.6.0 is the release the tests run (the attributes used exist since 3.4).
+// A range a user's constraint can meet too; the tests run 3.6.0 (the attributes exist since 3.4).
 const GENERATOR = { providerName: 'http', providerVersionConstraint: '~> 3.6' };
 
 const NO_HCL = 'the Terraform check engine (CheckEngine.TERRAFORM) writes JSON only: turn off cdktf\'s HCL output (hcl in cdktf.json), or use CheckEngine.NODE';
@@ -21,13 +17,12 @@ export interface HttpDataSourceConfig extends TerraformMetaArguments {
   readonly requestBody?: string;
   /** A map, or an expression (`${sensitive({...})}`) that gives one. */
   readonly requestHeaders: Record<string, string> | string;
-  /** PEM: the CAs to trust instead of the system's (hashicorp/http replaces the roots with these). */
+  /** Replaces the trusted roots. */
   readonly caCertPem?: string;
   readonly requestTimeoutMs: number;
   readonly retry: { readonly attempts: number; readonly minDelayMs: number; readonly maxDelayMs: number };
 }
 
-/** One `data "http"`. */
 export class HttpDataSource extends TerraformDataSource {
   private readonly http: HttpDataSourceConfig;
 
@@ -59,19 +54,8 @@ export class HttpDataSource extends TerraformDataSource {
   }
 }
 
-class HttpProvider extends TerraformProvider {
-  constructor(scope: Construct, id: string) {
-    super(scope, id, { terraformResourceType: 'http', terraformGeneratorMetadata: GENERATOR, terraformProviderSource: 'hashicorp/http' });
-  }
-
-  protected synthesizeAttributes(): { [name: string]: any } {
-    return {};
-  }
-}
-
-/** Adds our http provider to the stack unless it has one already (see providers.ts). */
 export function addHttpProvider(stack: TerraformStack, id: string): void {
-  addProvider(stack, id, 'http', (s, i) => new HttpProvider(s, i));
+  addProvider(stack, id, 'hashicorp/http', GENERATOR);
 }
 
 /** A `check` block: assertions that only warn (Terraform prints each failed one, and goes on). */

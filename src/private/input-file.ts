@@ -1,10 +1,7 @@
 /**
- * The synth side of assets/runtime/input-file.ts: a JSON input of one local-exec (the grants of a
- * key, the entries of a file), written into the stack's directory at synth, so that its size is
- * bounded by nothing (one environment string holds 128 KiB at most). A value that is a token,
- * known only at deploy, cannot be written at synth: it goes into an environment variable of its
- * own, `<prefix><n>` (one per distinct token), and the file holds `{"$env": "<prefix><n>"}` in its
- * place. The file is named by its sha256, which the command gets too. Not exported.
+ * The synth side of assets/runtime/input-file.ts: a local-exec's JSON input as a file of the stack,
+ * named by its sha256 (an environment string holds 128 KiB at most). A token goes into a variable
+ * of its own, and the file holds `{"$env": "<name>"}` in its place.
  */
 import { createHash } from 'crypto';
 import { Lazy, Token } from 'cdktf';
@@ -12,25 +9,19 @@ import { Construct } from 'constructs';
 import { ENV_REFERENCE } from './runtime';
 import { StackSupport } from './stack-support';
 
-/** Where the input files are, in the stack's directory. */
 const DIRECTORY = 'qdrant-cluster-access-inputs';
+const DEPLOY_VALUE_PREFIX = 'QCA_VALUE_';
 
-/** The environment variables that carry the values known only at deploy: `QCA_VALUE_1`, ... */
-export const DEPLOY_VALUE_PREFIX = 'QCA_VALUE_';
-
-/** A JSON input as the stack holds it; every member is resolved at synth, when the input is known. */
+/** A JSON input as the stack holds it; every member is resolved at synth. */
 export interface InputFile {
-  /** The file, from the stack's directory. */
+  /** From the stack's directory. */
   readonly path: string;
-  /** Its sha256 (hex). */
   readonly sha256: string;
-  /** The variables that hold the values known only at deploy, for the provisioner's environment. */
+  /** The variables of the values known only at deploy, for the provisioner's environment. */
   environment(): Record<string, string>;
-  /** How many values are known only at deploy (each is one variable of `environment()`). */
   deployTimeValues(): number;
 }
 
-/** A JSON input (`produce`, called at synth) of a local-exec under `scope`, in a file of the stack. */
 export function inputFile(scope: Construct, produce: () => unknown): InputFile {
   const support = StackSupport.of(scope);
   // Rendered once per input: each member is produced at every resolve of the stack.
@@ -70,7 +61,6 @@ function renderInput(value: unknown): { text: string; environment: Record<string
       return { [ENV_REFERENCE]: name };
     }
     if (Array.isArray(v)) return v.map(walk);
-    // fromEntries defines each key as an own property, "__proto__" too.
     if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };

@@ -1,8 +1,6 @@
 /**
- * Props are validated by value: JavaScript and the other jsii languages can pass anything (a
- * Python dict with snake_case keys, a string where an enum is expected). Each public struct has a
- * schema here; a test checks the schemas against the jsii assembly, so they cannot drift from the
- * TypeScript interfaces. Not exported.
+ * Props are validated by value: the other jsii languages can pass anything (a Python dict with
+ * snake_case keys). Each public struct has a schema (schemas.ts), tested against the jsii assembly.
  */
 import { Token } from 'cdktf';
 import { errors } from './errors';
@@ -18,26 +16,18 @@ export type PropType =
   | { readonly oneOf: readonly string[] }
   | { readonly struct: StructSchema }
   | { readonly structList: StructSchema }
-  /**
-   * `mayHoldKey`: where the key itself is easily pasted by mistake; a string there is not shown.
-   * `hint`: what to add to the message about a value that failed `test`, if anything.
-   */
+  /** `mayHoldKey`: a string there is not shown (the key is easily pasted there). */
   | { readonly instanceOf: string; readonly test: (x: unknown) => boolean; readonly mayHoldKey?: boolean; readonly hint?: Hint }
   | { readonly listOf: string; readonly test: (x: unknown) => boolean; readonly mayHoldKey?: boolean; readonly hint?: Hint };
 
-/** What to add to the message about a value of the wrong type, if anything. */
 type Hint = (x: unknown) => string | undefined;
 
 /** The fields of one public struct, by their TypeScript (camelCase) names. */
 export interface StructSchema {
   readonly name: string;
   readonly fields: Readonly<Record<string, PropType>>;
-  /** Fields that must be present. */
   readonly required?: readonly string[];
-  /**
-   * A key's options: the key itself is easily given in their place; a string is not shown. Nor
-   * is what a list or an object of the wrong type holds, in any of their fields.
-   */
+  /** A key's options: the key is easily given in their place; no string, list or object is shown. */
   readonly mayBeKey?: boolean;
 }
 
@@ -76,11 +66,8 @@ function matches(t: PropType, value: unknown): boolean {
 }
 
 /**
- * Refuses a constructor call that did not come from the class's factories. The classes whose
- * values come from factories only (Cluster and ApiKey through ClusterAccess; ApiKeySource and
- * KeyAccess through their static methods) have private constructors, which TypeScript cannot
- * call; JavaScript and the other jsii languages can, with `new` or a subclass. Each constructor
- * takes a token that only its factories pass, and anything else is refused at once.
+ * Refuses a constructor call not from the class's factories: JavaScript and the other jsii
+ * languages can call a private constructor (`new`, a subclass); only factories pass the token.
  */
 export function onlyByFactory(passed: unknown, token: symbol, message: string): void {
   if (passed !== token) throw new Error(message);
@@ -122,11 +109,7 @@ function suggest(name: string, known: readonly string[]): string | undefined {
   return bestDistance <= Math.max(2, Math.floor(name.length / 4)) ? best : undefined;
 }
 
-/**
- * The problems of one struct value: unknown properties (with a "did you mean"), missing required
- * ones, and values of the wrong type. Nested structs are checked too. `where` names the value in
- * messages, e.g. `apiKeys[1]`.
- */
+/** Unknown properties (with a "did you mean"), missing ones and wrong types, nested structs too. */
 export function checkStruct(value: unknown, schema: StructSchema, where: string): string[] {
   if (!isObject(value)) return [errors.notAnObject(where, schema.name, value, schema.mayBeKey === true)];
   const problems: string[] = [];
@@ -143,10 +126,8 @@ export function checkStruct(value: unknown, schema: StructSchema, where: string)
   for (const [key, type] of Object.entries(schema.fields)) {
     const v = value[key];
     if (v === undefined) continue;
-    // A token of the right primitive type (a string or a number) is accepted where one is expected.
     const path = where.endsWith('"') ? `${where} ${key}` : `${where}.${key}`;
     if (!matches(type, v)) {
-      // In a key's options, a list or an object where it does not belong may hold the key too.
       const hide = (typeof type === 'object' && 'mayHoldKey' in type && type.mayHoldKey === true)
         || (schema.mayBeKey === true && ((typeof v === 'object' && v !== null) || typeof v === 'function'));
       const hint = typeof type === 'object' && 'hint' in type ? type.hint?.(v) : undefined;

@@ -1,9 +1,7 @@
 /**
- * Does a Terraform expression refer to something, or is it text in disguise? A key from
- * `ApiKeySource.fromToken` must come from a resource, a data source, a module or a variable
- * without a default; `Lazy` of a string, `Fn.join` of literals or a `TerraformLocal` holding a literal
- * would put the key into the stack in plain text. The token is resolved in its stack, and locals
- * are followed. Not exported.
+ * Does a Terraform expression refer to something, or is it text in disguise? A `fromToken` key
+ * must come from a resource, data source, module or variable without a default; a `Lazy` string
+ * or a local holding a literal would put it into the stack in plain text. Locals are followed.
  */
 import { DefaultTokenResolver, StringConcat, TerraformLocal, TerraformStack, TerraformVariable, Token, Tokenization } from 'cdktf';
 import { IConstruct } from 'constructs';
@@ -15,16 +13,12 @@ export function resolveIn(stack: TerraformStack, value: unknown): unknown {
   return Tokenization.resolve(value, { scope: stack, preparing: false, resolver: RESOLVER });
 }
 
-/**
- * A variable's attribute as the stack will hold it: with what `addOverride` set (the `default`,
- * `sensitive` and `nullable` properties show only what the constructor was given; `ephemeral` has none).
- */
+/** A variable's attribute as synthesized, with what `addOverride` set (its properties miss that). */
 export function variableAttribute(variable: TerraformVariable, name: 'default' | 'sensitive' | 'nullable' | 'ephemeral'): unknown {
   const json = variable.toTerraform() as { variable?: Record<string, Record<string, unknown>> };
   return json.variable?.[variable.friendlyUniqueId]?.[name];
 }
 
-/** A variable or local the expression refers to, and whether anything else (a resource...) is referenced. */
 interface References {
   readonly variables: string[];
   readonly locals: string[];
@@ -90,10 +84,7 @@ function referencesOf(expression: string, depth = 0): References {
   };
 }
 
-/**
- * Why a key token is not a reference to a secret (a phrase), or undefined when it is one. Never
- * includes the resolved text: it may be the key itself.
- */
+/** Why a key token is not a reference to a secret, never quoting the text (it may be the key). */
 export function plaintextProblem(scope: IConstruct, token: string, depth = 0): string | undefined {
   const stack = TerraformStack.of(scope);
   const resolved: unknown = resolveIn(stack, token);
@@ -109,12 +100,10 @@ export function plaintextProblem(scope: IConstruct, token: string, depth = 0): s
   if (all.other > 0) return undefined;
   for (const name of all.variables) {
     const v = stack.node.findAll().find((c): c is TerraformVariable => c instanceof TerraformVariable && c.friendlyUniqueId === name);
-    // Its value is not in the stack (no default). The key is marked sensitive where it is used.
     if (v && (variableAttribute(v, 'default') ?? null) === null) return undefined;
   }
   for (const name of all.locals) {
     const local = stack.node.findAll().find((c): c is TerraformLocal => c instanceof TerraformLocal && c.friendlyUniqueId === name);
-    // Follow the local to what it holds (a literal there is as plain as a literal here).
     // `expression` reads back as a reference to the local itself; what it holds is in its JSON.
     const held: unknown = local ? (local.toTerraform() as { locals?: Record<string, unknown> }).locals?.[local.friendlyUniqueId] : undefined;
     const text = typeof held === 'string' ? held : Tokenization.isResolvable(held) ? Token.asString(held) : undefined;

@@ -1,22 +1,12 @@
-/**
- * Key rotation metadata: `createdOn` + `rotateAfterDays` give the day a key is due.
- * Dates are calendar days (`YYYY-MM-DD`, UTC), so the result never depends on the time zone.
- * Not exported from the package.
- */
+/** `createdOn` + `rotateAfterDays`: the day a key is due, in UTC calendar days (no time zone). */
 import { Annotations, Token } from 'cdktf';
 import { IConstruct } from 'constructs';
 import { errors } from './errors';
 
-/** Days after `createdOn` when a key is due for rotation, unless `rotateAfterDays` says otherwise. */
 export const DEFAULT_ROTATE_AFTER_DAYS = 90;
-
-/** The most days `rotateAfterDays` may be (ten years). */
 const MAX_ROTATE_AFTER_DAYS = 3650;
 
-/**
- * Construct context that fixes "today" (a `YYYY-MM-DD` date) for the overdue check, so tests
- * and reproducible builds do not depend on the clock.
- */
+/** Fixes "today" (`YYYY-MM-DD`) for tests and reproducible builds. */
 const TODAY_CONTEXT_KEY = 'cdktf-qdrant-cluster-access:today';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -57,11 +47,9 @@ export function today(scope: IConstruct): string {
   return typeof fixed === 'string' ? fixed : formatIsoDate(Date.now());
 }
 
-/** Validation errors of a key's rotation settings (each in the library's error style). */
+/** Validation errors of a key's rotation settings (wrong types are the props check's). */
 export function rotationProblems(scope: IConstruct, keyName: string, createdOn: string | undefined, rotateAfterDays: number): string[] {
   const problems: string[] = [];
-  // Wrong types (NaN, a Date, a list) are reported by the props check, once: only values of the
-  // right type are checked here.
   // Tokens: the due date would silently not be computed.
   if (typeof createdOn === 'string' && Token.isUnresolved(createdOn)) {
     problems.push(errors.rotationToken(keyName, 'createdOn'));
@@ -86,7 +74,7 @@ export function rotationProblems(scope: IConstruct, keyName: string, createdOn: 
   return problems;
 }
 
-/** Adds a warning annotation to the key when it is due (today is on or after its due date). */
+/** Warns on the key when today is on or after its due date. */
 export function warnIfRotationDue(scope: IConstruct, keyName: string, createdOn: string | undefined, rotateAfterDays: number): void {
   const due = rotationDueOn(createdOn, rotateAfterDays);
   const now = parseIsoDate(today(scope));

@@ -1,10 +1,7 @@
 /**
- * The runtime (assets/) as the constructs see it: its rules, used at synth so that synth and
- * deploy apply the same ones, and the asset that copies it into each stack. Not exported.
- *
- * assets/ is its own TypeScript project (assets/tsconfig.json), compiled in place before jsii. It
- * is imported as `#assets/...` (package.json "imports"): the compiler types it from its .d.ts and
- * Node loads its .js, from src/ and from lib/ alike, and jsii never compiles it.
+ * The runtime (assets/): its rules, so that synth and deploy apply the same ones, and the asset
+ * that copies it into each stack. Imported as `#assets/...` (package.json "imports"), typed by its
+ * compiled .d.ts, so that jsii never compiles it.
  */
 import { createHash } from 'crypto';
 import * as fs from 'fs';
@@ -26,14 +23,11 @@ export { setKeyHint } from '#assets/runtime/key-variable';
 export { SIDECAR_SUFFIX } from '#assets/writer/json';
 export { fileNameProblem } from '#assets/writer/file-names';
 
-/** assets/: the checker, the writer and their shared runtime, shipped in the package next to lib/. */
 const RUNTIME_DIR = path.join(__dirname, '..', '..', 'assets');
 
 /**
- * The runtime copied into the stack; `path` is relative to the stack's directory. Its hash is the
- * one cdktf would give the runtime as the package ships it (md5 of the contents of its .js, .d.ts
- * and package.json, in directory order): a checkout, which holds the TypeScript sources too, gives
- * a stack the same hash, and so the same triggers and asset paths, as the installed package.
+ * The runtime copied into the stack. Hashed over the shipped files only (.js, .d.ts, package.json):
+ * a checkout, with its TypeScript sources, gives the same triggers as the installed package.
  */
 export function runtimeAsset(scope: Construct, id: string): TerraformAsset {
   const hash = createHash('md5');
@@ -46,8 +40,4 @@ export function runtimeAsset(scope: Construct, id: string): TerraformAsset {
   return new TerraformAsset(scope, id, { path: RUNTIME_DIR, type: AssetType.DIRECTORY, assetHash: hash.digest('hex').slice(0, 32).toUpperCase() });
 }
 
-/** Where the CLIs are inside the runtime asset. */
-export const CLI = {
-  checker: 'checker/cli.js',
-  writer: 'writer/cli.js',
-} as const;
+export const CLI = { checker: 'checker/cli.js', writer: 'writer/cli.js' } as const;

@@ -1,44 +1,29 @@
-/**
- * The schemas of the public structs (see props.ts). A test compares them with the jsii assembly
- * (.jsii), so a field added to an interface and not here fails the build. Not exported.
- */
+/** The schemas of the public structs (props.ts), compared with the jsii assembly by a test. */
 import { PropType, StructSchema } from './props';
 
-/** Marks KeyAccess values (Symbol.for: shared by two copies of the package). */
+/** Marks set by the constructors (Symbol.for: shared by two copies of the package). */
 export const KEY_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.KeyAccess');
-
-/** Marks ApiKeySource values, set by its constructor (Symbol.for: shared by two copies of the package). */
 export const API_KEY_SOURCE_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKeySource');
-
-/** Marks ClusterAccess constructs (Symbol.for: shared by two copies of the package). */
 export const CLUSTER_ACCESS_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ClusterAccess');
 
 const hasMethods = (x: unknown, methods: readonly string[]) => x !== null && typeof x === 'object' &&
   methods.every((m) => typeof (x as Record<string, unknown>)[m] === 'function');
 
-/**
- * Duck types, so that values from another copy of the package are accepted. The marks are set by
- * the constructors, which only the factories can call: an object made from the prototype alone
- * (Object.create) has the methods but not the mark.
- */
+/** Duck types (another copy of the package); an Object.create copy has the methods, not the mark. */
 export const isApiKeySource = (x: unknown) => hasMethods(x, ['_config', '_problems']) && API_KEY_SOURCE_SYMBOL in (x as object);
 export const isKeyAccess = (x: unknown) => hasMethods(x, ['_checkerAccess']) && KEY_ACCESS_SYMBOL in (x as object);
 const isSecretTarget = (x: unknown) => x !== null && typeof x === 'object' && typeof (x as { bind?: unknown }).bind === 'function' &&
   typeof (x as { description?: unknown }).description === 'string' && (x as { description: string }).description.trim() !== '';
 
-/**
- * Why an object with a bind() method is not a target: in Python, a plain attribute set in
- * `__init__` is not seen by JavaScript; only a `@property` is.
- */
+/** In Python, a plain attribute set in `__init__` is not seen by JavaScript; a `@property` is. */
 function secretTargetHint(x: unknown): string | undefined {
   const halfTarget = x !== null && typeof x === 'object' && typeof (x as { bind?: unknown }).bind === 'function' && !isSecretTarget(x);
   return halfTarget ? 'a target needs a description (text, not empty) besides bind(); in Python, declare description as a @property' : undefined;
 }
 
-/** One secret target (an ISecretTarget, possibly implemented in another language). */
 const SECRET_TARGET: PropType = { instanceOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget, hint: secretTargetHint };
 
-/** The target argument of addSecretTarget, checked like a prop (it may come from any language). */
+/** The target argument of addSecretTarget, checked like a prop. */
 export const TARGET_ARGUMENT: StructSchema = { name: 'addSecretTarget argument', required: ['secretTarget'], fields: { secretTarget: SECRET_TARGET } };
 
 export const CLUSTER_OPTIONS: StructSchema = {
@@ -52,7 +37,7 @@ export const SECRET_NAMING: StructSchema = {
   fields: { prefix: 'string', names: 'string-map' },
 };
 
-/** The options of an API key that the key itself checks (ClusterAccess checks the others: API_KEY_OPTIONS_IN_ACCESS). */
+/** The options of an API key that the key itself checks. */
 export const API_KEY_PROPS: StructSchema = {
   name: 'ApiKeyOptions',
   mayBeKey: true,
@@ -102,12 +87,7 @@ const SETUP_GUIDE_OPTIONS: StructSchema = {
   fields: { enabled: 'boolean', outputPath: 'string' },
 };
 
-/**
- * An API key's options as ClusterAccess checks them, in the constructor and in addApiKey alike:
- * being an object, unknown properties, and the options that only it uses (the naming once, not
- * once per target). The key checks its own props (the name among them), and addSecretTarget each
- * target, so that each problem is reported once.
- */
+/** The rest, as ClusterAccess checks them (each problem is reported once). */
 export const API_KEY_OPTIONS_IN_ACCESS: StructSchema = {
   name: API_KEY_OPTIONS.name,
   mayBeKey: true,
@@ -119,13 +99,12 @@ export const API_KEY_OPTIONS_IN_ACCESS: StructSchema = {
   },
 };
 
-/** Any list: its items are checked one by one where they are added. */
+/** Items are checked where they are added. */
 const anyItem = () => true;
 
 export const CLUSTER_ACCESS_PROPS: StructSchema = {
   name: 'ClusterAccessProps',
   fields: {
-    // Each cluster checks its own options, and addApiKey each key's (they are passed on as they are).
     clusters: { listOf: 'ClusterOptions objects', test: anyItem },
     apiKeys: { listOf: 'ApiKeyOptions objects', test: anyItem, mayHoldKey: true },
     healthCheck: { struct: HEALTH_CHECK_OPTIONS },
@@ -144,7 +123,7 @@ export const KEY_ACCESS_COLLECTIONS: StructSchema = {
   fields: { read: 'string-list', readWrite: 'string-list' },
 };
 
-/** Every schema, by struct name (for the test against the jsii assembly). */
+/** For the test against the jsii assembly. */
 export const ALL_SCHEMAS: readonly StructSchema[] = [
   CLUSTER_ACCESS_PROPS, CLUSTER_OPTIONS, API_KEY_OPTIONS, SECRET_NAMING, HEALTH_CHECK_OPTIONS,
   SETUP_GUIDE_OPTIONS, FILE_SECRET_TARGET_OPTIONS, KEY_ACCESS_COLLECTIONS,

@@ -1,8 +1,6 @@
 /**
- * Which entries each secret target receives: names by the ecosystem's convention
- * (runtime/names.js: one cluster in the target gives QDRANT_URL..., several give
- * QDRANT_<CLUSTER>_URL...), then the key's prefix and overrides, then one entry per name. Pure:
- * used by `ClusterAccess` to bind the targets and validate, and by the setup guide. Not exported.
+ * Which entries each secret target receives: default names (runtime/names.ts), then the key's
+ * prefix and renames, one entry per name. Pure: for binding, validation and the setup guide.
  */
 import type { ApiKey } from '../api-key';
 import { ISecretTarget, KIND_TEXT, SecretEntry, SecretEntryKind, SecretNaming, withInheritedKey } from '../secret-target';
@@ -12,7 +10,6 @@ import { names } from './runtime';
 
 export interface SecretTargetPlan {
   readonly target: ISecretTarget;
-  /** The keys attached to the target, in order. */
   readonly keys: ApiKey[];
   /** Each name once. */
   readonly entries: SecretEntry[];
@@ -88,8 +85,7 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
         say(errors.renameInvalid(key.keyName, from, to));
       }
     }
-    // The writers' rule for every name (runtime/names.ts): a valid prefix and a default name can
-    // still make a name too long. (A rename or a prefix that breaks it is reported above.)
+    // A valid prefix and a default name can still make a name too long (renames are checked above).
     if (prefix === '' || names.isEnvName(prefix)) {
       for (const c of own) {
         const renamed = Object.prototype.hasOwnProperty.call(overrides, c.defaultName);

@@ -1,8 +1,4 @@
-/**
- * The one way this library makes a per-stack or per-app singleton: a child construct with a fixed
- * id, found again with tryFindChild (never a static cache, which would leak between apps and
- * tests). Not exported.
- */
+/** A per-stack or per-app singleton: a child with a fixed id (a static cache would leak between apps). */
 import { IConstruct } from 'constructs';
 
 export function singleton<T extends IConstruct>(scope: IConstruct, id: string, create: (scope: IConstruct, id: string) => T): T {

@@ -1,7 +1,6 @@
 /**
  * What the constructs of one stack (and of one app) share: the runtime asset, the providers,
- * hooks around the stack's synthesis, and the names that must be unique across every
- * `ClusterAccess` (outputs, variables, files). Not exported.
+ * synthesis hooks, and the names unique across every `ClusterAccess` (outputs, variables, files).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -20,7 +19,6 @@ import { GUIDE_FILE_NAME } from '../setup-guide/markdown';
 const NULL_PROVIDER_ID = 'QdrantClusterAccessNullProvider';
 const HTTP_PROVIDER_ID = 'QdrantClusterAccessHttpProvider';
 
-/** Runs after the stack's own synthesis, with the stack's output directory. */
 type AfterSynth = (stackDir: string) => void;
 
 /** Per stack: created on first use as the stack's child `QdrantClusterAccess`. */
@@ -32,12 +30,11 @@ export class StackSupport extends Construct {
   private asset?: TerraformAsset;
   private readonly after = new Map<string, AfterSynth>();
   private readonly done = new Set<string>();
-  /** The input files of this synthesis (input-file.ts): path in the stack's directory → text. */
+  /** path in the stack's directory → text (input-file.ts) */
   private readonly inputs = new Map<string, string>();
   private readonly keys: { _plaintextProblems(): string[] }[] = [];
   private readonly outputs = new Map<string, string>();
   private readonly variables = new Map<string, string>();
-  /** The names of the stack's ephemeral keys (the version files name them). */
   private readonly ephemeralKeys: string[] = [];
   /** The variables and outputs the library declared under a claimed name. */
   private readonly ours = new WeakSet<TerraformElement>();
@@ -50,10 +47,8 @@ export class StackSupport extends Construct {
     const inputs = this.inputs;
     stack.synthesizer = {
       synthesize(session: ISynthesisSession) {
-        // Filled while the stack resolves: the files its commands read, written next to cdk.tf.json.
         inputs.clear();
-        // Validation may be skipped (cdktf suggests it in every validation error): a plaintext key
-        // must still never reach cdk.tf.json.
+        // Validation may be skipped (cdktf suggests it): a plaintext key must still never reach cdk.tf.json.
         if (session.skipValidation) {
           const problems = keys.flatMap((k) => k._plaintextProblems());
           if (problems.length > 0) throw new Error(errors.plaintextGuard(problems));
@@ -81,10 +76,8 @@ export class StackSupport extends Construct {
   }
 
   /**
-   * The claimed names that an element of the stack not declared by the library has too (a
-   * variable or an output of the user's, named like ours): Terraform would keep one of them, and
-   * a key could silently read another key's variable. Clashes among our own elements are the
-   * claims' to report (claimOutput, claimVariable).
+   * Claimed names that a user's variable or output has too: Terraform would keep one of them.
+   * Clashes among our own elements are the claims' to report.
    */
   private sharedNames(stack: TerraformStack): string[] {
     if (this.variables.size + this.outputs.size === 0) return [];
@@ -114,17 +107,14 @@ export class StackSupport extends Construct {
     addNullProvider(TerraformStack.of(this), NULL_PROVIDER_ID);
   }
 
-  /** The stack needs the http provider (the Terraform check engine): ours is added unless the stack has one. */
+  /** The same for the http provider (the Terraform check engine). */
   public useHttpProvider(): void {
     addHttpProvider(TerraformStack.of(this), HTTP_PROVIDER_ID);
   }
 
   /**
-   * Where the stack's setup guide is written, from the directory synth runs in
-   * (`cdktf.out/stacks/<stack>/qdrant-setup.md`), for messages; resolved at synth. Just the file
-   * name when the output directory is not under that directory (a temp dir of `Testing.app()`: the
-   * stack then comes out the same at every synth), or when the path could not be written into the
-   * stack as plain text.
+   * The stack's setup guide relative to where synth runs, for messages; just the file name when
+   * outside it (a temp dir of `Testing.app()`: stable stacks) or not plain text.
    */
   public guideFile(): string {
     const stack = TerraformStack.of(this);
@@ -137,7 +127,7 @@ export class StackSupport extends Construct {
     });
   }
 
-  /** Writes `text` into `file` (relative to the stack's directory) at this synthesis: a command of the stack reads it. */
+  /** Writes `text` into `file` (relative to the stack's directory) at this synthesis. */
   public addInputFile(file: string, text: string): void {
     this.inputs.set(file, text);
   }
@@ -154,10 +144,7 @@ export class StackSupport extends Construct {
     if (!this.after.has(id)) this.after.set(id, hook);
   }
 
-  /**
-   * The stack has an ephemeral key (`name`): Terraform before 1.10 and OpenTofu before 1.11, which
-   * have no ephemeral variables, must fail at init saying so (files beside cdk.tf.json).
-   */
+  /** The stack has an ephemeral key: older Terraform must fail at init saying so (ephemeral.ts). */
   public requireEphemeralVariables(name: string): void {
     this.ephemeralKeys.push(name);
   }
@@ -167,11 +154,7 @@ export class StackSupport extends Construct {
     this.keys.push(key);
   }
 
-  /**
-   * Claims a Terraform output name for the construct at `ownerPath`: the outputs of clusters, of
-   * keys (their expiry) and of secret targets share one namespace. Returns the path of the
-   * construct that claimed it first, when another one did.
-   */
+  /** Claims an output name (one namespace for all the library's outputs); returns an earlier owner's path. */
   public claimOutput(name: string, ownerPath: string): string | undefined {
     return claim(this.outputs, name, ownerPath);
   }
@@ -195,23 +178,17 @@ export class AppSupport extends Construct {
     return singleton(scope.node.root, 'QdrantClusterAccess', (root, id) => new AppSupport(root, id));
   }
 
-  /**
-   * File identity → its format, the path of its first binding, the binding of each owner
-   * (ClusterAccess path → binding path), and the names claimed.
-   */
+  /** File identity → format, first binding, each owner's binding, and the entry names claimed. */
   private readonly files = new Map<string, { format: string; path: string; owners: Map<string, string>; entries: Map<string, string> }>();
 
-  /** A key variable the library declares → the first key (path) that declared it, by stack path. */
+  /** A key variable → the first key (and its stack) that declared it. */
   private readonly keyVariables = new Map<string, { stack: string; key: string }>();
 
   private constructor(scope: IConstruct, id: string) {
     super(scope as Construct, id);
   }
 
-  /**
-   * Records the key variable a key declares in its stack; returns the key of another stack that
-   * declared the same variable first (both read the one `TF_VAR_...`), if any.
-   */
+  /** Returns the key of another stack that declared the same variable first (one `TF_VAR_...`). */
   public keyVariableInOtherStack(variable: string, key: IConstruct): string | undefined {
     const stack = TerraformStack.of(key).node.path;
     const first = this.keyVariables.get(variable);
@@ -227,10 +204,7 @@ export class AppSupport extends Construct {
     return this.files.get(identity)?.path;
   }
 
-  /**
-   * Claims entry names in a file (whatever the stack): returns the problems, or [] when the
-   * binding may write them.
-   */
+  /** Claims entry names in a file (whatever the stack); returns the problems. */
   public claimFile(
     identity: string, shownFile: string, format: string, bindingPath: string, owner: string, entries: { name: string; keyName: string }[],
   ): string[] {
@@ -257,7 +231,6 @@ export class AppSupport extends Construct {
     file.owners.set(owner, bindingPath);
     for (const e of entries) {
       const other = file.entries.get(e.name);
-      // Another owner's (one owner binds a file once): another ClusterAccess.
       if (other !== undefined) problems.push(errors.entryClash(e.name, e.keyName, `file ${JSON.stringify(shownFile)}`, other, false));
     }
     if (problems.length === 0) for (const e of entries) file.entries.set(e.name, `key "${e.keyName}" of ${bindingPath}`);
@@ -280,10 +253,7 @@ function claim(map: Map<string, string>, name: string, ownerPath: string): strin
   return first === ownerPath ? undefined : first;
 }
 
-/**
- * One file however it is spelled (an absolute path in): the real path of its directory, symlinks
- * resolved, and its name. A directory that does not exist yet (made at deploy) keeps its spelling.
- */
+/** One file however spelled: its directory's real path (if it exists yet) and its name. */
 export function fileIdentity(file: string): string {
   let dir = path.dirname(file);
   try {

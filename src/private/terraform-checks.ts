@@ -1,21 +1,9 @@
 /**
- * The Terraform check engine (`CheckEngine.TERRAFORM`): every key proven on every cluster it is
- * granted to by Terraform alone, at every plan, with `data "http"` sources of hashicorp/http whose
- * postconditions come from the probe table (terraform-verdicts.ts). No local-exec, no Node.
- * Not exported.
- *
- * - Per cluster (no key, one request each for all its keys): root and enforced. Per grant: the key
- *   step and the access probes of the key's declared access (the table's `appliesTo`,
- *   `perCollection`; a probe that `reuses` another's answer is judged on that data source).
- * - The key is never sent before root proved the address is Qdrant: every data source after root
- *   takes its URL from root's, so Terraform reads it only once root's postconditions held. No
- *   depends_on between data sources: with one, a read waits for the apply.
- * - The key travels as `Authorization: Bearer` in `sensitive({...})` headers (no plan shows it; the
- *   state holds it, in every keyed data source). A key that is not set, or breaks a key rule, sends
- *   nothing (`count` 0), and the key's gate, a `terraform_data` (which a destroy does not
- *   evaluate), says why: a destroy needs no key.
- * - The key's gate waits for every data source of the key; its secret targets and its expiry
- *   output wait for the gate (ClusterAccess).
+ * `CheckEngine.TERRAFORM`: `data "http"` sources whose postconditions come from the probe table
+ * (terraform-verdicts.ts), read at every plan. Per cluster (keyless): root and enforced; per
+ * grant: the key step and the access probes. Every URL after root is built on root's, so the key
+ * is sent only once root proved Qdrant (no depends_on: a read would wait for the apply). A key not
+ * set or breaking a key rule sends nothing (`count` 0); the key's gate says why.
  */
 import { STATUS_CODES } from 'http';
 import { TerraformLocal, TerraformResource, dependable } from 'cdktf';
@@ -31,16 +19,13 @@ import { BACKOFF, messageTemplate, names, probes, protocol } from './runtime';
 import { StackSupport } from './stack-support';
 import { KeyExpressions, Part, ProbeContext, Rule, bound, escapeTemplate, failureParts, fill, firstMatchIs, hclString, probeRules, template } from './terraform-verdicts';
 
-/** What the engine runs with (the health-check options it reads). */
 export interface TerraformEngineSettings {
   readonly timeoutSeconds: number;
   readonly retries: number;
   readonly requireAuth: boolean;
   readonly allowExcessAccess: boolean;
   readonly minValidityDays: number;
-  /** The CA file's PEM, read at synth. */
   readonly caPem?: string;
-  /** Where the setup guide is, when it is written (the missing-key message points to it). */
   readonly guideFile?: string;
 }
 
@@ -49,7 +34,7 @@ const local = (l: TerraformLocal) => `local.${l.friendlyUniqueId}`;
 /** Whether a name is valid, else a placeholder (synth fails then; the messages still render). */
 const shown = (name: string, placeholder: string) => (names.isValidName(name) ? name : placeholder);
 
-/** The Terraform engine of one ClusterAccess: its shared locals, a gate per key, and (at synth) the data sources. */
+/** The Terraform engine of one ClusterAccess: shared locals, a gate per key, data sources at synth. */
 export class TerraformChecks extends Construct {
   private readonly gates = new Map<ApiKey, { gate: Gate; key: KeyLocals }>();
   private readonly now: TerraformLocal;
@@ -95,7 +80,7 @@ export class TerraformChecks extends Construct {
     return gate;
   }
 
-  /** At synth, when every grant is known: the data sources of every cluster and grant, and each key's gate waiting for them. */
+  /** At synth: the data sources of every cluster and grant, and each key's gate waiting for them. */
   public build(): void {
     if (this.built) return;
     this.built = true;
@@ -137,7 +122,7 @@ export class TerraformChecks extends Construct {
     return { root, enforced };
   }
 
-  /** The keyed probes of one grant: the key step (with the probes that reuse its answer, and the expiry) and the access probes. */
+  /** The keyed probes of one grant: the key step (with its reusing probes and the expiry) and the access probes. */
   private grantProbes(scope: Construct, apiKey: ApiKey, key: KeyLocals, cluster: Cluster, c: ClusterProbes): HttpDataSource[] {
     const grantScope = new Construct(scope, cluster.node.id);
     const label = names.grantLabel(shown(apiKey.keyName, 'invalid-key-name'), shown(cluster.clusterName, 'invalid-cluster-name'));
@@ -165,7 +150,7 @@ export class TerraformChecks extends Construct {
         made.push({ id, ds, ctx: { ...base, path, collection, clusterOpen } });
       });
     }
-    // Once every data source of the grant is known: the key step reads global-read's answer (its probes that reuse its answer do).
+    // The key step's reusing probes read global-read's answer.
     for (const { id, ds, ctx } of made) {
       const { post } = probeRules(PROBES[id], 'self', ctx);
       withRules(ds, id === 'key' ? [post, ...this.keyStepExtras(ds, ctx, made.find((m) => m.id === 'global-read')?.ds)] : [post]);
@@ -175,7 +160,7 @@ export class TerraformChecks extends Construct {
     return made.map((m) => m.ds);
   }
 
-  /** On an open cluster that is allowed, an excess is nothing, but one warning says the declared access is not enforced (probes.ts OPEN_NOT_ENFORCED). */
+  /** An allowed open cluster: one warning that the declared access is not enforced (probes.ts OPEN_NOT_ENFORCED). */
   private openNotEnforced(scope: Construct, made: readonly Made[], ctx: ProbeContext, clusterOpen: string): void {
     const key = made.find((m) => m.id === 'key')!.ds;
     const judged = [...made.map((m) => [PROBES[m.id], m.ds] as const), ...Object.values(PROBES).filter((p) => p.reuses === 'key' && p.appliesTo?.includes(ctx.access)).map((p) => [p, key] as const)];
@@ -186,7 +171,7 @@ export class TerraformChecks extends Construct {
     }]);
   }
 
-  /** On the key step's answer, once it passed: the probes that reuse it (their excess warns in a check block with allowExcessAccess), and the expiry. */
+  /** On the key step's answer, once it passed: the probes that reuse it, and the expiry. */
   private keyStepExtras(keyStep: HttpDataSource, ctx: ProbeContext, globalRead: HttpDataSource | undefined): Rule[] {
     const passed = (ref: string) => bound(ref, firstMatchIs(PROBES.key, ['pass'], ctx));
     const keyFailed = `!${passed('self')}`;
@@ -243,17 +228,15 @@ export class TerraformChecks extends Construct {
   }
 }
 
-/** The postconditions of a data source. */
 function withRules(ds: HttpDataSource, rules: readonly Rule[]): void {
   ds.lifecycle = { postcondition: rules.map((r) => ({ condition: `\${${r.condition}}`, errorMessage: r.message })) };
 }
 
-/** Warnings on a data source's answer (the rule reads it at its address), in a check block. A key not sent has no answer: nothing to warn of. */
+/** Warnings on a data source's answer, in a check block (a key not sent has no answer). */
 function warnings(ds: HttpDataSource, id: string, rule: Rule | undefined): void {
   if (rule) new CheckBlock(ds.node.scope as Construct, id, [{ condition: `\${try(${rule.condition}, true)}`, message: rule.message.replace(/^\$\{(.*)\}$/s, '$${try($1, "")}') }]);
 }
 
-/** A data source of a grant, its probe and what it is judged with. */
 interface Made {
   readonly id: probes.ProbeId;
   readonly ds: HttpDataSource;
@@ -265,7 +248,7 @@ interface ClusterProbes {
   readonly enforced: HttpDataSource;
 }
 
-/** The address root proved: every later request's URL is built on it, so that Terraform reads it after root's postconditions held. */
+/** Later URLs are built on root's: Terraform reads them after root's postconditions held. */
 function afterRoot(root: HttpDataSource): string {
   return `\${trimsuffix(${root.address}.url, "/")}`;
 }
@@ -275,7 +258,7 @@ function keyRule(rule: 'trimmed' | 'header-safe', key: string): string {
   return rule === 'trimmed' ? `${key} == trimspace(${key})` : `can(regex(${hclString(`^[${probes.HEADER_SAFE}]*$`)}, ${key}))`;
 }
 
-/** The key's locals: its value, whether it is sent (`send`: 1 or 0), and what its JWT says (not sensitive: only its expiry and collection names). */
+/** The key's locals: its value, `send` (1 or 0), and its JWT's expiry and collections (not sensitive). */
 interface KeyLocals extends KeyExpressions {
   readonly value: TerraformLocal;
   readonly send: TerraformLocal;

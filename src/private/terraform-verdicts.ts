@@ -1,28 +1,20 @@
 /**
- * The probe table (assets/checker/probes.ts) in Terraform's words, for the Terraform check engine
- * (terraform-checks.ts): each Match field, rule and placeholder of the table as an HCL expression
- * over one answer of a `data "http"` (its `status_code`, `response_body`, `response_headers`,
- * `url`), the first-match rule as one postcondition per failing case plus one for "no case
- * matched", and each message from the catalog's template. Pure functions of strings. Not exported.
- *
- * An answer is read with `lookup(<data source>, "...")`, never `self.response_body`: Terraform
- * prints the value of every reference of a failed condition, the server's whole answer included.
- * A condition binds the answer once (`[for a in [{ s, b, j, u }] : …]`: status, body, decoded JSON,
- * URL), so that its matches decode the body once.
+ * The probe table (assets/checker/probes.ts) as HCL over one `data "http"` answer, for the
+ * Terraform engine. Answers are read with `lookup(<data source>, "...")`, never `self.response_body`:
+ * Terraform prints every reference of a failed condition. A condition binds the answer once
+ * (`[for a in [{ s, b, j, u }] : …]`) so that the body is decoded once.
  */
 import { CLIP_MARK, FAILURES, messageTemplate, probes, tableFailure, text } from './runtime';
 
 type Verdict = probes.ProbeVerdict;
 
-/** The key's values as the messages of its probes need them: HCL expressions (locals). */
+/** The key's values for its probes' messages, as HCL expressions (locals). */
 export interface KeyExpressions {
-  /** What the key is redacted as in the server's words: the key, or a text no answer holds when there is none. */
+  /** What the server's words are redacted of: the key, or a text no answer holds. */
   readonly redact: string;
-  /** `exp` of its JWT (seconds), or null. */
+  /** The JWT's `exp` (seconds) or null; as RFC 3339 or ""; whole days from the plan to it. */
   readonly exp: string;
-  /** `exp` as RFC 3339, or "". */
   readonly expiresAt: string;
-  /** Whole days from the plan's time to `exp` (rounded down). */
   readonly days: string;
   /** The collections its JWT's access names (not sensitive). */
   readonly jwtCollections: string;
@@ -38,9 +30,7 @@ export interface ProbeContext {
   /** {path}: the request's path as sent. */
   readonly path: readonly Part[];
   readonly collection?: string;
-  /** The declared read and write collections. */
   readonly declared: readonly string[];
-  /** Keyed probes: the key's expressions. */
   readonly key?: KeyExpressions;
   /** An excess is nothing when this holds: the cluster is open (enforced's verdict is `open`). */
   readonly clusterOpen?: string;
@@ -50,7 +40,6 @@ export interface ProbeContext {
   readonly holdsUnless: readonly string[];
   /** A map from status code to its reason phrase ({answer} of an answer without words). */
   readonly statusTexts: string;
-  /** {minValidityDays}. */
   readonly minValidityDays?: number;
 }
 
@@ -138,12 +127,8 @@ function firstMatch(probe: probes.Probe, ctx: ProbeContext): string {
 }
 
 /**
- * The rules of one probe on the answer of `ref`, with `v` the index of the first case that matches
- * (the number of cases when none does: OTHERWISE, unless `otherwisePasses`). One postcondition:
- * it holds for a pass, edge or key-step verdict (the key step reports an auth-layer refusal once;
- * behind an edge, the key step proves the address), for an open cluster unless requireAuth, and
- * for an excess when the cluster is open; its message is made only when it fails. With
- * allowExcessAccess, an excess holds there and warns instead (`warn`).
+ * One probe's postcondition on the answer of `ref`, `v` being the first matching case (none:
+ * OTHERWISE unless `otherwisePasses`). With allowExcessAccess an excess warns instead (`warn`).
  */
 export function probeRules(probe: probes.Probe, ref: string, ctx: ProbeContext, otherwisePasses = false): { post: Rule; warn?: Rule } {
   const verdicts = [...probe.cases.map((c) => verdictOf(c, ctx.access)), otherwisePasses ? { kind: 'pass' as const } : probes.OTHERWISE];
@@ -154,8 +139,7 @@ export function probeRules(probe: probes.Probe, ref: string, ctx: ProbeContext, 
   const failsHere = idx((v) => failing(v) && !(v.kind === 'excess' && ctx.allowExcessAccess));
   const fails = (pick: number[], unlessOpen: number[]) => `(contains(${list(pick)}, v) && !(${open} && contains(${list(unlessOpen)}, v)))`;
   const judged = `[for a in [${binder(ref)}] : [for v in [${firstMatch(probe, ctx)}] : `;
-  // The message of the verdict that failed; a placeholder's value is computed once for all of them
-  // (`p`): Terraform's cost grows with the size of the expressions, evaluated or not.
+  // Placeholders computed once (`p`): Terraform's cost grows with expression size, evaluated or not.
   const message = (pick: number[], word: (f: probes.FailVerdict, shared: Map<string, string>) => Part[]) => {
     const shared = new Map<string, string>();
     const chosen = pick.map((i) => [i, quoted(word(verdicts[i] as probes.FailVerdict, shared))] as const);
@@ -249,10 +233,8 @@ function placeholder(name: string, ref: string, probe: Pick<probes.Probe, 'reque
 }
 
 /**
- * {answer}: the status and the server's own words, one line (answers.ts answer()): a JSON body's
- * `status.error`, `error`, `message` or `status`; an HTML page's title; else the body; else the
- * status's reason phrase. A keyed probe's answer has the key redacted before it is clipped, and is
- * then declared not sensitive (it no longer holds the key).
+ * {answer}: the status and the server's own words, one line, as answers.ts answer() words it. A
+ * keyed answer is redacted before clipping, then declared not sensitive.
  */
 function answer(ref: string, ctx: ProbeContext): string {
   const b = `trimspace(lookup(${ref}, "response_body"))`;

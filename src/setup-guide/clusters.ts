@@ -1,6 +1,4 @@
-/**
- * Section 1 of the setup guide: the clusters and their endpoints. Not exported.
- */
+/** Section 1: the clusters and their endpoints. */
 import { Heading, code, list, table } from './markdown';
 import { GuideModel, keysOf } from './model';
 

@@ -1,7 +1,4 @@
-/**
- * The commands the setup guide prints, each pasted exactly as shown (every value a shell word).
- * Not exported.
- */
+/** The commands the guide prints, pasted exactly as shown (every value a shell word). */
 import { shellWord } from './markdown';
 import { GuideModel } from './model';
 import { DEPLOY_COMMAND } from '../private/framework';

@@ -1,22 +1,12 @@
 /**
- * Section 2 of the setup guide: how a person creates each key in the Qdrant Cloud console. Each
- * key gets exactly one procedure, chosen by what it declares (../shared/reference/qdrant-auth.md
- * §5.1 has the console's two flows):
- *
- * - several clusters and no declared access: the multi-cluster flow under **Access Management**,
- *   which makes one admin key (no granular access) for all of them;
- * - otherwise: the cluster's **API Keys** tab, with the access and the expiry to select. Such a key
- *   covers one cluster, so a key declared for several clusters becomes one key per cluster (the
- *   synth warning of such a key says the same).
- *
- * The section ends with why keys are a console step here, and how a key made elsewhere plugs in.
- * Not exported.
+ * Section 2: creating each key in the console, by exactly one procedure: several clusters and no
+ * declared access, the multi-cluster flow (one admin key); otherwise the cluster's **API Keys**
+ * tab, one key per cluster.
  */
 import { Heading, code, list, plural } from './markdown';
 import { GuideCluster, GuideKey, GuideModel, clustersOf } from './model';
 
 const CONSOLE = '<https://cloud.qdrant.io>';
-/** Qdrant Cloud's default expiry for a new database API key. */
 const CONSOLE_DEFAULT_EXPIRY_DAYS = 90;
 
 export function consoleSection(m: GuideModel, h: Heading): string[] {
@@ -86,10 +76,7 @@ function accessStep(m: GuideModel, k: GuideKey): string {
   }
 }
 
-/**
- * Steps 2-5 in one cluster's **API Keys** tab. `name` is the name to give the key, in Markdown;
- * `output` where the expiry is published.
- */
+/** Steps 2-5 in one cluster's **API Keys** tab; `output`: where the expiry is published. */
 function tabSteps(m: GuideModel, k: GuideKey, name: string, output = `the output ${code(k.expiresAtOutput ?? '')}`): string[] {
   const days = `Qdrant's default is ${CONSOLE_DEFAULT_EXPIRY_DAYS} days`;
   const none = 'the key is ephemeral, so no output publishes it';

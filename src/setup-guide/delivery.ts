@@ -1,7 +1,4 @@
-/**
- * Section 4 of the setup guide: the names under which each key's URLs and key are written, and
- * where. Not exported.
- */
+/** Section 4: the names under which each key's URLs and key are written, and where. */
 import { Heading, code, table } from './markdown';
 import { GuideModel } from './model';
 import { DESTROY_COMMAND } from '../private/framework';

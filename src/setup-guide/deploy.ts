@@ -1,7 +1,4 @@
-/**
- * Section 3 of the setup guide: how each key reaches the deploy, and what the health checks
- * prove during it. Not exported.
- */
+/** Section 3: how each key reaches the deploy, and what the health checks prove. */
 import { deployCommand } from './commands';
 import { Heading, code, fence, list, plural, table } from './markdown';
 import { GuideKey, GuideModel } from './model';
@@ -78,8 +75,8 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
     tf
       ? '5. gRPC: not checked (`CheckEngine.TERRAFORM`: Terraform has no gRPC client).'
       : !o.grpc
-      ? '5. gRPC: not checked (`healthCheck.grpc: false`).'
-      : '5. gRPC (port 6334 unless set): `Qdrant/HealthCheck`, then `Collections/List` with the key (accepted) and without it ' +
+        ? '5. gRPC: not checked (`healthCheck.grpc: false`).'
+        : '5. gRPC (port 6334 unless set): `Qdrant/HealthCheck`, then `Collections/List` with the key (accepted) and without it ' +
         (!o.requireAuth ? '(refused; an open endpoint is accepted too, because `healthCheck.requireAuth` is `false`).' : '(refused).'),
     (tf
       ? '6. Expiry: a key that is a JWT carries its expiry date; an expired key fails, and one less than 14 days away gets a `Check block assertion failed` warning at every plan'

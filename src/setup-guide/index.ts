@@ -1,26 +1,16 @@
-/**
- * The public types of the setup guide that `ClusterAccess` takes. `SetupGuide`, which renders
- * the guide of a `ClusterAccess`, is in src/setup-guide-api.ts: it takes a `ClusterAccess`, and
- * nothing under src/setup-guide/ imports src/cluster-access.ts (which imports the writer here).
- */
+/** The setup guide's options (`SetupGuide` itself is in src/setup-guide-api.ts). */
 
-/**
- * Options of the setup guide that `ClusterAccess` writes at synth.
- */
+/** Options of the setup guide that `ClusterAccess` writes at synth. */
 export interface SetupGuideOptions {
   /**
-   * Write `qdrant-setup.md` next to the stack's `cdk.tf.json` at synth
-   * (`<outdir>/stacks/<stack>/qdrant-setup.md`).
+   * Write `qdrant-setup.md` next to the stack's `cdk.tf.json` at synth.
    * @default true
    */
   readonly enabled?: boolean;
 
   /**
-   * Also write a copy of this access's guide to this path, for example `docs/qdrant-setup.md` in
-   * your repository, so that it can be reviewed and committed. A relative path is resolved from
-   * the working directory of the synth. The guide holds no key values. It must be the path of a
-   * file, known at synth (not a token), and no other guide's `outputPath` in the app: synth
-   * reports such a path as an error.
+   * Also write a copy to this file (e.g. `docs/qdrant-setup.md`, to review and commit), relative
+   * to the synth's working directory; not a token, and not another guide's `outputPath`.
    * @default - no copy
    */
   readonly outputPath?: string;

@@ -1,9 +1,6 @@
 /**
- * The client snippets of section 5, one per language. Each reads the cluster's URL and key under
- * the names the deploy wrote, from where it wrote them: the environment (a `.env` file loaded,
- * Terraform outputs read by the pipeline, a target of the user's own, or values the user set), or
- * the members of a JSON file. No URL or key is ever a literal here. Every value is escaped for
- * its language (markdown.ts), so pasting a snippet runs nothing else. Not exported.
+ * Section 5's client snippets, one per language: each reads the names the deploy wrote (from the
+ * environment or a JSON file), never a literal URL or key; every value escaped for its language.
  */
 import { Heading, fence, rustStr, shellVar, shellWord, str } from './markdown';
 import { GuideNames } from './model';

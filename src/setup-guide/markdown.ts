@@ -1,10 +1,5 @@
-/**
- * Markdown and snippet helpers of the setup guide: every value that goes into the guide goes
- * through one of these, escaped for where it lands (a code span, a table cell, a string literal of
- * a snippet's language, a shell word). Not exported.
- */
+/** Every value in the guide goes through one of these, escaped for where it lands. */
 
-/** Name of the file written next to each stack's `cdk.tf.json`. */
 export const GUIDE_FILE_NAME = 'qdrant-setup.md';
 
 /** A heading at `depth` below the guide's own level: ['', '## text', '']. */
@@ -32,10 +27,7 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/**
- * A table; `|` in cells is escaped, line breaks become spaces. The backslashes right before a `|`
- * are doubled first: GFM reads `\\|` as an escaped backslash and a cell border.
- */
+/** A table; `|` escaped (backslashes before it doubled first: GFM reads `\\|` as one and a border). */
 export function table(header: string[], rows: string[][]): string[] {
   const cell = (c: string) => c.replace(/(\\*)\|/g, (_, bs: string) => `${bs}${bs}\\|`).replace(/[\r\n]+/g, ' ');
   const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;

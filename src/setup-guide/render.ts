@@ -1,7 +1,4 @@
-/**
- * Assembles the setup guide from its sections. Pure: a function of the model, returns Markdown,
- * writes nothing. Not exported (the public entry point is `SetupGuide`, src/setup-guide-api.ts).
- */
+/** Assembles the guide from its sections: pure, a function of the model. */
 import { clustersSection } from './clusters';
 import { consoleSection } from './console';
 import { deliverySection } from './delivery';

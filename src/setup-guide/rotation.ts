@@ -1,6 +1,4 @@
-/**
- * Section 6 of the setup guide: when and how to rotate each key without downtime. Not exported.
- */
+/** Section 6: when and how to rotate each key without downtime. */
 import { STACKS_DIR, chdirOf, deployCommand } from './commands';
 import { Heading, code, fence, list, table } from './markdown';
 import { GuideModel } from './model';

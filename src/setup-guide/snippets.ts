@@ -1,9 +1,6 @@
 /**
- * Section 5 of the setup guide: how apps connect. For each cluster, the snippets read the names
- * that the deploy wrote for the cluster's first key, in that key's first secret target; the
- * section says where those values are (a `.env` file to load, a JSON file, Terraform outputs, a
- * target of the user's own) or, for a key without a target, where to take them from. The code of
- * each language is in languages.ts. Not exported.
+ * Section 5: how apps connect. Per cluster, the snippets (languages.ts) read the names its first
+ * key got in its first target, and the section says where those values are.
  */
 import { outputCommand } from './commands';
 import { SnippetInput, curlLines, languageSnippets } from './languages';

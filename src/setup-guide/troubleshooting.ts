@@ -1,8 +1,6 @@
 /**
- * Section 7 of the setup guide: every failure a health check can report, generated from the
- * checker's failure catalog (assets/checker/failures.js), in the catalog's words and order, and
- * the messages that come from no check. With the Terraform engine, the failures it can report
- * (the model's `failureIds`) as Terraform shows them, and the provider's own errors. Not exported.
+ * Section 7: every failure the engine can report, from the checker's catalog (failures.ts) in its
+ * words and order, and the messages that come from no check.
  */
 import { Heading, code, table } from './markdown';
 import { GuideModel } from './model';

@@ -1,19 +1,8 @@
 /**
- * The only code that writes the setup guide to disk. Not exported from the package.
- *
- * After the stack's own synthesis (aspects, validations, `cdk.tf.json`), the guide of every
- * `ClusterAccess` in the stack is written next to `cdk.tf.json`, and copied to each access's
- * `outputPath`. This works with `app.synth()`, `cdktf synth` and `Testing.fullSynth()`, and needs
- * no internal cdktf API (`addCustomSynthesis` is documented as framework-only).
- *
- * An access registers its guide with its options and a function that builds its model; the
- * writer knows nothing else of it. The registration is kept on the access under a `Symbol.for`
- * key, so that the guides of a stack are found in construct-tree order, by any copy of the
- * package.
- *
- * An `outputPath` is checked by a validation of its access, reported with all other errors: a
- * token, a directory, or a file that another guide of the app claimed first is refused. The copy
- * of a path that fails the check is not written, even when validation is skipped.
+ * The only code that writes the setup guide: after the stack's synthesis, next to `cdk.tf.json`
+ * and to each access's `outputPath` (no internal cdktf API: `addCustomSynthesis` is framework-only).
+ * Registrations sit on the accesses under a `Symbol.for` key, found in construct-tree order by any
+ * copy of the package.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -26,7 +15,7 @@ import { renderAccessGuide, renderStackGuide } from './render';
 import { q } from '../private/errors';
 import { AppSupport, StackSupport, fileIdentity } from '../private/stack-support';
 
-/** What an access registers: its guide's options and how to build its model (at synth, when every key is known). */
+/** The model is built at synth, when every key is known. */
 interface Registration {
   readonly options: SetupGuideOptions;
   readonly model: () => GuideModel;
@@ -34,18 +23,13 @@ interface Registration {
 
 const REGISTRATION = Symbol.for('cdktf-qdrant-cluster-access.SetupGuide');
 
-/**
- * Registers the guide of an access (a `ClusterAccess`), written with its stack's guide at synth
- * (the accesses of a stack are found then).
- */
+/** Registers the guide of a `ClusterAccess`, written with its stack's guide at synth. */
 export function registerSetupGuide(access: IConstruct, options: SetupGuideOptions, model: () => GuideModel): void {
   const registration: Registration = { options, model };
   Object.defineProperty(access, REGISTRATION, { value: registration });
   const stack = TerraformStack.of(access);
-  // Reported with every other validation error, at the access's path, before anything is written.
   access.node.addValidation({ validate: () => outputPathProblems(access) });
   StackSupport.of(access).afterSynth('setup-guide', (dir) => {
-    // In construct-tree order, which is creation order among siblings: deterministic.
     const accesses = guidesIn(stack);
     if (accesses.length === 0) return;
     const models = new Map(accesses.map((a) => [a, registrationOf(a).model()]));
@@ -56,8 +40,7 @@ export function registerSetupGuide(access: IConstruct, options: SetupGuideOption
       // With validation skipped, a path that failed it is not written either (nor one claimed first by another guide).
       if (outputPath === undefined || outputPathProblems(a).length > 0) continue;
       const target = path.resolve(outputPath);
-      // The validation cannot see a file target of a stack synthesized later (its targets are bound
-      // then): whatever the order, a file that is not a guide is never overwritten.
+      // Validation cannot see a file target of a stack synthesized later: never overwrite a non-guide.
       const refusal = notAGuide(target);
       if (refusal !== undefined) throw new Error(`[${a.node.path}] setupGuide.outputPath ${q(outputPath)} ${refusal}`);
       fs.mkdirSync(path.dirname(target), { recursive: true });
@@ -70,16 +53,12 @@ function registrationOf(access: IConstruct): Registration {
   return (access as unknown as { [REGISTRATION]: Registration })[REGISTRATION];
 }
 
-/** The accesses under `scope` whose guide is written, in construct-tree order. */
+/** The accesses under `scope` whose guide is written. */
 function guidesIn(scope: IConstruct): IConstruct[] {
   return scope.node.findAll().filter((c) => REGISTRATION in c && registrationOf(c).options.enabled !== false);
 }
 
-/**
- * What is wrong with an access's `outputPath`: the copy is written at synth, so the path must be
- * plain text, must not be a directory, and must be no other guide's copy in the whole app (the
- * last one written would silently win). A wrong type is the props schema's to report.
- */
+/** An `outputPath` must be plain text, a file, and no other guide's or file target's in the app. */
 function outputPathProblems(access: IConstruct): string[] {
   const p = registrationOf(access).options.outputPath;
   if (typeof p !== 'string') return [];
@@ -98,7 +77,6 @@ function outputPathProblems(access: IConstruct): string[] {
   if (first !== undefined && first !== access) {
     return [`${shown} is also the outputPath of ${first.node.path}: each guide needs a file of its own; give one of them another outputPath`];
   }
-  // The guide would overwrite the app's file (and the library's entries in it) at every synth.
   const target = AppSupport.of(access).secretFileOwner(mine);
   if (target !== undefined) {
     return [`${shown} is also a file secret target of ${target}: the guide would overwrite it at synth; give the guide another outputPath`];
@@ -106,7 +84,7 @@ function outputPathProblems(access: IConstruct): string[] {
   return [];
 }
 
-/** What every guide says near its top (with either framework's package name). */
+/** Every guide's line near its top (either framework's package name). */
 const GUIDE_MARK = /^Generated by [a-z]+-qdrant-cluster-access at synth: /m;
 
 /** Why `file` must not be overwritten by a guide: it exists and is not one. */
