@@ -95,7 +95,7 @@ export class KeyAccess {
 
 const FACTORY = Symbol('KeyAccess');
 
-/** The runtime's rule (runtime/names.js), plus no token or "${" / "%{": the names reach Terraform strings. */
+/** The runtime's rule (runtime/names.ts), plus no token or "${" / "%{": the names reach Terraform strings. */
 function isCollectionName(name: unknown): name is string {
   return nameRules.isCollectionName(name) && !Token.isUnresolved(name) && !/[$%]\{/.test(name);
 }

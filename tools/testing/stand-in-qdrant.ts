@@ -766,7 +766,7 @@ function ok(res: http.ServerResponse, result: unknown): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// gRPC helpers: an encoder written apart from assets/checker/grpc.js, so the two check each other
+// gRPC helpers: an encoder written apart from assets/checker/grpc.ts, so the two check each other
 
 /** A trailers-only answer, as tonic sends it: status 200, the gRPC status and percent-encoded message in the headers. */
 function trailersOnly(stream: http2.ServerHttp2Stream, code: number, message: string): void {
