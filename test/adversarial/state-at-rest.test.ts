@@ -4,7 +4,8 @@
  * `terraform.<stack>.tfstate` and its `.backup`, both created with the umask's mode (0644), and the
  * backup still holds it after a destroy; nothing said so. Now synth warns, once per stack, naming
  * the state files where they are, saying that the backup outlives a destroy and that the files'
- * modes follow the umask; not with a remote backend, nor without outputs. The real-Terraform
+ * modes follow the umask; also for CheckEngine.TERRAFORM, whose data sources keep the keys in the
+ * state; not with a remote backend, nor without outputs. The real-Terraform
  * test measures what the warning says.
  */
 import * as fs from 'node:fs';
