@@ -113,7 +113,8 @@ project.addBins({ 'qdrant-cluster-access': 'assets/checker/cli.js' });
 // The main job: a real deploy of examples/basic against a local stand-in cluster, then destroy.
 project.addTask('demo', {
   description: 'Deploy examples/basic against a local stand-in Qdrant cluster, print the checks, destroy',
-  exec: 'ts-node -P test/tsconfig.json --transpile-only scripts/demo.ts',
+  // The runtime's .js is compiled from its TypeScript (gitignored): a fresh clone has none yet.
+  steps: [{ exec: 'bash scripts/build-runtime.sh' }, { exec: 'ts-node -P test/tsconfig.json --transpile-only scripts/demo.ts' }],
   // terraform, or OpenTofu built from source when terraform is not installed (scripts/offline-tofu.sh):
   // cdktf reads TERRAFORM_BINARY_NAME once, when loaded, for the `version` check some constructs do.
   env: { TERRAFORM_BINARY_NAME: '$(bash scripts/terraform-binary.sh)' },
@@ -196,13 +197,15 @@ project.postCompileTask.spawn(project.packageTask);
 // The committed example guide (examples/multi-cluster/qdrant-setup.md); a test checks it is current.
 project.addTask('guide:example', {
   description: 'Regenerate examples/multi-cluster/qdrant-setup.md (the setup guide golden file)',
-  exec: 'ts-node -P test/tsconfig.json --transpile-only scripts/render-example-guide.ts',
+  // The runtime's .js is compiled from its TypeScript (gitignored): a fresh clone has none yet.
+  steps: [{ exec: 'bash scripts/build-runtime.sh' }, { exec: 'ts-node -P test/tsconfig.json --transpile-only scripts/render-example-guide.ts' }],
 });
 
 // Benchmarks against baselines run side by side (scripts/bench.ts): synth, wire cost, applies with real terraform.
 project.addTask('bench', {
   description: 'Benchmark synth, the wire cost of a check and 100- and 1,000-grant applies against baselines run side by side; prints ratios',
-  exec: 'ts-node -P test/tsconfig.json --transpile-only scripts/bench.ts',
+  // The runtime's .js is compiled from its TypeScript (gitignored): a fresh clone has none yet.
+  steps: [{ exec: 'bash scripts/build-runtime.sh' }, { exec: 'ts-node -P test/tsconfig.json --transpile-only scripts/bench.ts' }],
 });
 
 project.synth();
