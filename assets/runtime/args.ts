@@ -1,10 +1,7 @@
 /**
- * The argument parser of both CLIs, driven by the option specs of protocol.ts. Node built-ins only.
- *
- * A key pasted in the wrong place must not come back in a message: an unknown option, the value
- * of an enum or number option, or a name in a list, is shown only when it is short (<= 20
- * characters) and not a JWT (eyJ...); values of string options never. "-flag=value" is split like
- * "--flag=value", so the value part of an unknown option is never shown either.
+ * The argument parser of both CLIs, driven by the specs of protocol.ts. A key pasted in the wrong
+ * place must not come back in a message: an unknown option, an enum, number or list value is shown
+ * only when it cannot be a key (text.ts showable); a string option's value, never.
  */
 import { RuntimeError } from './errors';
 import { isEnvName } from './names';
@@ -20,11 +17,7 @@ function range(spec: OptionSpec): string {
   return `${spec.min}-${spec.max}`;
 }
 
-/**
- * A list option's names, split at commas. Empty items (a,,b or a trailing comma) are skipped;
- * names are not trimmed (Qdrant allows spaces in collection names; the constructs refuse
- * surrounding whitespace), so a name with surrounding whitespace is refused, not repaired.
- */
+/** A list option's names, split at commas, empty items skipped; not trimmed (Qdrant allows spaces): refused, not repaired. */
 function splitList(spec: OptionSpec, raw: string): string[] {
   const items = raw.split(',');
   if (items.every((s) => s.trim() === '')) {
@@ -40,11 +33,7 @@ function splitList(spec: OptionSpec, raw: string): string[] {
   return items.filter((s) => s !== '');
 }
 
-/**
- * Checks one value against its option spec. Returns the typed value, or throws a usage error.
- * Values of type string are never echoed (they may be secrets pasted in the wrong place); enum,
- * number and list values only when showable. Numbers are plain decimals (no 0x10, 1e1, " 5" or 01).
- */
+/** One value, typed by its spec, or a usage error. Numbers are plain decimals (no 0x10, 1e1, " 5" or 01). */
 function coerce(spec: OptionSpec, raw: string): unknown {
   const shown = showable(raw) ?? `a value ${NOT_SHOWN}`;
   switch (spec.type) {
@@ -78,11 +67,8 @@ function coerce(spec: OptionSpec, raw: string): unknown {
 }
 
 /**
- * Parses `argv` (after the command) against `options` ({ name: spec }). Accepts `--flag value`,
- * `--flag=value` (and `-f=value`); `--` ends the options (what follows is positional). A value
- * taken from the next argument may not be one of the options (`--label --json` is refused).
- * `values` holds only the options given, typed. `secretHint` is the message tail for an unknown
- * flag that looks like it carries a key.
+ * Parses `argv` (after the command): `--flag value`, `--flag=value`, `--` ends the options; a value
+ * may not be an option (`--label --json`). `secretHint`: the tail for an unknown flag that looks like a key's.
  */
 export function parseArgs(options: Record<string, OptionSpec>, argv: readonly string[], secretHint?: string) {
   const byFlag = new Map<string, [string, OptionSpec]>();
