@@ -1,6 +1,4 @@
-/**
- * The checker's reports, and the lines and the batch report made from them. Node built-ins only.
- */
+/** The checker's reports, and the lines made from them. */
 import type { FailureId } from './failures';
 import type { DeclaredAccess, KeyHeader } from './options';
 import { MAX_LABEL_SHOWN } from '../runtime/names';
@@ -92,10 +90,7 @@ export function formatWarnings(report: CheckReport): string[] {
   return report.warnings.map((w) => `warn ${report.label}  ${w}`);
 }
 
-/**
- * "FAIL 2 of 10 grants of key search-api failed: search-api → prod-us (step key), …", or undefined.
- * The labels are user text (--label, the grants): made one line without control characters.
- */
+/** "FAIL 2 of 10 grants of key search-api failed: search-api → prod-us (step key), …", or undefined; labels made one line. */
 export function formatSummary(result: BatchReport, keyLabel?: string): string | undefined {
   const failed = result.grants.filter((r) => !r.ok);
   if (failed.length === 0) return undefined;
