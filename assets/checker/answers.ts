@@ -6,7 +6,7 @@ import { EDGE } from './probes';
 import { DEADLINE_TIMEOUT, Outcome } from './retry';
 import { codeOf } from '../runtime/errors';
 import { PART_HIDDEN, holdsSecret, safeLine } from '../runtime/secrets';
-import { quote } from '../runtime/text';
+import { plural, quote } from '../runtime/text';
 
 /** A REST answer: its status, headers and body (at most 1 MiB). */
 export interface Answer {
@@ -34,10 +34,6 @@ const UNTRUSTED_CERT_CODES = new Set([
 
 export function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
-}
-
-export function times(n: number): string {
-  return n === 1 ? '1 attempt' : `${n} attempts`;
 }
 
 /** The first `<title>text</title>` of `html`, trimmed: one pass, no regular expression (server text costs its length only). */
@@ -126,14 +122,14 @@ export function commonFailure(ctx: Wording, o: Outcome<Answer>): Failure | undef
     if (asked !== undefined) {
       // Waiting as asked would pass the deadline: say so, not that the deadline was reached.
       return failure('deadline', ` of ${seconds(ctx.deadlineMs)}: the server asked to wait ${seconds(asked * 1000)} (Retry-After) before the next attempt, ` +
-        `more than the ${seconds(Math.max(0, o.leftMs as number))} left, after ${times(o.attempts)}; last answer: ${answer(o.value as Answer, ctx.secrets)} — run the check again later`);
+        `more than the ${seconds(Math.max(0, o.leftMs as number))} left, after ${plural(o.attempts, 'attempt')}; last answer: ${answer(o.value as Answer, ctx.secrets)} — run the check again later`);
     }
     let last = '';
     if (o.err && codeOf(o.err) !== 'CHECK_TIMEOUT' && codeOf(o.err) !== DEADLINE_TIMEOUT) last = `; last error: ${networkFailure(o.err, ctx).message}`;
     else if (o.value) last = `; last answer: ${answer(o.value, ctx.secrets)}`;
-    return failure('deadline', ` of ${seconds(ctx.deadlineMs)} reached after ${times(o.attempts)}${last}`);
+    return failure('deadline', ` of ${seconds(ctx.deadlineMs)} reached after ${plural(o.attempts, 'attempt')}${last}`);
   }
-  if (o.err) return networkFailure(o.err, ctx, o.attempts > 1 ? ` after ${times(o.attempts)}` : '');
+  if (o.err) return networkFailure(o.err, ctx, o.attempts > 1 ? ` after ${plural(o.attempts, 'attempt')}` : '');
   const { status, headers } = o.value as Answer;
   if (status >= 300 && status < 400) {
     const location = Array.isArray(headers.location) ? headers.location[0] : headers.location;

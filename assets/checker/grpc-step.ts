@@ -4,7 +4,7 @@
  * Collections/List with the key (0 accepted, 16 rejected, 7 forbidden or expired) and without it
  * (16 or 7 enforced, 0 open), at once. Retries like REST, within the check's deadline.
  */
-import { commonFailure, isQdrantRefusal, networkFailure, times } from './answers';
+import { commonFailure, isQdrantRefusal, networkFailure } from './answers';
 import { failure, Failure } from './failures';
 import { GrpcAnswer, GrpcClient, openGrpc } from './grpc';
 import { decodeHealthCheckReply, encodeEmpty, GrpcStatus } from './grpc-messages';
@@ -15,6 +15,7 @@ import { backoff, Outcome, RETRYABLE_CODES, withRetries } from './retry';
 import type { CheckContext, Verdict } from './steps';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
 import { safeLine } from '../runtime/secrets';
+import { plural } from '../runtime/text';
 
 const HEALTH = '/qdrant.Qdrant/HealthCheck';
 const LIST = '/qdrant.Collections/List';
@@ -108,7 +109,7 @@ export async function checkGrpc(ctx: GrpcContext, report: CheckReport): Promise<
       // An HTTP answer without gRPC's status: an HTTP port, such as REST's.
       const hint = answer.statusFromHttp ? ` — is the port right? ${ctx.portHint}` : '';
       return done(health.attempts, {
-        failure: failure('grpc-not-qdrant', `: ${HEALTH} answered ${describe(answer, ctx.secrets)}${health.attempts > 1 ? ` after ${times(health.attempts)}` : ''}${hint}`,
+        failure: failure('grpc-not-qdrant', `: ${HEALTH} answered ${describe(answer, ctx.secrets)}${health.attempts > 1 ? ` after ${plural(health.attempts, 'attempt')}` : ''}${hint}`,
           { serverText: hint === '' }),
       });
     }

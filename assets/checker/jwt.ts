@@ -3,6 +3,8 @@
  * names. The signature is NOT verified: the server has verified the key by then, and the names can
  * only add to what its answers show. Nothing else of the token is returned.
  */
+import { plural } from '../runtime/text';
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Larger `exp` values (year 5138 and later) count as no expiry; they also keep the ISO date at four digits. */
 const MAX_EXP = 1e11;
@@ -67,9 +69,9 @@ export function describeExpiry(date: Date, now: Date): string {
   const day = date.toISOString().slice(0, 10);
   const days = daysUntil(date, now);
   if (date.getTime() <= now.getTime()) {
-    const ago = Math.floor((now.getTime() - date.getTime()) / DAY_MS);
-    return ago === 0 ? `expired ${day} (less than a day ago)` : `expired ${day} (${ago} day${ago === 1 ? '' : 's'} ago)`;
+    const ago = daysUntil(now, date);
+    return ago === 0 ? `expired ${day} (less than a day ago)` : `expired ${day} (${plural(ago, 'day')} ago)`;
   }
   if (days === 0) return `expires ${day} (in less than a day)`;
-  return `expires ${day} (in ${days} day${days === 1 ? '' : 's'})`;
+  return `expires ${day} (in ${plural(days, 'day')})`;
 }

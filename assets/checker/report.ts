@@ -3,6 +3,7 @@ import type { FailureId } from './failures';
 import type { DeclaredAccess, KeyHeader } from './options';
 import { MAX_LABEL_SHOWN } from '../runtime/names';
 import { safeLine } from '../runtime/secrets';
+import { plural } from '../runtime/text';
 
 export type StepName = 'root' | 'key' | 'enforced' | 'access' | 'grpc' | 'expiry';
 
@@ -95,6 +96,6 @@ export function formatSummary(result: BatchReport, keyLabel?: string): string | 
   const failed = result.grants.filter((r) => !r.ok);
   if (failed.length === 0) return undefined;
   const of = keyLabel ? ` of key ${safeLine(keyLabel, [], 120)}` : '';
-  return `FAIL ${failed.length} of ${result.grants.length} grant${result.grants.length === 1 ? '' : 's'}${of} failed: ` +
+  return `FAIL ${failed.length} of ${plural(result.grants.length, 'grant')}${of} failed: ` +
     failed.map((r) => `${safeLine(r.label, [], MAX_LABEL_SHOWN)} (step ${r.failedStep})`).join(', ');
 }

@@ -4,7 +4,7 @@
  */
 import { Answer, commonFailure } from './answers';
 import { Failure, FailureId, tableFailure } from './failures';
-import { ask, Asked, judge, Judged, planAccess, plural, shownNames } from './judge';
+import { ask, Asked, judge, Judged, planAccess, shownNames } from './judge';
 import { daysUntil, describeExpiry, KeyInfo } from './jwt';
 import { BaseUrl, DeclaredAccess, NAME_HIDDEN, Prepared } from './options';
 import { EXPIRY, OPEN_NOT_ENFORCED, ProbeId, PROBES } from './probes';
@@ -12,6 +12,7 @@ import type { CheckReport } from './report';
 import { attempt, RestClient } from './rest';
 import type { Outcome } from './retry';
 import { holdsPart, redact, safeLine } from '../runtime/secrets';
+import { plural } from '../runtime/text';
 
 /** A check of one cluster: what its grants share, and this cluster's address, connection and deadline. */
 export interface CheckContext extends Prepared {

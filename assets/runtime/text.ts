@@ -20,6 +20,11 @@ export function clip(text: unknown, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1).replace(/[\ud800-\udbff]$/, '')}${CLIP_MARK}` : s;
 }
 
+/** "1 attempt", "3 attempts". */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /** CONTROL_CHARACTERS as spaces. */
 export function stripControl(text: unknown): string {
   return String(text).replace(CONTROL_RE, ' ');
