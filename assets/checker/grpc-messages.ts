@@ -8,11 +8,7 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 /** gRPC status codes used here (https://grpc.github.io/grpc/core/md_doc_statuscodes.html). */
 export const GrpcStatus = Object.freeze({
   OK: 0,
-  CANCELLED: 1,
   UNKNOWN: 2,
-  INVALID_ARGUMENT: 3,
-  DEADLINE_EXCEEDED: 4,
-  NOT_FOUND: 5,
   PERMISSION_DENIED: 7,
   RESOURCE_EXHAUSTED: 8,
   UNIMPLEMENTED: 12,

@@ -159,10 +159,9 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
     let httpStatus = 0;
     let contentType = '';
     let grpcEncoding: string | string[] | undefined;
-    let headerStatus: number | undefined;
-    let headerMessage: string | string[] | undefined;
-    let trailerStatus: number | undefined;
-    let trailerMessage: string | string[] | undefined;
+    // grpc-status and grpc-message: the trailers', else a trailers-only answer's headers'.
+    let head: { status?: number; message?: string | string[] } = {};
+    let trailer: typeof head = {};
     let trailersOnly = false;
     let size = 0;
     const chunks: Buffer[] = [];
@@ -173,13 +172,11 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
       grpcEncoding = h['grpc-encoding'];
       if (h['grpc-status'] !== undefined) {
         trailersOnly = true;
-        headerStatus = parseStatus(h['grpc-status']);
-        headerMessage = h['grpc-message'];
+        head = { status: parseStatus(h['grpc-status']), message: h['grpc-message'] };
       }
     });
     st.on('trailers', (t) => {
-      trailerStatus = parseStatus(t['grpc-status']);
-      trailerMessage = t['grpc-message'];
+      trailer = { status: parseStatus(t['grpc-status']), message: t['grpc-message'] };
     });
     st.on('data', (d: Buffer) => {
       size += d.length;
@@ -197,8 +194,7 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
         finish(sessionError || new RuntimeError(`the stream of ${path} was closed without an answer (HTTP/2 code ${st.rstCode})`, 'ERR_HTTP2_STREAM_ERROR'));
         return;
       }
-      const status = trailerStatus !== undefined ? trailerStatus : headerStatus;
-      const rawMessage = trailerStatus !== undefined ? trailerMessage : headerMessage;
+      const { status, message: rawMessage } = trailer.status !== undefined ? trailer : head;
       let messages: Buffer[] = [];
       if (httpStatus === 200 && /^application\/grpc(?:[+;]|$)/.test(contentType)) {
         try {

@@ -51,10 +51,8 @@ export interface Grant {
 
 export interface CheckOptions extends SharedCheckOptions, Grant {}
 
-/** A validated base URL (parseBaseUrl). */
 export type BaseUrl = ReturnType<typeof parseBaseUrl>;
 
-/** What the grants of one key share, validated (prepare). */
 export type Prepared = ReturnType<typeof prepare>;
 
 /** Validates a base URL as the check does (no network); a usage error, also for a host that holds part of `secrets`. */

@@ -120,7 +120,6 @@ function agentStartingWith(socket: TLSSocket, tlsOptions: ConnectionOptions): ht
   return agent;
 }
 
-/** What a request is sent with: the check's target, connection and key. */
 export interface Sender extends Bounds {
   readonly target: BaseUrl;
   readonly rest: RestClient;
@@ -234,20 +233,19 @@ function sendH2(session: http2.ClientHttp2Session | undefined, method: string, p
     answered.reject(h2Error(err));
     return () => undefined;
   }
+  const cancel = () => {
+    if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
+  };
   stream.on('response', (h) => {
     // Without a prototype: a header is data whatever its name (a server may send "__proto__").
     const resHeaders: Answer['headers'] = Object.create(null);
     for (const [name, value] of Object.entries(h)) if (!name.startsWith(':')) resHeaders[name] = value as string | string[] | undefined;
-    readAnswer(stream, Number(h[':status']), resHeaders, answered, () => {
-      if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
-    });
+    readAnswer(stream, Number(h[':status']), resHeaders, answered, cancel);
   });
   stream.on('error', (err) => answered.reject(h2Error(err)));
   stream.on('close', answered.closed);
   if (payload !== undefined) stream.end(payload);
-  return () => {
-    if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
-  };
+  return cancel;
 }
 
 /** Delay before the next attempt, or undefined when this outcome must not be retried. */
