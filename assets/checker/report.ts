@@ -65,25 +65,15 @@ export interface BatchReport {
   failed: string[];
 }
 
-/** The verdict words of a passing report, e.g. "key accepted, keys enforced, read-only as declared, gRPC ok". */
-function verdict(report: CheckReport): string {
-  const parts = [report.enforcement === 'open' ? 'key not verified, cluster is open (allowed)' : 'key accepted, keys enforced'];
-  const access = report.steps.find((s) => s.name === 'access');
-  if (access && access.message) parts.push(access.message);
-  if (report.steps.some((s) => s.name === 'grpc')) parts.push('gRPC ok');
-  return parts.join(', ');
-}
-
 /** The one-line summary printed by the CLI (examples: the CLI's USAGE). */
 export function formatReport(report: CheckReport): string {
   if (!report.ok) return `FAIL ${report.label}  step ${report.failedStep}: ${report.reason}  ${report.durationMs} ms`;
-  const expiry = report.steps.find((s) => s.name === 'expiry');
-  const parts = [`ok   ${report.label}`];
-  if (report.qdrantVersion) parts.push(`qdrant ${report.qdrantVersion}`);
-  parts.push(verdict(report));
-  if (expiry) parts.push(expiry.message);
-  parts.push(`${report.durationMs} ms`);
-  return parts.join('  ');
+  const step = (name: StepName) => report.steps.find((s) => s.name === name);
+  // e.g. "key accepted, keys enforced, read-only as declared, gRPC ok"
+  const verdict = [report.enforcement === 'open' ? 'key not verified, cluster is open (allowed)' : 'key accepted, keys enforced',
+    step('access')?.message, step('grpc') && 'gRPC ok'].filter(Boolean).join(', ');
+  return [`ok   ${report.label}`, report.qdrantVersion && `qdrant ${report.qdrantVersion}`, verdict, step('expiry')?.message, `${report.durationMs} ms`]
+    .filter(Boolean).join('  ');
 }
 
 /** The warning lines of a report: `warn <label>  <text>`. */

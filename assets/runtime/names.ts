@@ -19,7 +19,6 @@ export const ENTRY_NAME_RULE = `entry names are environment-variable names (lett
 
 // A construct path: ids joined by "/". Nothing a shell or Terraform would read specially.
 const OWNER_CHARS_RE = /^[A-Za-z0-9_][A-Za-z0-9_.:@/+-]*$/;
-/** The longest owner. */
 export const MAX_OWNER_LENGTH = 128;
 const OWNER_RE = new RegExp(`^(?=.{1,${MAX_OWNER_LENGTH}}$)${OWNER_CHARS_RE.source.slice(1)}`);
 export const OWNER_RULE = `owners are 1-${MAX_OWNER_LENGTH} characters from A-Z a-z 0-9 _ . : @ / + - (starting with a letter, digit or _)`;
@@ -41,12 +40,10 @@ export function repeatedName<T>(list: readonly T[]): T | undefined {
   return list.find((name, i) => list.indexOf(name) !== i);
 }
 
-/** A cluster or key name: letters, digits, `-` and `_`, starting with a letter, at most 63. */
 export function isValidName(name: unknown): name is string {
   return typeof name === 'string' && NAME_RE.test(name);
 }
 
-/** An environment-variable name a shell can export. */
 export function isEnvName(name: unknown): name is string {
   return typeof name === 'string' && ENV_NAME_RE.test(name);
 }
@@ -117,9 +114,7 @@ export function collisionKey(name: string): string {
 }
 
 /** `search-api` -> `search_api` (Terraform identifiers). */
-export function snakeCase(name: string): string {
-  return collisionKey(name);
-}
+export const snakeCase = collisionKey;
 
 /** `prod-eu` -> `PROD_EU` (environment-variable fragments). */
 export function envCase(name: string): string {

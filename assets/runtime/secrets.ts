@@ -201,18 +201,13 @@ function holdsWord(words: string, word: string): boolean {
   return false;
 }
 
-/** The length (MASKED_PAIR_CHARS to WINDOW_CHARS - 1) of the longest start of `form` that `text` ends with at `at`, or 0. */
-function startBefore(text: string, at: number, form: string): number {
-  for (let k = Math.min(WINDOW_CHARS - 1, at, form.length - 1); k >= MASKED_PAIR_CHARS; k--) {
-    if (text.startsWith(form.slice(0, k), at - k)) return k;
-  }
-  return 0;
-}
-
-/** The length of the longest end of `form` that `text` holds from `at` (as startBefore), or 0. */
-function endAfter(text: string, at: number, form: string): number {
-  for (let k = Math.min(WINDOW_CHARS - 1, text.length - at, form.length - 1); k >= MASKED_PAIR_CHARS; k--) {
-    if (text.startsWith(form.slice(form.length - k), at)) return k;
+/**
+ * The length (MASKED_PAIR_CHARS to WINDOW_CHARS - 1) of the longest start of `form` that `text`
+ * ends with at `at`, or with `after`, of the longest end of `form` it holds from `at`; or 0.
+ */
+function maskedPiece(text: string, at: number, form: string, after: boolean): number {
+  for (let k = Math.min(WINDOW_CHARS - 1, after ? text.length - at : at, form.length - 1); k >= MASKED_PAIR_CHARS; k--) {
+    if (after ? text.startsWith(form.slice(form.length - k), at) : text.startsWith(form.slice(0, k), at - k)) return k;
   }
   return 0;
 }
@@ -223,8 +218,8 @@ function holdsMasked(compact: string, forms: string[]): boolean {
   for (let m = MASK_RE.exec(compact); m; m = MASK_RE.exec(compact)) {
     const end = m.index + m[0].length;
     for (const form of forms) {
-      const before = startBefore(compact, m.index, form);
-      const after = endAfter(compact, end, form);
+      const before = maskedPiece(compact, m.index, form, false);
+      const after = maskedPiece(compact, end, form, true);
       if (before >= MASKED_PIECE_CHARS || after >= MASKED_PIECE_CHARS || (before > 0 && after > 0)) return true;
     }
   }
