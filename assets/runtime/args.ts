@@ -13,10 +13,6 @@ const NOT_SHOWN = '(not shown: it may be a key)';
 const NUMBER_RE = /^[0-9]+(\.[0-9]+)?$/;
 const INTEGER_RE = /^(0|[1-9][0-9]*)$/;
 
-function range(spec: OptionSpec): string {
-  return `${spec.min}-${spec.max}`;
-}
-
 /** A list option's names, split at commas, empty items skipped; not trimmed (Qdrant allows spaces): refused, not repaired. */
 function splitList(spec: OptionSpec, raw: string): string[] {
   const items = raw.split(',');
@@ -46,7 +42,7 @@ function coerce(spec: OptionSpec, raw: string): unknown {
       const plain = (whole ? INTEGER_RE : NUMBER_RE).test(raw);
       const n = Number(raw);
       if (!plain || n < (spec.min as number) || n > (spec.max as number)) {
-        throw new RuntimeError(`${spec.flag} needs a ${whole ? 'whole ' : ''}number${spec.unit ? ` of ${spec.unit}` : ''} in ${range(spec)}; got ${shown}` +
+        throw new RuntimeError(`${spec.flag} needs a ${whole ? 'whole ' : ''}number${spec.unit ? ` of ${spec.unit}` : ''} in ${spec.min}-${spec.max}; got ${shown}` +
           `${plain ? '' : whole ? '; write plain decimal digits without leading zeros, e.g. 3' : '; write plain decimal digits, e.g. 10 or 2.5'}`);
       }
       return n;
@@ -146,7 +142,7 @@ export function optionsHelp(options: Record<string, OptionSpec>): string {
   for (const spec of Object.values(options)) {
     const head = `  ${[spec.flag, ...(spec.aliases || [])].join(', ')}${spec.type === 'boolean' ? '' : ` ${spec.valueName || (spec.type === 'enum' ? spec.values?.join('|') : 'VALUE')}`}`;
     const extra = [];
-    if (spec.min !== undefined) extra.push(`${range(spec)}`);
+    if (spec.min !== undefined) extra.push(`${spec.min}-${spec.max}`);
     if (spec.defaultText !== undefined) extra.push(`default ${spec.defaultText}`);
     else if (spec.default !== undefined) extra.push(`default ${spec.default}`);
     const text = `${spec.describe}${extra.length ? ` (${extra.join(', ')})` : ''}`;
