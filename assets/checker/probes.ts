@@ -4,7 +4,7 @@
  * the Terraform engine is emitted from it (src/); each implements each field below once.
  *
  * A request's `scope`: cluster (no key: once per cluster) or grant (per key and cluster); in its
- * `path`, {collection} is URL-encoded, {random} is RANDOM_COLLECTION_PREFIX and 12 hex digits.
+ * `path`, {collection} is URL-encoded, {random} is RANDOM_COLLECTION_PREFIX and 12 hex digits; `body`: JSON.
  * An access probe is asked for the accesses in `appliesTo`, per declared read (write) collection
  * when `perCollection`; `askedAfter: 'edge'` only after root's verdict edge; `reuses`: the same
  * request as that probe's. The first case whose `when` matches decides (`then`: a verdict, or one
@@ -14,7 +14,7 @@
  * listed; `has` (hasIgnoringCase) is in the body; the body is JSON whose value at each path ("a.b")
  * is a string (jsonStrings), a list (jsonList), objects with a string `name` (jsonNames), or ===
  * (jsonEquals). rule edge-refusal: a keyless refusal that may come from the Qdrant Cloud edge (or
- * Qdrant before 1.4.1): the host ends with EDGE.hostSuffix, the trimmed body is one of
+ * Qdrant before 1.4.1): the host ends with EDGE.hostSuffix (any case), the trimmed body is one of
  * EDGE.qdrantTexts, or a JSON object whose only `error` is one of EDGE.errors. rule
  * only-declared-collections: global-read answered 200, or every collection the key reaches (the
  * names of `result.collections`, those its JWT names) is declared.
@@ -27,7 +27,7 @@
  *
  * Placeholders in a detail: {answer} the status and the server's words (answers.ts answer());
  * {status}; {method} {path} as sent; {contentType} without parameters, or "no content-type";
- * {afterAttempts} " after N attempts" or nothing; {collection} quoted and clipped at 40 (text.ts
+ * {afterAttempts} " after N attempts" or nothing; {collection} as a JSON string clipped at 40 (text.ts
  * quote()); {declaredCount} "N collection(s)"; {header} Authorization or api-key; {keyExpiry}
  * " on YYYY-MM-DD" for a JWT with `exp`, or nothing; {undeclared} the collections reached beyond
  * the declared, sorted, UNDECLARED.max at most then " and N more", UNDECLARED.notCreated after one
@@ -38,7 +38,7 @@
  * KEY_RULES hold before anything is sent (else the key step fails): `trimmed`, and `header-safe`
  * (every character in HEADER_SAFE, read alike by JavaScript and RE2). EXPIRY judges a JWT's `exp`
  * once the key step passed, the first that holds deciding: `expired` (not after now), `tooSoon`
- * (fewer whole days left than minValidityDays), `warning` (fewer than warnValidityDays); with
+ * (minValidityDays set, and fewer whole days left), `warning` (fewer than warnValidityDays); with
  * {expiredAt} "YYYY-MM-DD at hh:mm:ss UTC", {expiry} (jwt.ts describeExpiry), {minValidityDays}.
  * OPEN_NOT_ENFORCED warns of excess on an allowed open cluster; {access}: the declared access.
  */
