@@ -1,8 +1,4 @@
-/**
- * What a server's answer, or the lack of one, says: the status and the server's own words for a
- * message, and the failures every step treats alike (network and TLS errors, the deadline, a
- * redirect). Node built-ins only.
- */
+/** What an answer, or its lack, says: the server's words for a message, and the failures every step treats alike. */
 import { STATUS_CODES } from 'node:http';
 import { failure, Failure } from './failures';
 import type { BaseUrl } from './options';
@@ -10,7 +6,7 @@ import { EDGE } from './probes';
 import { DEADLINE_TIMEOUT, Outcome } from './retry';
 import { codeOf } from '../runtime/errors';
 import { PART_HIDDEN, holdsSecret, safeLine } from '../runtime/secrets';
-import { quote } from '../runtime/text';
+import { plural, quote } from '../runtime/text';
 
 /** A REST answer: its status, headers and body (at most 1 MiB). */
 export interface Answer {
@@ -40,14 +36,7 @@ export function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
-export function times(n: number): string {
-  return n === 1 ? '1 attempt' : `${n} attempts`;
-}
-
-/**
- * The text of the first `<title ...>text</title>` of `html` (no markup inside), trimmed, or
- * undefined. One pass, no regular expression: server text must not cost more than its length.
- */
+/** The first `<title>text</title>` of `html`, trimmed: one pass, no regular expression (server text costs its length only). */
 function htmlTitle(html: string): string | undefined {
   const startsWith = (i: number, word: string) => html.slice(i, i + word.length).toLowerCase() === word;
   let i = html.indexOf('<');
@@ -100,8 +89,7 @@ export function networkFailure(err: unknown, ctx: Wording, suffix = ''): Failure
     return failure('unexpected-answer', ` to ${e.request}: ${msg}${suffix} — Qdrant's answers to the check are a few KB: check that the URL is the cluster's REST address`);
   }
   if (UNTRUSTED_CERT_CODES.has(code)) {
-    // Node 24 and later add a fix of their own ("; if the root CA is installed locally, try
-    // running Node.js with --use-system-ca"): the line gives one fix, the same on every Node.
+    // Node 24 adds a fix of its own ("; if the root CA is installed locally, …"): one fix, the same on every Node.
     const reason = msg.replace(/; if the root CA is installed locally\b.*$/, '');
     return failure('tls-untrusted', `: ${reason} (${code})${suffix} — if the server uses a private CA, trust it (healthCheck.caFile, or --ca FILE)`);
   }
@@ -134,14 +122,14 @@ export function commonFailure(ctx: Wording, o: Outcome<Answer>): Failure | undef
     if (asked !== undefined) {
       // Waiting as asked would pass the deadline: say so, not that the deadline was reached.
       return failure('deadline', ` of ${seconds(ctx.deadlineMs)}: the server asked to wait ${seconds(asked * 1000)} (Retry-After) before the next attempt, ` +
-        `more than the ${seconds(Math.max(0, o.leftMs as number))} left, after ${times(o.attempts)}; last answer: ${answer(o.value as Answer, ctx.secrets)} — run the check again later`);
+        `more than the ${seconds(Math.max(0, o.leftMs as number))} left, after ${plural(o.attempts, 'attempt')}; last answer: ${answer(o.value as Answer, ctx.secrets)} — run the check again later`);
     }
     let last = '';
     if (o.err && codeOf(o.err) !== 'CHECK_TIMEOUT' && codeOf(o.err) !== DEADLINE_TIMEOUT) last = `; last error: ${networkFailure(o.err, ctx).message}`;
     else if (o.value) last = `; last answer: ${answer(o.value, ctx.secrets)}`;
-    return failure('deadline', ` of ${seconds(ctx.deadlineMs)} reached after ${times(o.attempts)}${last}`);
+    return failure('deadline', ` of ${seconds(ctx.deadlineMs)} reached after ${plural(o.attempts, 'attempt')}${last}`);
   }
-  if (o.err) return networkFailure(o.err, ctx, o.attempts > 1 ? ` after ${times(o.attempts)}` : '');
+  if (o.err) return networkFailure(o.err, ctx, o.attempts > 1 ? ` after ${plural(o.attempts, 'attempt')}` : '');
   const { status, headers } = o.value as Answer;
   if (status >= 300 && status < 400) {
     const location = Array.isArray(headers.location) ? headers.location[0] : headers.location;
@@ -153,11 +141,7 @@ export function commonFailure(ctx: Wording, o: Outcome<Answer>): Failure | undef
   return undefined;
 }
 
-/**
- * Where a Location header points, for a message: the origin only (a path or query may hold
- * anything). Never a form of the key nor part of one (holdsSecret): neither the header as sent nor
- * the origin the URL parser made of it (lower-cased, percent-decoded) may hold one, in any case.
- */
+/** Where a Location header points, for a message: the origin only, and never if it or the header holds any form of the key. */
 function redirectTarget(ctx: Wording, location: string): string {
   if (holdsSecret(location, ctx.secrets)) return PART_HIDDEN;
   let u;
@@ -171,11 +155,8 @@ function redirectTarget(ctx: Wording, location: string): string {
 }
 
 /**
- * Whether a refusal of a keyless request (REST 401/403, gRPC 16/7) may come from Qdrant or from
- * the edge in front of a Qdrant Cloud cluster, so that it may be repeated with the key: a Qdrant
- * Cloud host, or Qdrant's own text, whole (a gateway's text that only starts with one, "Invalid API
- * key or JWT (sign in at /login)", is not Qdrant's). REST also accepts the Cloud edge's JSON
- * (probes.ts, the edge-refusal rule).
+ * Whether a keyless request's refusal may come from Qdrant or the Qdrant Cloud edge, and may be
+ * asked again with the key: a Qdrant Cloud host, or Qdrant's own text, whole (probes.ts, edge-refusal).
  */
 export function isQdrantRefusal(hostname: string, text: string | undefined): boolean {
   return hostname.toLowerCase().endsWith(EDGE.hostSuffix) || (EDGE.qdrantTexts as readonly string[]).includes(String(text || '').trim());

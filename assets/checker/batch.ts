@@ -1,8 +1,4 @@
-/**
- * Many grants of one key in one process: the clusters are checked concurrently, a bounded number
- * at a time, each over its own connections; one report per grant, in the order given (`onReport`
- * sees each as soon as it is done). Node built-ins only.
- */
+/** Many grants of one key in one process, a bounded number at a time; one report per grant, in the order given. */
 import { checkGrant } from './check';
 import { Grant, parseBaseUrl, prepare, SharedCheckOptions, withoutSecrets } from './options';
 import type { BatchReport, CheckReport } from './report';
@@ -11,10 +7,7 @@ import { redact } from '../runtime/secrets';
 import { quote } from '../runtime/text';
 import { DEFAULT_GRPC_PORT, DEFAULT_REST_PORT, notAsChecked, showUrl } from '../runtime/url';
 
-/**
- * Validates a list of grants ({label?, url, grpcUrl?}). Throws a usage error naming the entry; what
- * it shows of the entry is redacted of `secrets` before it is clipped.
- */
+/** Validates a list of grants ({label?, url, grpcUrl?}): a usage error naming the entry, redacted before clipped. */
 export function checkGrantList(grants: unknown, secrets: readonly (string | undefined)[] = []): Grant[] {
   const show = (value: string, max: number) => quote(redact(value, secrets), max);
   if (!Array.isArray(grants) || grants.length === 0) throw new RuntimeError('the grants must be a non-empty list of {"label","url","grpcUrl"}');
@@ -29,8 +22,7 @@ export function checkGrantList(grants: unknown, secrets: readonly (string | unde
     }
     const grant = fields as Partial<Grant>;
     if (grant.url === undefined) throw new RuntimeError(`grant ${i + 1} has no "url"`);
-    // Every address is checked before anything is sent to any of them. The constructs give a
-    // target each grant's address as it is written here: it must be exactly the one checked.
+    // Checked before anything is sent; the targets get the address as written: it must be the one checked.
     for (const [k, port] of [['url', DEFAULT_REST_PORT], ['grpcUrl', DEFAULT_GRPC_PORT]] as const) {
       const written = grant[k];
       if (written === undefined) continue;
@@ -47,10 +39,7 @@ export function checkGrantList(grants: unknown, secrets: readonly (string | unde
   });
 }
 
-/**
- * Checks every grant with one key, `concurrency` clusters at a time. Rejects only with a usage
- * error (bad options or a bad grant, before anything is sent).
- */
+/** Checks every grant with one key, `concurrency` at a time (`onReport` sees each when done); rejects only with a usage error. */
 export async function checkMany(options: SharedCheckOptions, grants: Grant[],
   settings: { concurrency?: number; onReport?: (report: CheckReport, index: number) => void } = {}): Promise<BatchReport> {
   const { concurrency = 8, onReport } = settings;

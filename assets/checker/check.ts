@@ -1,11 +1,7 @@
 /**
- * Qdrant cluster access check: proves that one API key works on one Qdrant cluster, and has the
- * access its apps need (the steps: steps.ts, grpc-step.ts). Node built-ins only.
- *
- * Wire cost: root and enforced (neither sends the key) go first; nothing keyed is sent until the
- * address has proven to be Qdrant (behind an edge that wants a key on GET /: until root with the
- * key has); then key and the access probes go out together, as streams of one HTTP/2 connection
- * (rest.ts), while gRPC runs alongside on its own connection: two TLS handshakes a check.
+ * The check of one grant: root and enforced (keyless) first, nothing keyed until the address proved
+ * to be Qdrant; then key and the access probes together as streams of one HTTP/2 connection, gRPC
+ * alongside on its own: two TLS handshakes a check.
  */
 import { Failure, inGuide, tableFailure, withFix } from './failures';
 import { CheckOptions, Grant, parseBaseUrl, prepare, Prepared, withoutSecrets } from './options';
@@ -26,10 +22,7 @@ function keyProblem(key: string): Failure | undefined {
   return broken && tableFailure(broken.then);
 }
 
-/**
- * Checks one grant with the prepared options of its key. Resolves a report (never containing the
- * key); rejects only with a usage error for a bad grant.
- */
+/** Checks one grant with its key's prepared options: a report without the key; rejects only for a bad grant. */
 export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckReport> {
   const started = Date.now();
   const target = parseBaseUrl(grant.url, DEFAULT_REST_PORT, shared.secrets);
@@ -53,13 +46,12 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
   if (problem) {
     results.set('key', { o: { attempts: 0 }, failure: problem }); // nothing is sent
   } else {
-    // Each grant has its own deadline; the time spent preparing (reading the CA) counts against it.
+    // Each grant has its own deadline; preparing (reading the CA) counts against it.
     const deadlineAt = started + shared.deadlineMs - shared.prepareMs;
     const ctx: CheckContext = { ...shared, target, rest: new RestClient(target, shared.secureContext), deadlineAt, portHint: 'Qdrant REST is 6333' };
-    // gRPC runs alongside; its keyed calls wait for root (below) as REST's do.
     let settleRoot: (proven: boolean) => void = () => undefined;
     const restProven = new Promise<boolean>((resolve) => { settleRoot = resolve; });
-    // Loaded only when gRPC is checked.
+    // gRPC runs alongside (loaded only when checked); its keyed calls wait for root, as REST's do.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const grpc = grpcTarget ? (require('./grpc-step') as typeof import('./grpc-step')).checkGrpc({ ...shared, target: grpcTarget, deadlineAt, portHint: 'Qdrant gRPC is 6334', restProven }, report) : undefined;
     try {
@@ -68,15 +60,13 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
         const r = await run(ctx, report);
         if (r) results.set(name, { ...r, durationMs: Date.now() - t });
       };
-      // Root and enforced send no key, and go out together. Everything keyed waits for root to
-      // prove the address is Qdrant (an edge that wants a key even on GET / costs a round trip more).
       const enforced = timed('enforced', stepEnforced);
       await timed('root', stepRoot);
       let root = results.get('root') as Verdict;
       // What REST's root allows (Qdrant, or its edge) allows gRPC's keyed calls too: no later.
       settleRoot(!root.failure);
       if (root.edge) {
-        // The step's attempts (and its messages) are those of root with the key; its time is both.
+        // The step's attempts are those of root with the key; its time is both.
         await timed('root', (c, r) => stepRoot(c, r, 'root-keyed'));
         root = { ...(results.get('root') as Verdict), durationMs: (root.durationMs as number) + ((results.get('root') as Verdict).durationMs as number) };
         results.set('root', root);
@@ -88,9 +78,7 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
       if (grpc) {
         const t = Date.now();
         const r = await grpc;
-        // Skipped: root failed, which is the check's verdict; nothing keyed went to gRPC.
         if (r.skipped) {delete report.grpcVersion;} else {
-          // gRPC ran alongside REST: only now is it known whether REST accepted the key.
           const f = r.failure && r.failure.id === 'grpc-rejected' && report.keyStatus === 'accepted'
             ? { ...r.failure, message: `${r.failure.message} although REST accepted it` } : r.failure;
           results.set('grpc', { ...r, failure: f, durationMs: r.durationMs ?? Date.now() - t });
@@ -109,7 +97,7 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
   for (const name of STEP_ORDER) {
     const found = results.get(name);
     if (!found) continue;
-    // Here a failure becomes a step's message and the report's reason: every one ends with a fix.
+    // Every failure ends with a fix.
     const fixed = found.failure ? withFix(found.failure) : undefined;
     const fail = fixed && { ...fixed, message: inGuide(fixed.message, shared.guide) };
     const step: StepResult = {
@@ -130,10 +118,7 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
   return redactDeep(report, shared.secrets);
 }
 
-/**
- * Runs the check of one grant. Resolves a report (also when the check fails); rejects only with a
- * usage error for invalid options. The key never appears in the report.
- */
+/** Checks one grant: a report (also when it fails) without the key; rejects only with a usage error. */
 export async function checkClusterAccess(options: CheckOptions): Promise<CheckReport> {
   const secrets = [options && options.apiKey];
   try {

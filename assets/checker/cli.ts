@@ -1,16 +1,9 @@
 #!/usr/bin/env node
 /**
- * qdrant-cluster-access CLI: `check` one cluster (--url) or every cluster of one key
- * (--grants-env). Run by Terraform's local-exec (one process per key) and as the package's bin.
- * The options are those of runtime/protocol.ts; exit codes 0 passed, 1 check failed, 2 usage error.
- *
- * What this file adds to the redaction of runtime/cli.ts (which redacts the keys it is told of):
- * - the values of the variables named by --key-env and --key-sha256-env are registered as secrets
- *   before the arguments are parsed, so that no parse error can echo them;
- * - a JSON Web Token (a Qdrant key can be one) anywhere in what is printed, the arguments
- *   included, becomes [redacted] (see JWT_RE);
- * - the name of a variable that is not set is shown only when it reads like a name (see
- *   describeVariable): `--key-env <the key>` is an easy mistake.
+ * The checker's CLI (Terraform's local-exec runs one process per key; the package's bin). Beyond
+ * runtime/cli.ts's redaction: the values of the variables --key-env and --key-sha256-env name are
+ * secrets before parsing, any JWT printed is [redacted], and a variable's name is shown only when
+ * it reads like one (`--key-env <the key>` is an easy mistake).
  */
 import { checkMany } from './batch';
 import { checkClusterAccess } from './check';
@@ -64,13 +57,13 @@ Exit codes: 0 all steps passed; 1 the check failed; 2 usage error (bad option, U
 number; key variable missing or empty, or not the key --key-sha256-env names).
 `;
 
+// Not echoed: a stray argument is often a key pasted where it does not belong.
+const EXTRA_ARGUMENT = 'unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)';
+
 const SECRET_FLAG_HINT = 'keys are never taken as arguments (they would show in the process list and shell history); ' +
   'put the key in the environment variable QDRANT_API_KEY, or name another variable with --key-env NAME';
 
-/**
- * A JSON Web Token, or what is left of one cut short: "eyJ" (`{"` in base64url) at the start of a
- * word, more base64url, then up to two more dot-separated parts (a name like honeyJar-search is not one).
- */
+/** A JWT, or one cut short: "eyJ" (`{"` in base64url) starting a word (not honeyJar-search), up to two more parts. */
 const JWT_RE = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*){0,2}/g;
 
 function withoutJwts(text: string): string {
@@ -78,11 +71,8 @@ function withoutJwts(text: string): string {
 }
 
 /**
- * How a message names the environment variable `name`, given with `flag` (undefined for --key-env,
- * whose messages name no flag). The name is shown only when it reads like a variable name: it starts
- * with TF_VAR_ (the constructs make those), or it is at most 40 characters, all upper case or with
- * an "_", and no part between "_" is longer than 16 characters. Anything else, a long run of
- * mixed-case letters and digits for one, may be a key given where the name belongs.
+ * How a message names variable `name`, given with `flag` (none for --key-env): shown only when it
+ * reads like a name (TF_VAR_..., or short, upper case or with "_"); anything else may be a key.
  */
 function describeVariable(name: string, flag?: string): string {
   const readsLikeName = name.startsWith('TF_VAR_') || (name.length <= 40 &&
@@ -91,10 +81,7 @@ function describeVariable(name: string, flag?: string): string {
   return flag ? `environment variable ${name} (${flag})` : `environment variable ${name}`;
 }
 
-/**
- * The secrets to register before parsing: the values of the variables named by --key-env and
- * --key-sha256-env (as `--flag NAME` or `--flag=NAME`), and every JWT in the arguments.
- */
+/** The secrets to register before parsing: the values of the variables --key-env and --key-sha256-env name, and every JWT. */
 function secretsInArgs(argv: readonly string[], env: RunIo['env']): (string | undefined)[] {
   const secrets: (string | undefined)[] = [];
   argv.forEach((arg, i) => {
@@ -114,11 +101,7 @@ type CheckCommandLine = Pick<Required<CheckOptions>, 'header' | 'access' | 'depl
   & Record<'deadline', number>
   & Record<'readCollections' | 'writeCollections', string[]> & Record<'allowOpen' | 'allowExcessAccess' | 'json' | 'help', true>>;
 
-/**
- * With --key-sha256-env: the key must be the one whose sha256 that variable holds. Terraform gives
- * it for a key from a variable, whose TF_VAR_ value (what the check reads) loses to -var and .tfvars
- * (what the targets get). Neither the key nor a hash is ever shown.
- */
+/** With --key-sha256-env: the key must be the one whose sha256 it holds (TF_VAR_ loses to -var and .tfvars). Nothing of either is shown. */
 function checkKeyHash(o: { keyEnv: string; keySha256Env: string }, env: RunIo['env'], apiKey: string): void {
   const expected = envValue(env, o.keySha256Env);
   const variable = describeVariable(o.keySha256Env, CHECK_OPTIONS.keySha256Env.flag);
@@ -133,17 +116,12 @@ function checkKeyHash(o: { keyEnv: string; keySha256Env: string }, env: RunIo['e
   throw new RuntimeError(`the key in ${describeVariable(o.keyEnv)} is not the one whose sha256 is in ${variable}; give the key that hash was made from`);
 }
 
-/**
- * The key in the variable --key-env names (a usage error when it is missing, empty or only
- * whitespace), checked against --key-sha256-env when given. `keyEnvGiven`: whether --key-env was
- * given (the hint differs).
- */
+/** The key in the variable --key-env names (missing, empty or blank: a usage error), checked against --key-sha256-env. */
 function readKey(o: { keyEnv: string; keySha256Env?: string; deployCommand: string }, keyEnvGiven: boolean, env: RunIo['env']): string {
   const apiKey = envValue(env, o.keyEnv);
   if (apiKey === undefined || apiKey.trim() === '') {
     const state = apiKey === undefined ? 'is not set' : apiKey === '' ? 'is empty' : 'holds only whitespace';
     const variable = describeVariable(o.keyEnv);
-    // A name that is not shown is not repeated in the hint either.
     const hint = variable.includes('(not shown') ? ': --key-env takes the NAME of the variable that holds the key, not the key'
       : o.keyEnv.startsWith('TF_VAR_')
         ? `: ${setKeyHint(o.keyEnv, o.deployCommand)} (a value given with -var or a .tfvars file does not reach the check)`
@@ -158,7 +136,7 @@ function readKey(o: { keyEnv: string; keySha256Env?: string; deployCommand: stri
 function verifyKey(rest: readonly string[], env: RunIo['env']): { help: true } | { help?: undefined; verified: true } {
   const { values, positionals } = parseArgs(VERIFY_KEY_OPTIONS, rest, SECRET_FLAG_HINT);
   if (values.help) return { help: true };
-  if (positionals.length > 0) throw new RuntimeError('unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)');
+  if (positionals.length > 0) throw new RuntimeError(EXTRA_ARGUMENT);
   const o = withDefaults(VERIFY_KEY_OPTIONS, values) as unknown as { keyEnv: string; keySha256Env?: string; deployCommand: string };
   if (o.keySha256Env === undefined) throw new RuntimeError(`verify-key needs ${CHECK_OPTIONS.keySha256Env.flag} NAME: the variable holding the sha256 of the key`);
   readKey(o, values.keyEnv !== undefined, env);
@@ -178,8 +156,7 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']): { 
   }
   const { values, positionals } = parseArgs(CHECK_OPTIONS, rest, SECRET_FLAG_HINT);
   if (values.help) return { help: true };
-  // Not echoed: a stray argument is often a key pasted where it does not belong.
-  if (positionals.length > 0) throw new RuntimeError('unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)');
+  if (positionals.length > 0) throw new RuntimeError(EXTRA_ARGUMENT);
   const o = withDefaults(CHECK_OPTIONS, values) as unknown as CheckCommandLine;
   if ([o.url, o.grantsEnv, o.grantsFile].filter((v) => v !== undefined).length !== 1) {
     throw new RuntimeError('give one of --url <base_url> (one cluster), --grants-env NAME or --grants-file FILE (several)');
@@ -207,9 +184,7 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']): { 
         throw new RuntimeError(`${source} is not valid JSON; expected a list of {"label","url","grpcUrl"}`);
       }
     }
-    // Each entry is checked by checkMany (batch.ts checkGrantList) before anything is sent.
     if (!Array.isArray(parsed) || parsed.length === 0) throw new RuntimeError(`${source} must be a non-empty JSON list of {"label","url","grpcUrl"}`);
-    // A value known only at deploy is in an environment variable of its own (runtime/input-file.ts);
     // fromEntries keeps every member an own property, "__proto__" too (checkGrantList refuses it).
     grants = parsed.map((g: unknown, i) => (g && typeof g === 'object' && !Array.isArray(g)
       ? Object.fromEntries(Object.entries(g).map(([k, v]) => [k, resolveValue(v, env, `grant ${i + 1} ${k}`)])) : g) as Grant);
@@ -259,7 +234,6 @@ async function run(io: RunIo): Promise<number> {
   io.addSecret(parsed.options.apiKey);
   const lines = (report: CheckReport) => [formatReport(report), ...formatWarnings(report)].map((l) => `${l}\n`).join('');
   if (parsed.grants === undefined) {
-    // One of --url and --grants-env is given (parseCommandLine): here --url.
     const report = await checkClusterAccess(parsed.options as CheckOptions);
     io.stdout(parsed.json ? `${JSON.stringify(report, null, 2)}\n` : lines(report));
     return report.ok ? 0 : 1;

@@ -1,12 +1,7 @@
 /**
- * The failure catalog: every way a check can fail, with the phrase its line starts with, the
- * likely cause and the fix. The checker builds every failure message through failure(), and the
- * setup guide's troubleshooting table is generated from this list, so the two cannot drift apart
- * (a test runs the checker against every fault and requires each failure id to be listed here and
- * in the guide). Node built-ins only.
- *
- * Phrases are fixed text; the message adds details after the phrase (the server's answer, a date,
- * a host). Hints that name a file, a prop or a command use the construct's words, then the CLI's.
+ * The failure catalog: every way a check can fail, its line's phrase, the likely cause and the fix.
+ * Every failure message is built through failure(), and the setup guide's troubleshooting table is
+ * generated from this list, so the two cannot drift apart.
  */
 
 /** [id, phrase, cause, fix] of every failure: the catalog's rows. */
@@ -108,20 +103,14 @@ export interface Failure {
 
 const BY_ID = new Map(FAILURES.map((f) => [f.id, f]));
 
-/** The catalog entry of an id. */
-function entry(id: FailureId): FailureEntry {
-  return BY_ID.get(id) as FailureEntry;
-}
+const entry = (id: FailureId) => BY_ID.get(id) as FailureEntry;
 
 /** A failure whose message is the catalog phrase of `id` then `detail`, e.g. " (401 Invalid API key or JWT)". */
 export function failure(id: FailureId, detail = '', opts: { serverText?: boolean } = {}): Failure {
   return opts.serverText ? { id, message: `${entry(id).phrase}${detail}`, serverText: true } : { id, message: `${entry(id).phrase}${detail}` };
 }
 
-/**
- * A catalog fix in the words of a failure line: first letter lower-cased, no trailing period, no
- * backticks, and "(section 2)" as "(setup guide, section 2)" (the CLI user may not have it open).
- */
+/** A catalog fix in a failure line's words: lower-case start, no period or backticks, "(setup guide, section 2)". */
 function lineFix(id: FailureId): string {
   const fix = entry(id).fix.replace(/`/g, '').replace(/\(section (\d+)\)/g, '(setup guide, section $1)').replace(/\.$/, '');
   return fix.charAt(0).toLowerCase() + fix.slice(1);
@@ -132,11 +121,7 @@ export function inGuide(text: string, guide?: string): string {
   return guide ? text.replace(/\(setup guide, section (\d+)\)/g, (_, n: string) => `(${guide}, section ${n})`) : text;
 }
 
-/**
- * Whether a message already says what to do: a "; " or " — " outside parentheses and quoted
- * strings (the server's words and names are shown in them), not followed by "last error:" or
- * "last answer:" (a deadline's details, not a hint).
- */
+/** Whether a message says what to do: a "; " or " — " outside parentheses and quotes, not before "last error:" or "last answer:". */
 function hasHint(message: string): boolean {
   let depth = 0;
   let quoted = false;
@@ -154,11 +139,7 @@ function hasHint(message: string): boolean {
   return false;
 }
 
-/**
- * A failure whose message ends with a fix: its own hint if it has one, else "; " + the catalog's
- * fix. A message that ends with a server's words (serverText) always gets the catalog's: a "; "
- * in those words is not ours.
- */
+/** A failure whose message ends with a fix: its own hint, else the catalog's (always after a server's words). */
 export function withFix(f: Failure): Failure {
   if (!f.serverText && hasHint(f.message)) return f;
   return { id: f.id, message: `${f.message}; ${lineFix(f.id)}` };
@@ -173,9 +154,5 @@ export function tableFailure(v: TableVerdict, detail = v.detail): Failure {
   return failure(v.failure as FailureId, detail, { serverText: v.serverText });
 }
 
-/**
- * A failing verdict as a failed step's message, placeholders left in for an engine to fill
- * (Terraform). withFix decides on it as Node does on the filled message: the same, unless a
- * server's words leave a quote or a parenthesis open (then Node appends the fix too).
- */
+/** A failing verdict as a step's message, placeholders left for Terraform to fill; withFix decides as on the filled one. */
 export const messageTemplate = (v: TableVerdict): string => withFix(tableFailure(v)).message;

@@ -1,8 +1,4 @@
-/**
- * The messages of the checker's gRPC calls: gRPC's length-prefixed framing, its statuses, and a
- * tiny protobuf reader for the two answers the checker needs (`qdrant.Qdrant/HealthCheck`,
- * `qdrant.Collections/List`). At most MAX_RESPONSE_BYTES of an answer are decoded. Node built-ins only.
- */
+/** The messages of the checker's gRPC calls: framing, statuses, and a tiny protobuf reader for its two answers. */
 import { RuntimeError, codeOf } from '../runtime/errors';
 import { clip } from '../runtime/text';
 
@@ -12,11 +8,7 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 /** gRPC status codes used here (https://grpc.github.io/grpc/core/md_doc_statuscodes.html). */
 export const GrpcStatus = Object.freeze({
   OK: 0,
-  CANCELLED: 1,
   UNKNOWN: 2,
-  INVALID_ARGUMENT: 3,
-  DEADLINE_EXCEEDED: 4,
-  NOT_FOUND: 5,
   PERMISSION_DENIED: 7,
   RESOURCE_EXHAUSTED: 8,
   UNIMPLEMENTED: 12,
@@ -73,10 +65,8 @@ function tooLarge(): RuntimeError {
 }
 
 /**
- * Splits a response body into message payloads, gzip undone when `encoding` is 'gzip'; at most
- * MAX_RESPONSE_BYTES decoded in all (code 'ERR_GRPC_TOO_LARGE': a few KB of gzip can hold a GB).
- * With `accepted` (the encodings the call advertised), a compressed message in another encoding
- * is refused. Throws (code 'ERR_GRPC_FRAME') on a malformed body.
+ * A body's message payloads, gzip undone, MAX_RESPONSE_BYTES decoded at most (ERR_GRPC_TOO_LARGE:
+ * a few KB of gzip can hold a GB); a message compressed but not as `accepted`, or malformed: ERR_GRPC_FRAME.
  */
 export function decodeFrames(body: Buffer, encoding?: string, accepted?: readonly string[]): Buffer[] {
   const messages = [];
@@ -97,7 +87,7 @@ export function decodeFrames(body: Buffer, encoding?: string, accepted?: readonl
           `(grpc-accept-encoding: ${accepted.join(', ')}) — a server may compress only with an encoding the client accepts; check the gRPC address`, 'ERR_GRPC_FRAME');
       }
       if (encoding !== 'gzip') throw new RuntimeError(`compressed gRPC message with unsupported encoding ${shown}`, 'ERR_GRPC_FRAME');
-      // zlib is loaded only for a compressed message (Qdrant sends none): it costs every check process ~2 ms to load.
+      // zlib is loaded only for a compressed message (Qdrant sends none): it costs a check process ~2 ms.
       try {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         payload = (require('node:zlib') as typeof import('node:zlib')).gunzipSync(payload, { maxOutputLength: Math.max(1, MAX_RESPONSE_BYTES - total) });
@@ -162,7 +152,7 @@ function stringField(fields: ReturnType<typeof readFields>, n: number): string |
   return out;
 }
 
-/** Decodes `HealthCheckReply{ string title = 1; string version = 2; optional string commit = 3; }`. Throws (code 'ERR_PROTOBUF') on malformed input. */
+/** Decodes `HealthCheckReply{ string title = 1; string version = 2; optional string commit = 3; }` (ERR_PROTOBUF when malformed). */
 export function decodeHealthCheckReply(buf: Uint8Array): { title: string; version: string; commit?: string } {
   const fields = readFields(Buffer.from(buf));
   const commit = stringField(fields, 3);

@@ -1,15 +1,10 @@
 /**
- * The gRPC step of a check (port 6334 on Qdrant Cloud), over one HTTP/2 connection:
- *   1. qdrant.Qdrant/HealthCheck without a key: Qdrant answers it whatever the key (as GET / on
- *      REST), so it only proves that the address is Qdrant's gRPC endpoint, and gives its version
- *      (a refusal without a key, 16 or 7, from a Qdrant Cloud host or with Qdrant's own message,
- *      is asked again with the key; any other refusal fails the step, the key unsent);
- *   2. qdrant.Collections/List with the key (grpc-status 0 = accepted, 16 = rejected, 7 =
- *      forbidden or expired) and without it (16 or 7 = keys enforced, 0 = open), both at once.
- * Retries like REST (network errors, timeouts, UNAVAILABLE, RESOURCE_EXHAUSTED), within the
- * check's deadline. Node built-ins only.
+ * The gRPC step of a check, over one HTTP/2 connection: Qdrant/HealthCheck without a key proves
+ * the address is Qdrant's gRPC endpoint (an edge's refusal is asked again with the key); then
+ * Collections/List with the key (0 accepted, 16 rejected, 7 forbidden or expired) and without it
+ * (16 or 7 enforced, 0 open), at once. Retries like REST, within the check's deadline.
  */
-import { commonFailure, isQdrantRefusal, networkFailure, times } from './answers';
+import { commonFailure, isQdrantRefusal, networkFailure } from './answers';
 import { failure, Failure } from './failures';
 import { GrpcAnswer, GrpcClient, openGrpc } from './grpc';
 import { decodeHealthCheckReply, encodeEmpty, GrpcStatus } from './grpc-messages';
@@ -20,6 +15,7 @@ import { backoff, Outcome, RETRYABLE_CODES, withRetries } from './retry';
 import type { CheckContext, Verdict } from './steps';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
 import { safeLine } from '../runtime/secrets';
+import { plural } from '../runtime/text';
 
 const HEALTH = '/qdrant.Qdrant/HealthCheck';
 const LIST = '/qdrant.Collections/List';
@@ -32,10 +28,7 @@ const BAD_ANSWER_CODES = new Set(['ERR_GRPC_TOO_LARGE', 'ERR_GRPC_FRAME']);
 /** The check's context with the gRPC address, and whether REST's root step passed (the keyed calls wait for it, and are skipped without it). */
 type GrpcContext = Omit<CheckContext, 'rest'> & { readonly restProven: Promise<boolean> };
 
-/**
- * One call with retries, bounded by the deadline. An HTTP/2 stream or session reset (REFUSED_STREAM,
- * GOAWAY) is retried as a reset connection, as on REST.
- */
+/** One call with retries, bounded by the deadline; an HTTP/2 reset is retried as a reset connection, as on REST. */
 function attemptCall(ctx: GrpcContext, client: GrpcClient, path: string, metadata: Record<string, string>, first = false) {
   return withRetries(ctx,
     (timeoutMs) => client.call(path, { metadata, message: encodeEmpty(), timeoutMs }).catch((err) => {
@@ -75,11 +68,7 @@ function transportFailure(ctx: GrpcContext, o: Outcome<GrpcAnswer>, path: string
   return undefined;
 }
 
-/**
- * Runs the gRPC step alongside the REST steps; never rejects. `note` (an open gRPC endpoint,
- * allowed) is for the caller to add to the report after the REST notes; `skipped`: REST's root
- * failed, so the keyed calls were not made.
- */
+/** Runs alongside the REST steps; never rejects. `note`: for the caller to add after REST's; `skipped`: root failed, nothing keyed sent. */
 export async function checkGrpc(ctx: GrpcContext, report: CheckReport): Promise<Verdict & { note?: string; skipped?: boolean }> {
   const started = Date.now();
   const done = (attempts: number, result: { failure?: Failure; message?: string; note?: string; skipped?: boolean }) =>
@@ -99,9 +88,8 @@ export async function checkGrpc(ctx: GrpcContext, report: CheckReport): Promise<
       });
     }
     if (isRefusal(answer)) {
-      // Qdrant answers HealthCheck whatever the key: a refusal is an edge in front of it (as on
-      // REST, see stepRoot), or a Qdrant before 1.15.1. Ask again, with the key, once REST's root
-      // allows keyed calls; the step's attempts (and its messages) are those of this call.
+      // Qdrant answers HealthCheck whatever the key: a refusal is an edge (as on REST) or a Qdrant
+      // before 1.15.1. Ask again with the key once REST's root allows keyed calls.
       if (!(await ctx.restProven)) return done(health.attempts, { skipped: true });
       health = await attemptCall(ctx, client, HEALTH, credential);
       broken = transportFailure(ctx, health, HEALTH);
@@ -121,14 +109,13 @@ export async function checkGrpc(ctx: GrpcContext, report: CheckReport): Promise<
       // An HTTP answer without gRPC's status: an HTTP port, such as REST's.
       const hint = answer.statusFromHttp ? ` — is the port right? ${ctx.portHint}` : '';
       return done(health.attempts, {
-        failure: failure('grpc-not-qdrant', `: ${HEALTH} answered ${describe(answer, ctx.secrets)}${health.attempts > 1 ? ` after ${times(health.attempts)}` : ''}${hint}`,
+        failure: failure('grpc-not-qdrant', `: ${HEALTH} answered ${describe(answer, ctx.secrets)}${health.attempts > 1 ? ` after ${plural(health.attempts, 'attempt')}` : ''}${hint}`,
           { serverText: hint === '' }),
       });
     }
     report.grpcVersion = safeLine(info.version, ctx.secrets, 40);
 
-    // The key goes to List only once REST's root has proven the cluster's address, or its edge (a
-    // failed root fails the check anyway): HealthCheck proved this port is Qdrant, not this cluster's.
+    // The key goes to List only once REST's root proved the cluster's address: HealthCheck proved a Qdrant, not this cluster.
     if (!(await ctx.restProven)) return done(health.attempts, { skipped: true });
     const [withKey, withoutKey] = await Promise.all([attemptCall(ctx, client, LIST, credential), attemptCall(ctx, client, LIST, {})]);
     const attempts = health.attempts + withKey.attempts + withoutKey.attempts;
@@ -157,7 +144,6 @@ export async function checkGrpc(ctx: GrpcContext, report: CheckReport): Promise<
       if (ctx.requireAuth) {
         return done(attempts, { failure: failure('grpc-open', `: ${LIST} without a key answered status 0 — enable an API key on the cluster (or pass --allow-open)`) });
       }
-      // Returned, not pushed: the caller adds it after the REST notes, so their order is stable.
       return done(attempts, { message: `gRPC ok (qdrant ${report.grpcVersion}, gRPC is open, key not verified)`, note: 'gRPC is open (allowed)' });
     }
     if (n.grpcStatus !== GrpcStatus.UNAUTHENTICATED && n.grpcStatus !== GrpcStatus.PERMISSION_DENIED) {

@@ -1,20 +1,8 @@
 /**
- * A low-level gRPC client for the checker: unary calls over HTTP/2 with Node's built-in http2 and
- * tls modules only; the messages are grpc-messages.ts's (re-exported here with the client).
- *
- * What it promises:
- *   - TLS is always verified (trust.ts verifiedTls). Extra CAs come only through a
- *     tls.SecureContext, which replaces Node's default trust for this client (trust.ts adds the
- *     CA to a default context). `http://` is accepted for loopback hosts only (tests).
- *   - One call is one HTTP/2 stream: no retries, nothing followed; every answer is returned as read
- *     (trailers-only answers included), with grpc-status taken from the trailers, or from the
- *     headers of a trailers-only answer, or mapped from the HTTP status when there is none.
- *   - Network and TLS errors reject with Node's own error (its `code` kept); a call that does not
- *     finish in time rejects with the code 'CHECK_TIMEOUT'; 'ERR_GRPC_TOO_LARGE' past
- *     MAX_RESPONSE_BYTES, 'ERR_GRPC_FRAME' for a malformed body, 'ERR_GRPC_USAGE' for bad
- *     arguments, 'ERR_GRPC_CLOSED' after close(). Calls accept uncompressed answers only
- *     (grpc-accept-encoding: identity): a compressed message fails the call.
- *   - Credentials go only into the metadata the caller passes; this module never logs.
+ * The checker's gRPC client: unary calls over HTTP/2, TLS always verified (trust.ts), http:// for
+ * loopback only. One call is one stream: no retries, every answer returned as read. Errors keep
+ * Node's code, or: CHECK_TIMEOUT, ERR_GRPC_TOO_LARGE, ERR_GRPC_FRAME, ERR_GRPC_USAGE, ERR_GRPC_CLOSED.
+ * Credentials go only into the metadata the caller passes.
  */
 import * as http2 from 'node:http2';
 import { connect as tlsConnect, SecureContext } from 'node:tls';
@@ -33,10 +21,9 @@ const ACCEPT_ENCODINGS = Object.freeze(['identity']);
 const RESERVED_METADATA = new Set(['content-type', 'te', 'user-agent', 'grpc-timeout', 'grpc-encoding', 'grpc-accept-encoding', 'host', 'connection']);
 
 /**
- * An answer, whatever its status: grpc-status from the trailers, or the headers of a trailers-only
- * answer, or (none: a proxy's HTTP error) mapped from the HTTP status (`statusFromHttp` true);
- * grpc-message percent-decoded ('' when absent; untrusted server text); the payloads of the body's
- * messages (none unless HTTP 200 with content-type `application/grpc`).
+ * An answer, whatever its status: grpc-status from the trailers or a trailers-only answer's headers,
+ * else mapped from the HTTP status (`statusFromHttp`); grpc-message decoded (server text); the
+ * messages (only for HTTP 200 `application/grpc`).
  */
 export interface GrpcAnswer {
   grpcStatus: number;
@@ -51,20 +38,13 @@ export interface GrpcAnswer {
 export interface GrpcClient {
   /** The origin the client talks to, `https://host:port`. */
   readonly url: string;
-  /**
-   * One unary call (`/package.Service/Method`) on its own HTTP/2 stream; the connection is opened on first use and shared.
-   * metadata: sent as headers, e.g. `{ 'api-key': key }` (names lower-cased; the transport's own refused). message: one
-   * framed message (default: the empty one). timeoutMs: default the client's; also sent as `grpc-timeout`.
-   */
+  /** One unary call on its own stream; metadata: headers such as `{ 'api-key': key }`; message: default the empty one. */
   call(path: string, options?: { metadata?: Readonly<Record<string, string>>; message?: Buffer; timeoutMs?: number }): Promise<GrpcAnswer>;
   /** Cancels pending calls (they reject with 'ERR_GRPC_CLOSED') and closes the connection. */
   close(): Promise<void>;
 }
 
-/**
- * A gRPC base URL by the address rule (runtime/url.ts): `https://host[:port]` (port 6334 when
- * absent), or `http://` for a loopback host. Throws with the code 'ERR_GRPC_USAGE'.
- */
+/** A gRPC base URL by the address rule (runtime/url.ts), port 6334 when absent. Throws with the code 'ERR_GRPC_USAGE'. */
 export function parseGrpcUrl(input: string): { protocol: string; hostname: string; port: number; authority: string; origin: string } {
   const parsed = parseClusterUrl(String(input));
   if (parsed.problems.length > 0) throw new RuntimeError(`gRPC URL ${showUrl(input)} ${parsed.problems[0]}`, 'ERR_GRPC_USAGE');
@@ -91,11 +71,7 @@ function parseStatus(value: unknown): number | undefined {
   return /^\d{1,3}$/.test(String(text)) ? Number(text) : undefined;
 }
 
-/**
- * Opens a client for `https://host[:port]`; `timeoutMs`: the default time limit of one call
- * (connect, TLS, the request and the whole answer). Connects lazily, on the first call; a failed
- * connection is made anew by the next call (the caller decides whether to retry).
- */
+/** A client for `url`; `timeoutMs`: one call's default limit, connect to last byte. Connects on the first call, anew after a failure. */
 export function openGrpc(url: string, options: { secureContext?: SecureContext; timeoutMs: number }): GrpcClient {
   const target = parseGrpcUrl(url);
   const defaultTimeout = positiveTimeout(options.timeoutMs, 'timeoutMs');
@@ -108,13 +84,12 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
   function connect(): http2.ClientHttp2Session {
     if (session && !session.closed && !session.destroyed) return session;
     sessionError = undefined;
-    // The TLS connection is made here, not by http2.connect: Node 18's http2 sets an IP address
-    // as the SNI server name, and prints a deprecation warning (DEP0123) for it.
+    // TLS made here, not by http2.connect: Node 18's http2 sends an IP address as SNI (warning DEP0123).
     const tlsOptions = { host: target.hostname, port: target.port, ALPNProtocols: ['h2'], ...verifiedTls(target.hostname, secureContext) };
     const s = target.protocol === 'https:'
       ? http2.connect(target.origin, { createConnection: () => tlsConnect(tlsOptions) })
       : http2.connect(target.origin);
-    // A connection failure is reported through the calls it fails (and a listener keeps it from throwing).
+    // Reported through the calls it fails (and a listener keeps it from throwing).
     s.on('error', (err) => {
       sessionError = err;
     });
@@ -171,7 +146,6 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
     pending.add(entry);
     const timer = setTimeout(() => {
       entry.cancel(new RuntimeError(`no answer to ${path} from ${target.authority} within ${timeoutMs} ms`, 'CHECK_TIMEOUT'));
-      // A connection that never completed (or a server that answers nothing) is not worth keeping.
       s.destroy();
     }, timeoutMs);
 
@@ -185,10 +159,9 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
     let httpStatus = 0;
     let contentType = '';
     let grpcEncoding: string | string[] | undefined;
-    let headerStatus: number | undefined;
-    let headerMessage: string | string[] | undefined;
-    let trailerStatus: number | undefined;
-    let trailerMessage: string | string[] | undefined;
+    // grpc-status and grpc-message: the trailers', else a trailers-only answer's headers'.
+    let head: { status?: number; message?: string | string[] } = {};
+    let trailer: typeof head = {};
     let trailersOnly = false;
     let size = 0;
     const chunks: Buffer[] = [];
@@ -199,13 +172,11 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
       grpcEncoding = h['grpc-encoding'];
       if (h['grpc-status'] !== undefined) {
         trailersOnly = true;
-        headerStatus = parseStatus(h['grpc-status']);
-        headerMessage = h['grpc-message'];
+        head = { status: parseStatus(h['grpc-status']), message: h['grpc-message'] };
       }
     });
     st.on('trailers', (t) => {
-      trailerStatus = parseStatus(t['grpc-status']);
-      trailerMessage = t['grpc-message'];
+      trailer = { status: parseStatus(t['grpc-status']), message: t['grpc-message'] };
     });
     st.on('data', (d: Buffer) => {
       size += d.length;
@@ -215,18 +186,15 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
       }
       chunks.push(d);
     });
-    // A failed connection cancels its pending streams first; report the cause (ECONNREFUSED, a TLS error).
+    // A failed connection cancels its streams first: report its cause.
     st.on('error', (err: Error & { code?: string }) => finish(sessionError || (err && err.code === 'ERR_HTTP2_STREAM_CANCEL' && err.cause) || err));
     st.on('close', () => {
       if (settled) return;
       if (httpStatus === 0) {
-        // Closed before any answer: a reset stream or a dead connection.
         finish(sessionError || new RuntimeError(`the stream of ${path} was closed without an answer (HTTP/2 code ${st.rstCode})`, 'ERR_HTTP2_STREAM_ERROR'));
         return;
       }
-      const status = trailerStatus !== undefined ? trailerStatus : headerStatus;
-      const rawMessage = trailerStatus !== undefined ? trailerMessage : headerMessage;
-      // Only a gRPC answer has length-prefixed messages; a proxy's error page or a web page has none.
+      const { status, message: rawMessage } = trailer.status !== undefined ? trailer : head;
       let messages: Buffer[] = [];
       if (httpStatus === 200 && /^application\/grpc(?:[+;]|$)/.test(contentType)) {
         try {
@@ -257,7 +225,7 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
     if (!s || s.destroyed) return Promise.resolve();
     return new Promise((resolve) => {
       s.close(() => resolve());
-      // Nothing should be in flight any more; do not wait for a peer that never acknowledges.
+      // Do not wait for a peer that never acknowledges.
       setTimeout(() => s.destroy(), 1000).unref();
     });
   }

@@ -1,19 +1,12 @@
-/**
- * The Node engine of the probe table (probes.ts): a probe's request, and its verdict on an answer
- * with the message's placeholders filled. What only this engine does stays around it (steps.ts).
- * Node built-ins only.
- */
+/** The Node engine of the probe table (probes.ts): a probe's request, and its verdict with the placeholders filled. */
 import { randomBytes } from 'node:crypto';
-import { Answer, answer, isQdrantRefusal, times } from './answers';
+import { Answer, answer, isQdrantRefusal } from './answers';
 import { Failure, tableFailure } from './failures';
-import type { BaseUrl, DeclaredAccess, Prepared } from './options';
+import { BaseUrl, DeclaredAccess, NAME_HIDDEN, Prepared } from './options';
 import { EDGE, Match, OTHERWISE, ProbeId, PROBES, ProbeVerdict, RANDOM_COLLECTION_PREFIX, UNDECLARED } from './probes';
 import type { Outcome } from './retry';
 import { holdsPart, redact, safeLine } from '../runtime/secrets';
-import { quote } from '../runtime/text';
-
-/** What is shown in place of a collection name that holds part of the key (holdsPart). */
-export const NAME_HIDDEN = '(a name not shown: it holds part of the API key)';
+import { plural, quote } from '../runtime/text';
 
 /** What a verdict is judged and worded with; `clusterWide`: the global-read probe answered 200. */
 export type JudgeContext = Pick<Prepared, 'secrets' | 'access' | 'read' | 'write' | 'keyInfo' | 'header'> & { readonly target: BaseUrl; readonly clusterWide?: boolean };
@@ -111,7 +104,7 @@ function placeholder(name: string, a: Asked, o: Outcome<Answer>, json: unknown, 
     case 'method': return PROBES[a.id].request.method;
     case 'path': return a.collection !== undefined && holdsPart(a.collection, ctx.secrets) ? a.path.replace(encodeURIComponent(a.collection), '<a name not shown>') : a.path;
     case 'contentType': return safeLine(String(res.headers['content-type'] || 'no content-type').split(';')[0], ctx.secrets, 60);
-    case 'afterAttempts': return o.attempts > 1 ? ` after ${times(o.attempts)}` : '';
+    case 'afterAttempts': return o.attempts > 1 ? ` after ${plural(o.attempts, 'attempt')}` : '';
     case 'collection': return shownNames([a.collection as string], ctx.secrets);
     case 'declaredCount': return plural(ctx.read.length + ctx.write.length, 'collection');
     case 'header': return ctx.header === 'bearer' ? 'Authorization' : 'api-key';
@@ -130,15 +123,7 @@ function placeholder(name: string, a: Asked, o: Outcome<Answer>, json: unknown, 
   }
 }
 
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/**
- * Collection names (declared, from a server or from a token) for a message: redacted, quoted,
- * clipped, NAME_HIDDEN for one that holds part of the key; UNDECLARED.max at most; `mark(name)`
- * may add words after a name.
- */
+/** Collection names for a message: quoted, clipped, or NAME_HIDDEN; UNDECLARED.max at most; `mark(name)` adds words after one. */
 export function shownNames(list: string[], secrets: readonly string[], mark: (name: string) => string = () => ''): string {
   const shown = list.slice(0, UNDECLARED.max).map((n) => `${holdsPart(String(n), secrets) ? NAME_HIDDEN : quote(redact(n, secrets), 40)}${mark(n)}`).join(', ');
   return list.length > UNDECLARED.max ? `${shown} and ${list.length - UNDECLARED.max} more` : shown;

@@ -1,18 +1,15 @@
 /**
- * What a key says about itself, when it is a JWT (Qdrant Cloud's keys with granular access start
- * with `eyJhb`): its expiry (`exp`, Unix seconds), its access in words, and the collections its
- * access names. The payload is decoded WITHOUT verifying the signature: the server has verified
- * the key by then, and the collection names can only add to what the server's answers show (the
- * access step fails a key whose access names undeclared collections, which may not exist yet).
- * Nothing else of the token is ever returned but those names' access codes (r, rw, prw).
- * Node built-ins only.
+ * What a key that is a JWT says about itself: its expiry, its access in words, the collections it
+ * names. The signature is NOT verified: the server has verified the key by then, and the names can
+ * only add to what its answers show. Nothing else of the token is returned.
  */
+import { plural } from '../runtime/text';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Larger `exp` values (year 5138 and later) count as no expiry; they also keep the ISO date at four digits. */
 const MAX_EXP = 1e11;
 
-/** What a key says about itself (see the header): `expiresAt` null when it carries no valid `exp`; `collections` raw (whoever shows them cleans them). */
+/** `expiresAt` null without a valid `exp`; `collections` raw (whoever shows them cleans them). */
 export type KeyInfo = ReturnType<typeof keyInfo>;
 
 function decodePart(part: string): unknown {
@@ -33,9 +30,7 @@ export function keyInfo(key: unknown) {
   const payload = isClaims(header) && typeof header.alg === 'string' ? decodePart(parts[1]) : undefined;
   if (!isClaims(payload)) return { jwt: false, expiresAt: null as Date | null };
   const exp = payload.exp;
-  // Qdrant reads `exp` as a whole number of seconds (u64): a fraction or a string makes the token
-  // invalid (401), so it carries no expiry here either (as in the construct's Terraform output).
-  // Beyond year 5000 is as good as never.
+  // Qdrant reads `exp` as whole seconds (u64): a fraction or a string is no expiry here either.
   const expiresAt = typeof exp === 'number' && Number.isSafeInteger(exp) && exp >= 0 && exp < MAX_EXP ? new Date(exp * 1000) : null;
   if (!Array.isArray(payload.access)) return { jwt: true, expiresAt, access: accessInWords(payload.access) };
   const listed = payload.access.filter((a): a is Claims & { collection: string } => isClaims(a) && typeof a.collection === 'string');
@@ -74,9 +69,9 @@ export function describeExpiry(date: Date, now: Date): string {
   const day = date.toISOString().slice(0, 10);
   const days = daysUntil(date, now);
   if (date.getTime() <= now.getTime()) {
-    const ago = Math.floor((now.getTime() - date.getTime()) / DAY_MS);
-    return ago === 0 ? `expired ${day} (less than a day ago)` : `expired ${day} (${ago} day${ago === 1 ? '' : 's'} ago)`;
+    const ago = daysUntil(now, date);
+    return ago === 0 ? `expired ${day} (less than a day ago)` : `expired ${day} (${plural(ago, 'day')} ago)`;
   }
   if (days === 0) return `expires ${day} (in less than a day)`;
-  return `expires ${day} (in ${days} day${days === 1 ? '' : 's'})`;
+  return `expires ${day} (in ${plural(days, 'day')})`;
 }

@@ -1,7 +1,4 @@
-/**
- * The options of a check: validated, with defaults, before anything is sent. Throws a usage error
- * (RuntimeError, code USAGE) for a bad option; no message holds any form of the key. Node built-ins only.
- */
+/** The options of a check, validated before anything is sent: a usage error holds no form of the key. */
 import { keyInfo } from './jwt';
 import { BACKOFF } from './retry';
 import { loadTrust } from './trust';
@@ -12,16 +9,15 @@ import { holdsPart, redact } from '../runtime/secrets';
 import { quote } from '../runtime/text';
 import { DEFAULT_GRPC_PORT, DEFAULT_REST_PORT, parseClusterUrl, showUrl } from '../runtime/url';
 
+/** What is shown in place of a collection name that holds part of the key. */
+export const NAME_HIDDEN = '(a name not shown: it holds part of the API key)';
+
 /** How the key is sent: `api-key: <key>` (default) or `Authorization: Bearer <key>`. Exactly one header is ever sent. */
 export type KeyHeader = typeof CHECK_OPTIONS.header.values[number];
 /** The access a key must have: any valid key (default), global read-only, manage, or exactly the listed collections. */
 export type DeclaredAccess = typeof CHECK_OPTIONS.access.values[number];
 
-/**
- * What all grants of one key share: the options of the CLI of the same meaning (runtime/protocol.ts
- * CHECK_OPTIONS, with their ranges and defaults), `caFile` for --ca, `requireAuth` false for
- * --allow-open. The key (or JWT) never appears in the report.
- */
+/** What all grants of one key share: the CLI's options of the same meaning (CHECK_OPTIONS), `caFile` --ca, `requireAuth` false --allow-open. */
 export interface SharedCheckOptions {
   apiKey: string;
   header?: KeyHeader;
@@ -55,25 +51,19 @@ export interface Grant {
 
 export interface CheckOptions extends SharedCheckOptions, Grant {}
 
-/** A validated base URL (parseBaseUrl). */
 export type BaseUrl = ReturnType<typeof parseBaseUrl>;
 
-/** What the grants of one key share, validated (prepare). */
 export type Prepared = ReturnType<typeof prepare>;
 
-/**
- * Validates a base URL as the check does (no network). Throws a usage error for a bad URL, and for
- * one whose host holds part of any of `secrets` (before any DNS lookup).
- */
+/** Validates a base URL as the check does (no network); a usage error, also for a host that holds part of `secrets`. */
 export function parseBaseUrl(input: unknown, defaultPort = DEFAULT_REST_PORT, secrets: readonly (string | undefined)[] = []) {
   const what = defaultPort === DEFAULT_GRPC_PORT ? 'gRPC URL' : 'url';
   if (typeof input !== 'string' || input.trim() === '') {
     throw new RuntimeError(`missing ${what}: give the cluster's base URL, e.g. https://xyz.eu-central.aws.cloud.qdrant.io:${defaultPort}`);
   }
   // Never trimmed or otherwise repaired: the address rule (runtime/url.ts) is the one place that reads it.
-  const raw = input;
-  const parsed = parseClusterUrl(raw);
-  if (parsed.problems.length > 0) throw new RuntimeError(`${what} ${showUrl(raw)} ${parsed.problems[0]}`);
+  const parsed = parseClusterUrl(input);
+  if (parsed.problems.length > 0) throw new RuntimeError(`${what} ${showUrl(input)} ${parsed.problems[0]}`);
   const { protocol, host, hostForUrl, origin, explicitPort } = parsed as Required<typeof parsed>;
   // A key pasted into the host would go to a DNS resolver with the lookup, before any check.
   if (holdsPart(host, secrets)) {
@@ -97,10 +87,7 @@ function shownValue(value: unknown, options: SharedCheckOptions, max = 40): stri
   return quote(typeof value === 'string' ? redact(value, [options.apiKey]) : value, max);
 }
 
-/**
- * A usage error whose message holds no form of the secrets, not even a clipped one (a key pasted
- * into another option, a label or a URL); any other error as it is.
- */
+/** A usage error whose message holds no form of the secrets (a key pasted into another option); any other error as it is. */
 export function withoutSecrets(err: unknown, secrets: readonly (string | undefined)[]): unknown {
   if (!(err instanceof RuntimeError)) return err;
   const message = redact(err.message, secrets);
@@ -136,7 +123,7 @@ function enumOption<V extends string>(options: SharedCheckOptions, name: 'header
 function checkCollections(list: unknown, name: string, options: SharedCheckOptions): string[] {
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw new RuntimeError(`${name} must be a list of collection names`);
-  const shown = (c: unknown) => (typeof c === 'string' && holdsPart(c, [options.apiKey]) ? '(a name not shown: it holds part of the API key)' : shownValue(c, options, 60));
+  const shown = (c: unknown) => (typeof c === 'string' && holdsPart(c, [options.apiKey]) ? NAME_HIDDEN : shownValue(c, options, 60));
   for (const c of list) {
     if (!isCollectionName(c)) throw new RuntimeError(`${name}: ${shown(c)} is not a collection name (${COLLECTION_RULE})`);
   }

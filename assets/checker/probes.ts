@@ -1,67 +1,46 @@
 /**
  * The probe table: each request of the REST steps root, key, enforced and access, the answers it
- * expects, and what any other answer means. It is data, and both engines come from it: the Node
- * checker interprets it (judge.ts), the Terraform engine is emitted from it (src/); each implements
- * each Match field, rule and placeholder below once.
+ * expects, and what any other answer means. It is data: the Node checker interprets it (judge.ts),
+ * the Terraform engine is emitted from it (src/); each implements each field below once.
  *
- * A request's `scope`: cluster (no key: one request per cluster, for all its keys) or grant (one per
- * key and cluster); in its `path`, {collection} is URL-encoded, {random} RANDOM_COLLECTION_PREFIX
- * and 12 hex digits (a name no collection has); `body` is JSON. An access probe is asked for the
- * accesses in `appliesTo`, once per declared read (write) collection when `perCollection`.
- * `askedAfter: 'edge'`: only after root's verdict edge. `reuses`: the same request as that probe's,
- * whose answer an engine may judge instead. The first of the `cases` whose `when` matches decides
- * (`then`: a verdict, or one per access in `appliesTo`); none: OTHERWISE.
+ * A request's `scope`: cluster (no key: once per cluster) or grant (per key and cluster); in its
+ * `path`, {collection} is URL-encoded, {random} is RANDOM_COLLECTION_PREFIX and 12 hex digits; `body`: JSON.
+ * An access probe is asked for the accesses in `appliesTo`, per declared read (write) collection
+ * when `perCollection`; `askedAfter: 'edge'` only after root's verdict edge; `reuses`: the same
+ * request as that probe's. The first case whose `when` matches decides (`then`: a verdict, or one
+ * per access); none: OTHERWISE.
  *
- * Match: every field given holds.
- *   status, text     the status is one of them; the trimmed body is one of them, whole
- *   has              the body contains it (hasIgnoringCase: in any case)
- *   jsonStrings      the body is JSON, and the value at each path ("a.b") is a string; jsonList: a
- *                    list; jsonNames: objects that each have a string `name`; jsonEquals: this (===)
- *   rule: edge-refusal  a keyless request's refusal that may come from the edge in front of a
- *                    Qdrant Cloud cluster (or from Qdrant before 1.4.1): the host ends with
- *                    EDGE.hostSuffix (any case), the trimmed body is one of EDGE.qdrantTexts, or the
- *                    body is a JSON object whose only member `error` is one of EDGE.errors
- *   rule: only-declared-collections  the key is cluster-wide (global-read answered 200: excess-global
- *                    says so), or each collection it reaches is declared: each `name` of
- *                    `result.collections`, and each collection its JWT's access names
+ * Match (every field given holds): `status` and `text` (the trimmed body, whole) are one of those
+ * listed; `has` (hasIgnoringCase) is in the body; the body is JSON whose value at each path ("a.b")
+ * is a string (jsonStrings), a list (jsonList), objects with a string `name` (jsonNames), or ===
+ * (jsonEquals). rule edge-refusal: a keyless refusal that may come from the Qdrant Cloud edge (or
+ * Qdrant before 1.4.1): the host ends with EDGE.hostSuffix (any case), the trimmed body is one of
+ * EDGE.qdrantTexts, or a JSON object whose only `error` is one of EDGE.errors. rule
+ * only-declared-collections: global-read answered 200, or every collection the key reaches (the
+ * names of `result.collections`, those its JWT names) is declared.
  *
- * Verdicts: pass; fail: the catalog's `failure`, worded as its phrase, the detail, and its fix unless
- * the detail gives one (failures.ts messageTemplate; `serverText`: the detail ends with the server's
- * words, so the fix always follows); excess: more access than declared, which fails, or warns with
- * allowExcessAccess, and is nothing on an open cluster (no key could have less); open (enforced):
- * fails unless requireAuth is false; edge (root): an edge wants a key even on GET /, so Node asks
- * root-keyed, while Terraform, which cannot ask on a condition, passes and lets the key step prove
- * the address; key-step: an auth-layer refusal the key step (same key, same moment) reports, which
- * Terraform passes so that a wrong key gives one message, and Node, which runs every step and
- * reports the first failed in step order, skips.
+ * Verdicts: pass; fail (the catalog's `failure`, its phrase, the detail, and its fix unless the
+ * detail gives one; `serverText`: the detail ends with the server's words); excess (fails, warns
+ * with allowExcessAccess, nothing on an open cluster); open (fails unless requireAuth is false);
+ * edge (Node asks root-keyed; Terraform, which cannot ask on a condition, passes and lets the key
+ * step prove the address); key-step (a refusal the key step reports: Terraform passes, Node skips).
  *
- * Placeholders in a detail:
- *   {answer}         the status and the server's words, one line, no key (answers.ts answer())
- *   {status} {method} {path}  the answer's status; the request as sent
- *   {contentType}    the answer's Content-Type without parameters, or "no content-type"
- *   {afterAttempts}  " after N attempts" when the answer came after retries, else nothing
- *   {collection}     the probe's collection as a JSON string, clipped at 40 characters (text.ts
- *                    quote()); {declaredCount}: "N collection(s)", the declared read and write ones
- *   {header}         the header the key was sent in: Authorization (Bearer) or api-key
- *   {keyExpiry}      " on YYYY-MM-DD" for a JWT with an expiry (`exp`), else nothing
- *   {undeclared}     the collections the key reaches beyond the declared, sorted, as {collection},
- *                    UNDECLARED.max at most, then " and N more"; UNDECLARED.notCreated after one
- *                    that only the JWT names (the server does not list it)
- *   {undeclaredFix}  UNDECLARED.fixes: `listed` when the server lists them all, `notCreated` when it
- *                    lists none ({it}: "it" for one collection, "them" for more), else `some`
- * Node alone also hides a name that holds part of the key, and the key in any form (secrets.ts).
+ * Placeholders in a detail: {answer} the status and the server's words (answers.ts answer());
+ * {status}; {method} {path} as sent; {contentType} without parameters, or "no content-type";
+ * {afterAttempts} " after N attempts" or nothing; {collection} as a JSON string clipped at 40 (text.ts
+ * quote()); {declaredCount} "N collection(s)"; {header} Authorization or api-key; {keyExpiry}
+ * " on YYYY-MM-DD" for a JWT with `exp`, or nothing; {undeclared} the collections reached beyond
+ * the declared, sorted, UNDECLARED.max at most then " and N more", UNDECLARED.notCreated after one
+ * only the JWT names; {undeclaredFix} UNDECLARED.fixes: `listed` when the server lists them all,
+ * `notCreated` when none ({it}: "it" or "them"), else `some`. Node also hides a name that holds
+ * part of the key (secrets.ts).
  *
- * Around the probes, two short lists in the same vocabulary. KEY_RULES are checked before anything
- * is sent (a rule that does not hold fails the key step, and nothing goes out): `trimmed`, no
- * whitespace at the key's ends; `header-safe`, every character in HEADER_SAFE (a character class
- * that JavaScript and RE2, Terraform's regex engine, read alike). EXPIRY judges a JWT's `exp` once
- * the key step passed, the first that holds deciding: `expired`, exp is not after now; `tooSoon`,
- * minValidityDays is set and the whole days left (rounded down) are fewer; `warning` (not a
- * failure), fewer whole days left than warnValidityDays. Its placeholders: {expiredAt} "YYYY-MM-DD
- * at hh:mm:ss UTC"; {expiry} "expires YYYY-MM-DD (in N days)" (jwt.ts describeExpiry);
- * {minValidityDays}. OPEN_NOT_ENFORCED is the warning (not a failure) of a grant whose access
- * probes found an excess on an open cluster that is allowed (requireAuth false); {access}: the
- * declared access.
+ * KEY_RULES hold before anything is sent (else the key step fails): `trimmed`, and `header-safe`
+ * (every character in HEADER_SAFE, read alike by JavaScript and RE2). EXPIRY judges a JWT's `exp`
+ * once the key step passed, the first that holds deciding: `expired` (not after now), `tooSoon`
+ * (minValidityDays set, and fewer whole days left), `warning` (fewer than warnValidityDays); with
+ * {expiredAt} "YYYY-MM-DD at hh:mm:ss UTC", {expiry} (jwt.ts describeExpiry), {minValidityDays}.
+ * OPEN_NOT_ENFORCED warns of excess on an allowed open cluster; {access}: the declared access.
  */
 import type { FailureId } from './failures';
 import type { DeclaredAccess } from './options';

@@ -1,10 +1,9 @@
-/**
- * The checker's reports, and the lines and the batch report made from them. Node built-ins only.
- */
+/** The checker's reports, and the lines made from them. */
 import type { FailureId } from './failures';
 import type { DeclaredAccess, KeyHeader } from './options';
 import { MAX_LABEL_SHOWN } from '../runtime/names';
 import { safeLine } from '../runtime/secrets';
+import { plural } from '../runtime/text';
 
 export type StepName = 'root' | 'key' | 'enforced' | 'access' | 'grpc' | 'expiry';
 
@@ -66,25 +65,15 @@ export interface BatchReport {
   failed: string[];
 }
 
-/** The verdict words of a passing report, e.g. "key accepted, keys enforced, read-only as declared, gRPC ok". */
-function verdict(report: CheckReport): string {
-  const parts = [report.enforcement === 'open' ? 'key not verified, cluster is open (allowed)' : 'key accepted, keys enforced'];
-  const access = report.steps.find((s) => s.name === 'access');
-  if (access && access.message) parts.push(access.message);
-  if (report.steps.some((s) => s.name === 'grpc')) parts.push('gRPC ok');
-  return parts.join(', ');
-}
-
 /** The one-line summary printed by the CLI (examples: the CLI's USAGE). */
 export function formatReport(report: CheckReport): string {
   if (!report.ok) return `FAIL ${report.label}  step ${report.failedStep}: ${report.reason}  ${report.durationMs} ms`;
-  const expiry = report.steps.find((s) => s.name === 'expiry');
-  const parts = [`ok   ${report.label}`];
-  if (report.qdrantVersion) parts.push(`qdrant ${report.qdrantVersion}`);
-  parts.push(verdict(report));
-  if (expiry) parts.push(expiry.message);
-  parts.push(`${report.durationMs} ms`);
-  return parts.join('  ');
+  const step = (name: StepName) => report.steps.find((s) => s.name === name);
+  // e.g. "key accepted, keys enforced, read-only as declared, gRPC ok"
+  const verdict = [report.enforcement === 'open' ? 'key not verified, cluster is open (allowed)' : 'key accepted, keys enforced',
+    step('access')?.message, step('grpc') && 'gRPC ok'].filter(Boolean).join(', ');
+  return [`ok   ${report.label}`, report.qdrantVersion && `qdrant ${report.qdrantVersion}`, verdict, step('expiry')?.message, `${report.durationMs} ms`]
+    .filter(Boolean).join('  ');
 }
 
 /** The warning lines of a report: `warn <label>  <text>`. */
@@ -92,14 +81,11 @@ export function formatWarnings(report: CheckReport): string[] {
   return report.warnings.map((w) => `warn ${report.label}  ${w}`);
 }
 
-/**
- * "FAIL 2 of 10 grants of key search-api failed: search-api → prod-us (step key), …", or undefined.
- * The labels are user text (--label, the grants): made one line without control characters.
- */
+/** "FAIL 2 of 10 grants of key search-api failed: search-api → prod-us (step key), …", or undefined; labels made one line. */
 export function formatSummary(result: BatchReport, keyLabel?: string): string | undefined {
   const failed = result.grants.filter((r) => !r.ok);
   if (failed.length === 0) return undefined;
   const of = keyLabel ? ` of key ${safeLine(keyLabel, [], 120)}` : '';
-  return `FAIL ${failed.length} of ${result.grants.length} grant${result.grants.length === 1 ? '' : 's'}${of} failed: ` +
+  return `FAIL ${failed.length} of ${plural(result.grants.length, 'grant')}${of} failed: ` +
     failed.map((r) => `${safeLine(r.label, [], MAX_LABEL_SHOWN)} (step ${r.failedStep})`).join(', ');
 }

@@ -1,14 +1,8 @@
 /**
- * REST transport of the checker: node:http(s) directly, so redirects are never followed and TLS
- * is always verified (trust.ts verifiedTls). Requests carry at most one credential header. Retries with
- * exponential backoff (full jitter) on network errors, timeouts, 5xx and 429 (Retry-After
- * honoured), never on 401/403, all within the check's deadline. Node built-ins only.
- *
- * One TLS connection per cluster: it offers HTTP/2 and HTTP/1.1 (ALPN). Qdrant's REST port speaks
- * both (actix-web with rustls), and over HTTP/2 every request of a check is a stream on that one
- * connection, so a check makes one TLS handshake for REST where HTTP/1.1 needs one per parallel
- * request. A server that picks HTTP/1.1 gets the connection as the first socket of a keep-alive
- * agent, which opens more for parallel requests.
+ * The checker's REST transport: node:http(s) directly, so redirects are never followed and TLS is
+ * always verified; at most one credential header. Retries on network errors, timeouts, 5xx and 429
+ * (Retry-After honoured), never on 401/403. One TLS connection per cluster offers HTTP/2 (Qdrant
+ * speaks it): every request is a stream on it, one handshake where HTTP/1.1 needs one per request.
  */
 import * as http from 'node:http';
 import * as http2 from 'node:http2';
@@ -38,11 +32,7 @@ export function h2Error(err: unknown): unknown {
   return H2_RESET_CODES.has(codeOf(err)) ? closedError(messageOf(err)) : err;
 }
 
-/**
- * The REST connection of one cluster's check. https: made on the first request; HTTP/2 when the
- * server picks it, else a keep-alive agent that starts with that connection. http:// (loopback
- * only) is HTTP/1.1. TLS is always verified, with the extra CAs of `secureContext` if given.
- */
+/** One cluster's REST connection, made on the first request: HTTP/2, else a keep-alive agent that starts with it (and for http://). */
 export class RestClient {
   private readonly tlsOptions: ConnectionOptions;
   session?: http2.ClientHttp2Session;
@@ -130,7 +120,6 @@ function agentStartingWith(socket: TLSSocket, tlsOptions: ConnectionOptions): ht
   return agent;
 }
 
-/** What a request is sent with: the check's target, connection and key. */
 export interface Sender extends Bounds {
   readonly target: BaseUrl;
   readonly rest: RestClient;
@@ -138,12 +127,11 @@ export interface Sender extends Bounds {
   readonly header: KeyHeader;
 }
 
-/** How an answer is taken in: settled once, with an answer or an error. */
+/** How an answer is taken in: settled once; `closed` is an error only when nothing was settled. */
 interface Answered {
   resolve(value: Answer): void;
   reject(err: unknown): void;
   tooLarge(): void;
-  /** The stream closed: an error only when no answer was settled before. */
   closed(): void;
 }
 
@@ -192,10 +180,7 @@ function send(ctx: Sender, method: string, path: string, options: { withKey: boo
   });
 }
 
-/**
- * Reads an answer. At MAX_BODY_BYTES it stops: the request fails with ERR_ANSWER_TOO_LARGE and
- * `abort` ends the stream (a server could send for ever).
- */
+/** Reads an answer; past MAX_BODY_BYTES the request fails and `abort` ends the stream (a server could send for ever). */
 function readAnswer(stream: NodeJS.ReadableStream, status: number, headers: Answer['headers'], answered: Answered, abort: () => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -248,20 +233,19 @@ function sendH2(session: http2.ClientHttp2Session | undefined, method: string, p
     answered.reject(h2Error(err));
     return () => undefined;
   }
+  const cancel = () => {
+    if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
+  };
   stream.on('response', (h) => {
     // Without a prototype: a header is data whatever its name (a server may send "__proto__").
     const resHeaders: Answer['headers'] = Object.create(null);
     for (const [name, value] of Object.entries(h)) if (!name.startsWith(':')) resHeaders[name] = value as string | string[] | undefined;
-    readAnswer(stream, Number(h[':status']), resHeaders, answered, () => {
-      if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
-    });
+    readAnswer(stream, Number(h[':status']), resHeaders, answered, cancel);
   });
   stream.on('error', (err) => answered.reject(h2Error(err)));
   stream.on('close', answered.closed);
   if (payload !== undefined) stream.end(payload);
-  return () => {
-    if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL);
-  };
+  return cancel;
 }
 
 /** Delay before the next attempt, or undefined when this outcome must not be retried. */

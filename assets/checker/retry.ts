@@ -1,8 +1,4 @@
-/**
- * The retry loop of every request the checker sends (REST and gRPC): exponential backoff (full
- * jitter) while the outcome is retryable (network errors; the caller says which answers), bounded
- * by the check's deadline. Node built-ins only.
- */
+/** The retry loop of every request (REST and gRPC): exponential backoff, full jitter, bounded by the check's deadline. */
 import { codeOf } from '../runtime/errors';
 
 /** The backoff's base and cap, unless the options say otherwise. */
@@ -26,11 +22,7 @@ export interface Bounds {
   readonly backoffCapMs: number;
 }
 
-/**
- * The outcome of a request with retries: its value (an answer) or its last error, how many
- * attempts it took, and whether the deadline ended it. `waitMs` and `leftMs` are set when it
- * stopped because the wait before the next attempt (waitMs) was longer than the time left (leftMs).
- */
+/** A request's outcome after its retries; `waitMs` and `leftMs` when the next wait was longer than the time left. */
 export interface Outcome<T> {
   readonly value?: T;
   readonly err?: unknown;
@@ -48,10 +40,8 @@ export function backoff(bounds: Bounds, n: number): number {
 }
 
 /**
- * Calls `once(timeoutMs, byDeadline)` until it succeeds for good, its outcome is not retryable, the
- * retries are used up or the deadline (bounds.deadlineAt) comes. `delayFor(outcome, n)` returns the
- * wait before the next attempt, or undefined to stop. A request that times out with the code
- * DEADLINE_TIMEOUT (its time was cut to what was left: byDeadline) ends the loop as the deadline.
+ * Calls `once` until `delayFor` (the wait before the next attempt) says stop, the retries are used
+ * up or the deadline comes; a request cut short by the deadline (byDeadline) ends as the deadline.
  */
 export async function withRetries<T>(bounds: Bounds, once: (timeoutMs: number, byDeadline: boolean) => Promise<T>,
   delayFor: (outcome: { value?: T; err?: unknown }, n: number) => number | undefined): Promise<Outcome<T>> {
@@ -68,7 +58,6 @@ export async function withRetries<T>(bounds: Bounds, once: (timeoutMs: number, b
     if (last.err && codeOf(last.err) === DEADLINE_TIMEOUT) return { ...last, attempts: n, deadlineHit: true };
     const delay = n > bounds.retries ? undefined : delayFor(last, n);
     if (delay === undefined) return { ...last, attempts: n, deadlineHit: false };
-    // The wait would pass the deadline: stop now, and say how long the wait was and what was left.
     const left = bounds.deadlineAt - Date.now();
     if (delay >= left) return { ...last, attempts: n, deadlineHit: true, waitMs: delay, leftMs: left };
     await sleep(delay);

@@ -1,19 +1,18 @@
 /**
- * The REST steps of a check, and the expiry: the probe table's requests and verdicts (probes.ts,
- * judge.ts), and around them what only this engine does: the network's failures first, root asked
- * again with the key behind an edge, the report and a passing step's words, excess settled once
- * enforced has run. The order of the steps is check.ts's. Node built-ins only.
+ * The REST steps and the expiry: the probe table's verdicts (judge.ts), and what only this engine
+ * does around them: network failures first, root asked again behind an edge, the report's words.
  */
 import { Answer, commonFailure } from './answers';
 import { Failure, FailureId, tableFailure } from './failures';
-import { ask, Asked, judge, Judged, NAME_HIDDEN, planAccess, plural, shownNames } from './judge';
+import { ask, Asked, judge, Judged, planAccess, shownNames } from './judge';
 import { daysUntil, describeExpiry, KeyInfo } from './jwt';
-import type { BaseUrl, DeclaredAccess, Prepared } from './options';
+import { BaseUrl, DeclaredAccess, NAME_HIDDEN, Prepared } from './options';
 import { EXPIRY, OPEN_NOT_ENFORCED, ProbeId, PROBES } from './probes';
 import type { CheckReport } from './report';
 import { attempt, RestClient } from './rest';
 import type { Outcome } from './retry';
 import { holdsPart, redact, safeLine } from '../runtime/secrets';
+import { plural } from '../runtime/text';
 
 /** A check of one cluster: what its grants share, and this cluster's address, connection and deadline. */
 export interface CheckContext extends Prepared {
@@ -60,11 +59,9 @@ async function run(ctx: CheckContext, report: CheckReport, id: ProbeId): Promise
 const REFUSED: Partial<Record<FailureId, CheckReport['keyStatus']>> = { 'key-rejected': 'rejected', 'key-not-received': 'rejected', 'key-expired': 'expired' };
 
 /**
- * Root without the key: Qdrant answers it with its version JSON (GET / is on its auth whitelist, so
- * it proves the address, never the key) before anything keyed goes there. An endpoint that asks for a key even here, as the edge in front of a
- * Qdrant Cloud cluster does, gets `edge`: root is asked again with the key (`root-keyed`), and
- * proves the address then, or its refusal is about the key. Anything else (a web page, a 404, a
- * redirect, another server's 401/403) fails the step and the key is never sent.
+ * Root without the key: Qdrant's version JSON (GET / needs no key) proves the address before
+ * anything keyed goes there. An edge that wants a key even here gets root asked again with it
+ * (`root-keyed`); anything else fails the step, and the key is never sent.
  */
 export async function stepRoot(ctx: CheckContext, report: CheckReport, id: 'root' | 'root-keyed' = 'root'): Promise<Verdict> {
   const { o, j } = await run(ctx, report, id);
@@ -100,7 +97,7 @@ export async function stepAccess(ctx: CheckContext, report: CheckReport): Promis
   const plan = planAccess(ctx.access, ctx.read, ctx.write);
   if (plan.length === 0) return undefined;
   const outcomes = await Promise.all(plan.map((a) => send(ctx, a)));
-  // Every probe went out at once: the step's attempts are all of theirs; a failure's status is its probe's.
+  // All at once: the step's attempts are all of theirs; a failure's status is its probe's.
   const attempts = outcomes.reduce((sum, o) => sum + o.attempts, 0);
   const clusterWide = plan.some((a, i) => a.id === 'global-read' && outcomes[i].value?.status === 200);
   const excess = [];
@@ -126,10 +123,8 @@ function reportedNames(names: string[], secrets: readonly string[]): string[] {
 }
 
 /**
- * The words for a passing access step, e.g. "read-only as declared". A JWT with points-only access
- * (`prw`) to a declared write collection passes (the write probe is a points write), but cannot
- * create an index or take a snapshot there: the words name those collections, e.g.
- * "access to 2 collections as declared (points only: "orders")".
+ * The words of a passing access step, e.g. "read-only as declared". A `prw` JWT passes a write
+ * probe (a points write) but cannot create an index there: "… as declared (points only: "orders")".
  */
 function accessWords(access: DeclaredAccess, read: string[], write: string[], keyInfo: KeyInfo, secrets: readonly string[]): string {
   const collections = read.length + write.length;
@@ -141,15 +136,12 @@ function accessWords(access: DeclaredAccess, read: string[], write: string[], ke
 }
 
 /**
- * More access than declared: the first excess fails the step, or every excess is a warning with
- * allowExcessAccess. On an open cluster every request may manage, whatever the key, so no key
- * could have less: no failure that would ask for a key with less access; when the open cluster is
- * allowed (requireAuth false), one warning says the declared access is not enforced.
+ * More access than declared fails the step, or warns with allowExcessAccess. On an open cluster no
+ * key could have less: no failure, and one warning when the open cluster is allowed.
  */
 export function settleExcess(ctx: CheckContext, report: CheckReport, r: Verdict): Verdict {
   if (r.failure || !r.excess || r.excess.length === 0) return r;
   if (report.enforcement === 'open') {
-    // Not allowed to be open: the enforced step fails, and says what to do.
     if (!ctx.requireAuth) report.warnings.push(OPEN_NOT_ENFORCED.replace('{access}', ctx.access));
     return r;
   }
@@ -165,8 +157,7 @@ export function stepExpiry(ctx: Prepared, report: CheckReport): Verdict | undefi
   const described = describeExpiry(expiresAt, ctx.now);
   const fill = (detail: string, values: Record<string, string>) => detail.replace(/\{(\w+)\}/g, (_, name: string) => values[name]);
   if (expiresAt.getTime() <= ctx.now.getTime()) {
-    // The server took the key: it still does for 30 s past `exp`, and this clock may be ahead.
-    // Either way the key is done, whatever minValidityDays says.
+    // The server may still take it (30 s past `exp`), or this clock is ahead: either way the key is done.
     const expiredAt = expiresAt.toISOString().replace(/^(.{10})T(.{8}).*$/, '$1 at $2 UTC');
     return { o: { attempts: 0 }, failure: tableFailure(EXPIRY.expired, fill(EXPIRY.expired.detail, { expiredAt })) };
   }

@@ -1,12 +1,7 @@
 /**
- * The TLS trust of a check given an extra CA file (--ca, healthCheck.caFile): Node's bundled roots
- * + NODE_EXTRA_CA_CERTS (which a `ca` option would otherwise drop) + the file. What a CA file may
- * be is runtime/ca-file.ts's rule. Node built-ins only.
- *
- * Node's default context holds its bundled roots (parsed once, in C++); adding NODE_EXTRA_CA_CERTS
- * and the file to it costs ~1 ms, where `ca: [...tls.rootCertificates, pem]` parses ~150 PEM
- * roots in JavaScript in every check process (~20 ms). The explicit list stays as the fallback
- * for a Node without `SecureContext.context.addCACert`.
+ * The TLS trust of a check with an extra CA file: Node's roots + NODE_EXTRA_CA_CERTS (which a `ca`
+ * option would drop) + the file, added to the default context (~1 ms; `ca: [...rootCertificates]`
+ * costs ~20 ms a process), or as that list on a Node without `addCACert`.
  */
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,11 +14,7 @@ import { quote } from '../runtime/text';
 
 const PEM_BLOCK_RE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
-/**
- * How the checker's connections to `hostname` verify TLS: always (rejectUnauthorized is explicit,
- * so NODE_TLS_REJECT_UNAUTHORIZED=0 cannot switch it off), with the extra CAs of `secureContext`
- * if given; SNI only for names (the certificate is still matched against an IP address).
- */
+/** TLS always verified (explicitly: NODE_TLS_REJECT_UNAUTHORIZED=0 cannot switch it off); SNI only for names. */
 export function verifiedTls(hostname: string, secureContext: SecureContext | undefined): ConnectionOptions {
   return { rejectUnauthorized: true, ...(secureContext ? { secureContext } : {}), ...(isIP(hostname) ? {} : { servername: hostname }) };
 }
@@ -42,15 +33,14 @@ export function loadTrust(caFile: string): SecureContext {
   }
   const { pem } = read;
   try {
-    // OpenSSL skips a PEM block it cannot parse without a word: parse each one here, so that a
-    // damaged file is an error and not a silent fallback to the default roots.
+    // OpenSSL silently skips a block it cannot parse: a damaged file must be an error.
     for (const block of pem.match(PEM_BLOCK_RE) || []) new X509Certificate(block); // eslint-disable-line no-new
     const extra = [];
     if (process.env.NODE_EXTRA_CA_CERTS) {
       try {
         extra.push(...notBundled(readFileSync(process.env.NODE_EXTRA_CA_CERTS, 'utf8')));
       } catch {
-        // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS; do the same (silently).
+        // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS.
       }
     }
     const context = createSecureContext() as SecureContext & { context?: { addCACert?: (pem: string) => void } };
@@ -62,11 +52,7 @@ export function loadTrust(caFile: string): SecureContext {
   }
 }
 
-/**
- * The certificates of a PEM bundle that are not among Node's bundled roots. NODE_EXTRA_CA_CERTS
- * often names the system's whole bundle (about 140 certificates, most of them Node's own roots):
- * parsing them all again costs a check process ~15 ms, the few that differ ~1 ms.
- */
+/** A bundle's certificates that are not Node's roots: NODE_EXTRA_CA_CERTS is often the system's whole bundle (~15 ms to parse). */
 function notBundled(pem: string): string[] {
   const bare = (block: string) => block.replace(/\s+/g, '');
   const bundled = new Set(rootCertificates.map(bare));

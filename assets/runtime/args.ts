@@ -1,10 +1,7 @@
 /**
- * The argument parser of both CLIs, driven by the option specs of protocol.ts. Node built-ins only.
- *
- * A key pasted in the wrong place must not come back in a message: an unknown option, the value
- * of an enum or number option, or a name in a list, is shown only when it is short (<= 20
- * characters) and not a JWT (eyJ...); values of string options never. "-flag=value" is split like
- * "--flag=value", so the value part of an unknown option is never shown either.
+ * The argument parser of both CLIs, driven by the specs of protocol.ts. A key pasted in the wrong
+ * place must not come back in a message: an unknown option, an enum, number or list value is shown
+ * only when it cannot be a key (text.ts showable); a string option's value, never.
  */
 import { RuntimeError } from './errors';
 import { isEnvName } from './names';
@@ -16,15 +13,7 @@ const NOT_SHOWN = '(not shown: it may be a key)';
 const NUMBER_RE = /^[0-9]+(\.[0-9]+)?$/;
 const INTEGER_RE = /^(0|[1-9][0-9]*)$/;
 
-function range(spec: OptionSpec): string {
-  return `${spec.min}-${spec.max}`;
-}
-
-/**
- * A list option's names, split at commas. Empty items (a,,b or a trailing comma) are skipped;
- * names are not trimmed (Qdrant allows spaces in collection names; the constructs refuse
- * surrounding whitespace), so a name with surrounding whitespace is refused, not repaired.
- */
+/** A list option's names, split at commas, empty items skipped; not trimmed (Qdrant allows spaces): refused, not repaired. */
 function splitList(spec: OptionSpec, raw: string): string[] {
   const items = raw.split(',');
   if (items.every((s) => s.trim() === '')) {
@@ -40,11 +29,7 @@ function splitList(spec: OptionSpec, raw: string): string[] {
   return items.filter((s) => s !== '');
 }
 
-/**
- * Checks one value against its option spec. Returns the typed value, or throws a usage error.
- * Values of type string are never echoed (they may be secrets pasted in the wrong place); enum,
- * number and list values only when showable. Numbers are plain decimals (no 0x10, 1e1, " 5" or 01).
- */
+/** One value, typed by its spec, or a usage error. Numbers are plain decimals (no 0x10, 1e1, " 5" or 01). */
 function coerce(spec: OptionSpec, raw: string): unknown {
   const shown = showable(raw) ?? `a value ${NOT_SHOWN}`;
   switch (spec.type) {
@@ -57,7 +42,7 @@ function coerce(spec: OptionSpec, raw: string): unknown {
       const plain = (whole ? INTEGER_RE : NUMBER_RE).test(raw);
       const n = Number(raw);
       if (!plain || n < (spec.min as number) || n > (spec.max as number)) {
-        throw new RuntimeError(`${spec.flag} needs a ${whole ? 'whole ' : ''}number${spec.unit ? ` of ${spec.unit}` : ''} in ${range(spec)}; got ${shown}` +
+        throw new RuntimeError(`${spec.flag} needs a ${whole ? 'whole ' : ''}number${spec.unit ? ` of ${spec.unit}` : ''} in ${spec.min}-${spec.max}; got ${shown}` +
           `${plain ? '' : whole ? '; write plain decimal digits without leading zeros, e.g. 3' : '; write plain decimal digits, e.g. 10 or 2.5'}`);
       }
       return n;
@@ -78,11 +63,8 @@ function coerce(spec: OptionSpec, raw: string): unknown {
 }
 
 /**
- * Parses `argv` (after the command) against `options` ({ name: spec }). Accepts `--flag value`,
- * `--flag=value` (and `-f=value`); `--` ends the options (what follows is positional). A value
- * taken from the next argument may not be one of the options (`--label --json` is refused).
- * `values` holds only the options given, typed. `secretHint` is the message tail for an unknown
- * flag that looks like it carries a key.
+ * Parses `argv` (after the command): `--flag value`, `--flag=value`, `--` ends the options; a value
+ * may not be an option (`--label --json`). `secretHint`: the tail for an unknown flag that looks like a key's.
  */
 export function parseArgs(options: Record<string, OptionSpec>, argv: readonly string[], secretHint?: string) {
   const byFlag = new Map<string, [string, OptionSpec]>();
@@ -160,7 +142,7 @@ export function optionsHelp(options: Record<string, OptionSpec>): string {
   for (const spec of Object.values(options)) {
     const head = `  ${[spec.flag, ...(spec.aliases || [])].join(', ')}${spec.type === 'boolean' ? '' : ` ${spec.valueName || (spec.type === 'enum' ? spec.values?.join('|') : 'VALUE')}`}`;
     const extra = [];
-    if (spec.min !== undefined) extra.push(`${range(spec)}`);
+    if (spec.min !== undefined) extra.push(`${spec.min}-${spec.max}`);
     if (spec.defaultText !== undefined) extra.push(`default ${spec.defaultText}`);
     else if (spec.default !== undefined) extra.push(`default ${spec.default}`);
     const text = `${spec.describe}${extra.length ? ` (${extra.join(', ')})` : ''}`;

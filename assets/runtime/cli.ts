@@ -1,8 +1,6 @@
 /**
- * How both CLIs run: main(io) returns an exit code, errors map to exit codes, and every secret is
- * redacted from everything printed. Node built-ins only.
- *
- * Exit codes: 0 done, 1 failed (the check failed, the file could not be written), 2 usage error.
+ * How both CLIs run: main(io) returns an exit code (0 done, 1 failed, 2 usage error), and every
+ * secret is redacted from everything printed.
  */
 import { RuntimeError, USAGE, messageOf } from './errors';
 import { redact, safeLine } from './secrets';
@@ -16,10 +14,7 @@ export interface CliIo {
   setExitCode?(code: number): void;
 }
 
-/**
- * The value of environment variable `name` in `env`, or undefined: only an own value counts, so a
- * name such as `constructor` or `toString` is never answered by Object.prototype.
- */
+/** The value of environment variable `name`: an own one only (never Object.prototype's `constructor`). */
 export function envValue(env: CliIo['env'], name: string): string | undefined {
   const value = Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
   return typeof value === 'string' ? value : undefined;
@@ -31,10 +26,8 @@ export interface RunIo extends CliIo {
 }
 
 /**
- * Runs a CLI: `main(io)` returns an exit code (or a promise of one). Every line written through io
- * is redacted of the secrets registered with io.addSecret. A RuntimeError exits 2 when it is a
- * usage error, else 1; anything else is an unexpected failure (exit 1). Resolves the exit code
- * (also set on process.exitCode when io is the real one).
+ * Runs a CLI: what io writes is redacted of the secrets given to io.addSecret; a usage error
+ * exits 2, any other error 1. Resolves the exit code (also set on process.exitCode).
  */
 export async function runCli(prog: string, main: (io: RunIo) => number | Promise<number>, io: CliIo = processIo()): Promise<number> {
   const secrets: string[] = [];
@@ -62,10 +55,8 @@ export async function runCli(prog: string, main: (io: RunIo) => number | Promise
 }
 
 /**
- * A reader that goes away before the run ends (`qdrant-cluster-access check ... | head -1`) makes
- * the next write fail with EPIPE, which Node raises as an uncaught error: a stack trace, and exit 1
- * whatever the checks found. The rest of that stream's output is dropped instead, as other
- * command-line tools do, and the run still exits with the code it decides.
+ * A reader that goes away (`... | head -1`) makes the next write fail with EPIPE, an uncaught error
+ * in Node: the rest of the output is dropped instead, and the run exits with its own code.
  */
 function dropOutputOnEpipe(stream: NodeJS.WriteStream): void {
   stream.on('error', (err: NodeJS.ErrnoException) => {

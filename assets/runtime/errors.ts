@@ -1,6 +1,4 @@
-/**
- * The runtime's one error class. Node built-ins only.
- */
+/** The runtime's one error class. */
 
 /** The code of input the user can fix (a bad option, URL, variable or file): the CLIs exit 2. */
 export const USAGE = 'ERR_QDRANT_USAGE';
@@ -9,9 +7,8 @@ export const RUN = 'ERR_QDRANT_RUN';
 
 /**
  * An error of the checker or the writer: one line that says what was wrong, the value received
- * when it cannot be a secret, and how to fix it. `code` tells the cases apart: {@link USAGE} for
- * input the user fixes (exit 2), any other code for a run that failed (exit 1), whether it is the
- * runtime's own (ELOCKED, CHECK_TIMEOUT) or Node's (ENOENT). `line`: the line of the file it is about.
+ * when it cannot be a secret, and how to fix it. `code`: {@link USAGE} (exit 2), or any other
+ * (exit 1), the runtime's own or Node's. `line`: the line of the file it is about.
  */
 export class RuntimeError extends Error {
   readonly code: string;

@@ -1,7 +1,6 @@
 /**
- * The key in a Terraform variable, as the checker and the writer read it: its TF_VAR_... in the
- * environment, which -var and .tfvars files win over, so the constructs also hand over the sha256
- * of Terraform's value. Node built-ins only.
+ * The key in a Terraform variable, as the runtime reads it: its TF_VAR_..., which -var and .tfvars
+ * files win over, so the constructs also hand over the sha256 of Terraform's value.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 
@@ -11,10 +10,7 @@ export function sameSha256(value: string, hex: unknown): boolean {
   return timingSafeEqual(createHash('sha256').update(String(value), 'utf8').digest(), Buffer.from(hex, 'hex'));
 }
 
-/**
- * How to set a key variable without the key on a command line (which the shell keeps in its
- * history): `read -rs` takes it from the terminal without showing it. Synth says the same.
- */
+/** How to set a key variable without the key on a command line (which the shell keeps): `read -rs`. */
 export function setKeyHint(variable: string, deployCommand: string): string {
   return `run read -rs ${variable} && export ${variable}, paste the key (it is neither shown nor kept in the shell's history), then ${deployCommand}`;
 }

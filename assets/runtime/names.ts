@@ -1,15 +1,6 @@
 /**
- * Names: the one place that says what a cluster or key name, an environment-variable name, a
- * writer owner and a collection may look like, and how the derived names are made. Used by the
- * checker, the writer and, at synth, by the constructs (src/). Node built-ins only.
- *
- *   logical name   prod-eu, search-api      letters, digits, - and _, starting with a letter, <= 63
- *   identifier     prod_eu                  Terraform outputs and variables (qdrant_prod_eu_rest_endpoint)
- *   env fragment   PROD_EU                  environment variables (QDRANT_PROD_EU_URL)
- *   entry name     QDRANT_URL, APP_KEY      what a target names a value (an env name, not "__proto__")
- *   owner          multi/Qdrant             the construct path that owns entries in a shared file,
- *                  multi/Qdrant@staging     ...in another Terraform workspace (src/private/stack-strings.ts)
- *   collection     products, "a b", ü       a Qdrant collection a key's access names (COLLECTION_RULE)
+ * Names: what a cluster or key name, an environment-variable or entry name, a writer owner and a
+ * collection may look like, and how the derived names (prod_eu, PROD_EU) are made.
  */
 import { createHash } from 'node:crypto';
 import { SHOWN_AS_NOTHING } from './text';
@@ -22,27 +13,21 @@ export const MAX_ENV_NAME_LENGTH = 256;
 const ENV_NAME_RE = new RegExp(`^[A-Za-z_][A-Za-z0-9_]{0,${MAX_ENV_NAME_LENGTH - 1}}$`);
 export const ENV_NAME_RULE = `environment-variable names hold only letters, digits and "_", do not start with a digit, and have at most ${MAX_ENV_NAME_LENGTH} characters`;
 
-// What a target names an entry: an environment-variable name, except "__proto__", which the npm
-// dotenv parser and every JavaScript reader that copies names into an object drop (the
-// assignment sets the object's prototype instead): a Node app would never see that entry.
+// Not "__proto__": a JavaScript reader that copies names into an object sets its prototype instead.
 export const ENTRY_NAME_RULE = `entry names are environment-variable names (letters, digits and "_", not starting with a digit, at most ${MAX_ENV_NAME_LENGTH} characters), ` +
   'and not "__proto__" (JavaScript readers such as the npm dotenv package drop it)';
 
 // A construct path: ids joined by "/". Nothing a shell or Terraform would read specially.
 const OWNER_CHARS_RE = /^[A-Za-z0-9_][A-Za-z0-9_.:@/+-]*$/;
-/** The longest owner. */
 export const MAX_OWNER_LENGTH = 128;
 const OWNER_RE = new RegExp(`^(?=.{1,${MAX_OWNER_LENGTH}}$)${OWNER_CHARS_RE.source.slice(1)}`);
 export const OWNER_RULE = `owners are 1-${MAX_OWNER_LENGTH} characters from A-Z a-z 0-9 _ . : @ / + - (starting with a letter, digit or _)`;
 export const OWNER_PATH_RULE = 'construct paths that own entries hold only A-Z a-z 0-9 _ . : @ / + - (starting with a letter, digit or _)';
 
-// Qdrant's own rule (no / \ : * ? " < > | ,, at most 255) plus what this library refuses so that
-// a name shows as what it is: surrounding whitespace, control characters (C0, DEL, C1), bidi
-// controls, line or paragraph separators, and characters shown as nothing (soft hyphen,
-// zero-width ones, the word joiner, a BOM): a name pasted with one looks right and is another.
+// Qdrant's rule, plus what would make a name look like another: surrounding whitespace, control
+// and invisible characters (a name pasted with one looks right and is another).
 const COLLECTION_BAD_RE = new RegExp(`[\\u0000-\\u001f${SHOWN_AS_NOTHING}/\\\\:*?"<>|,]`);
-// And a JWT (Qdrant Cloud's keys with granular access are JWTs): a key pasted as a name would
-// reach the synthesized stack, the setup guide and the check's output.
+// And a JWT: a key pasted as a name would reach the stack, the setup guide and the check's output.
 const JWT_LIKE_RE = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(\.|$)/;
 export const COLLECTION_RULE = '1-255 characters, none of / \\ : * ? " < > | , or control, bidi, invisible or line-separator characters, no leading or trailing whitespace, not a JWT';
 
@@ -55,12 +40,10 @@ export function repeatedName<T>(list: readonly T[]): T | undefined {
   return list.find((name, i) => list.indexOf(name) !== i);
 }
 
-/** A cluster or key name: letters, digits, `-` and `_`, starting with a letter, at most 63. */
 export function isValidName(name: unknown): name is string {
   return typeof name === 'string' && NAME_RE.test(name);
 }
 
-/** An environment-variable name a shell can export. */
 export function isEnvName(name: unknown): name is string {
   return typeof name === 'string' && ENV_NAME_RE.test(name);
 }
@@ -81,14 +64,9 @@ export function isOwnerPath(path: unknown): path is string {
 }
 
 /**
- * Owners (the constructs compute them in Terraform, src/private/stack-strings.ts):
- *   default workspace   the construct path, when it is an owner (at most 128 characters);
- *   another workspace   the path, "@", and the workspace's name, or 16 hex digits of the name's
- *                       SHA-256 when the name has other characters or does not fit in 128.
- * A path that does not leave room for "@" and 16 hex digits (from 112 characters; in the default
- * workspace, from 129) stands as its first 80 characters, "+" and 16 hex digits of its SHA-256:
- * every (path, workspace) pair keeps an owner of its own, and the owners that fitted before
- * issue #29 are unchanged.
+ * Owners (computed in Terraform too, src/private/stack-strings.ts): the construct path, and in
+ * another workspace "@" and its name (or 16 hex of its SHA-256). A path too long for that stands
+ * as its first 80 characters, "+" and 16 hex of its SHA-256: every (path, workspace) keeps its own.
  */
 const LONG_PATH_HEAD = 80;
 /** The characters of a workspace name that an owner keeps as they are (any other name is hashed). */
@@ -110,11 +88,7 @@ export function workspaceOwnerBase(path: string): string {
   return path.length <= MAX_OWNER_LENGTH - WORKSPACE_MIN_ROOM ? path : shortPath(path);
 }
 
-/**
- * The Terraform workspace in which construct path `other` writes as `path` does in the default
- * workspace (`path` is `<other>@<workspace>`), or undefined. Two such accesses writing one file
- * would share one owner there.
- */
+/** The workspace in which path `other` would share the default-workspace owner of `path` (`<other>@<workspace>`), or undefined. */
 export function workspaceSharingOwner(path: string, other: string): string | undefined {
   const mine = defaultWorkspaceOwner(path);
   const base = `${workspaceOwnerBase(other)}@`;
@@ -123,11 +97,7 @@ export function workspaceSharingOwner(path: string, other: string): string | und
   return new RegExp(`^[${WORKSPACE_NAME_CHARS}]{1,${MAX_OWNER_LENGTH - base.length}}$`).test(workspace) ? workspace : undefined;
 }
 
-/**
- * Whether owners `a` and `b` are one construct path in two Terraform workspaces (for the message
- * that says so): each stripped of a trailing "@<workspace>", they are one path, or one is the
- * other's long-path stand-in.
- */
+/** Whether owners `a` and `b` are one construct path in two workspaces (stripped of "@<workspace>", or as long-path stand-ins). */
 export function sameAccessOwners(a: string, b: string): boolean {
   if (a === b) return false;
   const forms = (o: string) => {
@@ -144,9 +114,7 @@ export function collisionKey(name: string): string {
 }
 
 /** `search-api` -> `search_api` (Terraform identifiers). */
-export function snakeCase(name: string): string {
-  return collisionKey(name);
-}
+export const snakeCase = collisionKey;
 
 /** `prod-eu` -> `PROD_EU` (environment-variable fragments). */
 export function envCase(name: string): string {
@@ -171,11 +139,7 @@ export function keyExpiryOutputName(keyName: string): string {
 /** The names an app reads to reach one cluster, e.g. `QDRANT_PROD_EU_URL`, `QDRANT_PROD_EU_GRPC_URL`, `QDRANT_PROD_EU_API_KEY`. */
 export type ClusterEnvNames = ReturnType<typeof clusterEnvNames>;
 
-/**
- * The environment variables an app reads to reach one cluster, following the Qdrant ecosystem
- * (`QDRANT_URL`, `QDRANT_API_KEY`): plain names when the target receives one cluster, names with
- * the cluster (`QDRANT_PROD_EU_URL`) when it receives several.
- */
+/** The variables an app reads for one cluster: `QDRANT_URL` when the target gets one cluster, `QDRANT_PROD_EU_URL` for several. */
 export function clusterEnvNames(clusterName: string, single: boolean) {
   const prefix = single ? 'QDRANT_' : `QDRANT_${envCase(clusterName)}_`;
   return { url: `${prefix}URL`, grpcUrl: `${prefix}GRPC_URL`, apiKey: `${prefix}API_KEY` };

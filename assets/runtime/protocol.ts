@@ -1,14 +1,7 @@
 /**
  * The protocol between the constructs (synth) and the runtime (deploy): the commands, their
- * flags, types, ranges and defaults, and how a construct turns values into a local-exec command.
- * The CLIs parse with these specs (args.ts) and the constructs validate props and build commands
- * with the same specs, so the two sides cannot disagree. Node built-ins only.
- *
- * A local-exec command built here is always of the form
- *     command -v node >/dev/null 2>&1 || { echo '<NODE_MISSING line>' >&2; exit 127; }; node "$QCA_CLI" <command> --flag "$QCA_FLAG" ... --boolean-flag
- * with every value in the provisioner's environment: no value ever reaches the shell unquoted,
- * whatever it holds. (Terraform still reads "${" in environment values: the constructs refuse it.)
- * Without `node` on PATH, the deploy fails with one line that says what to do, not `node: not found`.
+ * options, and the local-exec command made of them. The CLIs parse with these specs and the
+ * constructs validate and build commands with them, so the two sides cannot disagree.
  */
 
 /** One option of a command: its flag, the type and range of its value, its default and help. */
@@ -38,11 +31,9 @@ export const CHECK_OPTIONS = {
   url: option({ flag: '--url', type: 'string', valueName: 'URL', describe: 'Base URL of one cluster\'s REST API, e.g. https://xyz.cloud.qdrant.io:6333 (no port means 6333)' }),
   grpcUrl: option({ flag: '--grpc-url', type: 'string', valueName: 'URL', describe: 'Also check the cluster\'s gRPC endpoint, e.g. https://xyz.cloud.qdrant.io:6334' }),
   grantsEnv: option({ flag: '--grants-env', type: 'env-name', valueName: 'NAME', describe: 'Check several clusters with one key: NAME holds a JSON list of {"label","url","grpcUrl"} (instead of --url)' }),
-  // How the constructs pass the grants: a file holds any number of them (one environment string holds 128 KiB at most).
   grantsFile: option({ flag: '--grants-file', type: 'string', valueName: 'FILE', describe: 'Check several clusters with one key: FILE holds a JSON list of {"label","url","grpcUrl"} (instead of --url); a value written {"$env": "NAME"} is environment variable NAME\'s' }),
   grantsSha256: option({ flag: '--grants-sha256', type: 'string', valueName: 'HEX', describe: 'The sha256 of --grants-file: a file that differs is refused (exit 2)' }),
   keyEnv: option({ flag: '--key-env', type: 'env-name', valueName: 'NAME', default: 'QDRANT_API_KEY', describe: 'Environment variable holding the key; keys are never arguments' }),
-  // Set by the constructs for a key from a Terraform variable: -var or a .tfvars file wins over its TF_VAR_.
   keySha256Env: option({ flag: '--key-sha256-env', type: 'env-name', valueName: 'NAME', describe: 'Environment variable holding the sha256 (hex) of the key meant to be checked: a key in --key-env that differs is refused (exit 2)' }),
   header: oneOf({ flag: '--header', type: 'enum', values: ['api-key', 'bearer'], default: 'api-key', describe: 'Send "api-key: KEY" or "Authorization: Bearer KEY"' }),
   ca: option({ flag: '--ca', type: 'string', valueName: 'FILE', describe: 'PEM CA certificate(s) to trust in addition to Node\'s bundled roots and NODE_EXTRA_CA_CERTS (the OS trust store only when NODE_OPTIONS asks: --use-openssl-ca, or on Node 22.15 and later --use-system-ca)' }),
@@ -73,10 +64,8 @@ export const FILE_OPTIONS = {
 };
 
 /**
- * `verify-key`: only that the key variable is set and holds the value whose sha256 the other
- * variable gives. The constructs run it ahead of a check or a write of an ephemeral key, in a
- * provisioner of its own: the hash, derived from an ephemeral value, makes Terraform hide that
- * provisioner's output (it prints nothing when it passes), not the check's.
+ * `verify-key`: the key variable holds the value whose sha256 the other variable gives. Run ahead
+ * of an ephemeral key's check in a provisioner of its own: the hash makes Terraform hide that output.
  */
 export const VERIFY_KEY_OPTIONS = {
   keyEnv: CHECK_OPTIONS.keyEnv,
@@ -105,17 +94,9 @@ export const WRITER_ENV = {
   entries: 'QCA_ENTRIES',
   /** JSON object NAME: ENV_VAR, the environment variable that holds the value (a key). */
   entriesFromEnv: 'QCA_ENTRIES_FROM_ENV',
-  /**
-   * JSON object ENV_VAR: sha256 (hex) of the value Terraform uses, for the TF_VAR_... of key
-   * variables: -var and .tfvars files win over TF_VAR_, and the file must get the checked key.
-   */
+  /** JSON object ENV_VAR: sha256 (hex) of the value Terraform uses (-var and .tfvars files win over TF_VAR_). */
   entriesSha256: 'QCA_ENTRIES_SHA256',
-  /**
-   * Instead of the three above (how the constructs pass them: a file holds any number of entries,
-   * one environment string 128 KiB at most): a JSON file of {"entries", "entriesFromEnv",
-   * "entriesSha256"}, each what the variable of that name would hold, where a value written
-   * {"$env": "NAME"} is environment variable NAME's (runtime/input-file.ts).
-   */
+  /** Instead of the three above: a JSON file of {"entries", "entriesFromEnv", "entriesSha256"} (runtime/input-file.ts). */
   entriesFile: 'QCA_ENTRIES_FILE',
   /** The sha256 (hex) of the entries file: a file that differs is refused. */
   entriesFileSha256: 'QCA_ENTRIES_FILE_SHA256',
@@ -126,21 +107,13 @@ export const WRITER_ENV = {
 } as const;
 
 /**
- * What Linux lets a local-exec's process receive; the constructs refuse at synth what would not fit,
- * instead of every deploy failing with "argument list too long", which names nothing to change:
- * - `envStringBytes`: one environment string, NAME=value and its NUL, 128 KiB (MAX_ARG_STRLEN);
- * - `deployTimeValues`: values known only at deploy, each in an environment variable of its own
- *   (runtime/input-file.ts). Their lengths are unknown at synth, and every string of a process
- *   shares ARG_MAX (2 MiB with the default 8 MiB stack) with Terraform's own environment: at most
- *   this many, 1 MiB at 256 bytes each (a Qdrant Cloud URL is about 70, a sha256 64).
+ * What Linux lets a local-exec's process receive, refused at synth rather than failing every deploy
+ * with "argument list too long": one environment string (MAX_ARG_STRLEN), and the deploy-time values,
+ * each in a variable of its own, 1 MiB of ARG_MAX at 256 bytes each.
  */
 export const EXEC_LIMITS = { envStringBytes: 128 * 1024, deployTimeValues: 4096 } as const;
 
-/**
- * The line a command prints (exit 127) when `node` is not on PATH of the machine that applies: the
- * checker's names the engine that needs no Node. Plain text for single quotes in `sh` and for a
- * Terraform string: no quote, backslash, `${` or `%{`.
- */
+/** The line a command prints (exit 127) without `node` on PATH; no quote, backslash, `${` or `%{` (sh and Terraform). */
 export const NODE_MISSING = {
   checker: 'node was not found on PATH of the machine that runs Terraform: the health check runs the bundled checker with Node.js 18 or later; ' +
     'install Node.js there, or let Terraform check the keys itself with healthCheck: { engine: CheckEngine.TERRAFORM } (no Node needed)',
@@ -159,9 +132,8 @@ export function envNameOf(name: string): string {
 }
 
 /**
- * The argument list and environment for `node "$QCA_CLI" <command> ...`, from option values.
- * Boolean options become bare flags (when true); every other value goes into the environment.
- * Values are not validated here (they may be placeholders for values Terraform fills in).
+ * `node "$QCA_CLI" <command> --flag "$QCA_FLAG" ...` and its environment: no value reaches the shell
+ * unquoted. Boolean options are bare flags. Not validated here (values may be Terraform's placeholders).
  */
 export function invocation<C extends keyof typeof COMMANDS>(command: C,
   values: { readonly [name in keyof typeof COMMANDS[C]]?: string | number | boolean | readonly string[] }, cliPath: string,

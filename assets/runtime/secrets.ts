@@ -1,8 +1,6 @@
 /**
- * No key in anything printed: redact() replaces every form of a secret a server may echo back
- * (raw, URL-encoded, JSON-escaped, hex, base64, cut short); a line that still holds part of one
- * (holdsPart) is not shown at all (safeLine). Used by the checker, the writer and the constructs.
- * Node built-ins only.
+ * No key in anything printed: redact() replaces every form of a secret a server may echo back; a
+ * line that still holds part of one (holdsPart) is not shown at all (safeLine).
  */
 import { CLIP_MARK, SHOWN_AS_NOTHING, clip, stripControl } from './text';
 
@@ -12,11 +10,7 @@ export type Secrets = string | undefined | readonly (string | undefined)[];
 const REDACTED = '[redacted]';
 /** Shorter strings are not redacted: they would match ordinary text (keys are much longer). */
 const MIN_SECRET_CHARS = 6;
-/**
- * A copy of a secret's start that ends the text without the clip mark (a cut made elsewhere) is
- * redacted from this length: shorter ones would catch ordinary values (a hand-picked key such as
- * "qdrant-docs-key" starts like the collection "qdrant-docs").
- */
+/** A secret's start that ends the text (no clip mark) is redacted from this length: "qdrant-docs-key" starts like "qdrant-docs". */
 const MIN_CUT_CHARS_AT_END = 16;
 
 function secretList(secrets: Secrets): string[] {
@@ -28,8 +22,7 @@ function encodedCores(bytes: Buffer, encoding: 'base64' | 'base64url'): string[]
   const cores = [];
   for (let offset = 0; offset < 3; offset++) {
     const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(encoding).replace(/=+$/, '');
-    // Characters that depend only on the secret: skip the group that mixes in the padding bytes,
-    // and stop before the group that would mix in the bytes that follow.
+    // Only characters that depend on the secret alone: not the groups mixed with the bytes around it.
     const start = offset === 0 ? 0 : 4;
     const end = Math.floor((offset + bytes.length) / 3) * 4;
     if (end - start >= 8) cores.push(encoded.slice(start, end));
@@ -37,11 +30,7 @@ function encodedCores(bytes: Buffer, encoding: 'base64' | 'base64url'): string[]
   return cores;
 }
 
-/**
- * The forms (and parts, below) of the secrets seen last: a check redacts every answer with the
- * same one or two secrets, and computing them once per secret, not per call, is most of the cost.
- * Bounded; a secret only lives here as long as in the caller's memory anyway.
- */
+/** The forms and parts of the last secrets: computing them once per secret, not per call, is most of the cost. */
 const CACHE_MAX = 16;
 function cached<T>(cache: Map<string, T>, secret: string, compute: (secret: string) => T): T {
   if (cache.has(secret)) return cache.get(secret) as T;
@@ -63,20 +52,14 @@ function secretForms(secret: string): readonly string[] {
       forms.add(encodeURIComponent(v));
       forms.add(JSON.stringify(v).slice(1, -1));
       const bytes = Buffer.from(v, 'utf8');
-      forms.add(bytes.toString('hex'));
-      forms.add(bytes.toString('hex').toUpperCase());
-      for (const core of encodedCores(bytes, 'base64')) forms.add(core);
-      for (const core of encodedCores(bytes, 'base64url')) forms.add(core);
+      const hex = bytes.toString('hex');
+      for (const f of [hex, hex.toUpperCase(), ...encodedCores(bytes, 'base64'), ...encodedCores(bytes, 'base64url')]) forms.add(f);
     }
     return Object.freeze([...forms].filter((f) => f.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length));
   });
 }
 
-/**
- * Replaces every start of `form` (not all of it) that ends at the clip mark (MIN_SECRET_CHARS
- * characters or more) or at the end of `text` (MIN_CUT_CHARS_AT_END or more): a secret cut
- * before it was redacted. Linear in the occurrences of the form's first characters.
- */
+/** Replaces every start of `form` that ends at the clip mark or at the end of `text`: a secret cut before it was redacted. */
 function redactClipped(text: string, form: string): string {
   const head = form.slice(0, MIN_SECRET_CHARS);
   let out = '';
@@ -99,8 +82,7 @@ function redactClipped(text: string, form: string): string {
 
 /**
  * Replaces every form of every secret in `text` with [redacted]: raw, trimmed, URL-encoded,
- * JSON-escaped, hex (either case), base64 / base64url at each of the three byte alignments (so a
- * key inside a longer encoded string is found), and every copy cut short (redactClipped).
+ * JSON-escaped, hex, base64(url) at each byte alignment, and every copy cut short.
  */
 export function redact(text: unknown, secrets: Secrets): string {
   let out = String(text);
@@ -133,11 +115,7 @@ const WINDOW_CHARS = 12;
 const WORD_CHARS_BELOW = 8;
 /** Shorter secrets are not looked for by holdsPart: they would hide ordinary words. */
 const MIN_PART_SECRET_CHARS = 3;
-/**
- * A masked copy (`prefix****suffix`, `start...`): a secret's start right before a mask, or its end
- * right after one, of MASKED_PIECE_CHARS characters or more; or of MASKED_PAIR_CHARS or more on
- * both sides of the same mask. Longer pieces hold a window anyway.
- */
+/** A masked copy (`start****end`): MASKED_PIECE_CHARS of the secret on one side of a mask, or MASKED_PAIR_CHARS on both. */
 const MASKED_PIECE_CHARS = 6;
 const MASKED_PAIR_CHARS = 4;
 const MASK_RE = /[*•●]{2,}|…+|\.{3,}/g;
@@ -152,11 +130,7 @@ const ENTITIES = new Map<string, string>([
   ['hat', '^'], ['newline', '\n'], ['tab', '\t'],
 ]);
 
-/**
- * One pass of the decodings a server may apply to an echoed secret: percent-escapes (either case),
- * JSON / JavaScript escapes (\uXXXX, \xXX, \/ and the like), HTML numeric and named entities. One
- * regular expression without nested repetition: linear in the text.
- */
+/** The decodings a server may apply to an echoed secret (percent, JSON/JS escapes, HTML entities); no nested repetition: linear. */
 const DECODE_RE = /%([0-9a-f]{2})|\\u([0-9a-f]{4})|\\x([0-9a-f]{2})|\\([\\/"'`])|&#x([0-9a-f]{1,6});?|&#([0-9]{1,7});?|&([a-z]{2,8});/gi;
 
 function codePoint(n: number, whole: string): string {
@@ -178,10 +152,7 @@ function decodeOnce(text: string): string {
 /** Whitespace, controls and the characters a terminal shows as nothing (soft hyphen, zero-width ones). */
 const INVISIBLE_RE = new RegExp(`[\\s\\u0000-\\u001f${SHOWN_AS_NOTHING}]+`, 'g');
 
-/**
- * `text` decoded (up to three rounds, for a double encoding) and lower-cased: `words` with every
- * invisible run as one space, `compact` without them.
- */
+/** `text` decoded (three rounds at most) and lower-cased: `words` with invisible runs as one space, `compact` without. */
 function normalized(text: unknown): { words: string; compact: string } {
   let s = String(text);
   for (let round = 0; round < 3; round++) {
@@ -197,10 +168,8 @@ function normalized(text: unknown): { words: string; compact: string } {
 type SecretParts = { whole: string[]; words: boolean } | { windows: Set<string>; masked: string[] };
 
 /**
- * What holdsPart() looks for, for one secret: the windows of WINDOW_CHARS characters of the key
- * (as is and decoded), of a JWT's signature, of its hex and of its base64 / base64url (each of
- * the three byte alignments), all lower-cased; the starts and ends of the key and of the signature
- * (masked copies); or, for a short key, the key whole. Null for a secret too short to look for.
+ * What holdsPart() looks for: the lower-cased windows of the key (as is, decoded, hex, base64(url),
+ * its JWT signature) and the forms a masked copy is matched against; a short key whole; null when too short.
  */
 function computeParts(secret: string): SecretParts | null {
   const key = secret.trim();
@@ -232,18 +201,13 @@ function holdsWord(words: string, word: string): boolean {
   return false;
 }
 
-/** The length (MASKED_PAIR_CHARS to WINDOW_CHARS - 1) of the longest start of `form` that `text` ends with at `at`, or 0. */
-function startBefore(text: string, at: number, form: string): number {
-  for (let k = Math.min(WINDOW_CHARS - 1, at, form.length - 1); k >= MASKED_PAIR_CHARS; k--) {
-    if (text.startsWith(form.slice(0, k), at - k)) return k;
-  }
-  return 0;
-}
-
-/** The length of the longest end of `form` that `text` holds from `at` (as startBefore), or 0. */
-function endAfter(text: string, at: number, form: string): number {
-  for (let k = Math.min(WINDOW_CHARS - 1, text.length - at, form.length - 1); k >= MASKED_PAIR_CHARS; k--) {
-    if (text.startsWith(form.slice(form.length - k), at)) return k;
+/**
+ * The length (MASKED_PAIR_CHARS to WINDOW_CHARS - 1) of the longest start of `form` that `text`
+ * ends with at `at`, or with `after`, of the longest end of `form` it holds from `at`; or 0.
+ */
+function maskedPiece(text: string, at: number, form: string, after: boolean): number {
+  for (let k = Math.min(WINDOW_CHARS - 1, after ? text.length - at : at, form.length - 1); k >= MASKED_PAIR_CHARS; k--) {
+    if (after ? text.startsWith(form.slice(form.length - k), at) : text.startsWith(form.slice(0, k), at - k)) return k;
   }
   return 0;
 }
@@ -254,8 +218,8 @@ function holdsMasked(compact: string, forms: string[]): boolean {
   for (let m = MASK_RE.exec(compact); m; m = MASK_RE.exec(compact)) {
     const end = m.index + m[0].length;
     for (const form of forms) {
-      const before = startBefore(compact, m.index, form);
-      const after = endAfter(compact, end, form);
+      const before = maskedPiece(compact, m.index, form, false);
+      const after = maskedPiece(compact, end, form, true);
       if (before >= MASKED_PIECE_CHARS || after >= MASKED_PIECE_CHARS || (before > 0 && after > 0)) return true;
     }
   }
@@ -263,11 +227,8 @@ function holdsMasked(compact: string, forms: string[]): boolean {
 }
 
 /**
- * True when `text` holds part of a secret in a form that redact() does not remove: any
- * WINDOW_CHARS characters in a row of it (of its JWT signature, hex, base64) once the text is
- * decoded (percent-escapes, JSON and HTML escapes), lower-cased and rid of whitespace; a masked
- * copy (`start****end`); a short secret whole (as a word when very short). One pass over the text
- * per secret, with a Set of the secret's windows.
+ * True when `text`, decoded, lower-cased and rid of whitespace, holds part of a secret that redact()
+ * does not remove: WINDOW_CHARS characters in a row of one of its forms, a masked copy, a short secret whole.
  */
 export function holdsPart(text: unknown, secrets: Secrets): boolean {
   const list = secretList(secrets).map((s) => cached(PARTS, s, computeParts)).filter((p): p is SecretParts => p !== null);
@@ -284,11 +245,7 @@ export function holdsPart(text: unknown, secrets: Secrets): boolean {
   return false;
 }
 
-/**
- * True when `text` holds a form of a secret (those redact() removes) in any case, or part of one
- * (holdsPart): for text that a parser may have changed (a URL's host is lower-cased and
- * percent-decoded), which redact() would miss.
- */
+/** A form of a secret in any case, or part of one: for text a parser may have changed (a URL's host), which redact() would miss. */
 export function holdsSecret(text: unknown, secrets: Secrets): boolean {
   const lower = String(text).toLowerCase();
   for (const secret of secretList(secrets)) {
@@ -298,11 +255,8 @@ export function holdsSecret(text: unknown, secrets: Secrets): boolean {
 }
 
 /**
- * Redacted, control characters removed, whitespace collapsed, clipped: safe to print. Redacted
- * again once clipped, so the clip cannot leave the start of a secret that the text held right
- * after a redacted one (the line may then be a few characters longer than `max`). A line that
- * still holds part of a secret (holdsPart: a lower-cased, re-encoded, split or masked copy, a
- * short key) is replaced whole by PART_HIDDEN: only the line is searched, not all of `text`.
+ * Redacted, one line, clipped: safe to print. Redacted again once clipped (a clip may cut a secret
+ * after a redacted one); a line that still holds part of a secret is PART_HIDDEN.
  */
 export function safeLine(text: unknown, secrets?: Secrets, max = 200): string {
   const line = redact(clip(stripControl(redact(text, secrets)).replace(/\s+/g, ' ').trim(), max), secrets);

@@ -1,23 +1,15 @@
-/**
- * Text for messages: one line, no control characters, values quoted and clipped. Used by the
- * checker, the writer and the constructs; what may be a key is secrets.ts's. Node built-ins only.
- */
+/** Text for messages: one line, no control characters, values quoted and clipped. */
 
 /** What clip() ends a shortened text with. */
 export const CLIP_MARK = '…';
 
 /**
- * What a terminal shows as nothing, or that reorders the text around it (a character class's
- * body): DEL and C1, the soft hyphen, the Arabic letter and Mongolian vowel marks, zero-width and
- * directional characters, line and paragraph separators, the word joiner and its kin, a BOM.
- * Messages show these as escapes (quote), and collection names may not hold them (names.ts).
+ * What a terminal shows as nothing, or that reorders the text around it (a character class's body):
+ * messages show these as escapes (quote), and collection names may not hold them (names.ts).
  */
 export const SHOWN_AS_NOTHING = '\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff';
 
-/**
- * What one line of a message shows as a space (a character class's body): C0 and C1 controls, DEL,
- * bidi controls, line and paragraph separators. A server cannot rewrite what the terminal shows.
- */
+/** What one line of a message shows as a space (a character class's body): a server cannot rewrite what the terminal shows. */
 export const CONTROL_CHARACTERS = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
 const CONTROL_RE = new RegExp(`[${CONTROL_CHARACTERS}]`, 'g');
 const SHOWN_AS_ESCAPE_RE = new RegExp(`[${SHOWN_AS_NOTHING}]`, 'g');
@@ -28,18 +20,20 @@ export function clip(text: unknown, max: number): string {
   return s.length > max ? `${s.slice(0, max - 1).replace(/[\ud800-\udbff]$/, '')}${CLIP_MARK}` : s;
 }
 
+/** "1 attempt", "3 attempts". */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /** CONTROL_CHARACTERS as spaces. */
 export function stripControl(text: unknown): string {
   return String(text).replace(CONTROL_RE, ' ');
 }
 
-/** Longer text is not shown in messages where a key may have been put: it may be one (hand-picked ones included). */
-const SHOWN_MAX = 20;
-
-/** Whether text given where a key may have been put could be one: longer than SHOWN_MAX, or a JWT. */
+/** Whether text given where a key may have been put could be one: longer than 20 characters (hand-picked keys too), or a JWT. */
 export function mayBeKey(text: unknown): boolean {
   const s = String(text);
-  return s.length > SHOWN_MAX || /^-*eyJ/.test(s);
+  return s.length > 20 || /^-*eyJ/.test(s);
 }
 
 /** A value given where a key may have been put, for a message: quoted; undefined when it may be a key (long, or a JWT). */
@@ -47,10 +41,7 @@ export function showable(raw: unknown): string | undefined {
   return mayBeKey(raw) ? undefined : quote(String(raw));
 }
 
-/**
- * A value for an error message: JSON quoting shows empty strings and whitespace; NaN and the
- * infinities as such (JSON would say null); clipped, one line.
- */
+/** A value for an error message: JSON-quoted (empty strings and whitespace show), NaN as such; clipped, one line. */
 export function quote(value: unknown, max = 120): string {
   let text: string;
   let json = true; // text is JSON: escapes may be cut, and invisible characters are shown as escapes
@@ -67,8 +58,7 @@ export function quote(value: unknown, max = 120): string {
       json = false;
     }
   }
-  // What a terminal shows as nothing or reorders (C1, bidi, zero-width, soft hyphen, BOM) is shown
-  // as its escape, as JSON shows C0: a value refused for holding one must not look like it does not.
+  // Shown as escapes, as JSON shows C0: a value refused for holding one must not look like it does not.
   if (json) text = text.replace(SHOWN_AS_ESCAPE_RE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const line = stripControl(text);
   if (line.length <= max) return line;

@@ -1,19 +1,9 @@
 /**
- * Cluster addresses: the one rule, used by the constructs at synth and by the checker at deploy.
- * Node built-ins only.
- *
- * Accepted, and nothing else:   http[s]://<host>[:<port>][/]
- *   host  a DNS name (letters, digits and "-" in dot-separated labels; an IDN becomes punycode),
- *         an IPv4 address, or an IPv6 address in brackets
- *   port  1-65535, digits only, no leading zero
- * So a value can never hold credentials, a path, a query, a fragment, whitespace, quotes,
- * backslashes, shell metacharacters or Terraform's "${" / "%{". Forms that other parsers repair
- * silently (https:host:7443, https:/host, https://host\path) are refused, not guessed at, and so
- * is a host that the URL parser would read as another one (percent-escapes, invisible or
- * look-alike characters): a host is only ever lower-cased, and an IDN written as punycode.
- * Credentials end at the LAST "@" (a password may hold "/", "?" or "#"), and are never shown.
- * http:// is accepted for loopback hosts only (127.0.0.0/8, ::1, localhost): the key would
- * otherwise travel in clear.
+ * Cluster addresses, the one rule of synth and deploy: http[s]://<host>[:<port>][/] and nothing
+ * else (a DNS name, IPv4 or [IPv6]; port 1-65535 without leading zero). So no value holds
+ * credentials, a path, a query, quotes, shell metacharacters or "${". Forms other parsers repair,
+ * and hosts the URL parser would read as another, are refused, not guessed at. http:// is for
+ * loopback hosts only: the key would otherwise travel in clear.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import { domainToASCII, domainToUnicode } from 'node:url';
@@ -23,34 +13,23 @@ export const DEFAULT_REST_PORT = 6333;
 export const DEFAULT_GRPC_PORT = 6334;
 const EXPECTED = 'expected https://<host> or https://<host>:<port>';
 
-/**
- * The URL for a message: everything after http[s]:// (or from the start) up to the last "@" masked
- * (user:password, which may hold "/", "?" or "#"), and the query masked (either may hold a key);
- * quoted, one line.
- */
+/** The URL for a message: credentials up to the last "@", the query and a tail that may be a key masked; quoted, one line. */
 export function showUrl(raw: unknown): string {
   let masked = String(raw);
   const start = /^https?:\/*/i.exec(masked)?.[0].length ?? 0; // anything else may be a user name
   const at = masked.lastIndexOf('@');
   if (at >= start) {
-    // An "@" after a "/", "?" or "#" may end a password or sit in a path or query: either way,
-    // what follows it may be the rest of a secret, so nothing after the scheme is shown.
+    // An "@" after "/", "?" or "#" may end a password or sit in a path: nothing after the scheme is shown.
     const ambiguous = /[/?#]/.test(masked.slice(start, at));
     masked = ambiguous ? `${masked.slice(0, start)}***` : `${masked.slice(0, start)}***${masked.slice(at)}`;
   }
   masked = masked.replace(/\?[^#]*/, '?***');
-  // After the host, what may be a key is masked too (see maskTail).
   const authority = (/^(?:[A-Za-z][A-Za-z0-9+.-]*:\/*)?(?:[^@]*@)?(?:\[[^\]]*\]|[^:/?#\s]*)/.exec(masked) as RegExpExecArray)[0].length;
   masked = masked.slice(0, authority) + maskTail(masked.slice(authority));
   return JSON.stringify(clip(stripControl(masked), 200));
 }
 
-/**
- * What follows a host, for a message: a port of digits is kept; the rest (a path, a fragment, a
- * word after whitespace, a port that is not digits) is shown only when it cannot be a key (20
- * characters or fewer, separators aside, and not a JWT): else its first character and `***`. As
- * a whole, not per segment: a key may hold "/" (base64).
- */
+/** What follows a host: a port of digits kept; the rest, as a whole (a key may hold "/"), only when it cannot be a key. */
 function maskTail(tail: string): string {
   const port = /^:[0-9]{1,5}(?=[/?#\s]|$)/.exec(tail)?.[0] ?? '';
   const rest = tail.slice(port.length);
@@ -65,10 +44,8 @@ function showHost(host: string): string {
 }
 
 /**
- * True when every label of `ascii` (what the URL parser made of `host`) is the label written,
- * lower-cased, or its punycode: anything else (an ignored soft hyphen or zero-width space, a
- * full-width letter, an ideographic full stop, a decomposed accent) would connect to a host the
- * user did not write.
+ * True when every label the URL parser made of `host` is the label written, lower-cased, or its
+ * punycode: anything else (an ignored zero-width space, a full-width letter) connects to another host.
  */
 function onlyLowercasedOrPunycode(host: string, ascii: string): boolean {
   const written = host.split('.');
@@ -134,11 +111,7 @@ export interface ParsedClusterUrl {
   readonly origin?: string;
 }
 
-/**
- * The phrase, completing `url "<value>" …`, for a valid address not written as the check uses it,
- * `checked` (`<scheme>://<host>:<port>`, from the parse): a grant's address reaches the targets as
- * written, so only that exact form is checked; nothing is repaired on one side only.
- */
+/** The phrase for a valid address not written as `checked`: the targets get it as written, so only that form is checked. */
 export function notAsChecked(checked: string): string {
   return `is not written as the check uses it, ${showUrl(checked)} (scheme and host in lower case, an IDN in punycode, the port written, ` +
     'no "/" at the end): the targets would get it as written, not as checked; give the cluster\'s address in that form';
@@ -158,8 +131,7 @@ export function parseClusterUrl(raw: unknown): ParsedClusterUrl {
   if (!m) return { problems: [`has no scheme; ${EXPECTED}`] };
   const scheme = `${m[1].toLowerCase()}:`;
   if (scheme !== 'https:' && scheme !== 'http:') {
-    // A long "scheme", or one with no "//" before an "@", is more likely the start of a key or a
-    // user:password than a scheme.
+    // A long "scheme", or one with no "//" before an "@", is more likely a key or a user:password.
     const shown = m[1].length <= 12 && (m[2].startsWith('//') || !raw.includes('@'));
     return { problems: [`has scheme ${shown ? JSON.stringify(m[1]) : '(not shown: it may be a key)'}; ${EXPECTED}`] };
   }
@@ -167,8 +139,7 @@ export function parseClusterUrl(raw: unknown): ParsedClusterUrl {
   if (!m[2].startsWith('//') || m[2].startsWith('///')) {
     return { problems: [`is not written as ${protocol}//<host>[:<port>] (the "//" after the scheme is missing or doubled)`] };
   }
-  // Credentials first, up to the last "@": a password may hold "/", "?" or "#", which would
-  // otherwise end the host early and put the rest of the password in a "path" message.
+  // Credentials first, up to the last "@": a password may hold "/", "?" or "#".
   const problems = [];
   let afterSlashes = m[2].slice(2);
   if (afterSlashes.includes('@')) {
