@@ -11,6 +11,9 @@
  * reports the first failed step (and in the access step, a lack of access before an excess): the
  * Terraform cell's verdict is its first failure in that order.
  *
+ * And an address that is not Qdrant (a web page, a JSON API: what the real server cannot be): both
+ * engines fail root with the same message, and neither sends the key there.
+ *
  * The cells are split into a few stacks, planned two at a time: Terraform's time for a plan grows
  * with the number of its messages times the size of its configuration (each message quotes its
  * line), and most cells here fail.
@@ -23,6 +26,7 @@ import type * as Checker from '../../assets/checker';
 import { PROBES } from '../../assets/checker/probes';
 import { ClusterAccess, CheckEngine, KeyAccess } from '../../src';
 import { describeRealQdrant, RealQdrant } from '../../tools/testing/real-qdrant';
+import { LoopbackServer } from '../../tools/testing/stand-in-qdrant';
 import { synthStack, tempDir, terraform, terraformBinary } from '../../tools/testing/terraform';
 
 // Bounds, not expectations: terraform init and one plan of a few hundred reads, on a busy machine.
@@ -170,6 +174,44 @@ describeRealQdrant('both check engines against real Qdrant: every key × every d
     const passing = CELLS.map((_, i) => i).filter((i) => node[i].ok);
     expect(passing.length).toBeGreaterThan(20);
     expect(passing.map((i) => found.warnings[i])).toEqual(passing.map((i) => node[i].warnings));
+  });
+
+  test('an address that is not Qdrant: root fails alike in both engines, and the key goes nowhere', async () => {
+    const pages = { page: ['text/html', '<html><title>Welcome</title></html>'], api: ['application/json', '{"ok":true}'] };
+    const sentKey: string[] = [];
+    const servers = await Promise.all(Object.values(pages).map(([type, body]) => LoopbackServer.start('https', (req, res) => {
+      if (req.headers.authorization !== undefined || req.headers['api-key'] !== undefined) sentKey.push(String(req.url));
+      res.writeHead(200, { 'content-type': type }).end(body);
+    })));
+    try {
+      const names = Object.keys(pages);
+      const nodeReasons = await Promise.all(servers.map(async (server, i) => {
+        const r = await checkClusterAccess({ url: server.url, caFile: keyed.caFile, apiKey: KEY, header: 'bearer', retries: 0, label: `cell0 → ${names[i]}` });
+        return { step: r.failedStep, id: r.failureId, message: r.reason };
+      }));
+      const dir = synthStack(tempDir('qca-engines-'), 'pages', (app, id) => {
+        const stack = new TerraformStack(app, id);
+        new ClusterAccess(stack, 'Pages', {
+          healthCheck: { engine: CheckEngine.TERRAFORM, grpc: false, caFile: keyed.caFile, retries: 0 },
+          clusters: servers.map((server, i) => ({ name: names[i], url: server.url })),
+          apiKeys: [{ name: 'cell0', clusters: names }],
+          setupGuide: { enabled: false },
+        });
+        return stack;
+      });
+      const init = await terraform(dir, ['init', '-input=false', '-no-color']);
+      expect(init.exitCode).toBe(0);
+      const plan = await terraform(dir, ['plan', '-input=false', '-no-color', '-json', '-lock=false'], { TF_VAR_qdrant_api_key_cell0: KEY });
+      expect(plan.exitCode).toBe(1);
+      // The test CA signs the pages' certificates and the real servers' alike (one caFile).
+      const tf = diagnostics(plan.stdout).failures[0].map(({ step, id, message }) => ({ step, id, message })).sort((a, b) => a.message.localeCompare(b.message));
+      expect(nodeReasons.map((r) => [r.step, r.id])).toEqual([['root', 'not-qdrant'], ['root', 'not-qdrant']]);
+      expect(tf).toEqual(nodeReasons.sort((a, b) => String(a.message).localeCompare(String(b.message))));
+      expect(sentKey).toEqual([]);
+      expect(plan.stdout + plan.stderr).not.toContain(KEY);
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+    }
   });
 
   test('no key in the plan\'s output', () => {
