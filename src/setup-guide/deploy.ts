@@ -2,7 +2,7 @@
 import { deployCommand } from './commands';
 import { Heading, code, fence, list, plural, table } from './markdown';
 import { GuideKey, GuideModel } from './model';
-import { DEPLOY_COMMAND, DESTROY_COMMAND } from '../private/framework';
+import { DEPLOY_COMMAND, DESTROY_COMMAND, FRAMEWORK } from '../private/framework';
 import { names } from '../private/runtime';
 
 export function deploySection(m: GuideModel, h: Heading): string[] {
@@ -93,7 +93,7 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
 /** When the checks of the Terraform engine run, and where the key goes. */
 function terraformEngine(): string[] {
   return [
-    'The checks run at every plan (`cdktf diff` too): a wrong, revoked or expired key fails the plan with the step\'s message before anything changes, ' +
+    `The checks run at every plan (\`${FRAMEWORK.cli} diff\` too): a wrong, revoked or expired key fails the plan with the step's message before anything changes, ` +
       'so a scheduled plan notices it. Each failure is an `Error: Resource postcondition failed` (section 7).',
     '',
     'Terraform sends the key in `Authorization: Bearer`, always verifies TLS, and follows redirects (one to the same host receives the key, even over `http://`). ' +
