@@ -1,27 +1,21 @@
 /**
- * Safe read-modify-write of one small text file, plus an optional sidecar file, under one lock
- * (Node built-ins only): what the file may be and how it is read is target.ts's; how a change is
- * committed, so that a kill at any moment leaves the old or the new file, commit.ts's; the lock and
- * the cleanup of a dead writer's leftovers lock.ts's.
+ * Safe read-modify-write of one small text file, plus an optional sidecar, under one lock: what the
+ * file may be and how it is read is target.ts's, how a change survives a kill commit.ts's, the lock
+ * lock.ts's.
  *
- * updateFile(file, transform, opts) checks the target, takes the lock, removes what a dead writer
- * left, checks and reads the target again, and calls transform(text | null) (null: no file). It
- * returns the new text, null (leave the file alone) or DELETE; with opts.sidecar, transform(text,
- * sidecarText) returns a SidecarPlan: `sidecarFirst` says which file is committed first (when the
- * target then fails, the sidecar is put back, unless the lock was lost), `sidecarAfter` is
- * committed to the sidecar last. A transform that throws changes nothing ("refusing to change
- * <file>: <message>; the file was not changed"); a new text over opts.maxBytes that is larger than
- * the file is refused (a later run could not read it back to remove our entries). When another
- * program (an editor, `echo >> .env`) wrote the target after it was read, the work starts over,
- * up to CHANGE_ATTEMPTS reads ("it kept changing while being written"); a write in the
- * microseconds before the rename, or one that changes neither size nor times, is not seen.
- * A world-readable file gets a warning; the sidecar is always 0600 and, as root, the target's owner.
+ * updateFile checks the target, takes the lock, removes a dead writer's leftovers, checks and reads
+ * the target again and calls transform(text | null), which returns the new text, null (leave it) or
+ * DELETE; with opts.sidecar, transform(text, sidecarText) returns a SidecarPlan: `sidecarFirst`
+ * says which file is committed first (if the target then fails, the sidecar is put back unless the
+ * lock was lost), `sidecarAfter` goes to the sidecar last. A transform that throws changes nothing;
+ * a new text over maxBytes and larger than the file is refused (a later run could not read it back
+ * to remove our entries). When another program wrote the target after the read, the work starts
+ * over, up to CHANGE_ATTEMPTS times; a write in the microseconds before the rename, or one that
+ * changes neither size nor times, is not seen.
  *
- * When removing (opts.removing), a file whose directory is missing cannot exist: a transform that
- * leaves it (and a sidecar next to it) missing has nothing to do, so updateFile returns { existed:
- * false } with a note, and takes no lock. This is the destroy step run for a file on another
- * machine or checkout (shared state); a transform that would write still gets the error.
- * Errors are RuntimeErrors of one line, never with file contents; the target is then unchanged.
+ * When removing, a missing directory means no file (another machine's path, shared state): a
+ * transform that leaves it missing has nothing to do, takes no lock and gets { existed: false }.
+ * Errors are one-line RuntimeErrors, never with file contents; the target is then unchanged.
  */
 import { dirname, resolve } from 'node:path';
 import { checkpoint, CommitConfig, isRoot, ownerChange, removeFile, replaceFile } from './commit';
@@ -106,10 +100,7 @@ export async function updateFile(file: string, transform: Transform, options: Up
   }
 }
 
-/**
- * One read, plan and commit of updateFile, under its lock. Throws with the code ECHANGED, the
- * target as it was before, when another program changed the target after the read.
- */
+/** One read, plan and commit under the lock; ECHANGED (nothing changed) when another program wrote the target. */
 async function updateOnce(file: string, transform: Transform, opts: Options, side: string | null, lock: Lock) {
   const { warn } = opts;
   const st = checkTarget(file); // again, under the lock
@@ -166,10 +157,9 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
     try {
       await targetStep();
     } catch (err) {
-      // The target was not replaced (replaceFile fails only before its rename): put the sidecar
-      // back, so that it records no name the target does not hold (a member the user added
-      // later under such a name would count as ours). Not after a lost lock: the sidecar may
-      // be another writer's by now. A new plan needs the sidecar as it was: without it, none.
+      // The target was not replaced: put the sidecar back, or a member the user adds later under a
+      // name it records would count as ours. Not after a lost lock (it may be another writer's
+      // now). A new plan needs the sidecar as it was: without it, none.
       if (codeOf(err) !== 'ELOCKLOST') {
         const restored = await restoreSidecar(side, sideCur, { ...sideConfig(), lock, label: file }, warn);
         if (!restored && codeOf(err) === 'ECHANGED') throw new RuntimeError(messageOf(err), CHANGED_FOR_GOOD, { cause: err });
@@ -184,10 +174,7 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
   return { existed: Boolean(st), changed: Boolean(targetStep), deleted: Boolean(targetStep) && plan.text === DELETE };
 }
 
-/**
- * The file's directory is missing (see the module header): the file and a sidecar next to it
- * cannot exist. Nothing to do when the transform leaves them missing; else `problem` is thrown.
- */
+/** The file's directory is missing: nothing to do if the transform leaves it so, else `problem`. */
 function withoutDirectory(file: string, transform: Transform, side: string | null, problem: RuntimeError, warn: (message: string) => void) {
   const dir = dirname(resolve(file));
   // A sidecar elsewhere may exist: not judged here.
@@ -199,10 +186,7 @@ function withoutDirectory(file: string, transform: Transform, side: string | nul
   return { existed: false, changed: false, deleted: false };
 }
 
-/**
- * Puts the sidecar back as it was before this run (its text, or no file). Returns true when it
- * did; a failure only warns (and returns false).
- */
+/** Puts the sidecar back as it was before this run; false (and a warning) when it cannot. */
 async function restoreSidecar(side: string, before: ReadFile | null, config: CommitConfig, warn: (message: string) => void): Promise<boolean> {
   try {
     const now = before ? null : lstatOrNull(side);
