@@ -1,22 +1,14 @@
 /**
- * The managed blocks of a dotenv file: what in it is whose (pure functions, Node built-ins only).
- *
- * Ownership: our entries live only inside the owner's managed block, delimited by two comment
- * lines (exact text, compared after the line terminator is removed; OWNER as checkOwner allows,
- * so it never holds a space or a parenthesis; \u2014 is the em dash):
- *   start   # >>> managed by cdktf-qdrant-cluster-access (OWNER) \u2014 do not edit[CREATED]
- *   CREATED  \u2014 created this file        (the same start line, followed by this tag)
+ * The managed blocks of a dotenv file: what in it is whose (pure functions). Owner's entries live
+ * only inside its block, between two comment lines (exact text, line terminator removed; \u2014 is
+ * the em dash; OWNER never holds a space or a parenthesis):
+ *   start   # >>> managed by cdktf-qdrant-cluster-access (OWNER) \u2014 do not edit[TAG]
  *   end     # <<< managed by cdktf-qdrant-cluster-access (OWNER)
- * CREATED records that this tool created the file (planMerge was given null: no file). At most
- * one block per owner; blocks do not nest. The record line (written directly after the start
- * marker; the first line of this form in the block counts)
  *   record  # cdktf-qdrant-cluster-access entries: NAME NAME ...
- *           (the names owner last wrote, sorted, one space apart; the tool's name keeps a user's
- *           note such as "# entries: see README" from reading as one)
- * says which names in the block are owner's. Blocks written before the record existed have none.
- * Everything outside owner's block, and every line inside it that is neither the record nor one
- * of the names written, recorded or removed, belongs to someone else (a user's note or variable
- * inside the block stays, whatever happens).
+ * TAG, " \u2014 created this file", records that this tool created the file. At most one block per
+ * owner; blocks do not nest. The record line (after the start marker; the first of its form counts)
+ * lists the names owner last wrote, sorted; the tool's name in it keeps a note such as "# entries:
+ * see README" from reading as one. Every other line, inside the block too, is someone else's.
  */
 import { DotenvItem, lineOf } from './dotenv-syntax';
 import { REFUSED } from './entries';
@@ -43,19 +35,15 @@ const RECORD_RE = /^# cdktf-qdrant-cluster-access entries:((?: [A-Za-z_][A-Za-z0
 const START_RE = /^# >>> managed by cdktf-qdrant-cluster-access \(([^()\s]+)\) \u2014 do not edit( \u2014 created this file)?$/;
 const END_RE = /^# <<< managed by cdktf-qdrant-cluster-access \(([^()\s]+)\)$/;
 
-/** A block: the item indexes of its markers, whether its start marker says this tool created the file, its record line (the names owner wrote). */
+/** A block: the item indexes of its markers, whether this tool created the file, its record line. */
 type Block = { owner: string; start: number; end: number; created: boolean };
 type OwnBlock = Omit<Block, 'owner'> & { record: { idx: number; names: string[] } | null };
 
 /**
- * Reads the block structure. Returns { block, blocks, ownerAt }:
- *   block   owner's block { start, end, created } (item indexes of its markers) or null;
- *   blocks  every well-formed block of any owner, in file order: { owner, start, end, created };
- *   ownerAt(idx) the owner of the block holding item idx, or null (outside every block).
- * Refuses (naming the line) when any owner's start marker has no end marker after
- * it, and when owner's own block is damaged: an end without a start, a second block, or another
- * owner's marker inside it. Other damage in other owners' blocks is not ours to judge; it only
- * makes their lines count as outside.
+ * Reads the blocks: owner's (or null), every well-formed block of any owner in file order, and the
+ * owner of the block holding each item (null: outside). Refuses, naming the line, any start marker
+ * without an end, and damage to owner's own block (an end without a start, a second block, another
+ * owner's marker inside it); other damage in other blocks only makes their lines count as outside.
  */
 export function readBlocks(items: readonly DotenvItem[], owner: string): { block: OwnBlock | null; blocks: Block[]; ownerAt: (string | null)[] } {
   const blocks: Block[] = [];
@@ -74,8 +62,7 @@ export function readBlocks(items: readonly DotenvItem[], owner: string): { block
     }
   }
   if (open) {
-    // A start marker without its end marker (any owner's: every line after it would count as
-    // that block's, and a block appended after it would start inside it).
+    // Any owner's: every line after it would count as that block's, an appended block inside it.
     const it = items[open.start];
     throw new RuntimeError(`${lineOf(it)}: managed block for owner ${open.owner} has no end marker; restore the line "${endMarker(open.owner)}" after its entries, or delete this line`, REFUSED, { line: it.line });
   }
@@ -115,8 +102,7 @@ export function readBlocks(items: readonly DotenvItem[], owner: string): { block
     throw new RuntimeError(`${lineOf(it)}: the managed block for owner ${owner} starts inside the block of owner ${ownerAt[starts[0]]}; move it out of that block`, REFUSED, { line: it.line });
   }
   const created = items[starts[0]].content !== S;
-  // The record: the first comment in the block that has its form (written right after the start
-  // marker, but a line the user inserted above it does not hide it).
+  // The record: the first comment of its form (a line the user inserted above it does not hide it).
   let record: OwnBlock['record'] = null;
   for (let idx = starts[0] + 1; idx < end && !record; idx++) {
     const m = items[idx].kind === 'comment' ? RECORD_RE.exec(items[idx].content ?? '') : null;
