@@ -1,14 +1,10 @@
 #!/usr/bin/env node
 /**
- * Writes (or removes) key references in an app's .env or JSON file: run by Terraform's local-exec
- * at apply and destroy time, as `write|remove --file PATH [--format dotenv|json] --owner NAME` or
- * `remove-dropped --owner NAME` (see USAGE). The entries come only from the environment (input.ts;
- * QCA_LOCK_TIMEOUT_MS bounds the wait for another writer's lock, default 15000); the work is
- * commands.ts's, how the file is read and replaced and what survives a kill file.ts's.
- *
- * Output: one line with counts, never values. Exit codes: 0 done (also: nothing to remove),
- * 1 failure (the file is unchanged), 2 usage error; 143 / 130 when stopped by SIGTERM / SIGINT
- * (our temp file and lock are removed first; the file is the old or the new one).
+ * The writer's command line, run by Terraform's local-exec at apply and destroy (see USAGE). Entries
+ * come only from the environment (input.ts); QCA_LOCK_TIMEOUT_MS bounds the wait for another
+ * writer's lock (default 15000). Output: one line of counts, never values. Exit codes: 0 done (also
+ * nothing to remove), 1 failed (file unchanged), 2 usage error; 143 / 130 on SIGTERM / SIGINT (our
+ * temp file and lock are removed first; the file is the old or the new one).
  */
 import { apply, FileCommand, removeDropped } from './commands';
 import { fileList, readEntries, secretsOf } from './input';
