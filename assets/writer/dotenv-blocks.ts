@@ -61,54 +61,42 @@ export function readBlocks(items: readonly DotenvItem[], owner: string): { block
       ownerAt[idx] = open.owner;
     }
   }
+  // A refusal naming the line of item `idx`.
+  const refuse = (idx: number, why: string) => new RuntimeError(`${lineOf(items[idx])}: ${why}`, REFUSED, { line: items[idx].line });
   if (open) {
     // Any owner's: every line after it would count as that block's, an appended block inside it.
-    const it = items[open.start];
-    throw new RuntimeError(`${lineOf(it)}: managed block for owner ${open.owner} has no end marker; restore the line "${endMarker(open.owner)}" after its entries, or delete this line`, REFUSED, { line: it.line });
+    throw refuse(open.start, `managed block for owner ${open.owner} has no end marker; restore the line "${endMarker(open.owner)}" after its entries, or delete this line`);
   }
   const S = startMarker(owner);
   const E = endMarker(owner);
-  const isStart = (it: DotenvItem) => it.kind === 'comment' && (it.content === S || it.content === S + CREATED_TAG);
-  const isEnd = (it: DotenvItem) => it.kind === 'comment' && it.content === E;
-  const starts: number[] = [];
-  const ends: number[] = [];
-  items.forEach((it, idx) => {
-    if (isStart(it)) starts.push(idx);
-    else if (isEnd(it)) ends.push(idx);
-  });
+  const marked = (is: (content?: string) => boolean) => items.flatMap((it, idx) => (it.kind === 'comment' && is(it.content) ? [idx] : []));
+  const starts = marked((c) => c === S || c === S + CREATED_TAG);
+  const ends = marked((c) => c === E);
   if (starts.length === 0 && ends.length === 0) return { block: null, blocks, ownerAt };
   if (starts.length === 0 || ends[0] < starts[0]) {
-    const it = items[ends[0]];
-    throw new RuntimeError(`${lineOf(it)}: end marker of the managed block for owner ${owner} has no start marker before it; restore the line "${S}" above it, or delete this line`, REFUSED, { line: it.line });
+    throw refuse(ends[0], `end marker of the managed block for owner ${owner} has no start marker before it; restore the line "${S}" above it, or delete this line`);
   }
-  const end = ends.find((idx) => idx > starts[0]);
-  if (end === undefined) {
-    const it = items[starts[0]];
-    throw new RuntimeError(`${lineOf(it)}: managed block for owner ${owner} has no end marker; restore the line "${E}" after its entries, or delete this line`, REFUSED, { line: it.line });
-  }
+  const start = starts[0];
+  const end = ends.find((idx) => idx > start);
+  if (end === undefined) throw refuse(start, `managed block for owner ${owner} has no end marker; restore the line "${E}" after its entries, or delete this line`);
   const extra = [...starts.slice(1), ...ends.filter((idx) => idx !== end)][0];
   if (extra !== undefined) {
-    const it = items[extra];
-    throw new RuntimeError(`${lineOf(it)}: a second marker of the managed block for owner ${owner} (the block starts on line ${items[starts[0]].line}); merge the two blocks into one, or delete this line`, REFUSED, { line: it.line });
+    throw refuse(extra, `a second marker of the managed block for owner ${owner} (the block starts on line ${items[start].line}); merge the two blocks into one, or delete this line`);
   }
-  for (let idx = starts[0] + 1; idx < end; idx++) {
-    const it = items[idx];
-    if (it.kind === 'comment' && (START_RE.test(it.content ?? '') || END_RE.test(it.content ?? ''))) {
-      throw new RuntimeError(`${lineOf(it)}: a marker of another managed block inside the block for owner ${owner} (lines ${items[starts[0]].line}-${items[end].line}); move that block out of it`, REFUSED, { line: it.line });
-    }
+  const nested = items.findIndex((it, idx) => idx > start && idx < end && it.kind === 'comment'
+    && (START_RE.test(it.content ?? '') || END_RE.test(it.content ?? '')));
+  if (nested >= 0) {
+    throw refuse(nested, `a marker of another managed block inside the block for owner ${owner} (lines ${items[start].line}-${items[end].line}); move that block out of it`);
   }
-  if (ownerAt[starts[0]] !== null) {
-    const it = items[starts[0]];
-    throw new RuntimeError(`${lineOf(it)}: the managed block for owner ${owner} starts inside the block of owner ${ownerAt[starts[0]]}; move it out of that block`, REFUSED, { line: it.line });
-  }
-  const created = items[starts[0]].content !== S;
+  if (ownerAt[start] !== null) throw refuse(start, `the managed block for owner ${owner} starts inside the block of owner ${ownerAt[start]}; move it out of that block`);
+  const created = items[start].content !== S;
   // The record: the first comment of its form (a line the user inserted above it does not hide it).
   let record: OwnBlock['record'] = null;
-  for (let idx = starts[0] + 1; idx < end && !record; idx++) {
+  for (let idx = start + 1; idx < end && !record; idx++) {
     const m = items[idx].kind === 'comment' ? RECORD_RE.exec(items[idx].content ?? '') : null;
     if (m) record = { idx, names: m[1].split(' ').filter(Boolean) };
   }
-  return { block: { start: starts[0], end, created, record }, blocks, ownerAt };
+  return { block: { start, end, created, record }, blocks, ownerAt };
 }
 
 export function inBlock(block: OwnBlock | null, idx: number): boolean {
