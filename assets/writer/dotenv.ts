@@ -49,11 +49,10 @@ export function planMerge(text: string | null, entries: Readonly<Record<string, 
   if (names.length === 0 && !block) return { text: creating ? null : text, added: [], updated: [], unchanged: [], dropped: [] };
   items.forEach((it, idx) => {
     if (it.kind !== 'assign' || !formatted.has(it.key as string) || inBlock(block, idx)) return;
-    const where = ownerAt[idx] ? `in the managed block of owner ${ownerAt[idx]}` : `outside the managed block of owner ${owner}`;
-    if (ownerAt[idx] && sameAccessOwners(ownerAt[idx] as string, owner)) {
-      throw new RuntimeError(`${lineOf(it)}: ${it.key} is already defined in the managed block of owner ${ownerAt[idx]}${anotherWorkspace(owner)}`, REFUSED, { line: it.line });
-    }
-    throw new RuntimeError(`${lineOf(it)}: ${it.key} is already defined ${where}; remove that line, or ${SECRET_NAMING_FIX}`, REFUSED, { line: it.line });
+    const who = ownerAt[idx];
+    const where = who ? `in the managed block of owner ${who}` : `outside the managed block of owner ${owner}`;
+    const fix = who && sameAccessOwners(who, owner) ? anotherWorkspace(owner) : `; remove that line, or ${SECRET_NAMING_FIX}`;
+    throw new RuntimeError(`${lineOf(it)}: ${it.key} is already defined ${where}${fix}`, REFUSED, { line: it.line });
   });
   // No quoted value's line defines our name for Node's parser; each block line starts one for all.
   for (const it of items) {

@@ -113,6 +113,11 @@ function recordedOwnerOf(side: Sidecar | null, name: string): string | null {
   return Object.keys(side.owners).find((o) => side.owners[o].includes(name)) || null;
 }
 
+/** How a refusal of a name recorded for owner `who` ends: the same access in another workspace, or the fix. */
+function takenBy(who: string, owner: string): string {
+  return sameAccessOwners(who, owner) ? anotherWorkspace(owner) : `; ${SECRET_NAMING_FIX}, or remove owner ${who}'s entries first`;
+}
+
 function foreignMemberError(text: string, m: JsonObjectScan['members'][number], owner: string, side: Sidecar | null, sidecarName: string,
   others: JsonObjectScan['members'] = []): RuntimeError {
   const who = recordedOwnerOf(side, m.key);
@@ -123,12 +128,7 @@ function foreignMemberError(text: string, m: JsonObjectScan['members'][number], 
   const same = others.filter((o, i) => o.key !== m.key && others.findIndex((x) => x.key === o.key) === i && recordedOwnerOf(side, o.key) === who);
   const also = same.length === 0 ? '' : ` (so ${same.length === 1 ? 'does' : 'do'} ${same.map((o) => `${JSON.stringify(o.key)} on line ${lineAt(text, o.start)}`).join(', ')})`;
   const those = same.length === 0 ? 'that member' : 'those members';
-  if (who && sameAccessOwners(who, owner)) {
-    return new RuntimeError(`line ${line}: member ${key}${also} was written for owner ${who} (recorded in ${sidecarName})${anotherWorkspace(owner)}`, REFUSED, { line });
-  }
-  if (who) {
-    return new RuntimeError(`line ${line}: member ${key}${also} was written for owner ${who} (recorded in ${sidecarName}); ${SECRET_NAMING_FIX}, or remove owner ${who}'s entries first`, REFUSED, { line });
-  }
+  if (who) return new RuntimeError(`line ${line}: member ${key}${also} was written for owner ${who} (recorded in ${sidecarName})${takenBy(who, owner)}`, REFUSED, { line });
   const why = side
     ? `and ${sidecarName} does not record it as written for owner ${owner}`
     : `and there is no ownership record ${sidecarName} saying this tool wrote it (if an earlier version of this tool wrote it, deleting it is safe: the next deploy writes it again)`;
@@ -167,12 +167,7 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
   for (const n of names) {
     // Recorded for another owner but not in the file (removed by hand, or a crash): still theirs.
     const who = recordedOwnerOf(side, n);
-    if (who && sameAccessOwners(who, owner)) {
-      throw new RuntimeError(`member ${JSON.stringify(n)} is recorded in ${sidecarName} as written for owner ${who}${anotherWorkspace(owner)}`, REFUSED);
-    }
-    if (who && who !== owner) {
-      throw new RuntimeError(`member ${JSON.stringify(n)} is recorded in ${sidecarName} as written for owner ${who}; ${SECRET_NAMING_FIX}, or remove owner ${who}'s entries first`, REFUSED);
-    }
+    if (who && who !== owner) throw new RuntimeError(`member ${JSON.stringify(n)} is recorded in ${sidecarName} as written for owner ${who}${takenBy(who, owner)}`, REFUSED);
   }
   const next: Sidecar = { created: false, originalWhenEmpty: null, ...side, owners: ownersCopy(side ? side.owners : {}) };
   next.owners[owner] = [...mine, ...names.filter((n) => !mine.has(n))];
@@ -254,25 +249,17 @@ export function planRemove(text: string | null, side: Sidecar | null, names: str
   const scan = text != null && !BLANK_RE.test(text) ? scanJsonObject(text) : null;
   const present = new Set(scan ? scan.members.map((m) => m.key) : []);
   const mine = new Set(recorded);
-  const result = (extra: {
-    text?: string | null;
-    sidecar?: Sidecar | null;
-    removed?: string[];
-    absent?: string[];
-    noRecord?: boolean;
-    noSidecar?: boolean;
-    deleteFile?: boolean;
-  }) => ({
-    text: null,
+  const base = {
+    text: null as string | null,
     sidecar: side,
-    removed: [],
+    removed: [] as string[],
     absent: list.filter((n) => !present.has(n)),
     notOurs: list.filter((n) => present.has(n) && !mine.has(n)),
     noRecord: false,
     noSidecar: false,
     deleteFile: false,
-    ...extra,
-  });
+  };
+  const result = (extra: Partial<typeof base>) => ({ ...base, ...extra });
   if (!side || recordedFor(side, owner) === undefined) return result({ noRecord: true, noSidecar: !side && present.size > 0 });
 
   const next = { ...side, owners: ownersCopy(side.owners) };
