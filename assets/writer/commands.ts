@@ -12,7 +12,6 @@ import * as json from './json';
 import { fileNameProblem } from './file-names';
 import { RUN, RuntimeError } from '../runtime/errors';
 
-/** One write or remove: the command, the file, its format and the owner of the entries. */
 export interface FileCommand {
   readonly command: 'write' | 'remove';
   readonly file: string;

@@ -1,21 +1,7 @@
 /**
- * Safe read-modify-write of one small text file, plus an optional sidecar, under one lock: what the
- * file may be and how it is read is target.ts's, how a change survives a kill commit.ts's, the lock
- * lock.ts's.
- *
- * updateFile checks the target, takes the lock, removes a dead writer's leftovers, checks and reads
- * the target again and calls transform(text | null), which returns the new text, null (leave it) or
- * DELETE; with opts.sidecar, transform(text, sidecarText) returns a SidecarPlan: `sidecarFirst`
- * says which file is committed first (if the target then fails, the sidecar is put back unless the
- * lock was lost), `sidecarAfter` goes to the sidecar last. A transform that throws changes nothing;
- * a new text over maxBytes and larger than the file is refused (a later run could not read it back
- * to remove our entries). When another program wrote the target after the read, the work starts
- * over, up to CHANGE_ATTEMPTS times; a write in the microseconds before the rename, or one that
- * changes neither size nor times, is not seen.
- *
- * When removing, a missing directory means no file (another machine's path, shared state): a
- * transform that leaves it missing has nothing to do, takes no lock and gets { existed: false }.
- * Errors are one-line RuntimeErrors, never with file contents; the target is then unchanged.
+ * Safe read-modify-write of one small text file, plus an optional sidecar, under one lock (target.ts
+ * reads, commit.ts commits so that a kill leaves the old or the new file, lock.ts locks). Errors are
+ * one-line RuntimeErrors, never with file contents; the target is then unchanged.
  */
 import { dirname, resolve } from 'node:path';
 import { checkpoint, CommitConfig, isRoot, ownerChange, removeFile, replaceFile } from './commit';
@@ -29,7 +15,7 @@ export const DELETE: unique symbol = Symbol.for('cdktf-qdrant-cluster-access.wri
 /** What a transform returns for a file: its new text, null (leave it alone) or DELETE. */
 export type Next = string | null | typeof DELETE;
 
-/** What a transform with a sidecar returns (see the header). */
+/** What a transform with a sidecar returns (see updateFile). */
 export interface SidecarPlan {
   readonly text: Next;
   readonly sidecar?: Next;
@@ -37,7 +23,7 @@ export interface SidecarPlan {
   readonly sidecarAfter?: string | null;
 }
 
-/** updateFile's options (see the header); warnings and notes go to `warn`, one line each (default: stderr). */
+/** updateFile's options; warnings and notes go to `warn`, one line each (default: stderr). */
 export interface UpdateOptions {
   readonly warn?: (message: string) => void;
   readonly lockTimeoutMs?: number;
@@ -66,7 +52,16 @@ function planOf(file: string, transform: Transform, side: string | null, text: s
   }
 }
 
-/** See the module header. */
+/**
+ * Checks the target, takes the lock, removes a dead writer's leftovers, reads the target and calls
+ * transform(text | null): new text, null (leave it) or DELETE; with opts.sidecar, transform(text,
+ * sidecarText) returns a SidecarPlan (`sidecarFirst`: which file is committed first; if the target
+ * then fails, the sidecar is put back unless the lock was lost). A throwing transform changes
+ * nothing; a text over maxBytes and larger than the file is refused (no later run could read it).
+ * When another program wrote the target after the read, the work starts over, up to CHANGE_ATTEMPTS
+ * times (a write that changes neither size nor times, or in the microseconds before the rename, is
+ * not seen). Removing, a missing directory means no file (another machine's path): no lock is taken.
+ */
 export async function updateFile(file: string, transform: Transform, options: UpdateOptions = {}) {
   const said = new Set<string>();
   const warn = options.warn || ((msg: string) => process.stderr.write(msg + '\n'));
@@ -112,8 +107,7 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
     sideCur = sst ? readText(side, sst, opts.maxBytes) : null;
   }
   const plan = planOf(file, transform, side, cur ? cur.text : null, sideCur ? sideCur.text : null);
-  // A write may not make a file larger than a read accepts (a later run could not read it back,
-  // not even to remove our entries); a change that makes it smaller passes.
+  // No file may grow past what a read accepts (a later run could not remove our entries from it).
   for (const [p, next, before] of [[file, plan.text, cur], [side, plan.sidecar, sideCur], [side, plan.sidecarAfter, sideCur]] as const) {
     if (typeof next !== 'string') continue;
     const bytes = Buffer.byteLength(next, 'utf8');
@@ -123,8 +117,7 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
       throw new RuntimeError(`refusing to change ${p}: the new text would be ${bytes} bytes, over the bound of ${opts.maxBytes} bytes for a file of keys (${was}); move other content out of this file or write the keys to another file; the file was not changed`, 'ETOOBIG');
     }
   }
-  // `read`: the snapshot the target must still match at its commit (undefined: the sidecar,
-  // which only this writer writes, under the lock).
+  // `read`: the snapshot the target must still match (undefined: the sidecar, only ours, locked).
   const step = (p: string, cur0: ReadFile | null, next: Next | undefined, config: () => Omit<CommitConfig, 'lock' | 'label'>, read?: Snapshot | null) => {
     if (next == null) return null;
     if (next === DELETE) return cur0 ? () => removeFile(p, cur0.stat, lock, file, warn, read) : null;

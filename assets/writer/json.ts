@@ -1,12 +1,7 @@
 /**
  * Editing the top-level object of a JSON file in place (json-text.ts), with ownership kept in a
- * sidecar file (pure functions). Every byte that is not one of our members is kept. Also accepted:
- * no file (null), or a file holding only a BOM and JSON whitespace.
- *
- * A member with one of our names gets its value token replaced; new members are appended after the
- * last as `,<EOL><indent>"NAME": "value"` (EOL \r\n if the file has one, else \n; the first
- * member's indent, else two spaces), or into an empty object as `{<EOL><members><EOL>}`. A missing
- * or blank file becomes `{<EOL>  "NAME": "value",...<EOL>}<EOL>`.
+ * sidecar file (pure functions). Every byte that is not one of our members is kept; new members
+ * follow the file's line ends and indent. Also accepted: no file, or only a BOM and whitespace.
  *
  * JSON has no comments: the sidecar `.<basename>.qdrant-cluster-access` next to the target records
  * ownership, and holds NO values:

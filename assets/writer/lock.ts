@@ -62,14 +62,12 @@ export function unlinkQuiet(p: string): boolean {
   }
 }
 
-/** close(2) that ignores every error. */
 export function closeQuiet(fd: number): void {
   try {
     closeSync(fd);
   } catch { /* already closed */ }
 }
 
-/** The lock of `file`. */
 export function lockPathOf(file: string): string {
   return `${file}.lock`;
 }

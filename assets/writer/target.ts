@@ -179,7 +179,6 @@ export function readVerified(file: string, expected: Stats | null, maxBytes = MA
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** readVerified, decoded as strict UTF-8. */
 export function readText(file: string, expected: Stats | null, maxBytes: number) {
   const { buf, stat, snap } = readVerified(file, expected, maxBytes);
   try {
