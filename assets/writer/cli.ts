@@ -120,10 +120,8 @@ export async function run(argv: string[], env: Record<string, string | undefined
   return { code, stdout: stdout.replace(/\n$/, ''), stderr: stderr.replace(/\n$/, '') };
 }
 
-const SIGNAL_EXIT = { SIGTERM: 143, SIGINT: 130 };
-
 if (require.main === module) {
-  for (const [signal, code] of Object.entries(SIGNAL_EXIT)) {
+  for (const [signal, code] of Object.entries({ SIGTERM: 143, SIGINT: 130 })) {
     process.once(signal, () => {
       cleanupForExit();
       process.stderr.write(`${PROG}: error: stopped by ${signal}; the file keeps its previous or its new content, never a mix; run the command again\n`);

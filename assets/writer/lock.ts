@@ -50,8 +50,6 @@ export interface Lock {
 /** What a signal handler must undo: temp files not yet renamed, locks held. */
 export const live = { temps: new Set<string>(), locks: new Set<Lock>() };
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
 /** unlink(2) that ignores every error: whether the file was removed. */
 export function unlinkQuiet(p: string): boolean {
   try {
@@ -218,12 +216,12 @@ export async function acquireLock(file: string, opts: { lockTimeoutMs: number; s
     }
     if (Date.now() >= deadline) {
       const secs = Number((opts.lockTimeoutMs / 1000).toFixed(1));
-      if (seen.state !== 'ours') {
-        throw new RuntimeError(`timed out after ${secs} s waiting for the lock file ${lockPath}: it was not made by this writer; delete it if no other tool uses it`, 'ELOCKED');
-      }
-      throw new RuntimeError(`timed out after ${secs} s waiting for the lock file ${lockPath}, held by writer pid ${seen.pid} on host ${seen.host}; if that writer is no longer running, delete the lock file`, 'ELOCKED');
+      const holder = seen.state !== 'ours'
+        ? ': it was not made by this writer; delete it if no other tool uses it'
+        : `, held by writer pid ${seen.pid} on host ${seen.host}; if that writer is no longer running, delete the lock file`;
+      throw new RuntimeError(`timed out after ${secs} s waiting for the lock file ${lockPath}${holder}`, 'ELOCKED');
     }
-    await sleep(10 + Math.floor(Math.random() * 40));
+    await new Promise((done) => setTimeout(done, 10 + Math.floor(Math.random() * 40)));
   }
 }
 
