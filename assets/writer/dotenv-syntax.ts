@@ -115,14 +115,7 @@ export function parseDotenv(text: string, opts?: { written?: boolean }): { bom: 
   const phys = splitLines(text);
   // The index of the last physical line holding a quote character, found once per kind.
   const lastLines: Record<string, number> = {};
-  const lastLineWith = (q: string) => {
-    if (!(q in lastLines)) {
-      let t = phys.length - 1;
-      while (t >= 0 && !phys[t].content.includes(q)) t--;
-      lastLines[q] = t;
-    }
-    return lastLines[q];
-  };
+  const lastLineWith = (q: string) => (lastLines[q] ??= phys.map((p) => p.content.includes(q)).lastIndexOf(true));
   const items: DotenvItem[] = [];
   for (let i = 0; i < phys.length; i++) {
     const { content, eol, line, after } = phys[i];

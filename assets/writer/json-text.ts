@@ -109,11 +109,8 @@ export function scanJsonObject(text: string) {
     const valEnd = skipValue(text, valStart);
     members.push({ key, start, valStart, valEnd });
     i = skipWs(text, valEnd);
-    if (text[i] === ',') {
-      i = skipWs(text, i + 1);
-      continue;
-    }
-    return { open, close: i, members };
+    if (text[i] !== ',') return { open, close: i, members };
+    i = skipWs(text, i + 1);
   }
 }
 
