@@ -1,10 +1,8 @@
 #!/usr/bin/env node
 /**
- * The writer's command line, run by Terraform's local-exec at apply and destroy (see USAGE). Entries
- * come only from the environment (input.ts); QCA_LOCK_TIMEOUT_MS bounds the wait for another
- * writer's lock (default 15000). Output: one line of counts, never values. Exit codes: 0 done (also
- * nothing to remove), 1 failed (file unchanged), 2 usage error; 143 / 130 on SIGTERM / SIGINT (our
- * temp file and lock are removed first; the file is the old or the new one).
+ * The writer's command line, run by Terraform's local-exec (see USAGE); entries come only from the
+ * environment (input.ts). Output: one line of counts, never values. Exit codes: 0 done, 1 failed
+ * (file unchanged), 2 usage error; 143 / 130 on SIGTERM / SIGINT (temp file and lock removed first).
  */
 import { apply, FileCommand, removeDropped } from './commands';
 import { fileList, readEntries, secretsOf } from './input';
@@ -100,6 +98,7 @@ export async function main(io: RunIo): Promise<number> {
     if (err instanceof RuntimeError && err.code === RUN) throw new RuntimeError(`${err.message}; ${parsed.file} was not changed`, RUN);
     throw err;
   }
+  // How long to wait for another writer's lock (default 15000 ms, file.ts).
   const lockMs = Number(io.env.QCA_LOCK_TIMEOUT_MS);
   let line;
   try {

@@ -1,9 +1,7 @@
 /**
- * The writer's commands, each summed up in one line of counts, never values. What is ours: the
- * names of owner's managed block and its lines of them (.env, dotenv.ts), or the members its
- * sidecar records (JSON, json.ts). `write` sets owner's entries to exactly the given ones (refusing,
- * changing nothing, when a name is defined elsewhere); `remove` takes out every recorded entry and
- * the names given, only inside what is ours, and deletes a file this tool created once it is empty.
+ * The writer's commands, each summed up in one line of counts, never values. What is ours: the names
+ * owner's managed block records (dotenv.ts), or the members its sidecar records (json.ts); a file
+ * this tool created is deleted once nothing else is left in it.
  */
 import * as dotenv from './dotenv';
 import { DELETE, Next, SidecarPlan, updateFile, UpdateOptions } from './file';

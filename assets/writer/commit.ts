@@ -1,11 +1,7 @@
 /**
  * How the writer commits a file: a kill at any moment leaves the old or the new file, and no copy is
- * ever readable by anyone but its owner. The new text goes to a 0600 temp file in the same directory
- * (O_EXCL|O_NOFOLLOW, named by lock.ts), is fsynced and renamed over the target, then gets the
- * target's mode through the same descriptor; the directory is fsynced. Once renamed, the file is
- * committed: a later error only warns. Just before the rename (or unlink) the lock and the read
- * snapshot are verified; the work yields to the event loop around it, so a signal handler runs at a
- * step boundary (lock.ts cleanupForExit).
+ * readable by anyone but its owner (a 0600 temp file, fsynced, renamed over the target, then given
+ * its mode; the directory fsynced). After the rename a later error only warns.
  */
 import { constants as C, fchmodSync, fchownSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, Stats, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

@@ -1,10 +1,7 @@
 /**
- * The file the writer changes: what it may be, and how it is read. Refused, in one line (never file
- * contents): symbolic links, directories, non-regular files, files with several hard links (the
- * rename would split them), read-only files, files over maxBytes and a missing parent directory.
- * The target is read through one descriptor (O_NOFOLLOW|O_NONBLOCK, dev/ino compared with the lstat
- * before, strict UTF-8); its snapshot (dev, ino, size, mtime, ctime) must still match just before a
- * commit, since a program that takes no lock (an editor, `echo >> .env`) may write it meanwhile.
+ * The file the writer changes: what it may be (one-line refusals, never file contents), and how it
+ * is read: through one descriptor, with a snapshot that must still match just before the commit (a
+ * program that takes no lock, an editor or `echo >> .env`, may write it meanwhile).
  */
 import { accessSync, BigIntStats, constants as C, fstatSync, lstatSync, openSync, readSync, Stats, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
