@@ -1,14 +1,8 @@
 #!/usr/bin/env node
 /**
- * Writes (or removes) key references in an app's .env or JSON file: run by Terraform's local-exec
- * at apply and destroy time, as `write|remove --file PATH [--format dotenv|json] --owner NAME` or
- * `remove-dropped --owner NAME` (see USAGE). The entries come only from the environment (input.ts;
- * QCA_LOCK_TIMEOUT_MS bounds the wait for another writer's lock, default 15000); the work is
- * commands.ts's, how the file is read and replaced and what survives a kill file.ts's.
- *
- * Output: one line with counts, never values. Exit codes: 0 done (also: nothing to remove),
- * 1 failure (the file is unchanged), 2 usage error; 143 / 130 when stopped by SIGTERM / SIGINT
- * (our temp file and lock are removed first; the file is the old or the new one).
+ * The writer's command line, run by Terraform's local-exec (see USAGE); entries come only from the
+ * environment (input.ts). Output: one line of counts, never values. Exit codes: 0 done, 1 failed
+ * (file unchanged), 2 usage error; 143 / 130 on SIGTERM / SIGINT (temp file and lock removed first).
  */
 import { apply, FileCommand, removeDropped } from './commands';
 import { fileList, readEntries, secretsOf } from './input';
@@ -104,6 +98,7 @@ export async function main(io: RunIo): Promise<number> {
     if (err instanceof RuntimeError && err.code === RUN) throw new RuntimeError(`${err.message}; ${parsed.file} was not changed`, RUN);
     throw err;
   }
+  // How long to wait for another writer's lock (default 15000 ms, file.ts).
   const lockMs = Number(io.env.QCA_LOCK_TIMEOUT_MS);
   let line;
   try {
@@ -124,10 +119,8 @@ export async function run(argv: string[], env: Record<string, string | undefined
   return { code, stdout: stdout.replace(/\n$/, ''), stderr: stderr.replace(/\n$/, '') };
 }
 
-const SIGNAL_EXIT = { SIGTERM: 143, SIGINT: 130 };
-
 if (require.main === module) {
-  for (const [signal, code] of Object.entries(SIGNAL_EXIT)) {
+  for (const [signal, code] of Object.entries({ SIGTERM: 143, SIGINT: 130 })) {
     process.once(signal, () => {
       cleanupForExit();
       process.stderr.write(`${PROG}: error: stopped by ${signal}; the file keeps its previous or its new content, never a mix; run the command again\n`);

@@ -1,14 +1,7 @@
 /**
- * The writer's commands, each summed up in one line of counts, never values. Node built-ins only.
- *
- * What is ours: in a .env file, the names that owner's managed block records and the lines of
- * those names inside the block (dotenv.ts); in a JSON file, the members its sidecar records for
- * owner (json.ts). `write` sets owner's entries to exactly the given ones: it refuses, changing
- * nothing, when one of the names is already defined elsewhere, and drops owner's recorded names
- * that are no longer given. `remove` removes every entry recorded for owner, plus the names given
- * (a block written before the record existed records nothing), only inside what is ours, and
- * deletes the file when this tool created it and nothing else is left. `remove-dropped` removes
- * from each file a ClusterAccess wrote to and no longer writes to (its Files record's destroy step).
+ * The writer's commands, each summed up in one line of counts, never values. What is ours: the names
+ * owner's managed block records (dotenv.ts), or the members its sidecar records (json.ts); a file
+ * this tool created is deleted once nothing else is left in it.
  */
 import * as dotenv from './dotenv';
 import { DELETE, Next, SidecarPlan, updateFile, UpdateOptions } from './file';
@@ -17,7 +10,6 @@ import * as json from './json';
 import { fileNameProblem } from './file-names';
 import { RUN, RuntimeError } from '../runtime/errors';
 
-/** One write or remove: the command, the file, its format and the owner of the entries. */
 export interface FileCommand {
   readonly command: 'write' | 'remove';
   readonly file: string;
@@ -36,7 +28,6 @@ interface Planned {
   removed?: Pick<ReturnType<typeof json.planRemove>, 'removed' | 'absent' | 'notOurs'> & Partial<ReturnType<typeof dotenv.planRemove> & ReturnType<typeof json.planRemove>>;
 }
 
-/** The transform for updateFile: plans with dotenv.ts. */
 function dotenvTransform(command: FileCommand['command'], entries: ReadonlyMap<string, string>, owner: string, out: Planned) {
   return (text: string | null): Next => {
     if (command === 'write') {
@@ -50,7 +41,6 @@ function dotenvTransform(command: FileCommand['command'], entries: ReadonlyMap<s
   };
 }
 
-/** The transform for updateFile with a sidecar: plans with json.ts. */
 function jsonTransform(command: FileCommand['command'], entries: ReadonlyMap<string, string>, owner: string, sidecarName: string, out: Planned) {
   return (text: string | null, sideText: string | null): SidecarPlan => {
     const side = json.parseSidecar(sideText, sidecarName);
@@ -78,15 +68,10 @@ export async function apply({ command, format, file: target, owner }: FileComman
   const out: Planned = {};
   // Removing from a file whose directory is gone (another machine's path) is nothing to do.
   const fileOpts = { ...options, removing: command === 'remove' };
-  let res;
-  let sidecarName = '';
-  if (format === 'json') {
-    const sidecar = json.sidecarPath(target);
-    sidecarName = sidecar;
-    res = await updateFile(target, jsonTransform(command, entries, owner, sidecarName, out), { ...fileOpts, sidecar });
-  } else {
-    res = await updateFile(target, dotenvTransform(command, entries, owner, out), fileOpts);
-  }
+  const sidecarName = format === 'json' ? json.sidecarPath(target) : '';
+  const res = format === 'json'
+    ? await updateFile(target, jsonTransform(command, entries, owner, sidecarName, out), { ...fileOpts, sidecar: sidecarName })
+    : await updateFile(target, dotenvTransform(command, entries, owner, out), fileOpts);
   const n = entries.size;
   if (command === 'write') {
     const p = out.written as NonNullable<Planned['written']>;
@@ -122,10 +107,9 @@ export async function apply({ command, format, file: target, owner }: FileComman
 }
 
 /**
- * remove-dropped: removes the owner's entries from each file of `files` (the files it wrote to)
- * that `keep` (those it still writes to) does not list; a line per file. A target still
- * configured, now for another file: Terraform replaces its Registration in this deploy, and that
- * destroy step takes the entries out of the old file (see cluster-access.ts).
+ * remove-dropped: removes owner's entries from each file of `files` that `keep` does not list; a
+ * line per file. A file whose target `keep` still lists is left to that target's replaced
+ * registration, whose destroy step cleans it.
  */
 export async function removeDropped(owner: string, files: FileRecord[], keep: FileRecord[], fileOpts: { warn: (message: string) => void }) {
   const kept = new Set(keep.map((f) => `${f.format}:${f.file}`));

@@ -1,42 +1,20 @@
 /**
- * How the writer commits a file (Node built-ins only): it survives being killed at any moment,
- * the target is always either the old or the new file, and no copy of it is ever readable by
- * anyone but its owner.
- *
- * - A new text goes to a temp file in the same directory (lock.ts names it), opened
- *   O_WRONLY|O_CREAT|O_EXCL|O_NOFOLLOW with mode 0600, written, fsynced, renamed over the target;
- *   only then does it get the target's mode, through the same descriptor (fchmod). The directory
- *   is fsynced. Once the rename is done the file is committed: a later error (fchmod, the
- *   directory's fsync) is a warning, never a failure. A rename that fails with EBUSY or EXDEV is
- *   a mount point (a bind-mounted file) and says so.
- * - Just before the rename (or the unlink) the lock is verified and the target compared with the
- *   snapshot of what was read (target.ts checkUnchanged).
- * - New files get mode 0600; existing files keep their mode and (when running as root) their
- *   owner. Not running as root, an existing file keeps its group: the temp file gets it (fchown
- *   with uid -1) before anything is written to it, which the system allows when this user is a
- *   member of that group. When it is not, and the file's mode gives its group any access, the
- *   write is refused (the rewritten file would hand that access to this user's group, and the
- *   keys with it); when the group has no access, it goes ahead with a warning naming the file and
- *   both groups. Another owner (a file this user may write but does not own) gets a warning:
- *   only root can give the file back to its owner.
- * - The work yields to the event loop before and after every rename, so a SIGTERM/SIGINT handler
- *   runs at a step boundary (lock.ts cleanupForExit).
+ * How the writer commits a file: a kill at any moment leaves the old or the new file, and no copy is
+ * readable by anyone but its owner (a 0600 temp file, fsynced, renamed over the target, then given
+ * its mode; the directory fsynced). After the rename a later error only warns.
  */
 import { constants as C, fchmodSync, fchownSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, Stats, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Lock, closeQuiet, live, tempPath, unlinkQuiet, verifyLock } from './lock';
+import { Lock, O_NOFOLLOW, closeQuiet, live, tempPath, unlinkQuiet, verifyLock } from './lock';
 import { Snapshot, checkUnchanged, lstatOrNull, modeString, shellWord } from './target';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
-
-const O_NOFOLLOW = C.O_NOFOLLOW || 0;
 
 /** Yields to the event loop (not just the microtask queue), so signal handlers can run. */
 export const checkpoint = () => new Promise((done) => setImmediate(done));
 
 /**
- * What a commit is made with: the mode; the owner and group to give (running as root) or the group
- * to keep; the lock; the target's path for messages (`label`); for tests, a hook that runs with the
- * temp file written, before its rename.
+ * A commit's mode; the owner and group to give (as root) or the group to keep; the lock; the target's
+ * path for messages (`label`); for tests, a hook run with the temp file written, before its rename.
  */
 export interface CommitConfig {
   readonly mode: number;
@@ -61,10 +39,7 @@ function fsyncDir(dir: string): void {
   }
 }
 
-/**
- * Syncs the directory of `file` after a commit (a rename or an unlink): the change is made by
- * then, so an error only warns (failing would make the caller believe nothing changed).
- */
+/** Syncs the directory after a commit: the change is made by then, so an error only warns. */
 function syncAfterCommit(file: string, what: 'replaced' | 'deleted', warn: (message: string) => void): void {
   try {
     fsyncDir(dirname(resolve(file)));
@@ -85,7 +60,11 @@ function groupLabel(gid: number): string {
   return `gid ${gid}`;
 }
 
-/** Gives the temp file (descriptor fd, still empty, mode 0600) the group `gid` of the file it replaces (see the header). */
+/**
+ * Not root: gives the empty temp file `fd` the group `gid` of the file it replaces (fchown with uid
+ * -1, allowed to a member of it). Not a member: refused when `mode` gives that group access (the new
+ * file would hand it, and the keys, to this user's group), else a warning naming both groups.
+ */
 function keepGroup(file: string, fd: number, gid: number, mode: number, warn: (message: string) => void): void {
   const have = fstatSync(fd).gid;
   if (have === gid) return;
@@ -104,16 +83,13 @@ function keepGroup(file: string, fd: number, gid: number, mode: number, warn: (m
   warn(`warning: ${file} belonged to group ${was}; the rewritten file belongs to group ${now} (this user is not a member of group ${was}; mode ${m} gives no group access); run chgrp ${gid} ${shellWord(file)} as root to restore it`);
 }
 
-/**
- * A rename over (or an unlink of) a mount point fails with EBUSY or EXDEV: a single file bind-
- * mounted on its own (docker -v ./.env:/app/.env) cannot be replaced, only written in place.
- */
+/** A rename over (or an unlink of) a file bind-mounted on its own fails with EBUSY or EXDEV. */
 function mountPointError(file: string, what: 'replace' | 'delete', err: unknown): RuntimeError {
   const cannot = what === 'replace' ? 'a rename cannot replace' : 'cannot be deleted';
   return new RuntimeError(`cannot ${what} ${file}: it is a mount point (a file bind-mounted on its own, as with docker -v ./.env:/app/.env), which ${cannot} (${codeOf(err)}); give the path of the file on its own file system (the source of the mount) instead`, 'EMOUNTPOINT', { cause: err });
 }
 
-/** Replaces `file` with `text` atomically (see the header). */
+/** Replaces `file` with `text` atomically. */
 export async function replaceFile(file: string, text: string, c: CommitConfig, warn: (message: string) => void): Promise<void> {
   const tmp = tempPath(file);
   let fd: number | undefined;
@@ -153,10 +129,7 @@ export async function replaceFile(file: string, text: string, c: CommitConfig, w
   await checkpoint();
 }
 
-/**
- * Deletes `file`, the file `expected` (an lstat) describes. `read` (optional): the snapshot of
- * what was read, compared with the file just before the unlink (see checkUnchanged).
- */
+/** Deletes `file`, the file `expected` (an lstat) describes and `read` (if given) snapshots. */
 export async function removeFile(file: string, expected: Stats, lock: Lock, label: string, warn: (message: string) => void, read?: Snapshot | null) {
   await checkpoint();
   verifyLock(lock, label);
@@ -180,7 +153,7 @@ export function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
-/** How the temp file of an existing file gets that file's owner and group: { chown, group }. */
+/** How the temp file gets the existing file's owner and group; not root, another owner only warns. */
 export function ownerChange(file: string, st: Stats | null, warn: (message: string) => void): Pick<CommitConfig, 'chown' | 'group'> {
   if (!st || typeof process.getuid !== 'function') return { chown: null, group: undefined };
   const uid = process.getuid();

@@ -1,22 +1,14 @@
 /**
- * The managed blocks of a dotenv file: what in it is whose (pure functions, Node built-ins only).
- *
- * Ownership: our entries live only inside the owner's managed block, delimited by two comment
- * lines (exact text, compared after the line terminator is removed; OWNER as checkOwner allows,
- * so it never holds a space or a parenthesis; \u2014 is the em dash):
- *   start   # >>> managed by cdktf-qdrant-cluster-access (OWNER) \u2014 do not edit[CREATED]
- *   CREATED  \u2014 created this file        (the same start line, followed by this tag)
+ * The managed blocks of a dotenv file: what in it is whose (pure functions). Owner's entries live
+ * only inside its block, between two comment lines (exact text, line terminator removed; \u2014 is
+ * the em dash; OWNER never holds a space or a parenthesis):
+ *   start   # >>> managed by cdktf-qdrant-cluster-access (OWNER) \u2014 do not edit[TAG]
  *   end     # <<< managed by cdktf-qdrant-cluster-access (OWNER)
- * CREATED records that this tool created the file (planMerge was given null: no file). At most
- * one block per owner; blocks do not nest. The record line (written directly after the start
- * marker; the first line of this form in the block counts)
  *   record  # cdktf-qdrant-cluster-access entries: NAME NAME ...
- *           (the names owner last wrote, sorted, one space apart; the tool's name keeps a user's
- *           note such as "# entries: see README" from reading as one)
- * says which names in the block are owner's. Blocks written before the record existed have none.
- * Everything outside owner's block, and every line inside it that is neither the record nor one
- * of the names written, recorded or removed, belongs to someone else (a user's note or variable
- * inside the block stays, whatever happens).
+ * TAG, " \u2014 created this file", records that this tool created the file. At most one block per
+ * owner; blocks do not nest. The record line (after the start marker; the first of its form counts)
+ * lists the names owner last wrote, sorted; the tool's name in it keeps a note such as "# entries:
+ * see README" from reading as one. Every other line, inside the block too, is someone else's.
  */
 import { DotenvItem, lineOf } from './dotenv-syntax';
 import { REFUSED } from './entries';
@@ -43,19 +35,15 @@ const RECORD_RE = /^# cdktf-qdrant-cluster-access entries:((?: [A-Za-z_][A-Za-z0
 const START_RE = /^# >>> managed by cdktf-qdrant-cluster-access \(([^()\s]+)\) \u2014 do not edit( \u2014 created this file)?$/;
 const END_RE = /^# <<< managed by cdktf-qdrant-cluster-access \(([^()\s]+)\)$/;
 
-/** A block: the item indexes of its markers, whether its start marker says this tool created the file, its record line (the names owner wrote). */
+/** A block: the item indexes of its markers, whether this tool created the file, its record line. */
 type Block = { owner: string; start: number; end: number; created: boolean };
 type OwnBlock = Omit<Block, 'owner'> & { record: { idx: number; names: string[] } | null };
 
 /**
- * Reads the block structure. Returns { block, blocks, ownerAt }:
- *   block   owner's block { start, end, created } (item indexes of its markers) or null;
- *   blocks  every well-formed block of any owner, in file order: { owner, start, end, created };
- *   ownerAt(idx) the owner of the block holding item idx, or null (outside every block).
- * Refuses (naming the line) when any owner's start marker has no end marker after
- * it, and when owner's own block is damaged: an end without a start, a second block, or another
- * owner's marker inside it. Other damage in other owners' blocks is not ours to judge; it only
- * makes their lines count as outside.
+ * Reads the blocks: owner's (or null), every well-formed block of any owner in file order, and the
+ * owner of the block holding each item (null: outside). Refuses, naming the line, any start marker
+ * without an end, and damage to owner's own block (an end without a start, a second block, another
+ * owner's marker inside it); other damage in other blocks only makes their lines count as outside.
  */
 export function readBlocks(items: readonly DotenvItem[], owner: string): { block: OwnBlock | null; blocks: Block[]; ownerAt: (string | null)[] } {
   const blocks: Block[] = [];
@@ -73,56 +61,42 @@ export function readBlocks(items: readonly DotenvItem[], owner: string): { block
       ownerAt[idx] = open.owner;
     }
   }
+  // A refusal naming the line of item `idx`.
+  const refuse = (idx: number, why: string) => new RuntimeError(`${lineOf(items[idx])}: ${why}`, REFUSED, { line: items[idx].line });
   if (open) {
-    // A start marker without its end marker (any owner's: every line after it would count as
-    // that block's, and a block appended after it would start inside it).
-    const it = items[open.start];
-    throw new RuntimeError(`${lineOf(it)}: managed block for owner ${open.owner} has no end marker; restore the line "${endMarker(open.owner)}" after its entries, or delete this line`, REFUSED, { line: it.line });
+    // Any owner's: every line after it would count as that block's, an appended block inside it.
+    throw refuse(open.start, `managed block for owner ${open.owner} has no end marker; restore the line "${endMarker(open.owner)}" after its entries, or delete this line`);
   }
   const S = startMarker(owner);
   const E = endMarker(owner);
-  const isStart = (it: DotenvItem) => it.kind === 'comment' && (it.content === S || it.content === S + CREATED_TAG);
-  const isEnd = (it: DotenvItem) => it.kind === 'comment' && it.content === E;
-  const starts: number[] = [];
-  const ends: number[] = [];
-  items.forEach((it, idx) => {
-    if (isStart(it)) starts.push(idx);
-    else if (isEnd(it)) ends.push(idx);
-  });
+  const marked = (is: (content?: string) => boolean) => items.flatMap((it, idx) => (it.kind === 'comment' && is(it.content) ? [idx] : []));
+  const starts = marked((c) => c === S || c === S + CREATED_TAG);
+  const ends = marked((c) => c === E);
   if (starts.length === 0 && ends.length === 0) return { block: null, blocks, ownerAt };
   if (starts.length === 0 || ends[0] < starts[0]) {
-    const it = items[ends[0]];
-    throw new RuntimeError(`${lineOf(it)}: end marker of the managed block for owner ${owner} has no start marker before it; restore the line "${S}" above it, or delete this line`, REFUSED, { line: it.line });
+    throw refuse(ends[0], `end marker of the managed block for owner ${owner} has no start marker before it; restore the line "${S}" above it, or delete this line`);
   }
-  const end = ends.find((idx) => idx > starts[0]);
-  if (end === undefined) {
-    const it = items[starts[0]];
-    throw new RuntimeError(`${lineOf(it)}: managed block for owner ${owner} has no end marker; restore the line "${E}" after its entries, or delete this line`, REFUSED, { line: it.line });
-  }
+  const start = starts[0];
+  const end = ends.find((idx) => idx > start);
+  if (end === undefined) throw refuse(start, `managed block for owner ${owner} has no end marker; restore the line "${E}" after its entries, or delete this line`);
   const extra = [...starts.slice(1), ...ends.filter((idx) => idx !== end)][0];
   if (extra !== undefined) {
-    const it = items[extra];
-    throw new RuntimeError(`${lineOf(it)}: a second marker of the managed block for owner ${owner} (the block starts on line ${items[starts[0]].line}); merge the two blocks into one, or delete this line`, REFUSED, { line: it.line });
+    throw refuse(extra, `a second marker of the managed block for owner ${owner} (the block starts on line ${items[start].line}); merge the two blocks into one, or delete this line`);
   }
-  for (let idx = starts[0] + 1; idx < end; idx++) {
-    const it = items[idx];
-    if (it.kind === 'comment' && (START_RE.test(it.content ?? '') || END_RE.test(it.content ?? ''))) {
-      throw new RuntimeError(`${lineOf(it)}: a marker of another managed block inside the block for owner ${owner} (lines ${items[starts[0]].line}-${items[end].line}); move that block out of it`, REFUSED, { line: it.line });
-    }
+  const nested = items.findIndex((it, idx) => idx > start && idx < end && it.kind === 'comment'
+    && (START_RE.test(it.content ?? '') || END_RE.test(it.content ?? '')));
+  if (nested >= 0) {
+    throw refuse(nested, `a marker of another managed block inside the block for owner ${owner} (lines ${items[start].line}-${items[end].line}); move that block out of it`);
   }
-  if (ownerAt[starts[0]] !== null) {
-    const it = items[starts[0]];
-    throw new RuntimeError(`${lineOf(it)}: the managed block for owner ${owner} starts inside the block of owner ${ownerAt[starts[0]]}; move it out of that block`, REFUSED, { line: it.line });
-  }
-  const created = items[starts[0]].content !== S;
-  // The record: the first comment in the block that has its form (written right after the start
-  // marker, but a line the user inserted above it does not hide it).
+  if (ownerAt[start] !== null) throw refuse(start, `the managed block for owner ${owner} starts inside the block of owner ${ownerAt[start]}; move it out of that block`);
+  const created = items[start].content !== S;
+  // The record: the first comment of its form (a line the user inserted above it does not hide it).
   let record: OwnBlock['record'] = null;
-  for (let idx = starts[0] + 1; idx < end && !record; idx++) {
+  for (let idx = start + 1; idx < end && !record; idx++) {
     const m = items[idx].kind === 'comment' ? RECORD_RE.exec(items[idx].content ?? '') : null;
     if (m) record = { idx, names: m[1].split(' ').filter(Boolean) };
   }
-  return { block: { start: starts[0], end, created, record }, blocks, ownerAt };
+  return { block: { start, end, created, record }, blocks, ownerAt };
 }
 
 export function inBlock(block: OwnBlock | null, idx: number): boolean {

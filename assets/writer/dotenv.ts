@@ -1,13 +1,13 @@
 /**
- * Line-preserving dotenv editing with owner blocks (pure functions, Node built-ins only): the
- * syntax is dotenv-syntax.ts's, what is whose dotenv-blocks.ts's. Merge then remove on a file
- * nobody else touched gives it back byte for byte (BOM, line endings, a missing final newline),
- * or deletes it when this tool had created it.
+ * Line-preserving dotenv editing with owner blocks (pure functions): syntax in dotenv-syntax.ts,
+ * what is whose in dotenv-blocks.ts. Merge then remove on a file nobody else touched gives it back
+ * byte for byte (BOM, line endings, a missing final newline), or deletes it if this tool created it.
  */
 import { readBlocks, inBlock, recordLine, startMarker, endMarker } from './dotenv-blocks';
 import { DotenvItem, formatValue, lineOf, parseDotenv, PARTIAL_LINE_ENDS } from './dotenv-syntax';
-import { anotherWorkspace, checkName, checkOwner, entryMap, otherWorkspace, REFUSED, SECRET_NAMING_FIX } from './entries';
+import { anotherWorkspace, checkName, checkOwner, entryMap, REFUSED, SECRET_NAMING_FIX } from './entries';
 import { RuntimeError, messageOf } from '../runtime/errors';
+import { sameAccessOwners } from '../runtime/names';
 
 export { TOOL, startMarker, endMarker, recordLine } from './dotenv-blocks';
 export { parseDotenv, formatValue } from './dotenv-syntax';
@@ -30,18 +30,11 @@ function checkEntries(entries: unknown): Map<string, string> {
 }
 
 /**
- * Sets owner's entries to exactly `entries`. Returns { text, added, updated, unchanged, dropped }
- * (name lists). `text` null means the file does not exist yet: the block's start marker then
- * records that this tool created the file.
- *   - Refuses (naming the first offending line) when one of the names is defined anywhere
- *     outside owner's block: by the user, or in another owner's block; also where only some
- *     reader finds it (dotenv-syntax.ts), and when a line of the block is not a line for each.
- *   - Inside the block, each definition of a name gets its value token replaced in place (the
- *     rest of the line: indentation, export, spacing, comment, line ending, is kept); other
- *     names are appended at the end of the block; the definitions of recorded names that are no
- *     longer given are dropped; the record line is rewritten (or added after the start marker).
- *     Nothing else in the file changes.
- *   - Without a block, one is appended at the end of the file (keeping a missing final newline).
+ * Sets owner's entries to exactly `entries` (`text` null: no file yet, which the start marker then
+ * records). Refuses, naming the line, a name defined outside owner's block (also where only some
+ * reader finds it), and a block line that not every reader starts. In the block, a name's value
+ * token is replaced in place, new names go before the end marker, recorded names no longer given
+ * are dropped and the record is rewritten; nothing else changes. No block: one is appended.
  */
 export function planMerge(text: string | null, entries: Readonly<Record<string, string>> | ReadonlyMap<string, string>, opts: { owner: string }):
 { text: string | null; added: string[]; updated: string[]; unchanged: string[]; dropped: string[] } {
@@ -56,14 +49,12 @@ export function planMerge(text: string | null, entries: Readonly<Record<string, 
   if (names.length === 0 && !block) return { text: creating ? null : text, added: [], updated: [], unchanged: [], dropped: [] };
   items.forEach((it, idx) => {
     if (it.kind !== 'assign' || !formatted.has(it.key as string) || inBlock(block, idx)) return;
-    const where = ownerAt[idx] ? `in the managed block of owner ${ownerAt[idx]}` : `outside the managed block of owner ${owner}`;
-    if (ownerAt[idx] && otherWorkspace(ownerAt[idx] as string, owner)) {
-      throw new RuntimeError(`${lineOf(it)}: ${it.key} is already defined in the managed block of owner ${ownerAt[idx]}${anotherWorkspace(owner)}`, REFUSED, { line: it.line });
-    }
-    throw new RuntimeError(`${lineOf(it)}: ${it.key} is already defined ${where}; remove that line, or ${SECRET_NAMING_FIX}`, REFUSED, { line: it.line });
+    const who = ownerAt[idx];
+    const where = who ? `in the managed block of owner ${who}` : `outside the managed block of owner ${owner}`;
+    const fix = who && sameAccessOwners(who, owner) ? anotherWorkspace(owner) : `; remove that line, or ${SECRET_NAMING_FIX}`;
+    throw new RuntimeError(`${lineOf(it)}: ${it.key} is already defined ${where}${fix}`, REFUSED, { line: it.line });
   });
-  // No line inside a quoted value defines one of our names for Node's parser, and every line of
-  // the block starts where every reader starts one.
+  // No quoted value's line defines our name for Node's parser; each block line starts one for all.
   for (const it of items) {
     const inner = (it.inner ?? []).find((d) => formatted.has(d.key));
     if (inner) {
@@ -126,13 +117,10 @@ export function planMerge(text: string | null, entries: Readonly<Record<string, 
   } else {
     const all = [startMarker(owner, creating), recordLine(names), ...lines, endMarker(owner)];
     const last = items[items.length - 1];
-    if (last && last.eol === '') {
-      // The file has no final newline: keep it that way (removal undoes this exactly).
-      items[items.length - 1] = { ...last, raw: last.raw + eol, eol };
-      all.forEach((l, n) => items.push({ kind: 'comment', raw: l + (n === all.length - 1 ? '' : eol) }));
-    } else {
-      all.forEach((l) => items.push({ kind: 'comment', raw: l + eol }));
-    }
+    // A file without a final newline keeps it that way (removal undoes this exactly).
+    const noFinal = last !== undefined && last.eol === '';
+    if (noFinal) items[items.length - 1] = { ...last, raw: last.raw + eol, eol };
+    all.forEach((l, n) => items.push({ kind: 'comment', raw: l + (noFinal && n === all.length - 1 ? '' : eol) }));
   }
   const result = joinItems(model.bom, out);
   // Our lines may hold a quote that a value ending in a backslash must not have after it.
@@ -147,23 +135,13 @@ export function planMerge(text: string | null, entries: Readonly<Record<string, 
 }
 
 /**
- * Removes the given names from owner's managed block, and nothing else; with opts.all, also
- * every name the block's record lists. Returns { text, removed, absent, notOurs, noBlock,
- * deleteFile }, the name lists covering the given names and (with all) the recorded ones:
- *   removed  names whose definitions were removed from the block;
- *   notOurs  names not in the block but defined elsewhere in the file (left in place);
- *   absent   the other names;
- *   noBlock  true when the file has no block of owner (the text is then returned unchanged);
- *   unrecorded  with all and no names given, when the block has no record line: the names
- *            the block defines, all left (ours or the user's: nothing says which);
- *   deleteFile true when this tool created the file (see the module header) and nothing but
- *            blank lines is left: the caller deletes the file instead of writing `text`;
- *   keptLines, keptNames  when no recorded name is left but the block is (a record line, and
- *            lines the record does not name: a user's): how many such lines, and the names
- *            they define.
- * The removed names leave the record. The markers and the record line go when nothing else is
- * left between them; a "created this file" record then moves to the next remaining block of
- * any owner.
+ * Removes the given names (with opts.all, also the recorded ones) from owner's block, and nothing
+ * else. `notOurs`: defined only outside the block (left); `noBlock`: owner has none (text unchanged);
+ * `unrecorded`: with all, no names given and no record line, the names the block defines (all left:
+ * nothing says whose); `deleteFile`: this tool created the file and only blank lines are left;
+ * `keptLines`/`keptNames`: no recorded name is left but lines the record does not name are. The
+ * markers and record go when nothing else is between them; a "created this file" tag then moves to
+ * the next block of any owner.
  */
 export function planRemove(text: string | null, names: string[] | Record<string, unknown>, opts: { owner: string; all?: boolean }) {
   const owner = checkOwner(opts && opts.owner);
@@ -182,8 +160,7 @@ export function planRemove(text: string | null, names: string[] | Record<string,
     if (inBlock(block, idx)) removed.add(key);
     else elsewhere.add(key);
   });
-  // With all, no names given and no record (removed by hand): the block's definitions may be
-  // ours, but nothing says so. They stay, and are named for the caller to report.
+  // With all, no names given and no record (removed by hand): nothing says whose; they stay, named.
   const unrecorded = new Set<string>();
   if (block && !block.record && opts && opts.all && given.length === 0) {
     model.items.forEach((it, idx) => {
@@ -238,9 +215,7 @@ export function planRemove(text: string | null, names: string[] | Record<string,
     // The original had no final newline and its last line is gone: keep "no final newline".
     items[items.length - 1] = { ...newLast, raw: newLast.raw.slice(0, -(newLast.eol as string).length), eol: '' };
   }
-  // No recorded name is left, but lines the record does not name are (a user's): they stay, and
-  // so do the markers and the (empty) record line. Said in the summary line. (Without a record
-  // line, nothing tells ours from the user's: `unrecorded` names them instead.)
+  // No recorded name is left, but a user's lines are: they, the markers and the empty record stay.
   const kept = block.record && left.length === 0 ? inner : [];
   return result(joinItems(model.bom, items), deleteFile, kept);
 }

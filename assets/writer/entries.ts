@@ -1,20 +1,18 @@
 /**
- * What every store edit checks first, whatever the format: entry names and the owner (the
- * construct path that owns the entries). The rules are runtime/names.ts's; this module only turns
- * a broken rule into the error the editors raise, and says how a name is shown. Node built-ins only.
+ * What every edit checks first, whatever the format: entry names and the owner (the construct path
+ * owning the entries). The rules are runtime/names.ts's; this module raises the editors' errors.
  */
 import { RuntimeError } from '../runtime/errors';
-import { ENTRY_NAME_RULE, isEntryName, isEnvName, isOwner, OWNER_RULE, sameAccessOwners } from '../runtime/names';
+import { ENTRY_NAME_RULE, isEntryName, isEnvName, isOwner, OWNER_RULE } from '../runtime/names';
 import { mayBeKey, showable } from '../runtime/text';
 
 /** The code of an edit refused for what the file or the entries hold (a line, a name, a value). */
 export const REFUSED = 'EINVALID';
 
 /**
- * An entry name, as messages show it: a key pasted in its place must not come back. Names made of
- * short upper-case words, such as QDRANT_PROD_EU_API_KEY (the library's, and most renames), are
- * shown up to 64 characters; others only when short. A key is rarely that: an upper-case hex key
- * is one long word.
+ * An entry name as messages show it (a key pasted in its place must not come back): names of short
+ * upper-case words (QDRANT_PROD_EU_API_KEY) up to 64 characters, others only when short. An
+ * upper-case hex key is one long word.
  */
 const wordyName = (name: string) => /^[A-Z][A-Z0-9_]{0,63}$/.test(name) && name.split('_').every((word) => word.length <= 16);
 export function entryShown(name: unknown): string {
@@ -36,15 +34,7 @@ export function checkName(name: unknown): string {
   return name;
 }
 
-/**
- * Whether owners `a` and `b` are one ClusterAccess in two Terraform workspaces (the constructs
- * add `@<workspace>` to the path outside the default one, src/private/stack-strings.ts).
- */
-export function otherWorkspace(a: string, b: string): boolean {
-  return sameAccessOwners(a, b);
-}
-
-/** What a refusal says after naming the other workspace's owner, with the fix. */
+/** What a refusal says after naming an owner that is this one in another workspace (sameAccessOwners). */
 export function anotherWorkspace(owner: string): string {
   return `, the same access in another Terraform workspace (this one writes as ${owner}); ` +
     'give each workspace its own file, or a secretNaming prefix chosen per environment in your code';
@@ -53,10 +43,7 @@ export function anotherWorkspace(owner: string): string {
 /** What a refusal of a name already in the file says to do. */
 export const SECRET_NAMING_FIX = 'give our entry another name with the secretNaming of the key that writes it (e.g. secretNaming: { prefix: "APP_" })';
 
-/**
- * The entries of a write as a Map (NAME → value): a Map, or an object's own properties (a
- * `__proto__` among them, which a lookup in a plain object would miss).
- */
+/** The entries of a write as a Map: a Map, or an object's own properties (`__proto__` too). */
 export function entryMap(entries: unknown): Map<string, unknown> {
   if (entries instanceof Map) return new Map(entries);
   if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {

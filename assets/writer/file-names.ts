@@ -1,9 +1,6 @@
 /**
- * The names the writer makes next to a file (its lock, the temp files of the file and of the lock,
- * and for JSON the ownership record and its temp file), and the limit they set on the file's
- * name: each must fit in a directory entry, and its path in a system call. The writer checks this
- * before it makes anything; the constructs check it at synth (src/private/file-writer.ts). Node
- * built-ins only.
+ * The limit that the names the writer makes next to a file set on the file's name: checked by the
+ * writer before it makes anything, and by the constructs at synth (src/private/file-writer.ts).
  */
 import { basename, resolve } from 'node:path';
 import { sidecarPath } from './json';
@@ -15,10 +12,8 @@ export const MAX_NAME_BYTES = 255;
 export const MAX_PATH_BYTES = 4095;
 
 /**
- * Why the writer cannot keep `file` (as given, or resolved) in `format`, or undefined: the names
- * it makes next to the file (its lock and temp files; for JSON, the ownership record and its temp
- * file) must fit in a directory entry, and their paths in a system call. Checked before anything
- * is created, and by the constructs at synth (the same rule).
+ * Why the writer cannot keep `file` in `format`, or undefined: the names it makes next to it must
+ * fit in a directory entry, and their paths in a system call.
  */
 export function fileNameProblem(file: string, format: 'dotenv' | 'json'): string | undefined {
   const name = basename(file);

@@ -1,27 +1,7 @@
 /**
- * Safe read-modify-write of one small text file, plus an optional sidecar file, under one lock
- * (Node built-ins only): what the file may be and how it is read is target.ts's; how a change is
- * committed, so that a kill at any moment leaves the old or the new file, commit.ts's; the lock and
- * the cleanup of a dead writer's leftovers lock.ts's.
- *
- * updateFile(file, transform, opts) checks the target, takes the lock, removes what a dead writer
- * left, checks and reads the target again, and calls transform(text | null) (null: no file). It
- * returns the new text, null (leave the file alone) or DELETE; with opts.sidecar, transform(text,
- * sidecarText) returns a SidecarPlan: `sidecarFirst` says which file is committed first (when the
- * target then fails, the sidecar is put back, unless the lock was lost), `sidecarAfter` is
- * committed to the sidecar last. A transform that throws changes nothing ("refusing to change
- * <file>: <message>; the file was not changed"); a new text over opts.maxBytes that is larger than
- * the file is refused (a later run could not read it back to remove our entries). When another
- * program (an editor, `echo >> .env`) wrote the target after it was read, the work starts over,
- * up to CHANGE_ATTEMPTS reads ("it kept changing while being written"); a write in the
- * microseconds before the rename, or one that changes neither size nor times, is not seen.
- * A world-readable file gets a warning; the sidecar is always 0600 and, as root, the target's owner.
- *
- * When removing (opts.removing), a file whose directory is missing cannot exist: a transform that
- * leaves it (and a sidecar next to it) missing has nothing to do, so updateFile returns { existed:
- * false } with a note, and takes no lock. This is the destroy step run for a file on another
- * machine or checkout (shared state); a transform that would write still gets the error.
- * Errors are RuntimeErrors of one line, never with file contents; the target is then unchanged.
+ * Safe read-modify-write of one small text file, plus an optional sidecar, under one lock (target.ts
+ * reads, commit.ts commits so that a kill leaves the old or the new file, lock.ts locks). Errors are
+ * one-line RuntimeErrors, never with file contents; the target is then unchanged.
  */
 import { dirname, resolve } from 'node:path';
 import { checkpoint, CommitConfig, isRoot, ownerChange, removeFile, replaceFile } from './commit';
@@ -35,7 +15,7 @@ export const DELETE: unique symbol = Symbol.for('cdktf-qdrant-cluster-access.wri
 /** What a transform returns for a file: its new text, null (leave it alone) or DELETE. */
 export type Next = string | null | typeof DELETE;
 
-/** What a transform with a sidecar returns (see the header). */
+/** What a transform with a sidecar returns (see updateFile). */
 export interface SidecarPlan {
   readonly text: Next;
   readonly sidecar?: Next;
@@ -43,7 +23,7 @@ export interface SidecarPlan {
   readonly sidecarAfter?: string | null;
 }
 
-/** updateFile's options (see the header); warnings and notes go to `warn`, one line each (default: stderr). */
+/** updateFile's options; warnings and notes go to `warn`, one line each (default: stderr). */
 export interface UpdateOptions {
   readonly warn?: (message: string) => void;
   readonly lockTimeoutMs?: number;
@@ -72,7 +52,16 @@ function planOf(file: string, transform: Transform, side: string | null, text: s
   }
 }
 
-/** See the module header. */
+/**
+ * Checks the target, takes the lock, removes a dead writer's leftovers, reads the target and calls
+ * transform(text | null): new text, null (leave it) or DELETE; with opts.sidecar, transform(text,
+ * sidecarText) returns a SidecarPlan (`sidecarFirst`: which file is committed first; if the target
+ * then fails, the sidecar is put back unless the lock was lost). A throwing transform changes
+ * nothing; a text over maxBytes and larger than the file is refused (no later run could read it).
+ * When another program wrote the target after the read, the work starts over, up to CHANGE_ATTEMPTS
+ * times (a write that changes neither size nor times, or in the microseconds before the rename, is
+ * not seen). Removing, a missing directory means no file (another machine's path): no lock is taken.
+ */
 export async function updateFile(file: string, transform: Transform, options: UpdateOptions = {}) {
   const said = new Set<string>();
   const warn = options.warn || ((msg: string) => process.stderr.write(msg + '\n'));
@@ -106,10 +95,7 @@ export async function updateFile(file: string, transform: Transform, options: Up
   }
 }
 
-/**
- * One read, plan and commit of updateFile, under its lock. Throws with the code ECHANGED, the
- * target as it was before, when another program changed the target after the read.
- */
+/** One read, plan and commit under the lock; ECHANGED (nothing changed) when another program wrote the target. */
 async function updateOnce(file: string, transform: Transform, opts: Options, side: string | null, lock: Lock) {
   const { warn } = opts;
   const st = checkTarget(file); // again, under the lock
@@ -121,8 +107,7 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
     sideCur = sst ? readText(side, sst, opts.maxBytes) : null;
   }
   const plan = planOf(file, transform, side, cur ? cur.text : null, sideCur ? sideCur.text : null);
-  // A write may not make a file larger than a read accepts (a later run could not read it back,
-  // not even to remove our entries); a change that makes it smaller passes.
+  // No file may grow past what a read accepts (a later run could not remove our entries from it).
   for (const [p, next, before] of [[file, plan.text, cur], [side, plan.sidecar, sideCur], [side, plan.sidecarAfter, sideCur]] as const) {
     if (typeof next !== 'string') continue;
     const bytes = Buffer.byteLength(next, 'utf8');
@@ -132,8 +117,7 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
       throw new RuntimeError(`refusing to change ${p}: the new text would be ${bytes} bytes, over the bound of ${opts.maxBytes} bytes for a file of keys (${was}); move other content out of this file or write the keys to another file; the file was not changed`, 'ETOOBIG');
     }
   }
-  // `read`: the snapshot the target must still match at its commit (undefined: the sidecar,
-  // which only this writer writes, under the lock).
+  // `read`: the snapshot the target must still match (undefined: the sidecar, only ours, locked).
   const step = (p: string, cur0: ReadFile | null, next: Next | undefined, config: () => Omit<CommitConfig, 'lock' | 'label'>, read?: Snapshot | null) => {
     if (next == null) return null;
     if (next === DELETE) return cur0 ? () => removeFile(p, cur0.stat, lock, file, warn, read) : null;
@@ -166,10 +150,9 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
     try {
       await targetStep();
     } catch (err) {
-      // The target was not replaced (replaceFile fails only before its rename): put the sidecar
-      // back, so that it records no name the target does not hold (a member the user added
-      // later under such a name would count as ours). Not after a lost lock: the sidecar may
-      // be another writer's by now. A new plan needs the sidecar as it was: without it, none.
+      // The target was not replaced: put the sidecar back, or a member the user adds later under a
+      // name it records would count as ours. Not after a lost lock (it may be another writer's
+      // now). A new plan needs the sidecar as it was: without it, none.
       if (codeOf(err) !== 'ELOCKLOST') {
         const restored = await restoreSidecar(side, sideCur, { ...sideConfig(), lock, label: file }, warn);
         if (!restored && codeOf(err) === 'ECHANGED') throw new RuntimeError(messageOf(err), CHANGED_FOR_GOOD, { cause: err });
@@ -184,10 +167,7 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
   return { existed: Boolean(st), changed: Boolean(targetStep), deleted: Boolean(targetStep) && plan.text === DELETE };
 }
 
-/**
- * The file's directory is missing (see the module header): the file and a sidecar next to it
- * cannot exist. Nothing to do when the transform leaves them missing; else `problem` is thrown.
- */
+/** The file's directory is missing: nothing to do if the transform leaves it so, else `problem`. */
 function withoutDirectory(file: string, transform: Transform, side: string | null, problem: RuntimeError, warn: (message: string) => void) {
   const dir = dirname(resolve(file));
   // A sidecar elsewhere may exist: not judged here.
@@ -199,10 +179,7 @@ function withoutDirectory(file: string, transform: Transform, side: string | nul
   return { existed: false, changed: false, deleted: false };
 }
 
-/**
- * Puts the sidecar back as it was before this run (its text, or no file). Returns true when it
- * did; a failure only warns (and returns false).
- */
+/** Puts the sidecar back as it was before this run; false (and a warning) when it cannot. */
 async function restoreSidecar(side: string, before: ReadFile | null, config: CommitConfig, warn: (message: string) => void): Promise<boolean> {
   try {
     const now = before ? null : lstatOrNull(side);

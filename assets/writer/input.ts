@@ -1,10 +1,8 @@
 /**
- * What the writer reads from its environment (runtime/protocol.ts WRITER_ENV), never from the
- * command line: QCA_ENTRIES holds the values (for `remove` only the names matter, and it may be a
- * JSON array of names); QCA_ENTRIES_FROM_ENV names, per entry, another variable that holds the
- * value (how a key arrives: Terraform's own TF_VAR_<name>), whose sha256 QCA_ENTRIES_SHA256 gives;
- * or QCA_ENTRIES_FILE holds all three (how the constructs pass them, runtime/input-file.ts);
- * remove-dropped reads QCA_FILES and QCA_KEEP_FILES. Messages never hold a value. Node built-ins only.
+ * What the writer reads from its environment (runtime/protocol.ts WRITER_ENV), never the command
+ * line: the values (QCA_ENTRIES), the variables holding keys (QCA_ENTRIES_FROM_ENV, Terraform's
+ * TF_VAR_<name>) with their sha256 (QCA_ENTRIES_SHA256), or all three in QCA_ENTRIES_FILE
+ * (runtime/input-file.ts); QCA_FILES and QCA_KEEP_FILES for remove-dropped. Messages hold no value.
  */
 import { badEntryName, entryShown } from './entries';
 import { envValue } from '../runtime/cli';
@@ -23,16 +21,21 @@ export interface FileRecord {
   readonly target?: string;
 }
 
+/** The JSON in environment variable `name`, or undefined when it is unset or empty. */
+function jsonIn(env: Env, name: string, expected: string): unknown {
+  const raw = envValue(env, name);
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new RuntimeError(`${name} is not valid JSON (expected ${expected})`);
+  }
+}
+
 /** A list of {file, format, target?} from environment variable `name` ([] when unset or empty). */
 export function fileList(env: Env, name: string): FileRecord[] {
-  const raw = envValue(env, name);
-  if (raw === undefined || raw === '') return [];
-  let list;
-  try {
-    list = JSON.parse(raw);
-  } catch {
-    throw new RuntimeError(`${name} is not valid JSON (expected a list of {"file","format"})`);
-  }
+  const list = jsonIn(env, name, 'a list of {"file","format"}');
+  if (list === undefined) return [];
   const valid = Array.isArray(list) && list.every((f) => f && typeof f === 'object' && typeof f.file === 'string' && f.file !== '' &&
     FILE_OPTIONS.format.values.includes(f.format) && (f.target === undefined || (typeof f.target === 'string' && f.target !== '')));
   if (!valid) throw new RuntimeError(`${name} must be a JSON list of {"file": PATH, "format": "dotenv" or "json", "target": PATH (optional)}`);
@@ -41,25 +44,12 @@ export function fileList(env: Env, name: string): FileRecord[] {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/**
- * What the three entries variables hold, parsed (`entries` undefined when not given): from the
- * environment or, with QCA_ENTRIES_FILE, from that file, where a value written {"$env": NAME} is
- * that variable's (runtime/input-file.ts).
- */
+/** The three entries variables, parsed, from the environment or QCA_ENTRIES_FILE (`entries` undefined: not given). */
 function entriesInput(env: Env): { entries?: unknown; fromEnv: Map<string, unknown>; hashes: Map<string, unknown> } {
   const file = envValue(env, WRITER_ENV.entriesFile);
   if (file === undefined || file === '') {
-    const raw = envValue(env, WRITER_ENV.entries);
-    let entries: unknown;
-    if (raw !== undefined && raw !== '') {
-      try {
-        entries = JSON.parse(raw);
-      } catch {
-        throw new RuntimeError(`${WRITER_ENV.entries} is not valid JSON (expected an object of NAME: value)`);
-      }
-    }
     return {
-      entries,
+      entries: jsonIn(env, WRITER_ENV.entries, 'an object of NAME: value'),
       fromEnv: jsonObjectIn(env, WRITER_ENV.entriesFromEnv, 'NAME: ENV_VAR'),
       // ENV_VAR → sha256 of Terraform's value of the key variable (see protocol.ts).
       hashes: jsonObjectIn(env, WRITER_ENV.entriesSha256, 'ENV_VAR: sha256 hex'),
@@ -89,11 +79,7 @@ function entriesInput(env: Env): { entries?: unknown; fromEnv: Map<string, unkno
   };
 }
 
-/**
- * The entries of a write (NAME → value) or a remove (their names matter only), in a Map: a name
- * is data, whatever it is (`__proto__`, `constructor`), and a name the writers refuse is refused
- * here, never dropped.
- */
+/** The entries of a write or a remove (names only) in a Map: any name is data, a bad one refused, never dropped. */
 export function readEntries(env: Env, command: 'write' | 'remove', deployCommand: string): Map<string, string> {
   const input = entriesInput(env);
   const parsed = input.entries;
@@ -105,7 +91,6 @@ export function readEntries(env: Env, command: 'write' | 'remove', deployCommand
   } else if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new RuntimeError(`${WRITER_ENV.entries} must be a JSON object of NAME: value`);
   } else {
-    // JSON.parse makes every member an own property, "__proto__" too.
     pairs = Object.entries(parsed);
   }
   const entries = new Map<string, string>();
@@ -150,15 +135,9 @@ function entriesFromEnv(env: Env, refs: Map<string, unknown>, hashes: Map<string
 
 /** The JSON object in environment variable `name`, as a Map (empty when it is not set or empty); `shape` is what it maps, for messages. */
 function jsonObjectIn(env: Env, name: string, shape: string): Map<string, unknown> {
-  const raw = envValue(env, name);
-  if (raw === undefined || raw === '') return new Map();
-  let value;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new RuntimeError(`${name} is not valid JSON (expected an object of ${shape})`);
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RuntimeError(`${name} must be a JSON object of ${shape}`);
+  const value = jsonIn(env, name, `an object of ${shape}`);
+  if (value === undefined) return new Map();
+  if (!isPlainObject(value)) throw new RuntimeError(`${name} must be a JSON object of ${shape}`);
   return new Map(Object.entries(value));
 }
 

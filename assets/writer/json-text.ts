@@ -1,9 +1,7 @@
 /**
- * The top-level object of a JSON file, edited in place (pure functions, Node built-ins only): its
- * members are found by offset, so that every byte that is not one of ours is kept.
- *
- * Accepted input: text that JSON.parse accepts (after an optional UTF-8 BOM) and whose top level
- * is an object. Anything else is refused, naming the line.
+ * The top-level object of a JSON file, edited in place (pure functions): members are found by
+ * offset, so every byte not ours is kept. Accepted: what JSON.parse accepts (after an optional BOM)
+ * with an object at the top; anything else is refused, naming the line.
  */
 import { TOOL } from './dotenv-blocks';
 import { REFUSED } from './entries';
@@ -29,9 +27,8 @@ function viablePrefix(prefix: string): boolean {
 }
 
 /**
- * " (line N)" of the first character that makes `text` invalid JSON. V8 names the position for
- * most errors, but not for an unexpected token (it quotes the text instead, which is never
- * shown): then the shortest prefix that cannot start valid JSON is searched for.
+ * " (line N)" of the first character that makes `text` invalid JSON. V8 names no position for an
+ * unexpected token (it quotes the text, never shown): then the shortest non-viable prefix is found.
  */
 function jsonLineOf(text: string, err: unknown): string {
   const m = /position (\d+)/.exec(err instanceof Error ? err.message : '');
@@ -81,18 +78,14 @@ function skipValue(text: string, i: number): number {
   return i;
 }
 
-/**
- * Scans JSON text holding an object: { open, close, members: [{ key, start, valStart, valEnd }] }
- * (offsets into text). Refuses text that is not valid JSON or not an object.
- */
+/** The offsets of a JSON object and its members; refuses text that is not valid JSON or not an object. */
 export function scanJsonObject(text: string) {
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let parsed;
   try {
     parsed = JSON.parse(text.slice(bom));
   } catch (err) {
-    // A .env file with our block: the target was switched from SecretTarget.dotenv() to json() on
-    // the same path (a new Terraform address, so the old target's removal never ran).
+    // A .env file with our block: a target switched from dotenv() to json() on the same path.
     const block = new RegExp(`^# >>> managed by ${TOOL} \\(([^)\\n]*)\\)`, 'm').exec(text);
     if (block) {
       throw new RuntimeError(`not valid JSON: it is a .env file holding a block managed by ${TOOL} (owner ${block[1].slice(0, 200)}), with keys; ` +
@@ -116,25 +109,20 @@ export function scanJsonObject(text: string) {
     const valEnd = skipValue(text, valStart);
     members.push({ key, start, valStart, valEnd });
     i = skipWs(text, valEnd);
-    if (text[i] === ',') {
-      i = skipWs(text, i + 1);
-      continue;
-    }
-    return { open, close: i, members };
+    if (text[i] !== ',') return { open, close: i, members };
+    i = skipWs(text, i + 1);
   }
 }
 
 /**
- * Removes the members whose key is in `names` (all occurrences), keeping every other byte.
- * `scan` is scanJsonObject(text). Returns { text, members: how many members are left }.
- * A member after the first goes with the separator before it (`,<ws>"k": v`), which undoes
- * exactly what planMerge appended; the first member goes with the separator after it.
+ * Removes the members whose key is in `names`, keeping every other byte; `members`: how many are
+ * left. A member goes with the separator before it (undoing exactly what planMerge appended), the
+ * first with the one after it.
  */
 export function removeMembers(text: string, scan: JsonObjectScan, names: Set<string>): { text: string; members: number } {
   const doomed = scan.members.map((m, idx) => (names.has(m.key) ? idx : -1)).filter((idx) => idx >= 0);
   let out = text;
-  // From the last to the second member: each cut lies after all earlier offsets, so the
-  // original offsets stay valid.
+  // From the last to the second member, so the earlier offsets stay valid.
   for (const idx of doomed.filter((i) => i > 0).reverse()) {
     out = out.slice(0, scan.members[idx - 1].valEnd) + out.slice(scan.members[idx].valEnd);
   }

@@ -1,52 +1,31 @@
 /**
  * Editing the top-level object of a JSON file in place (json-text.ts), with ownership kept in a
- * sidecar file (pure functions, Node built-ins only). Every byte that is not one of our members is
- * kept. Accepted input: json-text.ts's; or a missing file (null); or an existing file holding only
- * a BOM and JSON whitespace (space, tab, CR, LF).
+ * sidecar file (pure functions). Every byte that is not one of our members is kept; new members
+ * follow the file's line ends and indent. Also accepted: no file, or only a BOM and whitespace.
  *
- * Writing: a member with one of our names is updated in place (only its value token changes).
- * New members are appended after the last member as `,<EOL><indent>"NAME": "value"` (EOL: \r\n
- * if the file has one, else \n; indent: that of the first member, else two spaces), or, in an
- * object without members, as `{<EOL><members joined by ,<EOL>><EOL>}`. A missing or blank file
- * becomes `{<EOL>  "NAME": "value",...<EOL>}<EOL>`.
- *
- * Ownership: JSON has no comments, so the sidecar file `.<basename>.qdrant-cluster-access`
- * next to the target records it (see sidecarPath). It holds NO values, only:
- *
+ * JSON has no comments: the sidecar `.<basename>.qdrant-cluster-access` next to the target records
+ * ownership, and holds NO values:
  *   {
  *     "writer": "cdktf-qdrant-cluster-access",
  *     "version": 1,
- *     "created": false,            this tool created the target file (it did not exist)
- *     "originalWhenEmpty": "{ }\n", the target's exact text before the first write, kept only
- *                                  when it had no member (so it is a BOM, whitespace and at most
- *                                  an empty object: no values); otherwise null
+ *     "created": false,             this tool created the target file
+ *     "originalWhenEmpty": "{ }\n", the target's text before the first write if it had no member
+ *                                   (a BOM, whitespace, at most an empty object); otherwise null
  *     "owners": { "<owner>": ["NAME", ...] }   the members each owner wrote
  *   }
- *
- * "created" and "originalWhenEmpty" describe the file, not an owner: they stay while any owner
- * is recorded, so whichever owner is removed last restores the file.
- *
- *   - planMerge sets owner's members to exactly the given ones: it refuses when the object
- *     already has a member with one of our names that the sidecar does not record for this
- *     owner (no sidecar at all: every existing member counts as not ours). Members recorded for
- *     owner that are no longer given are removed (`dropped`) and leave the record.
- *   - planRemove removes only members recorded for this owner and named in the request (with
- *     opts.all: every member recorded for owner). When no owner is left it deletes the sidecar
- *     and, if the object has no members left, deletes the target (when "created") or writes
- *     "originalWhenEmpty" back. Removing what one write added from an otherwise untouched file
- *     gives back the original bytes exactly.
- *   - The caller writes the sidecar BEFORE the target on write, and AFTER the target on remove,
- *     so a crash can only leave the sidecar recording a member that is not there (harmless),
- *     never one of our members unrecorded. A write that drops members therefore writes the
- *     sidecar twice: first recording the old and the new names (`sidecar`), then, after the
- *     target, only the new ones (`sidecarAfter`).
- * Error messages name lines and members, never values.
+ * "created" and "originalWhenEmpty" stay while any owner is recorded: the last one removed restores
+ * the file (deleted, or its original text), so merge then remove gives back the original bytes.
+ * The sidecar is committed BEFORE the target on write and AFTER it on remove: a crash can only
+ * leave a recorded member missing (harmless), never one of ours unrecorded. A write that drops
+ * members records the old and new names first (`sidecar`), then only the new (`sidecarAfter`).
+ * Messages name lines and members, never values.
  */
 import { basename, dirname, join } from 'node:path';
 import { TOOL } from './dotenv-blocks';
-import { anotherWorkspace, checkName, checkOwner, entryMap, otherWorkspace, REFUSED, SECRET_NAMING_FIX } from './entries';
+import { anotherWorkspace, checkName, checkOwner, entryMap, REFUSED, SECRET_NAMING_FIX } from './entries';
 import { JsonObjectScan, lineAt, removeMembers, scanJsonObject } from './json-text';
 import { RuntimeError } from '../runtime/errors';
+import { sameAccessOwners } from '../runtime/names';
 import { quote } from '../runtime/text';
 
 export const SIDECAR_SUFFIX = '.qdrant-cluster-access';
@@ -62,7 +41,7 @@ export interface Sidecar {
   readonly owners: Record<string, string[]>;
 }
 
-/** A copy of `owners` without a prototype: an owner named `__proto__` or `constructor` is a key like any other. */
+/** A copy of `owners` without a prototype: `__proto__` or `constructor` is an owner like any other. */
 function ownersCopy(owners: Readonly<Record<string, string[]>>): Record<string, string[]> {
   const out: Record<string, string[]> = Object.create(null);
   for (const [owner, names] of Object.entries(owners)) out[owner] = names;
@@ -79,14 +58,7 @@ export function sidecarPath(file: string): string {
   return join(dirname(file), `.${basename(file)}${SIDECAR_SUFFIX}`);
 }
 
-function emptySidecar(): Sidecar {
-  return { created: false, originalWhenEmpty: null, owners: ownersCopy({}) };
-}
-
-/**
- * Parses sidecar text (null: no sidecar) into { created, originalWhenEmpty, owners } or null.
- * Refuses text that is not a sidecar of this tool, naming it (`name`).
- */
+/** Parses sidecar text (null: no sidecar); refuses, naming it (`name`), one not of this tool. */
 export function parseSidecar(text: string | null, name: string): Sidecar | null {
   if (text == null) return null;
   const damaged = (what: string) => new RuntimeError(
@@ -136,6 +108,11 @@ function recordedOwnerOf(side: Sidecar | null, name: string): string | null {
   return Object.keys(side.owners).find((o) => side.owners[o].includes(name)) || null;
 }
 
+/** How a refusal of a name recorded for owner `who` ends: the same access in another workspace, or the fix. */
+function takenBy(who: string, owner: string): string {
+  return sameAccessOwners(who, owner) ? anotherWorkspace(owner) : `; ${SECRET_NAMING_FIX}, or remove owner ${who}'s entries first`;
+}
+
 function foreignMemberError(text: string, m: JsonObjectScan['members'][number], owner: string, side: Sidecar | null, sidecarName: string,
   others: JsonObjectScan['members'] = []): RuntimeError {
   const who = recordedOwnerOf(side, m.key);
@@ -146,12 +123,7 @@ function foreignMemberError(text: string, m: JsonObjectScan['members'][number], 
   const same = others.filter((o, i) => o.key !== m.key && others.findIndex((x) => x.key === o.key) === i && recordedOwnerOf(side, o.key) === who);
   const also = same.length === 0 ? '' : ` (so ${same.length === 1 ? 'does' : 'do'} ${same.map((o) => `${JSON.stringify(o.key)} on line ${lineAt(text, o.start)}`).join(', ')})`;
   const those = same.length === 0 ? 'that member' : 'those members';
-  if (who && otherWorkspace(who, owner)) {
-    return new RuntimeError(`line ${line}: member ${key}${also} was written for owner ${who} (recorded in ${sidecarName})${anotherWorkspace(owner)}`, REFUSED, { line });
-  }
-  if (who) {
-    return new RuntimeError(`line ${line}: member ${key}${also} was written for owner ${who} (recorded in ${sidecarName}); ${SECRET_NAMING_FIX}, or remove owner ${who}'s entries first`, REFUSED, { line });
-  }
+  if (who) return new RuntimeError(`line ${line}: member ${key}${also} was written for owner ${who} (recorded in ${sidecarName})${takenBy(who, owner)}`, REFUSED, { line });
   const why = side
     ? `and ${sidecarName} does not record it as written for owner ${owner}`
     : `and there is no ownership record ${sidecarName} saying this tool wrote it (if an earlier version of this tool wrote it, deleting it is safe: the next deploy writes it again)`;
@@ -163,10 +135,9 @@ function options(opts: { owner: string; sidecarName?: string }): { owner: string
 }
 
 /**
- * Sets owner's members to exactly `entries` (NAME: string). text: the target (null when
- * missing); side: the parsed sidecar (null when missing). Returns { text, sidecar, sidecarAfter,
- * added, updated, unchanged, dropped }: `sidecar` is committed before the target and records the
- * names of before and after; `sidecarAfter` (null when the same) is committed after the target.
+ * Sets owner's members to exactly `entries` (text, side: null when missing). Refuses a member with
+ * one of these names that the sidecar does not record for owner (no sidecar: none is ours), and a
+ * name recorded for another owner. `sidecarAfter` is null when it would equal `sidecar`.
  */
 export function planMerge(text: string | null, side: Sidecar | null, entries: Readonly<Record<string, string>> | ReadonlyMap<string, string>,
   opts: { owner: string; sidecarName?: string }) {
@@ -191,14 +162,9 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
   for (const n of names) {
     // Recorded for another owner but not in the file (removed by hand, or a crash): still theirs.
     const who = recordedOwnerOf(side, n);
-    if (who && otherWorkspace(who, owner)) {
-      throw new RuntimeError(`member ${JSON.stringify(n)} is recorded in ${sidecarName} as written for owner ${who}${anotherWorkspace(owner)}`, REFUSED);
-    }
-    if (who && who !== owner) {
-      throw new RuntimeError(`member ${JSON.stringify(n)} is recorded in ${sidecarName} as written for owner ${who}; ${SECRET_NAMING_FIX}, or remove owner ${who}'s entries first`, REFUSED);
-    }
+    if (who && who !== owner) throw new RuntimeError(`member ${JSON.stringify(n)} is recorded in ${sidecarName} as written for owner ${who}${takenBy(who, owner)}`, REFUSED);
   }
-  const next = side ? { ...side, owners: ownersCopy(side.owners) } : emptySidecar();
+  const next: Sidecar = { created: false, originalWhenEmpty: null, ...side, owners: ownersCopy(side ? side.owners : {}) };
   next.owners[owner] = [...mine, ...names.filter((n) => !mine.has(n))];
   const fresh = !side || Object.keys(side.owners).length === 0;
   // Recorded names no longer given: they leave the file and then the record.
@@ -217,7 +183,6 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
     return { text: `{\n${body}\n}\n`, sidecar: next, sidecarAfter: after(), added: names, updated: [], unchanged: [], dropped: [] };
   }
 
-  // Not blank: an object was scanned.
   const source = text as string;
   let scan = scanned as JsonObjectScan;
   if (fresh) Object.assign(next, { created: false, originalWhenEmpty: scan.members.length === 0 ? source : null });
@@ -244,11 +209,7 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
   if (added.length) {
     const s2 = scanJsonObject(out);
     const nl = out.includes('\r\n') ? '\r\n' : '\n';
-    let indent = '  ';
-    if (s2.members.length) {
-      const im = /\n([ \t]*)$/.exec(out.slice(0, s2.members[0].start));
-      if (im) indent = im[1];
-    }
+    const indent = (s2.members.length ? /\n([ \t]*)$/.exec(out.slice(0, s2.members[0].start))?.[1] : undefined) ?? '  ';
     const lines = added.map((n) => `${indent}${JSON.stringify(n)}: ${value(n)}`);
     if (s2.members.length) {
       const at = s2.members[s2.members.length - 1].valEnd;
@@ -269,12 +230,9 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
 }
 
 /**
- * Removes owner's recorded members named in `names` (with opts.all, also every other recorded
- * one). Returns { text, sidecar, removed, absent, notOurs, noRecord, noSidecar, deleteFile }:
- * text null = leave the target alone; sidecar null = delete it; deleteFile = delete the target.
- * noRecord: the sidecar records nothing for owner, so nothing changes (notOurs then lists the
- * names that exist as members anyway). noSidecar: there is no sidecar at all while the object
- * has members, so members this tool wrote may be among them (a deleted sidecar), unnamed.
+ * Removes owner's recorded members named in `names` (with opts.all, every recorded one). text null:
+ * leave the target; sidecar null: delete it. noRecord: nothing recorded for owner, nothing changes.
+ * noSidecar: no sidecar while the object has members, so ours may be among them, unnamed.
  */
 export function planRemove(text: string | null, side: Sidecar | null, names: string[] | Record<string, unknown>,
   opts: { owner: string; sidecarName?: string; all?: boolean }) {
@@ -286,25 +244,17 @@ export function planRemove(text: string | null, side: Sidecar | null, names: str
   const scan = text != null && !BLANK_RE.test(text) ? scanJsonObject(text) : null;
   const present = new Set(scan ? scan.members.map((m) => m.key) : []);
   const mine = new Set(recorded);
-  const result = (extra: {
-    text?: string | null;
-    sidecar?: Sidecar | null;
-    removed?: string[];
-    absent?: string[];
-    noRecord?: boolean;
-    noSidecar?: boolean;
-    deleteFile?: boolean;
-  }) => ({
-    text: null,
+  const base = {
+    text: null as string | null,
     sidecar: side,
-    removed: [],
+    removed: [] as string[],
     absent: list.filter((n) => !present.has(n)),
     notOurs: list.filter((n) => present.has(n) && !mine.has(n)),
     noRecord: false,
     noSidecar: false,
     deleteFile: false,
-    ...extra,
-  });
+  };
+  const result = (extra: Partial<typeof base>) => ({ ...base, ...extra });
   if (!side || recordedFor(side, owner) === undefined) return result({ noRecord: true, noSidecar: !side && present.size > 0 });
 
   const next = { ...side, owners: ownersCopy(side.owners) };

@@ -1,27 +1,17 @@
 /**
- * The lock file of the writer, its temp-file names, and the cleanup of what a dead writer left
- * (Node built-ins only). Used by file.ts and commit.ts.
+ * The lock file of the writer, its temp-file names, and the cleanup of what a dead writer left.
  *
- * The lock: `<file>.lock`, mode 0600, holding exactly one line
+ * The lock `<file>.lock` (mode 0600) holds exactly one line
  *     qdrant-cluster-access-writer pid=<pid> host=<HOST> started=<ms since epoch> token=<hex>
- * It appears atomically with that content (written to a temp file, fsynced, then hard-linked to
- * the lock path, which fails if it exists; O_EXCL create-and-write where hard links are not
- * supported). acquireLock waits for a held lock, up to opts.lockTimeoutMs, except:
- *   - a lock of ours whose holder is provably dead (same host and PID namespace: HOST below;
- *     process.kill(pid, 0) fails with ESRCH) is broken at once, with a one-line warning;
- *   - a lock of ours older than opts.staleLockMs (by its mtime) is broken, with a warning (a
- *     pid reused by another process, a holder on another host);
- *   - a lock file NOT in this format (or a link, a FIFO, unreadable) is never deleted: after the
- *     timeout the message names it, says it was not made by this writer and that it can be
- *     deleted if no other tool uses it.
- * Breaking renames the lock aside (a temp name, below) and deletes it only if it is still the
- * lock that was judged dead; otherwise it is put back. verifyLock, called before each commit,
- * refuses when the lock is no longer ours. releaseLock deletes only our own lock.
+ * and appears atomically with it (a fsynced temp file hard-linked to the lock path; O_EXCL where
+ * hard links are not supported). acquireLock waits up to lockTimeoutMs, but breaks a lock of ours
+ * whose holder is provably dead (same HOST, kill(pid, 0) fails with ESRCH) or that is older than
+ * staleLockMs (a reused pid, another host), with a warning. A lock not in this format (or a link, a
+ * FIFO, unreadable) is never deleted: the timeout message names it. Breaking renames the lock aside
+ * and deletes it only if it is still the lock judged dead, else puts it back.
  *
- * Temp names: `.<basename>.qca-<hosttag>-<pid>-<12 hex>.tmp` in the file's directory, where
- * hosttag is 8 hex digits of sha256(HOST). cleanDeadTemps deletes, for the given files and
- * their locks, temp files in this pattern with this host's tag and the pid of a process that is
- * no longer running (nothing else), with a one-line warning.
+ * Temp names: `.<basename>.qca-<hosttag>-<pid>-<12 hex>.tmp` next to the file (hosttag: 8 hex of
+ * sha256(HOST)); cleanDeadTemps deletes only those with this host's tag and a dead pid.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants as C, fstatSync, linkSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, renameSync, Stats, unlinkSync, writeSync, fsyncSync } from 'node:fs';
@@ -29,12 +19,11 @@ import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
 
-const O_NOFOLLOW = C.O_NOFOLLOW || 0;
-const O_NONBLOCK = C.O_NONBLOCK || 0;
+export const O_NOFOLLOW = C.O_NOFOLLOW || 0;
+export const O_NONBLOCK = C.O_NONBLOCK || 0;
 /**
- * Where a pid means something: the host name and, on Linux, the PID namespace. Containers that
- * share a host name and a bind-mounted directory (docker --network host) do not share pids:
- * there, "pid N is not running" says nothing about the other container's writer.
+ * Where a pid means something: the host name and, on Linux, the PID namespace (containers sharing a
+ * host name and a bind mount, docker --network host, do not share pids).
  */
 export const HOST = (hostname() || 'unknown').replace(/\s+/g, '_') + pidNamespace();
 /** 8 hex digits of sha256(HOST), part of every temp file name. */
@@ -61,8 +50,6 @@ export interface Lock {
 /** What a signal handler must undo: temp files not yet renamed, locks held. */
 export const live = { temps: new Set<string>(), locks: new Set<Lock>() };
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
 /** unlink(2) that ignores every error: whether the file was removed. */
 export function unlinkQuiet(p: string): boolean {
   try {
@@ -73,14 +60,12 @@ export function unlinkQuiet(p: string): boolean {
   }
 }
 
-/** close(2) that ignores every error. */
 export function closeQuiet(fd: number): void {
   try {
     closeSync(fd);
   } catch { /* already closed */ }
 }
 
-/** The lock of `file`. */
 export function lockPathOf(file: string): string {
   return `${file}.lock`;
 }
@@ -91,8 +76,7 @@ function tempName(name: string, pid: string, random: string): string {
 
 /** A temp path next to `file`, in the pattern the next run recognises as ours. */
 export function tempPath(file: string): string {
-  const dir = dirname(resolve(file));
-  return join(dir, tempName(basename(file), String(process.pid), randomBytes(6).toString('hex')));
+  return join(dirname(resolve(file)), tempName(basename(file), String(process.pid), randomBytes(6).toString('hex')));
 }
 
 /** The longest name tempPath gives a temp file of a file named `name` (a pid of 7 digits, Linux's largest). */
@@ -109,10 +93,6 @@ function isDead(pid: number): boolean {
   } catch (err) {
     return codeOf(err) === 'ESRCH';
   }
-}
-
-function lockLine(token: string): string {
-  return `qdrant-cluster-access-writer pid=${process.pid} host=${HOST} started=${Date.now()} token=${token}\n`;
 }
 
 /** What is at the lock path: gone, not ours (foreign), or ours with its holder. Never follows a link, never blocks. */
@@ -132,8 +112,7 @@ function readLock(lockPath: string): LockState {
     const n = readSync(fd, buf, 0, buf.length, 0);
     const raw = buf.subarray(0, n).toString('utf8');
     const m = LOCK_RE.exec(raw);
-    if (!m) return { state: 'foreign' };
-    return { state: 'ours', pid: Number(m[1]), host: m[2], raw, mtimeMs: st.mtimeMs };
+    return m ? { state: 'ours', pid: Number(m[1]), host: m[2], raw, mtimeMs: st.mtimeMs } : { state: 'foreign' };
   } catch {
     return { state: 'foreign' };
   } finally {
@@ -182,10 +161,7 @@ function tryCreateLock(lockPath: string, content: string): boolean {
   return true;
 }
 
-/**
- * Breaks the lock described by `seen` (from readLock): moves it aside, and deletes it only if
- * it is still that lock; a newer lock moved by mistake is put back. Returns true when broken.
- */
+/** Breaks the lock `seen` (see the header); true when broken. */
 function breakLock(lockPath: string, seen: { raw: string }): boolean {
   const aside = tempPath(lockPath);
   try {
@@ -209,7 +185,7 @@ function breakLock(lockPath: string, seen: { raw: string }): boolean {
 
 export async function acquireLock(file: string, opts: { lockTimeoutMs: number; staleLockMs: number }, warn: (message: string) => void) {
   const lockPath = lockPathOf(file);
-  const content = lockLine(randomBytes(12).toString('hex'));
+  const content = `qdrant-cluster-access-writer pid=${process.pid} host=${HOST} started=${Date.now()} token=${randomBytes(12).toString('hex')}\n`;
   const deadline = Date.now() + opts.lockTimeoutMs;
   for (;;) {
     let created;
@@ -240,12 +216,12 @@ export async function acquireLock(file: string, opts: { lockTimeoutMs: number; s
     }
     if (Date.now() >= deadline) {
       const secs = Number((opts.lockTimeoutMs / 1000).toFixed(1));
-      if (seen.state !== 'ours') {
-        throw new RuntimeError(`timed out after ${secs} s waiting for the lock file ${lockPath}: it was not made by this writer; delete it if no other tool uses it`, 'ELOCKED');
-      }
-      throw new RuntimeError(`timed out after ${secs} s waiting for the lock file ${lockPath}, held by writer pid ${seen.pid} on host ${seen.host}; if that writer is no longer running, delete the lock file`, 'ELOCKED');
+      const holder = seen.state !== 'ours'
+        ? ': it was not made by this writer; delete it if no other tool uses it'
+        : `, held by writer pid ${seen.pid} on host ${seen.host}; if that writer is no longer running, delete the lock file`;
+      throw new RuntimeError(`timed out after ${secs} s waiting for the lock file ${lockPath}${holder}`, 'ELOCKED');
     }
-    await sleep(10 + Math.floor(Math.random() * 40));
+    await new Promise((done) => setTimeout(done, 10 + Math.floor(Math.random() * 40)));
   }
 }
 

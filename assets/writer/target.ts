@@ -1,25 +1,13 @@
 /**
- * The file the writer changes: what it may be, and how it is read (Node built-ins only).
- *
- * Refused, with a one-line message (what, the path, how to fix; never file contents): symbolic
- * links, directories, non-regular files (FIFOs, devices), files with more than one hard link (the
- * rename would split them), read-only files, files over maxBytes (default 4 MiB) and a missing
- * parent directory.
- *
- * The target is read through one descriptor: open(O_RDONLY|O_NOFOLLOW|O_NONBLOCK), fstat, compare
- * dev/ino with the lstat just made (refuse on mismatch: a symbolic link or another file was
- * swapped in), refuse anything but a regular file without blocking, read at most maxBytes through
- * that descriptor, decode as strict UTF-8. What was read is remembered as a snapshot (dev, ino,
- * size, mtimeNs, ctimeNs), which the file must still match just before a commit: a program that
- * does not take the lock (an editor, `echo >> .env`) may write it meanwhile (see file.ts).
+ * The file the writer changes: what it may be (one-line refusals, never file contents), and how it
+ * is read: through one descriptor, with a snapshot that must still match just before the commit (a
+ * program that takes no lock, an editor or `echo >> .env`, may write it meanwhile).
  */
 import { accessSync, BigIntStats, constants as C, fstatSync, lstatSync, openSync, readSync, Stats, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { closeQuiet } from './lock';
+import { O_NOFOLLOW, O_NONBLOCK, closeQuiet } from './lock';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
 
-const O_NOFOLLOW = C.O_NOFOLLOW || 0;
-const O_NONBLOCK = C.O_NONBLOCK || 0;
 /** The largest file of keys the writer reads (and writes). */
 export const MAX_BYTES = 4 * 1024 * 1024;
 
@@ -126,10 +114,7 @@ export function changedMessage(file: string, times: number, removing?: boolean):
   return `refusing to change ${file}: it kept changing while being written (${how}); the file was not changed; run the ${removing ? 'destroy' : 'deploy'} again once nothing else is writing it`;
 }
 
-/**
- * Just before a commit over `file` (a rename or an unlink): throws with the code ECHANGED when the
- * file is no longer the one read (`read`: its snapshot, or null when it did not exist).
- */
+/** Just before a commit: throws ECHANGED when `file` no longer matches `read` (null: no file). */
 export function checkUnchanged(file: string, read: Snapshot | null): void {
   let now = null;
   try {
@@ -141,10 +126,8 @@ export function checkUnchanged(file: string, read: Snapshot | null): void {
 }
 
 /**
- * Reads `file` through one descriptor that cannot follow a symbolic link or block on a FIFO, and
- * checks that it is the file `expected` (an lstat made before) described. Returns { buf, stat,
- * snap } (snap taken before the read, for checkUnchanged). Throws (one line) on a symbolic link,
- * another file swapped in, a file that is not regular, or one larger than maxBytes.
+ * Reads `file` through one descriptor that cannot follow a link or block on a FIFO, and checks it is
+ * the file `expected` (an lstat) described; `snap` is taken before the read, for checkUnchanged.
  */
 export function readVerified(file: string, expected: Stats | null, maxBytes = MAX_BYTES): { buf: Buffer; stat: Stats; snap: Snapshot } {
   let fd;
@@ -193,7 +176,6 @@ export function readVerified(file: string, expected: Stats | null, maxBytes = MA
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** readVerified, decoded as strict UTF-8. */
 export function readText(file: string, expected: Stats | null, maxBytes: number) {
   const { buf, stat, snap } = readVerified(file, expected, maxBytes);
   try {
