@@ -5,7 +5,7 @@ import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
 import { KeyAccess } from './key-access';
 import { ephemeralProblems, isEphemeralVariable, keyTriggers, makeEphemeral } from './private/ephemeral';
-import { errors, nameShown } from './private/errors';
+import { errors, nameShown, plainName } from './private/errors';
 import { KeyExpiry } from './private/key-expiry';
 import { checkStruct, onlyByFactory } from './private/props';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
@@ -135,7 +135,7 @@ export class ApiKey extends Construct {
         // Lazy: clusters can still be granted after the key is created.
         description: Lazy.stringValue({
           produce: () => `Qdrant API key "${valid ? this.keyName : snake}" for clusters ` +
-            `${this._clusters.map((c) => (names.isValidName(c.clusterName) ? c.clusterName : '(invalid name)')).join(', ') || '(none yet)'}. ` +
+            `${this._clusters.map((c) => plainName(c.clusterName)).join(', ') || '(none yet)'}. ` +
             `Create it in the Qdrant Cloud console${this._guideFile === undefined ? '' : ` (see ${this._guideFile}, section 2)`} ` +
             `and set TF_VAR_${variableName}.`,
         }),

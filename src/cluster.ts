@@ -1,6 +1,6 @@
 import { Fn, Op, TerraformOutput, Token, Tokenization, conditional } from 'cdktf';
 import { Construct } from 'constructs';
-import { errors, nameShown } from './private/errors';
+import { errors, nameShown, plainName } from './private/errors';
 import { checkStruct, onlyByFactory } from './private/props';
 import { names, urls } from './private/runtime';
 import { CLUSTER_OPTIONS } from './private/schemas';
@@ -142,14 +142,13 @@ export class Cluster extends Construct {
     // A sibling's clash is reported by its ClusterAccess.
     if (clash && !isSibling(this, clash)) this.problems.push(errors.clusterOutputClash(this.clusterName, this.outputPrefix, clash));
     // The name goes into the stack only once it is known to be plain (no "${" for Terraform to read).
-    const shownName = names.isValidName(this.clusterName) ? this.clusterName : '(invalid name)';
     support.declared(new TerraformOutput(this, 'RestEndpoint', {
       value: this.restEndpoint,
-      description: `REST endpoint of Qdrant cluster ${shownName} (not secret)`,
+      description: `REST endpoint of Qdrant cluster ${plainName(this.clusterName)} (not secret)`,
     }), `${this.outputPrefix}_rest_endpoint`);
     support.declared(new TerraformOutput(this, 'GrpcEndpoint', {
       value: this.grpcEndpoint,
-      description: `gRPC endpoint of Qdrant cluster ${shownName} (not secret)`,
+      description: `gRPC endpoint of Qdrant cluster ${plainName(this.clusterName)} (not secret)`,
     }), `${this.outputPrefix}_grpc_endpoint`);
 
     this.node.addValidation({ validate: () => [...this.problems] });
