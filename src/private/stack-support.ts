@@ -192,11 +192,8 @@ export class AppSupport extends Construct {
   public keyVariableInOtherStack(variable: string, key: IConstruct): string | undefined {
     const stack = TerraformStack.of(key).node.path;
     const first = this.keyVariables.get(variable);
-    if (first === undefined) {
-      this.keyVariables.set(variable, { stack, key: key.node.path });
-      return undefined;
-    }
-    return first.stack === stack ? undefined : first.key;
+    if (first === undefined) this.keyVariables.set(variable, { stack, key: key.node.path });
+    return first?.stack === stack ? undefined : first?.key;
   }
 
   /** The construct path of the first secret target bound to this file, if any. */
@@ -246,10 +243,7 @@ export function isSibling(c: IConstruct, otherPath: string): boolean {
 
 function claim(map: Map<string, string>, name: string, ownerPath: string): string | undefined {
   const first = map.get(name);
-  if (first === undefined) {
-    map.set(name, ownerPath);
-    return undefined;
-  }
+  if (first === undefined) map.set(name, ownerPath);
   return first === ownerPath ? undefined : first;
 }
 
