@@ -312,13 +312,9 @@ function healthCheckProblems(o: HealthCheckOptions): string[] {
     // Wrong types (NaN among them) are reported by the props check.
     if (typeof v !== 'number' || Number.isNaN(v)) continue;
     // The values go into the checker's options, its trigger hash and the setup guide: literals only.
-    if (Token.isUnresolved(v)) {
-      problems.push(errors.healthCheckToken(prop, example));
-      continue;
-    }
-    if (!(v >= spec.min && v <= spec.max && (!integer || Number.isInteger(v)))) {
-      problems.push(errors.healthCheckRange(prop, v, spec.min, spec.max, integer, example));
-    }
+    const inRange = v >= spec.min && v <= spec.max && (!integer || Number.isInteger(v));
+    if (Token.isUnresolved(v)) problems.push(errors.healthCheckToken(prop, example));
+    else if (!inRange) problems.push(errors.healthCheckRange(prop, v, spec.min, spec.max, integer, example));
   }
   if (typeof o.caFile === 'string') problems.push(...caFileProblems(o.caFile));
   return problems;
