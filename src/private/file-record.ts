@@ -8,7 +8,7 @@
 import * as path from 'path';
 import { Construct } from 'constructs';
 import { FileTarget } from '../secret-target';
-import { NullResource } from './null-resource';
+import { NullResource, localExec } from './null-resource';
 import { CLI, names, protocol } from './runtime';
 import { stateOwner, terraformLiteralProblem } from './stack-strings';
 import { StackSupport } from './stack-support';
@@ -28,12 +28,7 @@ export function recordFiles(access: Construct, bound: readonly BoundTarget[]): v
   const remove = protocol.invocation('remove-dropped', { owner: '${self.triggers.owner}' }, `${support.runtime.path}/${CLI.writer}`);
   new NullResource(access, 'Files', {
     triggers: { owner: stateOwner(access.node.path), files: listed },
-    provisioners: [{
-      type: 'local-exec',
-      when: 'destroy',
-      command: remove.command,
-      environment: { ...remove.environment, [protocol.WRITER_ENV.files]: '${self.triggers.files}', [protocol.WRITER_ENV.keepFiles]: listed },
-    }],
+    provisioners: [localExec(remove, { [protocol.WRITER_ENV.files]: '${self.triggers.files}', [protocol.WRITER_ENV.keepFiles]: listed }, 'destroy')],
   });
 }
 
