@@ -39,8 +39,7 @@ export class ApiKey extends Construct {
    * (the key does not repeat it, nor "no clusters"); `guideFile`: the setup guide, if written.
    * @internal
    */
-  public static _create(scope: Construct, id: string, props: ApiKeyOptions,
-    reported: { optionsReported: boolean; clustersReported: boolean; guideFile?: string }): ApiKey {
+  public static _create(scope: Construct, id: string, props: ApiKeyOptions, reported: Reported): ApiKey {
     return new ApiKey(scope, id, props, reported, FACTORY);
   }
 
@@ -100,8 +99,7 @@ export class ApiKey extends Construct {
   private readonly _nameGiven: unknown;
   private readonly _expiry?: KeyExpiry;
 
-  private constructor(scope: Construct, id: string, props: ApiKeyOptions,
-    reported: { optionsReported: boolean; clustersReported: boolean; guideFile?: string }, factory: symbol) {
+  private constructor(scope: Construct, id: string, props: ApiKeyOptions, reported: Reported, factory: symbol) {
     onlyByFactory(factory, FACTORY, errors.keyWithNew());
     super(scope, id);
     Object.defineProperty(this, API_KEY_SYMBOL, { value: true });
@@ -315,6 +313,8 @@ export class ApiKey extends Construct {
     return `key ${JSON.stringify(nameShown(this.keyName) ? this.keyName : this.node.id)}`;
   }
 }
+
+type Reported = { optionsReported: boolean; clustersReported: boolean; guideFile?: string };
 
 const API_KEY_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKey');
 const FACTORY = Symbol('ApiKey._create');
