@@ -167,7 +167,7 @@ export class HealthCheck extends Construct {
   constructor(scope: Construct, id: string, apiKey: ApiKey, settings: CheckSettings) {
     super(scope, id);
     const support = StackSupport.of(this);
-    support.useNullProvider();
+    support.useProvider('null');
     const source = apiKey._sourceConfig();
     const keyEnv = source.inheritedEnvironmentVariable ?? HANDED_KEY_ENV;
     const access = apiKey.access;

@@ -23,7 +23,7 @@ export function recordFiles(access: Construct, bound: readonly BoundTarget[]): v
   if (!names.isOwnerPath(access.node.path)) return;
   if (files.some((f) => terraformLiteralProblem(f.file))) return;
   const support = StackSupport.of(access);
-  support.useNullProvider();
+  support.useProvider('null');
   const listed = JSON.stringify(files);
   const remove = protocol.invocation('remove-dropped', { owner: '${self.triggers.owner}' }, `${support.runtime.path}/${CLI.writer}`);
   new NullResource(access, 'Files', {

@@ -55,7 +55,7 @@ export interface FileWrite {
 export function writeFileEntries(scope: Construct, target: FileWrite): NullResource {
   const { file, format, entries } = target;
   const support = StackSupport.of(scope);
-  support.useNullProvider();
+  support.useProvider('null');
   const cli = `${support.runtime.path}/${CLI.writer}`;
 
   // URLs as text; a key as the name of the environment variable that holds it, never the key.

@@ -16,8 +16,7 @@ import { singleton } from './singleton';
 import { terraformLiteralProblem } from './stack-strings';
 import { GUIDE_FILE_NAME } from '../setup-guide/markdown';
 
-const NULL_PROVIDER_ID = 'QdrantClusterAccessNullProvider';
-const HTTP_PROVIDER_ID = 'QdrantClusterAccessHttpProvider';
+const PROVIDER_IDS = { null: 'QdrantClusterAccessNullProvider', http: 'QdrantClusterAccessHttpProvider' } as const;
 
 type AfterSynth = (stackDir: string) => void;
 
@@ -68,8 +67,7 @@ export class StackSupport extends Construct {
     Aspects.of(this).add({
       visit: (node) => {
         if (node !== this) return;
-        dedupeProvider(stack, NULL_PROVIDER_ID, 'null');
-        dedupeProvider(stack, HTTP_PROVIDER_ID, 'http');
+        for (const [type, providerId] of Object.entries(PROVIDER_IDS)) dedupeProvider(stack, providerId, type);
       },
     });
     this.node.addValidation({ validate: () => this.sharedNames(stack) });
@@ -102,14 +100,9 @@ export class StackSupport extends Construct {
     return this.asset;
   }
 
-  /** The stack needs the null provider: ours is added unless the stack has one. */
-  public useNullProvider(): void {
-    addNullProvider(TerraformStack.of(this), NULL_PROVIDER_ID);
-  }
-
-  /** The same for the http provider (the Terraform check engine). */
-  public useHttpProvider(): void {
-    addHttpProvider(TerraformStack.of(this), HTTP_PROVIDER_ID);
+  /** The stack needs this provider (http: the Terraform check engine): ours is added unless the stack has one. */
+  public useProvider(type: 'null' | 'http'): void {
+    (type === 'null' ? addNullProvider : addHttpProvider)(TerraformStack.of(this), PROVIDER_IDS[type]);
   }
 
   /**

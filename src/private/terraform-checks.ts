@@ -42,7 +42,7 @@ export class TerraformChecks extends Construct {
 
   constructor(scope: Construct, id: string, private readonly settings: TerraformEngineSettings) {
     super(scope, id);
-    StackSupport.of(this).useHttpProvider();
+    StackSupport.of(this).useProvider('http');
     // The plan's time in Unix seconds (Terraform has no such function): days from the civil date.
     const t = 'regex("^([0-9]+)-([0-9]+)-([0-9]+)T([0-9]+):([0-9]+):([0-9]+)", plantimestamp())';
     const era = 'floor(y / 400)';
