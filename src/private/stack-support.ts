@@ -41,24 +41,21 @@ export class StackSupport extends Construct {
   private constructor(stack: TerraformStack, id: string) {
     super(stack, id);
     const inner = stack.synthesizer;
-    const keys = this.keys;
-    const after = this.after;
-    const inputs = this.inputs;
     stack.synthesizer = {
-      synthesize(session: ISynthesisSession) {
-        inputs.clear();
+      synthesize: (session: ISynthesisSession) => {
+        this.inputs.clear();
         // Validation may be skipped (cdktf suggests it): a plaintext key must still never reach cdk.tf.json.
         if (session.skipValidation) {
-          const problems = keys.flatMap((k) => k._plaintextProblems());
+          const problems = this.keys.flatMap((k) => k._plaintextProblems());
           if (problems.length > 0) throw new Error(errors.plaintextGuard(problems));
         }
         inner.synthesize(session);
         const dir = path.join(session.outdir, session.manifest.forStack(stack).workingDirectory);
-        for (const [file, text] of inputs) {
+        for (const [file, text] of this.inputs) {
           fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
           fs.writeFileSync(path.join(dir, file), text);
         }
-        for (const hook of after.values()) hook(dir);
+        for (const hook of this.after.values()) hook(dir);
       },
     } satisfies IStackSynthesizer;
     // Also when no key is ephemeral (any more): then the files are removed.
