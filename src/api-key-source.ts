@@ -94,7 +94,9 @@ export class ApiKeySource {
     const sensitive = variableAttribute(variable, 'sensitive');
     if (sensitive !== true) problems.push({ message: errors.variableNotSensitive(name, sensitive), plaintext: false });
     if (!names.isEnvName(name)) problems.push({ message: errors.variableBadName(name), plaintext: false });
-    if ((variableAttribute(variable, 'default') ?? null) !== null) problems.push({ message: errors.variableDefault(name), plaintext: true });
+    if ((variableAttribute(variable, 'default') ?? null) !== null) {
+      problems.push({ message: errors.variableDefault(name), plaintext: true });
+    }
     if (variableAttribute(variable, 'nullable') === false) problems.push({ message: errors.variableNotNullable(name), plaintext: false });
     return problems;
   }

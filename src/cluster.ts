@@ -128,7 +128,9 @@ export class Cluster extends Construct {
       if (Token.isUnresolved(port)) this.problems.push(errors.clusterPortToken(this.clusterName, what));
       else if (validPort(port) === undefined) this.problems.push(errors.clusterPort(this.clusterName, what, port));
     }
-    if (this.restPort === this.grpcPort) this.problems.push(errors.clusterSamePorts(this.clusterName, this.restPort));
+    if (this.restPort === this.grpcPort) {
+      this.problems.push(errors.clusterSamePorts(this.clusterName, this.restPort));
+    }
     if (typeof p.name === 'string' && !names.isValidName(p.name)) this.problems.push(errors.invalidName('cluster', p.name));
 
     this.outputPrefix = names.isValidName(this.clusterName)
