@@ -91,7 +91,7 @@ export function plaintextProblem(scope: IConstruct, token: string, depth = 0): s
   if (typeof resolved !== 'string') return 'a value that is not a string (not shown)';
   const parts = interpolations(resolved);
   if (parts.length === 0) return 'a literal string (not shown)';
-  const all = merged(parts.map(referencesOf));
+  const all = merged(parts.map((part) => referencesOf(part)));
   if (all.other > 0) return undefined;
   for (const name of all.variables) {
     const v = stack.node.findAll().find((c): c is TerraformVariable => c instanceof TerraformVariable && c.friendlyUniqueId === name);
