@@ -5,7 +5,7 @@ import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
 import { Cluster } from './cluster';
 import { KeyAccess } from './key-access';
 import { ephemeralProblems, isEphemeralVariable, keyTriggers, makeEphemeral } from './private/ephemeral';
-import { errors, nameShown } from './private/errors';
+import { errors, nameShown, plainName } from './private/errors';
 import { KeyExpiry } from './private/key-expiry';
 import { checkStruct, onlyByFactory } from './private/props';
 import { DEFAULT_ROTATE_AFTER_DAYS, rotationProblems, warnIfRotationDue } from './private/rotation';
@@ -39,8 +39,7 @@ export class ApiKey extends Construct {
    * (the key does not repeat it, nor "no clusters"); `guideFile`: the setup guide, if written.
    * @internal
    */
-  public static _create(scope: Construct, id: string, props: ApiKeyOptions,
-    reported: { optionsReported: boolean; clustersReported: boolean; guideFile?: string }): ApiKey {
+  public static _create(scope: Construct, id: string, props: ApiKeyOptions, reported: Reported): ApiKey {
     return new ApiKey(scope, id, props, reported, FACTORY);
   }
 
@@ -100,8 +99,7 @@ export class ApiKey extends Construct {
   private readonly _nameGiven: unknown;
   private readonly _expiry?: KeyExpiry;
 
-  private constructor(scope: Construct, id: string, props: ApiKeyOptions,
-    reported: { optionsReported: boolean; clustersReported: boolean; guideFile?: string }, factory: symbol) {
+  private constructor(scope: Construct, id: string, props: ApiKeyOptions, reported: Reported, factory: symbol) {
     onlyByFactory(factory, FACTORY, errors.keyWithNew());
     super(scope, id);
     Object.defineProperty(this, API_KEY_SYMBOL, { value: true });
@@ -135,7 +133,7 @@ export class ApiKey extends Construct {
         // Lazy: clusters can still be granted after the key is created.
         description: Lazy.stringValue({
           produce: () => `Qdrant API key "${valid ? this.keyName : snake}" for clusters ` +
-            `${this._clusters.map((c) => (names.isValidName(c.clusterName) ? c.clusterName : '(invalid name)')).join(', ') || '(none yet)'}. ` +
+            `${this._clusters.map((c) => plainName(c.clusterName)).join(', ') || '(none yet)'}. ` +
             `Create it in the Qdrant Cloud console${this._guideFile === undefined ? '' : ` (see ${this._guideFile}, section 2)`} ` +
             `and set TF_VAR_${variableName}.`,
         }),
@@ -315,6 +313,8 @@ export class ApiKey extends Construct {
     return `key ${JSON.stringify(nameShown(this.keyName) ? this.keyName : this.node.id)}`;
   }
 }
+
+type Reported = { optionsReported: boolean; clustersReported: boolean; guideFile?: string };
 
 const API_KEY_SYMBOL = Symbol.for('cdktf-qdrant-cluster-access.ApiKey');
 const FACTORY = Symbol('ApiKey._create');

@@ -9,7 +9,7 @@ import { recordFiles } from './private/file-record';
 import { buildGuideModel } from './private/guide-model';
 import { checkStruct, isObject } from './private/props';
 import { names } from './private/runtime';
-import { API_KEY_OPTIONS_IN_ACCESS, CLUSTER_ACCESS_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING } from './private/schemas';
+import { API_KEY_OPTIONS_IN_ACCESS, API_KEY_PROPS, CLUSTER_ACCESS_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING } from './private/schemas';
 import { planSecretTargets } from './private/secret-plan';
 import { StackSupport } from './private/stack-support';
 import { bindSecretTargets, targetSignature } from './private/target-binding';
@@ -169,15 +169,9 @@ export class ClusterAccess extends Construct {
     const o: ApiKeyOptions = isOptions ? options : ({} as ApiKeyOptions);
     const id = this.childId(o.name, this._apiKeys.map((k) => k.keyName), 'key', this.keyScope);
     const clustersValid = o.clusters === undefined || (Array.isArray(o.clusters) && o.clusters.every((c) => typeof c === 'string'));
-    const key = ApiKey._create(this.keyScope, id, {
-      name: o.name,
-      source: o.source,
-      createdOn: o.createdOn,
-      rotateAfterDays: o.rotateAfterDays,
-      access: o.access,
-      ephemeral: o.ephemeral,
-      keyVersion: o.keyVersion,
-    }, {
+    // The key's own options (API_KEY_PROPS), as given.
+    const own = Object.fromEntries(Object.keys(API_KEY_PROPS.fields).map((k) => [k, o[k as keyof ApiKeyOptions]])) as unknown as ApiKeyOptions;
+    const key = ApiKey._create(this.keyScope, id, own, {
       optionsReported: !isOptions,
       clustersReported: !clustersValid,
       guideFile: this.settings.guide ? StackSupport.of(this).guideFile() : undefined,

@@ -1,6 +1,6 @@
 import { Fn, Op, TerraformOutput, Token, Tokenization, conditional } from 'cdktf';
 import { Construct } from 'constructs';
-import { errors, nameShown } from './private/errors';
+import { errors, nameShown, plainName } from './private/errors';
 import { checkStruct, onlyByFactory } from './private/props';
 import { names, urls } from './private/runtime';
 import { CLUSTER_OPTIONS } from './private/schemas';
@@ -137,20 +137,16 @@ export class Cluster extends Construct {
       ? names.clusterOutputPrefix(this.clusterName)
       : `qdrant_invalid_${names.snakeCase(id.replace(/[^A-Za-z0-9_-]/g, '_'))}`;
     const support = StackSupport.of(this);
-    const clash = [`${this.outputPrefix}_rest_endpoint`, `${this.outputPrefix}_grpc_endpoint`]
-      .map((name) => support.claimOutput(name, this.node.path)).find((other) => other !== undefined);
+    const outputs = [['RestEndpoint', 'REST', this.restEndpoint], ['GrpcEndpoint', 'gRPC', this.grpcEndpoint]]
+      .map(([outputId, what, value]) => ({ id: outputId, what, value, name: `${this.outputPrefix}_${what.toLowerCase()}_endpoint` }));
+    const clash = outputs.map((o) => support.claimOutput(o.name, this.node.path)).find((other) => other !== undefined);
     // A sibling's clash is reported by its ClusterAccess.
     if (clash && !isSibling(this, clash)) this.problems.push(errors.clusterOutputClash(this.clusterName, this.outputPrefix, clash));
     // The name goes into the stack only once it is known to be plain (no "${" for Terraform to read).
-    const shownName = names.isValidName(this.clusterName) ? this.clusterName : '(invalid name)';
-    support.declared(new TerraformOutput(this, 'RestEndpoint', {
-      value: this.restEndpoint,
-      description: `REST endpoint of Qdrant cluster ${shownName} (not secret)`,
-    }), `${this.outputPrefix}_rest_endpoint`);
-    support.declared(new TerraformOutput(this, 'GrpcEndpoint', {
-      value: this.grpcEndpoint,
-      description: `gRPC endpoint of Qdrant cluster ${shownName} (not secret)`,
-    }), `${this.outputPrefix}_grpc_endpoint`);
+    for (const o of outputs) {
+      const description = `${o.what} endpoint of Qdrant cluster ${plainName(this.clusterName)} (not secret)`;
+      support.declared(new TerraformOutput(this, o.id, { value: o.value, description }), o.name);
+    }
 
     this.node.addValidation({ validate: () => [...this.problems] });
   }

@@ -10,11 +10,11 @@ import { Annotations, AssetType, Fn, Lazy, Op, TerraformAsset, Token } from 'cdk
 import { Construct } from 'constructs';
 import type { ApiKey } from './api-key';
 import { everyDeploy, keyGuard } from './private/ephemeral';
-import { errors } from './private/errors';
+import { errors, grantLabel, plainName } from './private/errors';
 import { DEPLOY_COMMAND, DEPLOY_COMMAND_OPTION } from './private/framework';
 import { InputFile, inputFile } from './private/input-file';
 import { NullResource } from './private/null-resource';
-import { CLI, names, protocol, readCaFile } from './private/runtime';
+import { CLI, protocol, readCaFile } from './private/runtime';
 import { terraformLiteralProblem } from './private/stack-strings';
 import { StackSupport } from './private/stack-support';
 
@@ -167,7 +167,7 @@ export class HealthCheck extends Construct {
   constructor(scope: Construct, id: string, apiKey: ApiKey, settings: CheckSettings) {
     super(scope, id);
     const support = StackSupport.of(this);
-    support.useNullProvider();
+    support.useProvider('null');
     const source = apiKey._sourceConfig();
     const keyEnv = source.inheritedEnvironmentVariable ?? HANDED_KEY_ENV;
     const access = apiKey.access;
@@ -189,7 +189,7 @@ export class HealthCheck extends Construct {
       allowExcessAccess: settings.allowExcessAccess,
       minValidityDays: settings.minValidityDays || undefined,
       ca: settings.ca ? `${settings.ca.path}` : undefined,
-      label: names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name',
+      label: plainName(apiKey.keyName, 'invalid-key-name'),
       deployCommand: DEPLOY_COMMAND_OPTION,
     };
     // Not part of the options' hash: the guide's path is resolved at synth.
@@ -237,9 +237,8 @@ export class HealthCheck extends Construct {
 
 /** `[{"label":"search-api → prod-eu","url":"https://…:6333","grpcUrl":"https://…:6334"}, …]`; a URL may be a token. */
 function grantList(apiKey: ApiKey, grpc: boolean): { label: string; url: string; grpcUrl?: string }[] {
-  const keyName = names.isValidName(apiKey.keyName) ? apiKey.keyName : 'invalid-key-name';
   return apiKey.clusters.map((c) => ({
-    label: names.grantLabel(keyName, names.isValidName(c.clusterName) ? c.clusterName : 'invalid-cluster-name'),
+    label: grantLabel(apiKey.keyName, c.clusterName),
     url: c.restEndpoint,
     ...(grpc ? { grpcUrl: c.grpcEndpoint } : {}),
   }));
@@ -255,7 +254,7 @@ function grantsJson(apiKey: ApiKey, grpc: boolean): { json: string; tokens: bool
 /** What the check's process could not receive (protocol.EXEC_LIMITS). */
 function execLimitProblems(apiKey: ApiKey, grants: InputFile, environment: Record<string, string>): string[] {
   const problems: string[] = [];
-  const key = names.isValidName(apiKey.keyName) ? apiKey.keyName : '(invalid name)';
+  const key = plainName(apiKey.keyName);
   const values = grants.deployTimeValues() + 1;
   if (values > protocol.EXEC_LIMITS.deployTimeValues) {
     const clusters = apiKey.clusters.filter((c) => Token.isUnresolved(c.restEndpoint)).length;
@@ -278,7 +277,7 @@ function keyPreconditions(apiKey: ApiKey, guide?: string): { condition: any; err
   if (!variable) return [];
   return [{
     condition: Op.neq(variable.value, Token.nullValue()),
-    errorMessage: errors.keyNotSet(names.isValidName(apiKey.keyName) ? apiKey.keyName : '(invalid name)', variable.friendlyUniqueId, DEPLOY_COMMAND, guide),
+    errorMessage: errors.keyNotSet(plainName(apiKey.keyName), variable.friendlyUniqueId, DEPLOY_COMMAND, guide),
   }];
 }
 
@@ -313,13 +312,9 @@ function healthCheckProblems(o: HealthCheckOptions): string[] {
     // Wrong types (NaN among them) are reported by the props check.
     if (typeof v !== 'number' || Number.isNaN(v)) continue;
     // The values go into the checker's options, its trigger hash and the setup guide: literals only.
-    if (Token.isUnresolved(v)) {
-      problems.push(errors.healthCheckToken(prop, example));
-      continue;
-    }
-    if (!(v >= spec.min && v <= spec.max && (!integer || Number.isInteger(v)))) {
-      problems.push(errors.healthCheckRange(prop, v, spec.min, spec.max, integer, example));
-    }
+    const inRange = v >= spec.min && v <= spec.max && (!integer || Number.isInteger(v));
+    if (Token.isUnresolved(v)) problems.push(errors.healthCheckToken(prop, example));
+    else if (!inRange) problems.push(errors.healthCheckRange(prop, v, spec.min, spec.max, integer, example));
   }
   if (typeof o.caFile === 'string') problems.push(...caFileProblems(o.caFile));
   return problems;

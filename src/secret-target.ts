@@ -209,16 +209,19 @@ export class FileTarget implements ISecretTarget {
       problems.push(...AppSupport.of(scope).claimFile(fileIdentity(file), file, this.format, scope.node.path, options.owner,
         options.entries.map((e) => ({ name: e.name, keyName: e.keyName }))));
     }
-    if (problems.length > 0) {
-      scope.node.addValidation({ validate: () => problems.map((p) => errors.target(this.description, p)) });
-      return {};
-    }
+    if (problems.length > 0) return refused(scope, problems.map((p) => errors.target(this.description, p)));
     const entries = options.entries.map((e) => ({
       name: e.name, value: e.value, sensitive: e.sensitive, inherited: INHERITED_KEYS.get(e), ephemeral: e.ephemeral, keyVersion: e.keyVersion,
     }));
     const write = { file, format: this.format, owner: options.owner, entries, dependsOn: options.dependsOn, description: this.description };
     return { dependables: [writeFileEntries(scope, write)] };
   }
+}
+
+/** A binding refused: nothing stored, the problems reported at validation. */
+function refused(scope: Construct, problems: string[]): SecretTargetConfig {
+  scope.node.addValidation({ validate: () => problems });
+  return {};
 }
 
 /** Outputs held back by a gate: a user's target may bind one inside its own. */
@@ -239,10 +242,7 @@ export class OutputsTarget implements ISecretTarget {
 
   public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
     const ephemeral = [...new Set(options.entries.filter((e) => e.ephemeral).map((e) => e.keyName))];
-    if (ephemeral.length > 0) {
-      scope.node.addValidation({ validate: () => ephemeral.map((k) => errors.target(this.description, errors.outputsEphemeral(k))) });
-      return {};
-    }
+    if (ephemeral.length > 0) return refused(scope, ephemeral.map((k) => errors.target(this.description, errors.outputsEphemeral(k))));
     const support = StackSupport.of(scope);
     // One namespace with the library's own outputs and every other binding.
     const problems = [...new Set(options.entries
@@ -252,10 +252,7 @@ export class OutputsTarget implements ISecretTarget {
       // The same key in two outputs targets: one problem, not one per entry.
       .map(({ e, other, sameAccess }) => sameAccess && other.startsWith(`key "${e.keyName}" of `) ? errors.targetTwice(e.keyName, this.description)
         : errors.target(this.description, errors.entryClash(e.name, e.keyName, 'the outputs', other, sameAccess))))];
-    if (problems.length > 0) {
-      scope.node.addValidation({ validate: () => problems });
-      return {};
-    }
+    if (problems.length > 0) return refused(scope, problems);
     const valuesSha256 = Fn.sha256(Fn.jsonencode(Object.fromEntries(options.entries.map((e) => [e.name, e.value]))));
     const gate = new Gate(scope, 'Verified', { input: { values_sha256: valuesSha256 }, dependsOn: options.dependsOn });
     // After a refresh-only apply the gate holds the checked hash: an unchecked value gives "", and

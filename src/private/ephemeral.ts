@@ -9,6 +9,7 @@ import * as path from 'path';
 import { Fn, TerraformVariable, Token } from 'cdktf';
 import { errors } from './errors';
 import { DEPLOY_COMMAND_OPTION } from './framework';
+import { localExec } from './null-resource';
 import { variableAttribute } from './references';
 import { protocol } from './runtime';
 
@@ -49,9 +50,9 @@ function text(n: number): string {
 }
 
 /** Runs ahead of a provisioner reading an ephemeral key: fails when `TF_VAR_...` is not Terraform's value. */
-export function keyGuard(cli: string, key: { readonly environmentVariable: string; readonly sha256: string }): { type: 'local-exec'; command: string; environment: Record<string, string> } {
+export function keyGuard(cli: string, key: { readonly environmentVariable: string; readonly sha256: string }): ReturnType<typeof localExec> {
   const run = protocol.invocation('verify-key', { keyEnv: key.environmentVariable, keySha256Env: KEY_SHA256_ENV, deployCommand: DEPLOY_COMMAND_OPTION }, cli);
-  return { type: 'local-exec', command: run.command, environment: { ...run.environment, [KEY_SHA256_ENV]: key.sha256 } };
+  return localExec(run, { [KEY_SHA256_ENV]: key.sha256 });
 }
 
 /** An ephemeral key's options as given, and what the key made of them. */

@@ -47,6 +47,16 @@ export function nameShown(name: unknown): boolean {
   return names.isValidName(name) || (typeof name === 'string' && showable(name) !== undefined);
 }
 
+/** A name for a message or the stack: itself when valid, else a placeholder (synth fails then). */
+export function plainName(name: string, placeholder = '(invalid name)'): string {
+  return names.isValidName(name) ? name : placeholder;
+}
+
+/** A grant's label, for the check's messages: placeholders for invalid names. */
+export function grantLabel(keyName: string, clusterName: string): string {
+  return names.grantLabel(plainName(keyName, 'invalid-key-name'), plainName(clusterName, 'invalid-cluster-name'));
+}
+
 /** A cluster or key name for a message: quoted when {@link nameShown}, else described (see qShort). */
 function qName(name: unknown): string {
   return nameShown(name) ? q(name) : typeof name === 'string' ? '(name not shown: it may be an API key)' : qShort(name);

@@ -8,7 +8,7 @@
 import * as path from 'path';
 import { Construct } from 'constructs';
 import { FileTarget } from '../secret-target';
-import { NullResource } from './null-resource';
+import { NullResource, localExec } from './null-resource';
 import { CLI, names, protocol } from './runtime';
 import { stateOwner, terraformLiteralProblem } from './stack-strings';
 import { StackSupport } from './stack-support';
@@ -23,17 +23,12 @@ export function recordFiles(access: Construct, bound: readonly BoundTarget[]): v
   if (!names.isOwnerPath(access.node.path)) return;
   if (files.some((f) => terraformLiteralProblem(f.file))) return;
   const support = StackSupport.of(access);
-  support.useNullProvider();
+  support.useProvider('null');
   const listed = JSON.stringify(files);
   const remove = protocol.invocation('remove-dropped', { owner: '${self.triggers.owner}' }, `${support.runtime.path}/${CLI.writer}`);
   new NullResource(access, 'Files', {
     triggers: { owner: stateOwner(access.node.path), files: listed },
-    provisioners: [{
-      type: 'local-exec',
-      when: 'destroy',
-      command: remove.command,
-      environment: { ...remove.environment, [protocol.WRITER_ENV.files]: '${self.triggers.files}', [protocol.WRITER_ENV.keepFiles]: listed },
-    }],
+    provisioners: [localExec(remove, { [protocol.WRITER_ENV.files]: '${self.triggers.files}', [protocol.WRITER_ENV.keepFiles]: listed }, 'destroy')],
   });
 }
 

@@ -16,7 +16,7 @@ import { everyDeploy, keyGuard, standIn } from './ephemeral';
 import { errors } from './errors';
 import { DEPLOY_COMMAND_OPTION } from './framework';
 import { inputFile } from './input-file';
-import { NullResource } from './null-resource';
+import { NullResource, localExec } from './null-resource';
 import { CLI, fileNameProblem, protocol } from './runtime';
 import { stateOwner, terraformLiteralProblem } from './stack-strings';
 import { StackSupport } from './stack-support';
@@ -55,7 +55,7 @@ export interface FileWrite {
 export function writeFileEntries(scope: Construct, target: FileWrite): NullResource {
   const { file, format, entries } = target;
   const support = StackSupport.of(scope);
-  support.useNullProvider();
+  support.useProvider('null');
   const cli = `${support.runtime.path}/${CLI.writer}`;
 
   // URLs as text; a key as the name of the environment variable that holds it, never the key.
@@ -131,12 +131,7 @@ export function writeFileEntries(scope: Construct, target: FileWrite): NullResou
   new NullResource(scope, 'Registration', {
     triggers: identity,
     dependsOn: [writer],
-    provisioners: [{
-      type: 'local-exec',
-      when: 'destroy',
-      command: remove.command,
-      environment: { ...remove.environment, [protocol.WRITER_ENV.entries]: '{}' },
-    }],
+    provisioners: [localExec(remove, { [protocol.WRITER_ENV.entries]: '{}' }, 'destroy')],
   });
   return writer;
 }

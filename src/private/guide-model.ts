@@ -5,8 +5,9 @@
 import * as path from 'path';
 import { TerraformStack, Token } from 'cdktf';
 import { IConstruct } from 'constructs';
+import { plainName } from './errors';
 import { rotationDueOn } from './rotation';
-import { FAILURES, SIDECAR_SUFFIX, names, urls } from './runtime';
+import { FAILURES, SIDECAR_SUFFIX, urls } from './runtime';
 import { SecretTargetPlan, defaultEntryNames, planSecretTargets } from './secret-plan';
 import { terraformFailureIds } from './terraform-verdicts';
 import type { ApiKey } from '../api-key';
@@ -31,11 +32,11 @@ export function buildGuideModel(access: GuideSubject): GuideModel {
     // The access's clusters, in its order (a cluster of another access is reported by synth).
     const clusters = access.clusters.filter((c) => key.clusters.includes(c));
     return {
-      name: plainName(key.keyName),
+      name: plainName(key.keyName, 'invalid-name'),
       grants: clusters.map((c) => ({
         cluster: byCluster.get(c)!,
         deliveries: plans.filter((p) => p.keys.includes(key)).map((p) => ({ target: targets.get(p)!, names: entryNames(p, key, c) })),
-        ownNames: defaultEntryNames(plainName(c.clusterName), clusters.length),
+        ownNames: defaultEntryNames(plainName(c.clusterName, 'invalid-name'), clusters.length),
       })),
       variable: env === undefined ? undefined : { name: env.replace(/^TF_VAR_/, ''), environmentVariable: env, declaredByLibrary: key.variable !== undefined },
       access: a ? { mode: a._checkerAccess() as GuideAccess['mode'], read: a.readCollections, readWrite: a.readWriteCollections } : undefined,
@@ -68,10 +69,6 @@ export function buildGuideModel(access: GuideSubject): GuideModel {
   };
 }
 
-function plainName(name: string): string {
-  return names.isValidName(name) ? name : 'invalid-name';
-}
-
 function stackOf(scope: IConstruct): string | undefined {
   try {
     return TerraformStack.of(scope).node.id;
@@ -81,7 +78,7 @@ function stackOf(scope: IConstruct): string | undefined {
 }
 
 function clusterOf(cluster: Cluster): GuideCluster {
-  const name = plainName(cluster.clusterName);
+  const name = plainName(cluster.clusterName, 'invalid-name');
   const parsed = cluster._parsedUrl;
   const known = parsed !== undefined && parsed.problems.length === 0;
   return {

@@ -52,12 +52,9 @@ function renderInput(value: unknown): { text: string; environment: Record<string
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
       if (!Token.isUnresolved(v)) return v;
-      let name = variables.get(v);
-      if (name === undefined) {
-        name = `${DEPLOY_VALUE_PREFIX}${variables.size + 1}`;
-        variables.set(v, name);
-        environment[name] = v;
-      }
+      if (!variables.has(v)) variables.set(v, `${DEPLOY_VALUE_PREFIX}${variables.size + 1}`);
+      const name = variables.get(v)!;
+      environment[name] = v;
       return { [ENV_REFERENCE]: name };
     }
     if (Array.isArray(v)) return v.map(walk);

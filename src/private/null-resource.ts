@@ -32,6 +32,11 @@ export class NullResource extends TerraformResource {
   }
 }
 
+/** A local-exec of a runtime invocation, with more environment; `when: 'destroy'` for a removal. */
+export function localExec(run: { command: string; environment: Record<string, string> }, environment: Record<string, string>, when?: 'destroy') {
+  return { type: 'local-exec' as const, ...(when ? { when } : {}), command: run.command, environment: { ...run.environment, ...environment } };
+}
+
 export function addNullProvider(stack: TerraformStack, id: string): void {
   addProvider(stack, id, 'null', GENERATOR);
 }

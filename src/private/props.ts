@@ -16,11 +16,11 @@ export type PropType =
   | { readonly oneOf: readonly string[] }
   | { readonly struct: StructSchema }
   | { readonly structList: StructSchema }
-  /** `mayHoldKey`: a string there is not shown (the key is easily pasted there). */
-  | { readonly instanceOf: string; readonly test: (x: unknown) => boolean; readonly mayHoldKey?: boolean; readonly hint?: Hint }
-  | { readonly listOf: string; readonly test: (x: unknown) => boolean; readonly mayHoldKey?: boolean; readonly hint?: Hint };
+  /** `list`: a list of them; `mayHoldKey`: a string there is not shown (the key is easily pasted there). */
+  | { readonly instanceOf: string; readonly test: Of<boolean>; readonly list?: boolean; readonly mayHoldKey?: boolean; readonly hint?: Hint };
 
-type Hint = (x: unknown) => string | undefined;
+type Of<T> = (x: unknown) => T;
+type Hint = Of<string | undefined>;
 
 /** The fields of one public struct, by their TypeScript (camelCase) names. */
 export interface StructSchema {
@@ -38,8 +38,8 @@ function typeName(t: PropType): string {
   if ('oneOf' in t) return `one of ${t.oneOf.map((v) => JSON.stringify(v)).join(', ')}`;
   if ('struct' in t) return `a ${t.struct.name} object`;
   if ('structList' in t) return `a list of ${t.structList.name} objects`;
-  if ('instanceOf' in t) return `${/^[AEIOU]/.test(t.instanceOf) ? 'an' : 'a'} ${t.instanceOf}`;
-  return `a list of ${t.listOf}`;
+  if (t.list) return `a list of ${t.instanceOf}`;
+  return `${/^[AEIOU]/.test(t.instanceOf) ? 'an' : 'a'} ${t.instanceOf}`;
 }
 
 /** A struct's shape: an object that is not a list (what any language passes for one). */
@@ -60,8 +60,7 @@ function matches(t: PropType, value: unknown): boolean {
       if ('oneOf' in t) return typeof value === 'string' && !Token.isUnresolved(value) && t.oneOf.includes(value);
       if ('struct' in t) return isObject(value);
       if ('structList' in t) return Array.isArray(value) && value.every(isObject);
-      if ('instanceOf' in t) return t.test(value);
-      return Array.isArray(value) && value.every(t.test);
+      return t.list ? Array.isArray(value) && value.every(t.test) : t.test(value);
   }
 }
 

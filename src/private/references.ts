@@ -77,11 +77,11 @@ function referencesOf(expression: string, depth = 0): References {
     else if (root === 'local') locals.push(rest);
     else other++;
   }
-  return {
-    variables: [...variables, ...nested.flatMap((n) => n.variables)],
-    locals: [...locals, ...nested.flatMap((n) => n.locals)],
-    other: other + nested.reduce((n, r) => n + r.other, 0),
-  };
+  return merged([{ variables, locals, other }, ...nested]);
+}
+
+function merged(refs: readonly References[]): References {
+  return { variables: refs.flatMap((r) => r.variables), locals: refs.flatMap((r) => r.locals), other: refs.reduce((n, r) => n + r.other, 0) };
 }
 
 /** Why a key token is not a reference to a secret, never quoting the text (it may be the key). */
@@ -91,12 +91,7 @@ export function plaintextProblem(scope: IConstruct, token: string, depth = 0): s
   if (typeof resolved !== 'string') return 'a value that is not a string (not shown)';
   const parts = interpolations(resolved);
   if (parts.length === 0) return 'a literal string (not shown)';
-  const refs = parts.map(referencesOf);
-  const all = {
-    variables: refs.flatMap((r) => r.variables),
-    locals: refs.flatMap((r) => r.locals),
-    other: refs.reduce((n, r) => n + r.other, 0),
-  };
+  const all = merged(parts.map((part) => referencesOf(part)));
   if (all.other > 0) return undefined;
   for (const name of all.variables) {
     const v = stack.node.findAll().find((c): c is TerraformVariable => c instanceof TerraformVariable && c.friendlyUniqueId === name);

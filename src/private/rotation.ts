@@ -20,19 +20,19 @@ function parseIsoDate(value: string): number | undefined {
   // setUTCFullYear, not Date.UTC: that reads the years 0-99 as 1900-1999.
   const back = new Date(0);
   back.setUTCFullYear(y, mo - 1, d);
-  const t = back.getTime();
   // Rejects 2025-02-30 and friends, which Date.UTC would roll over into March.
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return undefined;
-  return t;
+  return back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d ? undefined : back.getTime();
 }
 
 function formatIsoDate(t: number): string {
   return new Date(t).toISOString().slice(0, 10);
 }
 
+const validDays = (days: number) => Number.isInteger(days) && days >= 1 && days <= MAX_ROTATE_AFTER_DAYS;
+
 function isUsable(createdOn: string | undefined, rotateAfterDays: number): createdOn is string {
   return typeof createdOn === 'string' && !Token.isUnresolved(createdOn) && !Token.isUnresolved(rotateAfterDays) &&
-    parseIsoDate(createdOn) !== undefined && Number.isInteger(rotateAfterDays) && rotateAfterDays >= 1 && rotateAfterDays <= MAX_ROTATE_AFTER_DAYS;
+    parseIsoDate(createdOn) !== undefined && validDays(rotateAfterDays);
 }
 
 /** The day a key is due for rotation (`YYYY-MM-DD`), or undefined when it cannot be known. */
@@ -51,16 +51,13 @@ export function today(scope: IConstruct): string {
 export function rotationProblems(scope: IConstruct, keyName: string, createdOn: string | undefined, rotateAfterDays: number): string[] {
   const problems: string[] = [];
   // Tokens: the due date would silently not be computed.
-  if (typeof createdOn === 'string' && Token.isUnresolved(createdOn)) {
-    problems.push(errors.rotationToken(keyName, 'createdOn'));
-  } else if (typeof createdOn === 'string' && parseIsoDate(createdOn) === undefined) {
-    problems.push(errors.createdOn(keyName, createdOn));
+  if (typeof createdOn === 'string') {
+    if (Token.isUnresolved(createdOn)) problems.push(errors.rotationToken(keyName, 'createdOn'));
+    else if (parseIsoDate(createdOn) === undefined) problems.push(errors.createdOn(keyName, createdOn));
   }
-  const days = typeof rotateAfterDays === 'number' && !Number.isNaN(rotateAfterDays) ? rotateAfterDays : undefined;
-  if (days !== undefined && Token.isUnresolved(days)) {
-    problems.push(errors.rotationToken(keyName, 'rotateAfterDays'));
-  } else if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= MAX_ROTATE_AFTER_DAYS)) {
-    problems.push(errors.rotateAfterDays(keyName, days, DEFAULT_ROTATE_AFTER_DAYS));
+  if (typeof rotateAfterDays === 'number' && !Number.isNaN(rotateAfterDays)) {
+    if (Token.isUnresolved(rotateAfterDays)) problems.push(errors.rotationToken(keyName, 'rotateAfterDays'));
+    else if (!validDays(rotateAfterDays)) problems.push(errors.rotateAfterDays(keyName, rotateAfterDays, DEFAULT_ROTATE_AFTER_DAYS));
   }
   const fixed = scope.node.tryGetContext(TODAY_CONTEXT_KEY);
   if (fixed !== undefined && (typeof fixed !== 'string' || parseIsoDate(fixed) === undefined)) {

@@ -18,7 +18,7 @@ export { FAILURES, messageTemplate, tableFailure } from '#assets/checker/failure
 export { BACKOFF } from '#assets/checker/retry';
 export { readCaFile } from '#assets/runtime/ca-file';
 export { ENV_REFERENCE } from '#assets/runtime/input-file';
-export { CLIP_MARK, showable } from '#assets/runtime/text';
+export { CLIP_MARK, plural, showable } from '#assets/runtime/text';
 export { setKeyHint } from '#assets/runtime/key-variable';
 export { SIDECAR_SUFFIX } from '#assets/writer/json';
 export { fileNameProblem } from '#assets/writer/file-names';

@@ -60,7 +60,7 @@ const API_KEY_OPTIONS: StructSchema = {
   fields: {
     ...API_KEY_PROPS.fields,
     clusters: 'string-list',
-    secretTargets: { listOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget },
+    secretTargets: { instanceOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', list: true, test: isSecretTarget },
     secretNaming: { struct: SECRET_NAMING },
   },
 };
@@ -105,8 +105,8 @@ const anyItem = () => true;
 export const CLUSTER_ACCESS_PROPS: StructSchema = {
   name: 'ClusterAccessProps',
   fields: {
-    clusters: { listOf: 'ClusterOptions objects', test: anyItem },
-    apiKeys: { listOf: 'ApiKeyOptions objects', test: anyItem, mayHoldKey: true },
+    clusters: { instanceOf: 'ClusterOptions objects', list: true, test: anyItem },
+    apiKeys: { instanceOf: 'ApiKeyOptions objects', list: true, test: anyItem, mayHoldKey: true },
     healthCheck: { struct: HEALTH_CHECK_OPTIONS },
     setupGuide: { struct: SETUP_GUIDE_OPTIONS },
   },

@@ -34,9 +34,7 @@ export function planSecretTargets(keys: ApiKey[]): SecretTargetPlan[] {
   const byTarget = new Map<ISecretTarget, { key: ApiKey; naming: SecretNaming }[]>();
   for (const key of keys) {
     for (const attachment of key._secretAttachments()) {
-      const list = byTarget.get(attachment.target) ?? [];
-      list.push({ key, naming: attachment.naming });
-      byTarget.set(attachment.target, list);
+      byTarget.set(attachment.target, [...(byTarget.get(attachment.target) ?? []), { key, naming: attachment.naming }]);
     }
   }
   return [...byTarget.entries()].map(([target, attachments]) => planTarget(target, attachments));

@@ -16,8 +16,7 @@ import { singleton } from './singleton';
 import { terraformLiteralProblem } from './stack-strings';
 import { GUIDE_FILE_NAME } from '../setup-guide/markdown';
 
-const NULL_PROVIDER_ID = 'QdrantClusterAccessNullProvider';
-const HTTP_PROVIDER_ID = 'QdrantClusterAccessHttpProvider';
+const PROVIDER_IDS = { null: 'QdrantClusterAccessNullProvider', http: 'QdrantClusterAccessHttpProvider' } as const;
 
 type AfterSynth = (stackDir: string) => void;
 
@@ -42,24 +41,21 @@ export class StackSupport extends Construct {
   private constructor(stack: TerraformStack, id: string) {
     super(stack, id);
     const inner = stack.synthesizer;
-    const keys = this.keys;
-    const after = this.after;
-    const inputs = this.inputs;
     stack.synthesizer = {
-      synthesize(session: ISynthesisSession) {
-        inputs.clear();
+      synthesize: (session: ISynthesisSession) => {
+        this.inputs.clear();
         // Validation may be skipped (cdktf suggests it): a plaintext key must still never reach cdk.tf.json.
         if (session.skipValidation) {
-          const problems = keys.flatMap((k) => k._plaintextProblems());
+          const problems = this.keys.flatMap((k) => k._plaintextProblems());
           if (problems.length > 0) throw new Error(errors.plaintextGuard(problems));
         }
         inner.synthesize(session);
         const dir = path.join(session.outdir, session.manifest.forStack(stack).workingDirectory);
-        for (const [file, text] of inputs) {
+        for (const [file, text] of this.inputs) {
           fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
           fs.writeFileSync(path.join(dir, file), text);
         }
-        for (const hook of after.values()) hook(dir);
+        for (const hook of this.after.values()) hook(dir);
       },
     } satisfies IStackSynthesizer;
     // Also when no key is ephemeral (any more): then the files are removed.
@@ -68,8 +64,7 @@ export class StackSupport extends Construct {
     Aspects.of(this).add({
       visit: (node) => {
         if (node !== this) return;
-        dedupeProvider(stack, NULL_PROVIDER_ID, 'null');
-        dedupeProvider(stack, HTTP_PROVIDER_ID, 'http');
+        for (const [type, providerId] of Object.entries(PROVIDER_IDS)) dedupeProvider(stack, providerId, type);
       },
     });
     this.node.addValidation({ validate: () => this.sharedNames(stack) });
@@ -102,14 +97,9 @@ export class StackSupport extends Construct {
     return this.asset;
   }
 
-  /** The stack needs the null provider: ours is added unless the stack has one. */
-  public useNullProvider(): void {
-    addNullProvider(TerraformStack.of(this), NULL_PROVIDER_ID);
-  }
-
-  /** The same for the http provider (the Terraform check engine). */
-  public useHttpProvider(): void {
-    addHttpProvider(TerraformStack.of(this), HTTP_PROVIDER_ID);
+  /** The stack needs this provider (http: the Terraform check engine): ours is added unless the stack has one. */
+  public useProvider(type: 'null' | 'http'): void {
+    (type === 'null' ? addNullProvider : addHttpProvider)(TerraformStack.of(this), PROVIDER_IDS[type]);
   }
 
   /**
@@ -192,11 +182,8 @@ export class AppSupport extends Construct {
   public keyVariableInOtherStack(variable: string, key: IConstruct): string | undefined {
     const stack = TerraformStack.of(key).node.path;
     const first = this.keyVariables.get(variable);
-    if (first === undefined) {
-      this.keyVariables.set(variable, { stack, key: key.node.path });
-      return undefined;
-    }
-    return first.stack === stack ? undefined : first.key;
+    if (first === undefined) this.keyVariables.set(variable, { stack, key: key.node.path });
+    return first?.stack === stack ? undefined : first?.key;
   }
 
   /** The construct path of the first secret target bound to this file, if any. */
@@ -246,10 +233,7 @@ export function isSibling(c: IConstruct, otherPath: string): boolean {
 
 function claim(map: Map<string, string>, name: string, ownerPath: string): string | undefined {
   const first = map.get(name);
-  if (first === undefined) {
-    map.set(name, ownerPath);
-    return undefined;
-  }
+  if (first === undefined) map.set(name, ownerPath);
   return first === ownerPath ? undefined : first;
 }
 

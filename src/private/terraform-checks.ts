@@ -10,7 +10,7 @@ import { TerraformLocal, TerraformResource, dependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { ApiKey } from '../api-key';
 import type { Cluster } from '../cluster';
-import { errors } from './errors';
+import { errors, grantLabel, plainName } from './errors';
 import { DEPLOY_COMMAND } from './framework';
 import { Gate } from './gate';
 import { CheckBlock, HttpDataSource } from './http-data-source';
@@ -31,8 +31,6 @@ export interface TerraformEngineSettings {
 
 const PROBES = probes.PROBES as { readonly [id in probes.ProbeId]: probes.Probe };
 const local = (l: TerraformLocal) => `local.${l.friendlyUniqueId}`;
-/** Whether a name is valid, else a placeholder (synth fails then; the messages still render). */
-const shown = (name: string, placeholder: string) => (names.isValidName(name) ? name : placeholder);
 
 /** The Terraform engine of one ClusterAccess: shared locals, a gate per key, data sources at synth. */
 export class TerraformChecks extends Construct {
@@ -44,7 +42,7 @@ export class TerraformChecks extends Construct {
 
   constructor(scope: Construct, id: string, private readonly settings: TerraformEngineSettings) {
     super(scope, id);
-    StackSupport.of(this).useHttpProvider();
+    StackSupport.of(this).useProvider('http');
     // The plan's time in Unix seconds (Terraform has no such function): days from the civil date.
     const t = 'regex("^([0-9]+)-([0-9]+)-([0-9]+)T([0-9]+):([0-9]+):([0-9]+)", plantimestamp())';
     const era = 'floor(y / 400)';
@@ -60,7 +58,7 @@ export class TerraformChecks extends Construct {
     const check = new Construct(apiKey, 'HealthCheck');
     const key = keyLocals(check, apiKey, this.now);
     const source = apiKey._sourceConfig();
-    const keyName = shown(apiKey.keyName, '(invalid name)');
+    const keyName = plainName(apiKey.keyName);
     const value = local(key.value);
     const set = `${value} != null && ${value} != ""`;
     const preconditions: Rule[] = [{
@@ -91,7 +89,7 @@ export class TerraformChecks extends Construct {
       for (const cluster of apiKey.clusters) {
         let c = clusters.get(cluster);
         if (!c) {
-          const granted = [...this.gates.keys()].filter((k) => k.clusters.includes(cluster)).map((k) => shown(k.keyName, 'invalid-key-name'));
+          const granted = [...this.gates.keys()].filter((k) => k.clusters.includes(cluster)).map((k) => plainName(k.keyName, 'invalid-key-name'));
           c = this.clusterProbes(cluster, granted.join(', '));
           clusters.set(cluster, c);
         }
@@ -102,7 +100,7 @@ export class TerraformChecks extends Construct {
       new CheckBlock(gate.node.scope as Construct, 'ExpiryWarning', [{
         condition: `\${try(${key.exp} == null || ${key.exp} <= ${local(this.now)} || ${key.days} >= ${warn}, true)}`,
         // OpenTofu evaluates the message even when the condition holds: at a destroy without the key, days is null.
-        message: template([{ text: `warn ${shown(apiKey.keyName, 'invalid-key-name')}  ` }, ...fill(probes.EXPIRY.warning, 'self', PROBES.key, this.context('', 'any', [], key))]
+        message: template([{ text: `warn ${plainName(apiKey.keyName, 'invalid-key-name')}  ` }, ...fill(probes.EXPIRY.warning, 'self', PROBES.key, this.context('', 'any', [], key))]
           .map((p) => ('expr' in p ? { expr: `try(${p.expr}, "")` } : p))),
       }]);
     }
@@ -111,7 +109,7 @@ export class TerraformChecks extends Construct {
   /** Root and enforced of one cluster (no key). `keys`: the keys granted to it, for the messages. */
   private clusterProbes(cluster: Cluster, keys: string): ClusterProbes {
     const scope = new Construct(this, cluster.node.id);
-    const label = names.grantLabel(keys, shown(cluster.clusterName, 'invalid-cluster-name'));
+    const label = names.grantLabel(keys, plainName(cluster.clusterName, 'invalid-cluster-name'));
     const headers = { Accept: 'application/json' };
     const ctx = (p: probes.Probe) => ({ ...this.context(label, 'any', [], undefined), path: [{ text: p.request.path }] });
     const root = this.dataSource(scope, 'Root', `${cluster.restEndpoint}/`, PROBES.root, headers);
@@ -125,7 +123,7 @@ export class TerraformChecks extends Construct {
   /** The keyed probes of one grant: the key step (with its reusing probes and the expiry) and the access probes. */
   private grantProbes(scope: Construct, apiKey: ApiKey, key: KeyLocals, cluster: Cluster, c: ClusterProbes): HttpDataSource[] {
     const grantScope = new Construct(scope, cluster.node.id);
-    const label = names.grantLabel(shown(apiKey.keyName, 'invalid-key-name'), shown(cluster.clusterName, 'invalid-cluster-name'));
+    const label = grantLabel(apiKey.keyName, cluster.clusterName);
     const access = apiKey.access?._checkerAccess() ?? 'any';
     const read = apiKey.access?.readCollections ?? [];
     const write = apiKey.access?.readWriteCollections ?? [];

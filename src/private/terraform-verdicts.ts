@@ -4,7 +4,7 @@
  * Terraform prints every reference of a failed condition. A condition binds the answer once
  * (`[for a in [{ s, b, j, u }] : …]`) so that the body is decoded once.
  */
-import { CLIP_MARK, FAILURES, messageTemplate, probes, tableFailure, text } from './runtime';
+import { CLIP_MARK, FAILURES, messageTemplate, plural, probes, tableFailure, text } from './runtime';
 
 type Verdict = probes.ProbeVerdict;
 
@@ -212,7 +212,7 @@ function placeholder(name: string, ref: string, probe: Pick<probes.Probe, 'reque
     case 'contentType': return [{ expr: oneLine(`split(";", coalesce(lookup(lookup(${ref}, "response_headers"), "Content-Type", ""), "no content-type"))[0]`, 60) }];
     case 'afterAttempts': return []; // the provider says nothing of its attempts: a judged answer is the last
     case 'collection': return [{ text: text.quote(ctx.collection ?? '', 40) }];
-    case 'declaredCount': return [{ text: `${ctx.declared.length} collection${ctx.declared.length === 1 ? '' : 's'}` }];
+    case 'declaredCount': return [{ text: plural(ctx.declared.length, 'collection') }];
     case 'header': return [{ text: 'Authorization' }];
     case 'minValidityDays': return [{ text: String(ctx.minValidityDays) }];
     case 'keyExpiry': return keyed(() => `${k!.exp} == null ? "" : format(" on %s", substr(${k!.expiresAt}, 0, 10))`);

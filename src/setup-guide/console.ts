@@ -3,8 +3,9 @@
  * declared access, the multi-cluster flow (one admin key); otherwise the cluster's **API Keys**
  * tab, one key per cluster.
  */
-import { Heading, code, list, plural } from './markdown';
+import { Heading, code, list } from './markdown';
 import { GuideCluster, GuideKey, GuideModel, clustersOf } from './model';
+import { plural } from '../private/runtime';
 
 const CONSOLE = '<https://cloud.qdrant.io>';
 const CONSOLE_DEFAULT_EXPIRY_DAYS = 90;

@@ -1,9 +1,9 @@
 /** Section 3: how each key reaches the deploy, and what the health checks prove. */
 import { deployCommand } from './commands';
-import { Heading, code, fence, list, plural, table } from './markdown';
+import { Heading, code, fence, list, table } from './markdown';
 import { GuideKey, GuideModel } from './model';
 import { DEPLOY_COMMAND, DESTROY_COMMAND, FRAMEWORK } from '../private/framework';
-import { names } from '../private/runtime';
+import { names, plural } from '../private/runtime';
 
 export function deploySection(m: GuideModel, h: Heading): string[] {
   const out = h(1, '3. Hand the keys to the deploy');

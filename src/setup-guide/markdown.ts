@@ -23,10 +23,6 @@ export function list(items: string[], none = 'none'): string {
   return items.length === 0 ? none : items.join(', ');
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 /** A table; `|` escaped (backslashes before it doubled first: GFM reads `\\|` as one and a border). */
 export function table(header: string[], rows: string[][]): string[] {
   const cell = (c: string) => c.replace(/(\\*)\|/g, (_, bs: string) => `${bs}${bs}\\|`).replace(/[\r\n]+/g, ' ');
