@@ -22,15 +22,13 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TerraformStack } from 'cdktf';
-import { Construct } from 'constructs';
 import * as dotenv from 'dotenv';
 import { checkMany } from '../../assets/checker';
 import { isOwner } from '../../assets/runtime/names';
 import { ClusterAccess, SecretTarget } from '../../src';
 import { canaryKey, closedPort } from '../../tools/testing/stand-in-qdrant';
-import { TerraformRun, initAndApply, synthStack, tempDir, terraform } from '../../tools/testing/terraform';
-import { appFiles } from '../support/app-files';
+import { TerraformRun, initAndApply, tempDir, terraform } from '../../tools/testing/terraform';
+import { appFiles, synthAppStack } from '../support/app-files';
 import { newStack, stateOwner, synthErrors, synthJson } from '../support/synth';
 import { runCli } from '../writer/run-cli';
 
@@ -109,28 +107,7 @@ describe('two workspaces of one stack whose ClusterAccess path is long, with rea
 
   /** The app's stack, its ClusterAccess at a path of `length` characters; `prefix` names the entries. */
   function synth(base: string, length: number, prefix?: string): string {
-    const { middle } = longPath('ws', length);
-    const cwd = process.cwd();
-    process.chdir(base);
-    try {
-      return synthStack(path.join(base, 'cdktf.out'), 'ws', (app, stackId) => {
-        const stack = new TerraformStack(app, stackId);
-        new ClusterAccess(new Construct(stack, middle), 'Qdrant', {
-          clusters: [{ name: 'prod-eu', url: 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' }],
-          apiKeys: [{
-            name: 'app',
-            clusters: ['prod-eu'],
-            secretTargets: [SecretTarget.dotenv({ path: '.env' }), SecretTarget.json({ path: 'app.json' })],
-            secretNaming: prefix === undefined ? undefined : { prefix },
-          }],
-          healthCheck: { enabled: false },
-          setupGuide: { enabled: false },
-        });
-        return stack;
-      });
-    } finally {
-      process.chdir(cwd);
-    }
+    return synthAppStack(base, 'ws', prefix, longPath('ws', length).middle);
   }
 
   async function tf(dir: string, args: string[], key: string): Promise<TerraformRun> {

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { TerraformStack } from 'cdktf';
+import { Construct } from 'constructs';
 import { ClusterAccess, SecretTarget } from '../../src';
 import { synthStack } from '../../tools/testing/terraform';
 
@@ -19,15 +20,15 @@ export function appFiles(parent: string, name: string, env: string, json: string
  * The stack of such an app, synthesized as `cdktf synth` would in `base` (its relative paths
  * resolve there): key `app` writes `.env` and `app.json`, named with `prefix` when given. No
  * checks (they need a cluster) and no guide: what the files get is what this is about.
- * Returns the stack's directory.
+ * `scope`: a construct between the stack and the ClusterAccess (a long path). Returns the stack's directory.
  */
-export function synthAppStack(base: string, id: string, prefix?: string): string {
+export function synthAppStack(base: string, id: string, prefix?: string, scope?: string): string {
   const cwd = process.cwd();
   process.chdir(base);
   try {
     return synthStack(path.join(base, 'cdktf.out'), id, (app, stackId) => {
       const stack = new TerraformStack(app, stackId);
-      new ClusterAccess(stack, 'Qdrant', {
+      new ClusterAccess(scope === undefined ? stack : new Construct(stack, scope), 'Qdrant', {
         clusters: [{ name: 'prod-eu', url: 'https://abc-123.eu-central-1-0.aws.cloud.qdrant.io' }],
         apiKeys: [{
           name: 'app',
