@@ -162,6 +162,11 @@ export function normalizeStack(json: any): any {
       for (const [k, x] of Object.entries(v)) {
         if (k === 'QCA_DEPLOY_COMMAND') continue; // only in cdktn's checks and writers
         if (k === 'options' && typeof x === 'string' && /^[0-9a-f]{16}$/.test(x)) continue; // the checks' options hash
+        // The guide's path that failure lines name: from where each app synthesized.
+        if (k === 'QCA_GUIDE' && typeof x === 'string') {
+          out[k] = path.posix.basename(x);
+          continue;
+        }
         out[k] = walk(x);
       }
       return out;
