@@ -5,9 +5,9 @@
  */
 import * as dotenv from './dotenv';
 import { DELETE, Next, SidecarPlan, updateFile, UpdateOptions } from './file';
+import { fileNameProblem } from './file-names';
 import { FileRecord } from './input';
 import * as json from './json';
-import { fileNameProblem } from './file-names';
 import { RUN, RuntimeError } from '../runtime/errors';
 
 export interface FileCommand {

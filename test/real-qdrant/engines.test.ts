@@ -204,7 +204,8 @@ describeRealQdrant('both check engines against real Qdrant: every key × every d
       const plan = await terraform(dir, ['plan', '-input=false', '-no-color', '-json', '-lock=false'], { TF_VAR_qdrant_api_key_cell0: KEY });
       expect(plan.exitCode).toBe(1);
       // The test CA signs the pages' certificates and the real servers' alike (one caFile).
-      const tf = diagnostics(plan.stdout).failures[0].map(({ step, id, message }) => ({ step, id, message })).sort((a, b) => a.message.localeCompare(b.message));
+      const tf = diagnostics(plan.stdout).failures[0].map(({ step, id, message }) => ({ step, id, message }))
+        .sort((a, b) => a.message.localeCompare(b.message));
       expect(nodeReasons.map((r) => [r.step, r.id])).toEqual([['root', 'not-qdrant'], ['root', 'not-qdrant']]);
       expect(tf).toEqual(nodeReasons.sort((a, b) => String(a.message).localeCompare(String(b.message))));
       expect(sentKey).toEqual([]);
