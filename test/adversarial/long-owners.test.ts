@@ -22,13 +22,12 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as dotenv from 'dotenv';
 import { checkMany } from '../../assets/checker';
 import { isOwner } from '../../assets/runtime/names';
 import { ClusterAccess, SecretTarget } from '../../src';
 import { canaryKey, closedPort } from '../../tools/testing/stand-in-qdrant';
 import { TerraformRun, initAndApply, tempDir, terraform } from '../../tools/testing/terraform';
-import { appFiles, synthAppStack } from '../support/app-files';
+import { appFiles, appTerraform, ourEntries, synthAppStack } from '../support/app-files';
 import { newStack, stateOwner, synthErrors, synthJson } from '../support/synth';
 import { runCli } from '../writer/run-cli';
 
@@ -110,12 +109,7 @@ describe('two workspaces of one stack whose ClusterAccess path is long, with rea
     return synthAppStack(base, 'ws', prefix, longPath('ws', length).middle);
   }
 
-  async function tf(dir: string, args: string[], key: string): Promise<TerraformRun> {
-    const run = await terraform(dir, [...args, '-no-color'], { TF_VAR_qdrant_api_key_app: key });
-    runs.push(run);
-    return run;
-  }
-  const ours = (envFile: string) => Object.fromEntries(Object.entries(dotenv.parse(fs.readFileSync(envFile, 'utf8'))).filter(([k]) => /QDRANT_/.test(k)));
+  const tf = appTerraform(runs);
 
   test('a path of 120 characters: the second workspace\'s same-name write is refused naming the first\'s block; its destroy leaves the first\'s entries', async () => {
     const files = appFiles(tempDir('qca-long-ws-'), 'app', USER_ENV, USER_JSON);
@@ -142,7 +136,7 @@ describe('two workspaces of one stack whose ClusterAccess path is long, with rea
     expect((await tf(dir, ['destroy', '-auto-approve', '-input=false'], STAGING_KEY)).exitCode).toBe(0);
     expect(fs.readFileSync(files.envFile, 'utf8')).toBe(envAfterDefault);
     expect(fs.readFileSync(files.jsonFile, 'utf8')).toBe(jsonAfterDefault);
-    expect(ours(files.envFile).QDRANT_API_KEY).toBe(KEY);
+    expect(ourEntries(files.envFile).QDRANT_API_KEY).toBe(KEY);
 
     expect((await tf(dir, ['workspace', 'select', 'default'], KEY)).exitCode).toBe(0);
     expect((await tf(dir, ['plan', '-detailed-exitcode', '-input=false'], KEY)).exitCode).toBe(0);
@@ -166,11 +160,11 @@ describe('two workspaces of one stack whose ClusterAccess path is long, with rea
     const text = fs.readFileSync(files.envFile, 'utf8');
     expect(text).toContain(`(${short}) — do not edit`);
     expect(text).toContain(`(${short}@staging) — do not edit`);
-    expect(ours(files.envFile)).toMatchObject({ QDRANT_API_KEY: KEY, STAGING_QDRANT_API_KEY: STAGING_KEY });
+    expect(ourEntries(files.envFile)).toMatchObject({ QDRANT_API_KEY: KEY, STAGING_QDRANT_API_KEY: STAGING_KEY });
     expect(JSON.parse(fs.readFileSync(files.jsonFile, 'utf8'))).toMatchObject({ QDRANT_API_KEY: KEY, STAGING_QDRANT_API_KEY: STAGING_KEY });
 
     expect((await tf(dir, ['destroy', '-auto-approve', '-input=false'], STAGING_KEY)).exitCode).toBe(0);
-    expect(Object.keys(ours(files.envFile)).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL']);
+    expect(Object.keys(ourEntries(files.envFile)).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL']);
     expect(Object.keys(JSON.parse(fs.readFileSync(files.jsonFile, 'utf8'))).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL', 'region']);
     expect((await tf(dir, ['workspace', 'select', 'default'], KEY)).exitCode).toBe(0);
     expect((await tf(dir, ['destroy', '-auto-approve', '-input=false'], KEY)).exitCode).toBe(0);

@@ -16,13 +16,12 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TerraformStack, TerraformVariable } from 'cdktf';
-import * as dotenv from 'dotenv';
 import { ClusterAccess, KeyAccess, SecretTarget } from '../../src';
 import { RealQdrant, qdrantVariants } from '../../tools/testing/real-qdrant';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
 import { TerraformRun, initAndApply, synthStack, tempDir, terraform } from '../../tools/testing/terraform';
 import { describeVariants } from '../../tools/testing/variants';
-import { appFiles } from '../support/app-files';
+import { appFiles, ourEntries } from '../support/app-files';
 import { newStack, synthErrors } from '../support/synth';
 
 jest.setTimeout(900_000);
@@ -37,9 +36,6 @@ const names = Array.from({ length: CLUSTERS }, (_, i) => `c${String(i).padStart(
 function expectNoKey(...runs: TerraformRun[]): void {
   for (const run of runs) expect(run.stdout.includes(KEY) || run.stderr.includes(KEY)).toBe(false);
 }
-
-/** The .env's entries of the library: name → value. */
-const ours = (envFile: string) => Object.fromEntries(Object.entries(dotenv.parse(fs.readFileSync(envFile, 'utf8'))).filter(([k]) => k.startsWith('QDRANT_')));
 
 // One server version: sizes are the configuration's, not the server's, and each deploy takes minutes.
 describeVariants('real-Qdrant', qdrantVariants().slice(-1), '2,000 clusters on one key and one file', (binary) => {
@@ -74,7 +70,7 @@ describeVariants('real-Qdrant', qdrantVariants().slice(-1), '2,000 clusters on o
     expect(apply.exitCode).toBe(0);
     // Every cluster checked (the key comes from its variable, so the check's lines show).
     expect(apply.stdout.match(/\(local-exec\): ok +app → c\d{4} /g)).toHaveLength(CLUSTERS);
-    const written = ours(files.envFile);
+    const written = ourEntries(files.envFile);
     expect(Object.keys(written)).toHaveLength(3 * CLUSTERS);
     for (const name of [names[0], names[CLUSTERS - 1]]) {
       const prefix = `QDRANT_${name.toUpperCase()}`;

@@ -11,10 +11,9 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as dotenv from 'dotenv';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
 import { TerraformRun, initAndApply, tempDir, terraform } from '../../tools/testing/terraform';
-import { appFiles, synthAppStack } from '../support/app-files';
+import { appFiles, appTerraform, ourEntries, synthAppStack } from '../support/app-files';
 
 jest.setTimeout(300_000);
 
@@ -31,13 +30,8 @@ const USER_JSON = '{\n  "region": "eu"\n}\n';
 /** The stack, synthesized in `base`; `prefix` names the entries. */
 const synth = (base: string, prefix?: string): string => synthAppStack(base, 'ws', prefix);
 
-async function tf(dir: string, args: string[], key: string): Promise<TerraformRun> {
-  const run = await terraform(dir, [...args, '-no-color'], { TF_VAR_qdrant_api_key_app: key });
-  runs.push(run);
-  return run;
-}
+const tf = appTerraform(runs);
 
-const ours = (envFile: string) => Object.fromEntries(Object.entries(dotenv.parse(fs.readFileSync(envFile, 'utf8'))).filter(([k]) => /QDRANT_/.test(k)));
 
 test('a second workspace writing the same names is refused and changes nothing; its destroy leaves the first one\'s entries', async () => {
   const files = appFiles(tempDir('qca-ws-'), 'app', USER_ENV, USER_JSON);
@@ -65,7 +59,7 @@ test('a second workspace writing the same names is refused and changes nothing; 
   const stagingDestroy = await tf(dir, ['destroy', '-auto-approve', '-input=false'], STAGING_KEY);
   expect(stagingDestroy.exitCode).toBe(0);
   expect(fs.readFileSync(files.envFile, 'utf8')).toBe(envAfterDefault);
-  expect(ours(files.envFile).QDRANT_API_KEY).toBe(KEY);
+  expect(ourEntries(files.envFile).QDRANT_API_KEY).toBe(KEY);
 
   expect((await tf(dir, ['workspace', 'select', 'default'], KEY)).exitCode).toBe(0);
   expect((await tf(dir, ['plan', '-detailed-exitcode', '-input=false'], KEY)).exitCode).toBe(0); // no changes, and none needed
@@ -85,11 +79,11 @@ test('with names of its own, each workspace keeps its own block in the file, and
   const staging = await tf(dir, ['apply', '-auto-approve', '-input=false'], STAGING_KEY);
   expect([staging.exitCode, staging.stderr]).toEqual([0, '']);
   expect(fs.readFileSync(files.envFile, 'utf8')).toContain('(ws/Qdrant@staging) — do not edit');
-  expect(ours(files.envFile)).toMatchObject({ QDRANT_API_KEY: KEY, STAGING_QDRANT_API_KEY: STAGING_KEY });
+  expect(ourEntries(files.envFile)).toMatchObject({ QDRANT_API_KEY: KEY, STAGING_QDRANT_API_KEY: STAGING_KEY });
   expect(JSON.parse(fs.readFileSync(files.jsonFile, 'utf8'))).toMatchObject({ QDRANT_API_KEY: KEY, STAGING_QDRANT_API_KEY: STAGING_KEY });
 
   expect((await tf(dir, ['destroy', '-auto-approve', '-input=false'], STAGING_KEY)).exitCode).toBe(0);
-  expect(Object.keys(ours(files.envFile)).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL']);
+  expect(Object.keys(ourEntries(files.envFile)).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL']);
   expect(Object.keys(JSON.parse(fs.readFileSync(files.jsonFile, 'utf8'))).sort()).toEqual(['QDRANT_API_KEY', 'QDRANT_GRPC_URL', 'QDRANT_URL', 'region']);
 });
 

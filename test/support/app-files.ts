@@ -2,8 +2,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
+import * as dotenv from 'dotenv';
 import { ClusterAccess, SecretTarget } from '../../src';
-import { synthStack } from '../../tools/testing/terraform';
+import { TerraformRun, synthStack, terraform } from '../../tools/testing/terraform';
 
 /** An app's own files before a deploy: `<parent>/<name>/.env` and `app.json` (mode 0600) with the given text. */
 export function appFiles(parent: string, name: string, env: string, json: string): { base: string; envFile: string; jsonFile: string } {
@@ -44,4 +45,18 @@ export function synthAppStack(base: string, id: string, prefix?: string, scope?:
   } finally {
     process.chdir(cwd);
   }
+}
+
+/** The library's entries in a .env (name → value: every name holding QDRANT_, prefixed ones too), as npm dotenv reads it. */
+export function ourEntries(envFile: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(dotenv.parse(fs.readFileSync(envFile, 'utf8'))).filter(([k]) => k.includes('QDRANT_')));
+}
+
+/** terraform in a stack of synthAppStack with key `app` set; each run is kept in `runs` (for the canary scan). */
+export function appTerraform(runs: TerraformRun[]): (dir: string, args: string[], key: string) => Promise<TerraformRun> {
+  return async (dir, args, key) => {
+    const run = await terraform(dir, [...args, '-no-color'], { TF_VAR_qdrant_api_key_app: key });
+    runs.push(run);
+    return run;
+  };
 }
