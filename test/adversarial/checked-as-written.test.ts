@@ -16,9 +16,9 @@ import { checkGrantList } from '../../assets/checker/batch';
 import { ClusterAccess, SecretTarget } from '../../src';
 import { RealQdrant, qdrantVariants } from '../../tools/testing/real-qdrant';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
-import { TerraformRun, initAndApply, synthStack, tempDir, terraform } from '../../tools/testing/terraform';
+import { initAndApply, synthStack, tempDir, terraform } from '../../tools/testing/terraform';
 import { describeVariants } from '../../tools/testing/variants';
-import { appFiles } from '../support/app-files';
+import { appFiles, scannedRuns } from '../support/app-files';
 
 jest.setTimeout(300_000);
 
@@ -26,10 +26,7 @@ const KEY = canaryKey('canary-as-written');
 const ENV_BEFORE = '# app\nDATABASE_URL=postgres://db/app\n';
 const JSON_BEFORE = '{ "region": "eu" }\n';
 
-const runs: TerraformRun[] = [];
-afterAll(() => {
-  for (const run of runs) expect(run.stdout.includes(KEY) || run.stderr.includes(KEY)).toBe(false);
-});
+const runs = scannedRuns(KEY);
 
 // One server version: what is written is the configuration's, not the server's.
 describeVariants('real-Qdrant', qdrantVariants().slice(-1), 'a cluster URL from a token reaches every target exactly as checked', (binary) => {

@@ -26,8 +26,8 @@ import { checkMany } from '../../assets/checker';
 import { isOwner } from '../../assets/runtime/names';
 import { ClusterAccess, SecretTarget } from '../../src';
 import { canaryKey, closedPort } from '../../tools/testing/stand-in-qdrant';
-import { TerraformRun, initAndApply, tempDir, terraform } from '../../tools/testing/terraform';
-import { appFiles, appTerraform, ourEntries, synthAppStack } from '../support/app-files';
+import { initAndApply, tempDir, terraform } from '../../tools/testing/terraform';
+import { appFiles, appTerraform, ourEntries, scannedRuns, synthAppStack } from '../support/app-files';
 import { newStack, stateOwner, synthErrors, synthJson } from '../support/synth';
 import { runCli } from '../writer/run-cli';
 
@@ -35,10 +35,7 @@ jest.setTimeout(300_000);
 
 const KEY = canaryKey('canary-long-default');
 const STAGING_KEY = canaryKey('canary-long-staging');
-const runs: TerraformRun[] = [];
-afterAll(() => {
-  for (const run of runs) for (const k of [KEY, STAGING_KEY]) expect(run.stdout.includes(k) || run.stderr.includes(k)).toBe(false);
-});
+const runs = scannedRuns(KEY, STAGING_KEY);
 
 const sha16 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
 

@@ -12,17 +12,14 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { canaryKey } from '../../tools/testing/stand-in-qdrant';
-import { TerraformRun, initAndApply, tempDir, terraform } from '../../tools/testing/terraform';
-import { appFiles, appTerraform, ourEntries, synthAppStack } from '../support/app-files';
+import { initAndApply, tempDir, terraform } from '../../tools/testing/terraform';
+import { appFiles, appTerraform, ourEntries, scannedRuns, synthAppStack } from '../support/app-files';
 
 jest.setTimeout(300_000);
 
 const KEY = canaryKey('canary-ws-default');
 const STAGING_KEY = canaryKey('canary-ws-staging');
-const runs: TerraformRun[] = [];
-afterAll(() => {
-  for (const run of runs) for (const k of [KEY, STAGING_KEY]) expect(run.stdout.includes(k) || run.stderr.includes(k)).toBe(false);
-});
+const runs = scannedRuns(KEY, STAGING_KEY);
 
 const USER_ENV = '# app\nDATABASE_URL=postgres://db/app\n';
 const USER_JSON = '{\n  "region": "eu"\n}\n';

@@ -60,3 +60,12 @@ export function appTerraform(runs: TerraformRun[]): (dir: string, args: string[]
     return run;
   };
 }
+
+/** The runs of a test file, each searched for `keys` when the file ends: no run may print a key. */
+export function scannedRuns(...keys: string[]): TerraformRun[] {
+  const runs: TerraformRun[] = [];
+  afterAll(() => {
+    for (const run of runs) for (const k of keys) expect(run.stdout.includes(k) || run.stderr.includes(k)).toBe(false);
+  });
+  return runs;
+}
