@@ -138,8 +138,7 @@ export function envNameOf(name: string): string {
 export function invocation<C extends keyof typeof COMMANDS>(command: C,
   values: { readonly [name in keyof typeof COMMANDS[C]]?: string | number | boolean | readonly string[] }, cliPath: string,
 ): { command: string; environment: Record<string, string> } {
-  const options: Record<string, OptionSpec> | undefined = COMMANDS[command];
-  if (!options) throw new Error(`unknown command ${command}`);
+  const options: Record<string, OptionSpec> = COMMANDS[command];
   const missing = NODE_MISSING[command === 'check' ? 'checker' : command === 'verify-key' ? 'verifier' : 'writer'];
   const args = [`command -v node >/dev/null 2>&1 || { echo '${missing}' >&2; exit 127; };`, 'node', `"$${CLI_ENV}"`, command];
   const environment: Record<string, string> = { [CLI_ENV]: cliPath };

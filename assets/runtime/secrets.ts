@@ -17,15 +17,17 @@ function secretList(secrets: Secrets): string[] {
   return (Array.isArray(secrets) ? secrets : [secrets]).filter((s): s is string => typeof s === 'string' && s.length > 0);
 }
 
-/** Base64 or base64url cores of `bytes` as they appear inside a longer encoded string. */
-function encodedCores(bytes: Buffer, encoding: 'base64' | 'base64url'): string[] {
+/** Base64 and base64url cores of `bytes` as they appear inside a longer encoded string. */
+function encodedCores(bytes: Buffer): string[] {
   const cores = [];
-  for (let offset = 0; offset < 3; offset++) {
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(encoding).replace(/=+$/, '');
-    // Only characters that depend on the secret alone: not the groups mixed with the bytes around it.
-    const start = offset === 0 ? 0 : 4;
-    const end = Math.floor((offset + bytes.length) / 3) * 4;
-    if (end - start >= 8) cores.push(encoded.slice(start, end));
+  for (const encoding of ['base64', 'base64url'] as const) {
+    for (let offset = 0; offset < 3; offset++) {
+      const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(encoding).replace(/=+$/, '');
+      // Only characters that depend on the secret alone: not the groups mixed with the bytes around it.
+      const start = offset === 0 ? 0 : 4;
+      const end = Math.floor((offset + bytes.length) / 3) * 4;
+      if (end - start >= 8) cores.push(encoded.slice(start, end));
+    }
   }
   return cores;
 }
@@ -53,7 +55,7 @@ function secretForms(secret: string): readonly string[] {
       forms.add(JSON.stringify(v).slice(1, -1));
       const bytes = Buffer.from(v, 'utf8');
       const hex = bytes.toString('hex');
-      for (const f of [hex, hex.toUpperCase(), ...encodedCores(bytes, 'base64'), ...encodedCores(bytes, 'base64url')]) forms.add(f);
+      for (const f of [hex, hex.toUpperCase(), ...encodedCores(bytes)]) forms.add(f);
     }
     return Object.freeze([...forms].filter((f) => f.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length));
   });
@@ -131,21 +133,16 @@ const ENTITIES = new Map<string, string>([
 ]);
 
 /** The decodings a server may apply to an echoed secret (percent, JSON/JS escapes, HTML entities); no nested repetition: linear. */
-const DECODE_RE = /%([0-9a-f]{2})|\\u([0-9a-f]{4})|\\x([0-9a-f]{2})|\\([\\/"'`])|&#x([0-9a-f]{1,6});?|&#([0-9]{1,7});?|&([a-z]{2,8});/gi;
-
-function codePoint(n: number, whole: string): string {
-  return n <= 0x10ffff ? String.fromCodePoint(n) : whole;
-}
+const DECODE_RE = /(?:%|\\x)([0-9a-f]{2})|\\u([0-9a-f]{4})|\\([\\/"'`])|&#(x[0-9a-f]{1,6}|[0-9]{1,7});?|&([a-z]{2,8});/gi;
 
 function decodeOnce(text: string): string {
-  return text.replace(DECODE_RE, (whole, pct?: string, u?: string, x?: string, esc?: string, hexEnt?: string, decEnt?: string, named?: string) => {
-    if (pct !== undefined) return String.fromCharCode(parseInt(pct, 16)); // a byte as Latin-1, as a header carries it
-    if (u !== undefined) return String.fromCharCode(parseInt(u, 16));
-    if (x !== undefined) return String.fromCharCode(parseInt(x, 16));
+  return text.replace(DECODE_RE, (whole, byte?: string, unit?: string, esc?: string, ref?: string, named?: string) => {
+    const hex = byte ?? unit; // a %-escaped byte as Latin-1, as a header carries it
+    if (hex !== undefined) return String.fromCharCode(parseInt(hex, 16));
     if (esc !== undefined) return esc;
-    if (hexEnt !== undefined) return codePoint(parseInt(hexEnt, 16), whole);
-    if (decEnt !== undefined) return codePoint(parseInt(decEnt, 10), whole);
-    return ENTITIES.get(String(named).toLowerCase()) ?? whole;
+    if (ref === undefined) return ENTITIES.get(String(named).toLowerCase()) ?? whole;
+    const n = Number(`0${ref}`); // "0x1f" reads as hex, "065" as decimal
+    return n <= 0x10ffff ? String.fromCodePoint(n) : whole;
   });
 }
 
@@ -182,7 +179,7 @@ function computeParts(secret: string): SecretParts | null {
   const jwt = key.split('.');
   const signature = jwt.length === 3 && jwt[2].length >= WINDOW_CHARS ? jwt[2].toLowerCase() : undefined;
   const bytes = Buffer.from(key, 'utf8');
-  const forms = [lower, plain, bytes.toString('hex'), ...encodedCores(bytes, 'base64'), ...encodedCores(bytes, 'base64url')];
+  const forms = [lower, plain, bytes.toString('hex'), ...encodedCores(bytes)];
   if (signature) forms.push(signature);
   const windows = new Set<string>();
   for (const form of forms) {
@@ -234,15 +231,13 @@ export function holdsPart(text: unknown, secrets: Secrets): boolean {
   const list = secretList(secrets).map((s) => cached(PARTS, s, computeParts)).filter((p): p is SecretParts => p !== null);
   if (list.length === 0) return false;
   const { words, compact } = normalized(text);
-  for (const p of list) {
-    if ('whole' in p) {
-      if (p.whole.some((w) => (p.words ? holdsWord(words, w) : compact.includes(w)))) return true;
-      continue;
-    }
-    for (let i = 0; i + WINDOW_CHARS <= compact.length; i++) if (p.windows.has(compact.slice(i, i + WINDOW_CHARS))) return true;
-    if (holdsMasked(compact, p.masked)) return true;
-  }
-  return false;
+  const holdsWindow = (windows: Set<string>) => {
+    for (let i = 0; i + WINDOW_CHARS <= compact.length; i++) if (windows.has(compact.slice(i, i + WINDOW_CHARS))) return true;
+    return false;
+  };
+  return list.some((p) => ('whole' in p
+    ? p.whole.some((w) => (p.words ? holdsWord(words, w) : compact.includes(w)))
+    : holdsWindow(p.windows) || holdsMasked(compact, p.masked)));
 }
 
 /** A form of a secret in any case, or part of one: for text a parser may have changed (a URL's host), which redact() would miss. */
