@@ -155,22 +155,15 @@ export function parseClusterUrl(raw: unknown): ParsedClusterUrl {
     problems.push('holds credentials (user:pass@); remove them, the API key is passed separately');
     afterSlashes = afterSlashes.slice(at + 1);
   }
-  const end = afterSlashes.search(/[/?#]/);
-  const hostPort = end < 0 ? afterSlashes : afterSlashes.slice(0, end);
-  const rest = end < 0 ? '' : afterSlashes.slice(end);
-  const fragment = rest.indexOf('#');
-  const beforeFragment = fragment < 0 ? rest : rest.slice(0, fragment);
-  const query = beforeFragment.indexOf('?');
-  const pathPart = query < 0 ? beforeFragment : beforeFragment.slice(0, query);
-  const hp = /^(\[[^\]]*\]|[^:]*)(?::(.*))?$/.exec(hostPort);
-  const hostText = hp ? hp[1] : hostPort;
-  const portText: string | undefined = hp ? hp[2] : undefined;
+  // Host, port, path, query, fragment; no line terminator is left for "." to miss (whitespace was refused).
+  const parts: (string | undefined)[] = /^(\[[^\]/?#]*\]|[^:/?#]*)(?::([^/?#]*))?(\/[^?#]*)?(\?[^#]*)?(#.*)?$/.exec(afterSlashes) as RegExpExecArray;
+  const [, hostText = '', portText, pathPart = '', query, fragment] = parts;
   if (pathPart !== '' && pathPart !== '/') {
     const address = `${protocol}//${hostText}${portText === undefined ? '' : `:${mayBeKey(portText) ? '<port>' : portText}`}`;
     problems.push(`has a path ${JSON.stringify(clip(maskTail(pathPart), 80))}; give only the cluster address, e.g. ${JSON.stringify(address)}`);
   }
-  if (query >= 0) problems.push('has a query (not shown: it may hold a key); remove it, the API key is passed separately');
-  if (fragment >= 0) problems.push('has a fragment ("#..."); remove it');
+  if (query !== undefined) problems.push('has a query (not shown: it may hold a key); remove it, the API key is passed separately');
+  if (fragment !== undefined) problems.push('has a fragment ("#..."); remove it');
 
   let explicitPort;
   if (portText !== undefined) {
