@@ -40,13 +40,12 @@ export function repeatedName<T>(list: readonly T[]): T | undefined {
   return list.find((name, i) => list.indexOf(name) !== i);
 }
 
-export function isValidName(name: unknown): name is string {
-  return typeof name === 'string' && NAME_RE.test(name);
-}
+/** A type guard: a string that `re` matches. */
+const matching = (re: RegExp) => (value: unknown): value is string => typeof value === 'string' && re.test(value);
 
-export function isEnvName(name: unknown): name is string {
-  return typeof name === 'string' && ENV_NAME_RE.test(name);
-}
+export const isValidName = matching(NAME_RE);
+
+export const isEnvName = matching(ENV_NAME_RE);
 
 /** A name a target may give an entry, and the writers write (ENTRY_NAME_RULE). */
 export function isEntryName(name: unknown): name is string {
@@ -54,14 +53,10 @@ export function isEntryName(name: unknown): name is string {
 }
 
 /** A writer owner (a construct path, and the workspace) that needs no quoting anywhere. */
-export function isOwner(owner: unknown): owner is string {
-  return typeof owner === 'string' && OWNER_RE.test(owner);
-}
+export const isOwner = matching(OWNER_RE);
 
 /** A construct path that can own entries, at any length (a long one is shortened: see defaultWorkspaceOwner). */
-export function isOwnerPath(path: unknown): path is string {
-  return typeof path === 'string' && OWNER_CHARS_RE.test(path);
-}
+export const isOwnerPath = matching(OWNER_CHARS_RE);
 
 /**
  * Owners (computed in Terraform too, src/private/stack-strings.ts): the construct path, and in
