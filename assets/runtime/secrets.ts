@@ -1,7 +1,4 @@
-/**
- * No key in anything printed: redact() replaces every form of a secret a server may echo back; a
- * line that still holds part of one (holdsPart) is not shown at all (safeLine).
- */
+/** No key in anything printed: every form of a secret is redacted; a line still holding part of one is not shown. */
 import { CLIP_MARK, SHOWN_AS_NOTHING, clip, stripControl } from './text';
 
 /** One secret, or a list of them; missing and empty ones are skipped. */
@@ -44,18 +41,15 @@ function cached<T>(cache: Map<string, T>, secret: string, compute: (secret: stri
 const FORMS = new Map<string, readonly string[]>();
 const PARTS = new Map<string, SecretParts | null>();
 
-/** Every form of one secret that redact() removes, longest first. */
+/** Raw, trimmed, URL-encoded, JSON-escaped, hex, base64(url) at each byte alignment: longest first. */
 function secretForms(secret: string): readonly string[] {
   return cached(FORMS, secret, (s) => {
     const forms = new Set<string>();
     for (const v of [s, s.trim()]) {
       if (v.length < MIN_SECRET_CHARS) continue;
-      forms.add(v);
-      forms.add(encodeURIComponent(v));
-      forms.add(JSON.stringify(v).slice(1, -1));
       const bytes = Buffer.from(v, 'utf8');
       const hex = bytes.toString('hex');
-      for (const f of [hex, hex.toUpperCase(), ...encodedCores(bytes)]) forms.add(f);
+      for (const f of [v, encodeURIComponent(v), JSON.stringify(v).slice(1, -1), hex, hex.toUpperCase(), ...encodedCores(bytes)]) forms.add(f);
     }
     return Object.freeze([...forms].filter((f) => f.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length));
   });
@@ -82,10 +76,7 @@ function redactClipped(text: string, form: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
-/**
- * Replaces every form of every secret in `text` with [redacted]: raw, trimmed, URL-encoded,
- * JSON-escaped, hex, base64(url) at each byte alignment, and every copy cut short.
- */
+/** Replaces every form of every secret in `text` (see secretForms), and every copy cut short, with [redacted]. */
 export function redact(text: unknown, secrets: Secrets): string {
   let out = String(text);
   const list = secretList(secrets);
@@ -164,10 +155,7 @@ function normalized(text: unknown): { words: string; compact: string } {
 /** A short key, looked for whole (as a word when very short); or a longer one's windows and masked forms. */
 type SecretParts = { whole: string[]; words: boolean } | { windows: Set<string>; masked: string[] };
 
-/**
- * What holdsPart() looks for: the lower-cased windows of the key (as is, decoded, hex, base64(url),
- * its JWT signature) and the forms a masked copy is matched against; a short key whole; null when too short.
- */
+/** The lower-cased windows of the key's forms (decoded, hex, base64(url), JWT signature) and its masked forms. */
 function computeParts(secret: string): SecretParts | null {
   const key = secret.trim();
   const plain = normalized(key).compact;
@@ -198,10 +186,7 @@ function holdsWord(words: string, word: string): boolean {
   return false;
 }
 
-/**
- * The length (MASKED_PAIR_CHARS to WINDOW_CHARS - 1) of the longest start of `form` that `text`
- * ends with at `at`, or with `after`, of the longest end of `form` it holds from `at`; or 0.
- */
+/** The longest start of `form` (MASKED_PAIR_CHARS to WINDOW_CHARS - 1) that `text` ends with at `at` (`after`: end, from `at`), or 0. */
 function maskedPiece(text: string, at: number, form: string, after: boolean): number {
   for (let k = Math.min(WINDOW_CHARS - 1, after ? text.length - at : at, form.length - 1); k >= MASKED_PAIR_CHARS; k--) {
     if (after ? text.startsWith(form.slice(form.length - k), at) : text.startsWith(form.slice(0, k), at - k)) return k;
@@ -223,10 +208,7 @@ function holdsMasked(compact: string, forms: string[]): boolean {
   return false;
 }
 
-/**
- * True when `text`, decoded, lower-cased and rid of whitespace, holds part of a secret that redact()
- * does not remove: WINDOW_CHARS characters in a row of one of its forms, a masked copy, a short secret whole.
- */
+/** Whether `text`, decoded and lower-cased, holds a window of a secret's forms, a masked copy, or a short secret whole. */
 export function holdsPart(text: unknown, secrets: Secrets): boolean {
   const list = secretList(secrets).map((s) => cached(PARTS, s, computeParts)).filter((p): p is SecretParts => p !== null);
   if (list.length === 0) return false;
@@ -249,10 +231,7 @@ export function holdsSecret(text: unknown, secrets: Secrets): boolean {
   return holdsPart(text, secrets);
 }
 
-/**
- * Redacted, one line, clipped: safe to print. Redacted again once clipped (a clip may cut a secret
- * after a redacted one); a line that still holds part of a secret is PART_HIDDEN.
- */
+/** Redacted, one line, clipped (then redacted again: a clip may cut a secret short), or PART_HIDDEN. */
 export function safeLine(text: unknown, secrets?: Secrets, max = 200): string {
   const line = redact(clip(stripControl(redact(text, secrets)).replace(/\s+/g, ' ').trim(), max), secrets);
   return holdsPart(line, secrets) ? PART_HIDDEN : line;

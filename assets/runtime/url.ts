@@ -58,11 +58,9 @@ function onlyLowercasedOrPunycode(host: string, ascii: string): boolean {
   });
 }
 
-/** 127.0.0.0/8, ::1 or localhost. */
-function isLoopbackHost(host: string): boolean {
-  const h = String(host).replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h === '::1') return true;
-  return isIPv4(h) && h.startsWith('127.');
+/** 127.0.0.0/8, ::1 or localhost; `ascii` as checkHost() gives it (lower case, IPv6 without brackets). */
+function isLoopbackHost(ascii: string): boolean {
+  return ascii === 'localhost' || ascii === '::1' || (isIPv4(ascii) && ascii.startsWith('127.'));
 }
 
 const LABEL_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
