@@ -1,7 +1,6 @@
 /**
- * The argument parser of both CLIs, driven by the specs of protocol.ts. A key pasted in the wrong
- * place must not come back in a message: an unknown option, an enum, number or list value is shown
- * only when it cannot be a key (text.ts showable); a string option's value, never.
+ * The argument parser of both CLIs, driven by protocol.ts. A key pasted in the wrong place must not come back in a message: a
+ * value is shown only when it cannot be a key (showable), a string option's value never.
  */
 import { RuntimeError } from './errors';
 import { isEnvName } from './names';
@@ -62,10 +61,7 @@ function coerce(spec: OptionSpec, raw: string): unknown {
   }
 }
 
-/**
- * Parses `argv` (after the command): `--flag value`, `--flag=value`, `--` ends the options; a value
- * may not be an option (`--label --json`). `secretHint`: the tail for an unknown flag that looks like a key's.
- */
+/** `--flag value`, `--flag=value`; `--` ends the options; a value may not be an option. `secretHint`: for an unknown key-like flag. */
 export function parseArgs(options: Record<string, OptionSpec>, argv: readonly string[], secretHint?: string) {
   const byFlag = new Map<string, [string, OptionSpec]>();
   for (const [name, spec] of Object.entries(options)) {

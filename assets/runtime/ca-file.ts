@@ -1,7 +1,4 @@
-/**
- * The rule for a CA file, for healthCheck.caFile at synth and --ca at deploy: a regular file of at
- * most 1 MiB that holds a PEM certificate. Each side words the problem for its own option.
- */
+/** The CA-file rule of healthCheck.caFile (synth) and --ca (deploy): a regular file of at most 1 MiB holding a PEM certificate. */
 import { codeOf, messageOf } from './errors';
 import { readRegularFile } from './input-file';
 

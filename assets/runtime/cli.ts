@@ -1,7 +1,4 @@
-/**
- * How both CLIs run: main(io) returns an exit code (0 done, 1 failed, 2 usage error), and every
- * secret is redacted from everything printed.
- */
+/** How both CLIs run: main(io) returns an exit code (0 done, 1 failed, 2 usage error); every secret is redacted from what they print. */
 import { RuntimeError, USAGE, messageOf } from './errors';
 import { redact, safeLine } from './secrets';
 
@@ -25,10 +22,7 @@ export interface RunIo extends CliIo {
   addSecret(secret: string | undefined): void;
 }
 
-/**
- * Runs a CLI: what io writes is redacted of the secrets given to io.addSecret; a usage error
- * exits 2, any other error 1. Resolves the exit code (also set on process.exitCode).
- */
+/** Runs a CLI, redacting the secrets given to io.addSecret; a usage error exits 2, any other 1. Resolves the exit code. */
 export async function runCli(prog: string, main: (io: RunIo) => number | Promise<number>, io: CliIo = processIo()): Promise<number> {
   const secrets: string[] = [];
   const wrapped: RunIo = {

@@ -1,9 +1,6 @@
 /**
- * Inputs that grow with the stack (a key's grants, a file's entries) reach the runtime in a JSON
- * file written at synth, never in one environment string: Linux refuses one over 128 KiB, so about
- * 840 clusters on one key failed every deploy with "argument list too long". The file holds no
- * secret, and comes with its sha256: one that differs is refused. A value known only at deploy
- * travels in an environment variable of its own: the file holds `{"$env": "NAME"}` in its place.
+ * Inputs that grow with the stack (grants, entries) come in a JSON file written at synth, not one environment string (Linux
+ * refuses one over 128 KiB). It holds no secret and comes with its sha256; a value known only at deploy is `{"$env": "NAME"}`.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
@@ -16,10 +13,7 @@ export const ENV_REFERENCE = '$env';
 /** Far above what any stack writes (2,000 grants are about 200 KB), and bounded all the same. */
 const MAX_BYTES = 64 * 1024 * 1024;
 
-/**
- * The bytes of a regular file, read through one descriptor opened without blocking (a FIFO or a
- * device is refused, not waited on). Throws Node's error when the file cannot be read.
- */
+/** A regular file's bytes, through one descriptor opened without blocking (a FIFO is refused, not waited on); throws Node's error. */
 export function readRegularFile(file: string, maxBytes: number): Buffer | { problem: 'not-regular' } | { problem: 'too-large'; size: number } {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
@@ -39,10 +33,7 @@ export function readRegularFile(file: string, maxBytes: number): Buffer | { prob
   }
 }
 
-/**
- * The JSON value of input file `file` (relative to the stack's directory), whose sha256 must be
- * `sha256` when given; `what` names it in messages ("grants file"). Throws a usage error.
- */
+/** The JSON value of input file `file`, whose sha256 must be `sha256` when given; `what` names it ("grants file"). */
 export function readInputFile(file: string, sha256: string | undefined, what: string): unknown {
   const shown = JSON.stringify(file);
   if (sha256 !== undefined && !/^[0-9a-f]{64}$/i.test(sha256)) {
@@ -70,10 +61,7 @@ export function readInputFile(file: string, sha256: string | undefined, what: st
   }
 }
 
-/**
- * A value of an input file as meant: environment variable NAME's for `{"$env": NAME}`, else the
- * value itself; `where` names it in messages ("grant 3 url"). Throws when the variable is not set.
- */
+/** Environment variable NAME's value for `{"$env": NAME}`, else `value`; `where` names it ("grant 3 url"); throws if NAME is not set. */
 export function resolveValue(value: unknown, env: Readonly<Record<string, string | undefined>>, where: string): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const keys = Object.keys(value);

@@ -1,7 +1,4 @@
-/**
- * The key in a Terraform variable, as the runtime reads it: its TF_VAR_..., which -var and .tfvars
- * files win over, so the constructs also hand over the sha256 of Terraform's value.
- */
+/** A key variable as the runtime reads it, TF_VAR_...: -var and .tfvars files win over it, so synth hands over the sha256 of the value. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** Whether `value` is the text whose sha256 is `hex` (64 hex digits; anything else is not). */

@@ -1,7 +1,4 @@
-/**
- * Names: what a cluster or key name, an environment-variable or entry name, a writer owner and a
- * collection may look like, and how the derived names (prod_eu, PROD_EU) are made.
- */
+/** What cluster, key, environment-variable and entry names, owners and collections may look like; the derived names (prod_eu, PROD_EU). */
 import { createHash } from 'node:crypto';
 import { SHOWN_AS_NOTHING } from './text';
 
@@ -59,9 +56,8 @@ export const isOwner = matching(OWNER_RE);
 export const isOwnerPath = matching(OWNER_CHARS_RE);
 
 /**
- * Owners (computed in Terraform too, src/private/stack-strings.ts): the construct path, and in
- * another workspace "@" and its name (or 16 hex of its SHA-256). A path too long for that stands
- * as its first 80 characters, "+" and 16 hex of its SHA-256: every (path, workspace) keeps its own.
+ * Owners (also computed in Terraform: src/private/stack-strings.ts): the construct path, and in another workspace "@" and its
+ * name (or a hash). A path too long stands as its first 80 characters, "+" and 16 hex of its SHA-256.
  */
 const LONG_PATH_HEAD = 80;
 /** The characters of a workspace name that an owner keeps as they are (any other name is hashed). */

@@ -1,8 +1,4 @@
-/**
- * The protocol between the constructs (synth) and the runtime (deploy): the commands, their
- * options, and the local-exec command made of them. The CLIs parse with these specs and the
- * constructs validate and build commands with them, so the two sides cannot disagree.
- */
+/** The commands and options between synth and deploy: the CLIs parse with these specs, the constructs build commands with them. */
 
 /** One option of a command: its flag, the type and range of its value, its default and help. */
 export interface OptionSpec {
@@ -63,10 +59,7 @@ export const FILE_OPTIONS = {
   help: CHECK_OPTIONS.help,
 };
 
-/**
- * `verify-key`: the key variable holds the value whose sha256 the other variable gives. Run ahead
- * of an ephemeral key's check in a provisioner of its own: the hash makes Terraform hide that output.
- */
+/** `verify-key`: the key has the sha256 given, checked ahead of an ephemeral key's check (the hash makes Terraform hide its output). */
 export const VERIFY_KEY_OPTIONS = {
   keyEnv: CHECK_OPTIONS.keyEnv,
   keySha256Env: CHECK_OPTIONS.keySha256Env,
@@ -106,11 +99,7 @@ export const WRITER_ENV = {
   keepFiles: 'QCA_KEEP_FILES',
 } as const;
 
-/**
- * What Linux lets a local-exec's process receive, refused at synth rather than failing every deploy
- * with "argument list too long": one environment string (MAX_ARG_STRLEN), and the deploy-time values,
- * each in a variable of its own, 1 MiB of ARG_MAX at 256 bytes each.
- */
+/** Linux's MAX_ARG_STRLEN, and 1 MiB of ARG_MAX at 256 bytes a deploy-time value: refused at synth, not "argument list too long". */
 export const EXEC_LIMITS = { envStringBytes: 128 * 1024, deployTimeValues: 4096 } as const;
 
 /** The line a command prints (exit 127) without `node` on PATH; no quote, backslash, `${` or `%{` (sh and Terraform). */
@@ -131,10 +120,7 @@ export function envNameOf(name: string): string {
   return `QCA_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 }
 
-/**
- * `node "$QCA_CLI" <command> --flag "$QCA_FLAG" ...` and its environment: no value reaches the shell
- * unquoted. Boolean options are bare flags. Not validated here (values may be Terraform's placeholders).
- */
+/** `node "$QCA_CLI" <command> --flag "$QCA_FLAG" ...` and its environment: no value reaches the shell unquoted; values unchecked (placeholders). */
 export function invocation<C extends keyof typeof COMMANDS>(command: C,
   values: { readonly [name in keyof typeof COMMANDS[C]]?: string | number | boolean | readonly string[] }, cliPath: string,
 ): { command: string; environment: Record<string, string> } {

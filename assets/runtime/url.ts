@@ -1,9 +1,6 @@
 /**
- * Cluster addresses, the one rule of synth and deploy: http[s]://<host>[:<port>][/] and nothing
- * else (a DNS name, IPv4 or [IPv6]; port 1-65535 without leading zero). So no value holds
- * credentials, a path, a query, quotes, shell metacharacters or "${". Forms other parsers repair,
- * and hosts the URL parser would read as another, are refused, not guessed at. http:// is for
- * loopback hosts only: the key would otherwise travel in clear.
+ * Cluster addresses, one rule for synth and deploy: http[s]://<host>[:<port>][/] and nothing else, so no value holds credentials,
+ * a path, a query or "${". Forms other parsers repair are refused, not guessed at; http:// only to loopback (the key travels in clear).
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import { domainToASCII, domainToUnicode } from 'node:url';
@@ -43,10 +40,7 @@ function showHost(host: string): string {
   return JSON.stringify(clip(host, 80)).replace(/[\p{C}\p{Z}]/gu, (c) => (c.length > 1 ? `\\u{${code(c)}}` : `\\u${code(c)}`));
 }
 
-/**
- * True when every label the URL parser made of `host` is the label written, lower-cased, or its
- * punycode: anything else (an ignored zero-width space, a full-width letter) connects to another host.
- */
+/** Whether each label the URL parser read is the one written, lower-cased or in punycode: else (a zero-width space) it is another host. */
 function onlyLowercasedOrPunycode(host: string, ascii: string): boolean {
   const written = host.split('.');
   const read = ascii.split('.');
