@@ -18,12 +18,11 @@ function splitList(spec: OptionSpec, raw: string): string[] {
   if (items.every((s) => s.trim() === '')) {
     throw new RuntimeError(`${spec.flag} is an empty list; give one or more names separated by commas (${spec.valueName || 'A,B'}), or leave the option out`);
   }
-  for (const item of items) {
-    if (item !== '' && item.trim() !== item) {
-      const shown = showable(item);
-      throw new RuntimeError(`${spec.flag}: ${shown ? `name ${shown}` : `a name ${NOT_SHOWN}`} starts or ends with whitespace; ` +
-        'names are not trimmed (Qdrant allows spaces in them): write A,B, not A, B');
-    }
+  const padded = items.find((item) => item !== '' && item.trim() !== item);
+  if (padded !== undefined) {
+    const shown = showable(padded);
+    throw new RuntimeError(`${spec.flag}: ${shown ? `name ${shown}` : `a name ${NOT_SHOWN}`} starts or ends with whitespace; ` +
+      'names are not trimmed (Qdrant allows spaces in them): write A,B, not A, B');
   }
   return items.filter((s) => s !== '');
 }
@@ -54,9 +53,7 @@ function coerce(spec: OptionSpec, raw: string): unknown {
       return raw;
     case 'list':
       return splitList(spec, raw);
-    case 'boolean':
-      return true;
-    default:
+    default: // a string (parseArgs sets a boolean without a value)
       return raw;
   }
 }
@@ -65,8 +62,7 @@ function coerce(spec: OptionSpec, raw: string): unknown {
 export function parseArgs(options: Record<string, OptionSpec>, argv: readonly string[], secretHint?: string) {
   const byFlag = new Map<string, [string, OptionSpec]>();
   for (const [name, spec] of Object.entries(options)) {
-    byFlag.set(spec.flag, [name, spec]);
-    for (const alias of spec.aliases || []) byFlag.set(alias, [name, spec]);
+    for (const flag of [spec.flag, ...(spec.aliases || [])]) byFlag.set(flag, [name, spec]);
   }
   const values: Record<string, unknown> = {};
   const positionals: string[] = [];
@@ -110,12 +106,10 @@ export function parseArgs(options: Record<string, OptionSpec>, argv: readonly st
 /** A name given in two list options (read and write collections) contradicts itself: refused. */
 function refuseInTwoLists(options: Record<string, OptionSpec>, values: Record<string, unknown>): void {
   const lists = Object.entries(options).filter(([name, spec]) => spec.type === 'list' && Array.isArray(values[name]));
-  for (let a = 0; a < lists.length; a++) {
-    for (let b = a + 1; b < lists.length; b++) {
-      const second = values[lists[b][0]] as string[];
-      const both = (values[lists[a][0]] as string[]).find((n) => second.includes(n));
+  for (const [i, [firstName, { flag: first }]] of lists.entries()) {
+    for (const [otherName, { flag: other }] of lists.slice(i + 1)) {
+      const both = (values[firstName] as string[]).find((n) => (values[otherName] as string[]).includes(n));
       if (both === undefined) continue;
-      const [first, other] = [lists[a][1].flag, lists[b][1].flag];
       throw new RuntimeError(`${showable(both) ?? `a name ${NOT_SHOWN}`} is in both ${first} and ${other}; ` +
         `give it in one of them only (${other} if the apps write it)`);
     }

@@ -48,20 +48,14 @@ export async function runCli(prog: string, main: (io: RunIo) => number | Promise
   return code;
 }
 
-/**
- * A reader that goes away (`... | head -1`) makes the next write fail with EPIPE, an uncaught error
- * in Node: the rest of the output is dropped instead, and the run exits with its own code.
- */
-function dropOutputOnEpipe(stream: NodeJS.WriteStream): void {
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err && err.code === 'EPIPE') return;
-    throw err;
-  });
-}
-
 function processIo(): CliIo {
-  dropOutputOnEpipe(process.stdout);
-  dropOutputOnEpipe(process.stderr);
+  // A reader that goes away (`... | head -1`) makes the next write fail with EPIPE, uncaught in Node: drop the rest of the output.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err && err.code === 'EPIPE') return;
+      throw err;
+    });
+  }
   return {
     argv: process.argv.slice(2),
     env: process.env,
