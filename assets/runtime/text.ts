@@ -42,14 +42,12 @@ export function showable(raw: unknown): string | undefined {
 export function quote(value: unknown, max = 120): string {
   let text: string;
   let json = true; // text is JSON: escapes may be cut, and invisible characters are shown as escapes
-  if (typeof value === 'string') {
-    text = JSON.stringify(value); // a newline or tab shows as \n or \t
-  } else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
     text = String(value);
     json = false;
   } else {
     try {
-      text = String(JSON.stringify(value) ?? value);
+      text = String(JSON.stringify(value) ?? value); // a string's newline or tab shows as \n or \t
     } catch {
       text = Object.prototype.toString.call(value); // a cycle
       json = false;
