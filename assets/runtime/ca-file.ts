@@ -1,10 +1,10 @@
-/** The CA-file rule of healthCheck.caFile (synth) and --ca (deploy): a regular file of at most 1 MiB holding a PEM certificate. */
+/** The CA-file rule of healthCheck.caFile and --ca: a regular file of at most 1 MiB that holds a PEM certificate. */
 import { codeOf, messageOf } from './errors';
 import { readRegularFile } from './input-file';
 
 /** The PEM text of a CA file, or why it cannot be one (`detail`: the error's code; `size`: of a file too large). */
 export function readCaFile(file: string): { pem: string } | { problem: 'unreadable'; detail: string; missing: boolean } |
-{ problem: 'not-regular' | 'no-certificate' } | { problem: 'too-large'; size: number } {
+{ problem: 'no-certificate' } | Exclude<ReturnType<typeof readRegularFile>, Buffer> {
   let read;
   try {
     read = readRegularFile(file, 1024 * 1024);

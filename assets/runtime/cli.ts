@@ -1,4 +1,4 @@
-/** How both CLIs run: main(io) returns an exit code (0 done, 1 failed, 2 usage error); every secret is redacted from what they print. */
+/** How both CLIs run: main(io) returns an exit code (0 done, 1 failed, 2 usage error); what they print is redacted. */
 import { RuntimeError, USAGE, messageOf } from './errors';
 import { redact, safeLine } from './secrets';
 
@@ -49,7 +49,7 @@ export async function runCli(prog: string, main: (io: RunIo) => number | Promise
 }
 
 function processIo(): CliIo {
-  // A reader that goes away (`... | head -1`) makes the next write fail with EPIPE, uncaught in Node: drop the rest of the output.
+  // A reader that goes away (`... | head -1`) makes the next write fail with EPIPE, uncaught in Node: drop the rest.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
       if (err && err.code === 'EPIPE') return;

@@ -6,8 +6,8 @@ export const USAGE = 'ERR_QDRANT_USAGE';
 export const RUN = 'ERR_QDRANT_RUN';
 
 /**
- * An error of the checker or the writer: one line saying what was wrong, the value when it cannot be a secret, and how to fix it.
- * `code`: {@link USAGE} (exit 2) or any other (exit 1), the runtime's own or Node's. `line`: the line of the file it is about.
+ * An error of the checker or writer: what was wrong, the value when it cannot be a secret, how to fix it.
+ * `code`: {@link USAGE} (exit 2) or any other (exit 1), the runtime's or Node's; `line`: the file's line.
  */
 export class RuntimeError extends Error {
   readonly code: string;

@@ -140,9 +140,8 @@ export function invocation<C extends keyof typeof COMMANDS>(command: C,
     environment[env] = Array.isArray(value) ? value.join(',') : String(value);
     args.push(spec.flag, `"$${env}"`);
   }
-  for (const name of Object.keys(given)) {
-    if (!(name in options)) throw new Error(`command ${command} has no option ${name}`);
-  }
+  const unknown = Object.keys(given).find((name) => !(name in options));
+  if (unknown !== undefined) throw new Error(`command ${command} has no option ${unknown}`);
   return { command: args.join(' '), environment };
 }
 

@@ -3,7 +3,7 @@
 /** What clip() ends a shortened text with. */
 export const CLIP_MARK = '…';
 
-/** What a terminal shows as nothing or that reorders the text (a character class's body): quote() escapes it; no collection holds it. */
+/** What a terminal shows as nothing or that reorders text (a character class's body): quote() escapes it; names.ts refuses it. */
 export const SHOWN_AS_NOTHING = '\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff';
 
 /** What one line of a message shows as a space (a character class's body): a server cannot rewrite what the terminal shows. */
