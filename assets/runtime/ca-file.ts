@@ -4,7 +4,7 @@ import { readRegularFile } from './input-file';
 
 /** The PEM text of a CA file, or why it cannot be one (`detail`: the error's code; `size`: of a file too large). */
 export function readCaFile(file: string): { pem: string } | { problem: 'unreadable'; detail: string; missing: boolean } |
-{ problem: 'no-certificate' } | Exclude<ReturnType<typeof readRegularFile>, Buffer> {
+{ problem: 'not-regular' | 'no-certificate' } | { problem: 'too-large'; size: number } {
   let read;
   try {
     read = readRegularFile(file, 1024 * 1024);
