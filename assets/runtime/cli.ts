@@ -36,13 +36,10 @@ export async function runCli(prog: string, main: (io: RunIo) => number | Promise
   try {
     code = await main(wrapped);
   } catch (err) {
-    if (err instanceof RuntimeError) {
-      wrapped.stderr(`${prog}: error: ${safeLine(err.message, secrets, 1000)}\n`);
-      code = err.code === USAGE ? 2 : 1;
-    } else {
-      wrapped.stderr(`${prog}: error: unexpected failure: ${safeLine(messageOf(err), secrets)}\n`);
-      code = 1;
-    }
+    const known = err instanceof RuntimeError;
+    const line = known ? safeLine(err.message, secrets, 1000) : `unexpected failure: ${safeLine(messageOf(err), secrets)}`;
+    wrapped.stderr(`${prog}: error: ${line}\n`);
+    code = known && err.code === USAGE ? 2 : 1;
   }
   io.setExitCode?.(code);
   return code;

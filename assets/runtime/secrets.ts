@@ -79,13 +79,9 @@ function redactClipped(text: string, form: string): string {
 /** Replaces every form of every secret in `text` (see secretForms), and every copy cut short, with [redacted]. */
 export function redact(text: unknown, secrets: Secrets): string {
   let out = String(text);
-  const list = secretList(secrets);
-  for (const secret of list) {
-    for (const form of secretForms(secret)) if (out.includes(form)) out = out.split(form).join(REDACTED);
-  }
-  for (const secret of list) {
-    for (const form of secretForms(secret)) out = redactClipped(out, form);
-  }
+  const forms = secretList(secrets).flatMap(secretForms);
+  for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+  for (const form of forms) out = redactClipped(out, form);
   return out;
 }
 
@@ -225,10 +221,7 @@ export function holdsPart(text: unknown, secrets: Secrets): boolean {
 /** A form of a secret in any case, or part of one: for text a parser may have changed (a URL's host), which redact() would miss. */
 export function holdsSecret(text: unknown, secrets: Secrets): boolean {
   const lower = String(text).toLowerCase();
-  for (const secret of secretList(secrets)) {
-    for (const form of secretForms(secret)) if (lower.includes(form.toLowerCase())) return true;
-  }
-  return holdsPart(text, secrets);
+  return secretList(secrets).flatMap(secretForms).some((form) => lower.includes(form.toLowerCase())) || holdsPart(text, secrets);
 }
 
 /** Redacted, one line, clipped (then redacted again: a clip may cut a secret short), or PART_HIDDEN. */
