@@ -6,7 +6,7 @@ const NAME_RE = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
 export const NAME_RULE = 'names start with a letter and hold only letters, digits, "-" and "_" (at most 63 characters)';
 
 /** The longest environment-variable name (and so entry name) accepted. */
-export const MAX_ENV_NAME_LENGTH = 256;
+const MAX_ENV_NAME_LENGTH = 256;
 const ENV_NAME_RE = new RegExp(`^[A-Za-z_][A-Za-z0-9_]{0,${MAX_ENV_NAME_LENGTH - 1}}$`);
 export const ENV_NAME_RULE = `environment-variable names hold only letters, digits and "_", do not start with a digit, and have at most ${MAX_ENV_NAME_LENGTH} characters`;
 
