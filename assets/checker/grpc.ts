@@ -7,6 +7,7 @@
 import * as http2 from 'node:http2';
 import { connect as tlsConnect, SecureContext } from 'node:tls';
 import { decodeFrames, decodeGrpcMessage, encodeEmpty, MAX_RESPONSE_BYTES, statusFromHttp } from './grpc-messages';
+import { USER_AGENT } from './rest';
 import { verifiedTls } from './trust';
 import { RuntimeError } from '../runtime/errors';
 import { clip } from '../runtime/text';
@@ -14,7 +15,6 @@ import { DEFAULT_GRPC_PORT, ParsedClusterUrl, parseClusterUrl, showUrl } from '.
 
 export { decodeHealthCheckReply, decodeListCollections, encodeEmpty, GrpcStatus } from './grpc-messages';
 
-const USER_AGENT = 'qdrant-cluster-access-checker';
 /** The message encodings a call accepts (its grpc-accept-encoding): Qdrant's answers are small. */
 const ACCEPT_ENCODINGS = Object.freeze(['identity']);
 /** Metadata names the transport owns; a caller may not set them. */
@@ -35,14 +35,10 @@ export interface GrpcAnswer {
   messages: Buffer[];
 }
 
-export interface GrpcClient {
-  /** The origin the client talks to, `https://host:port`. */
-  readonly url: string;
-  /** One unary call on its own stream; metadata: headers such as `{ 'api-key': key }`; message: default the empty one. */
-  call(path: string, options?: { metadata?: Readonly<Record<string, string>>; message?: Buffer; timeoutMs?: number }): Promise<GrpcAnswer>;
-  /** Cancels pending calls (they reject with 'ERR_GRPC_CLOSED') and closes the connection. */
-  close(): Promise<void>;
-}
+/** `url`: the origin it talks to, `https://host:port`. */
+export type GrpcClient = ReturnType<typeof openGrpc>;
+
+type CallOptions = { metadata?: Readonly<Record<string, string>>; message?: Buffer; timeoutMs?: number };
 
 /** A gRPC base URL by the address rule (runtime/url.ts), port 6334 when absent. Throws with the code 'ERR_GRPC_USAGE'. */
 export function parseGrpcUrl(input: string): { protocol: string; hostname: string; port: number; authority: string; origin: string } {
@@ -72,7 +68,7 @@ function parseStatus(value: unknown): number | undefined {
 }
 
 /** A client for `url`; `timeoutMs`: one call's default limit, connect to last byte. Connects on the first call, anew after a failure. */
-export function openGrpc(url: string, options: { secureContext?: SecureContext; timeoutMs: number }): GrpcClient {
+export function openGrpc(url: string, options: { secureContext?: SecureContext; timeoutMs: number }) {
   const target = parseGrpcUrl(url);
   const defaultTimeout = positiveTimeout(options.timeoutMs, 'timeoutMs');
   const secureContext = options.secureContext;
@@ -97,7 +93,8 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
     return s;
   }
 
-  const call: GrpcClient['call'] = (path, callOptions = {}) => new Promise<GrpcAnswer>((resolve, reject) => {
+  /** One unary call on its own stream; metadata: headers such as `{ 'api-key': key }`; message: default the empty one. */
+  const call = (path: string, callOptions: CallOptions = {}) => new Promise<GrpcAnswer>((resolve, reject) => {
     if (closed) throw new RuntimeError('the gRPC client is closed', 'ERR_GRPC_CLOSED');
     if (typeof path !== 'string' || !/^\/[A-Za-z0-9_.]+\/[A-Za-z0-9_]+$/.test(path)) {
       throw new RuntimeError(`invalid gRPC method path '${clip(String(path), 100)}': expected /package.Service/Method`, 'ERR_GRPC_USAGE');
@@ -217,6 +214,7 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
     st.end(message);
   });
 
+  /** Cancels pending calls (they reject with 'ERR_GRPC_CLOSED') and closes the connection. */
   function close(): Promise<void> {
     closed = true;
     for (const p of [...pending]) p.cancel(new RuntimeError('the gRPC client was closed', 'ERR_GRPC_CLOSED'));

@@ -10,13 +10,14 @@ import * as https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, ConnectionOptions, SecureContext, TLSSocket } from 'node:tls';
 import { Answer, retryAfterSeconds, seconds } from './answers';
-import type { BaseUrl, KeyHeader } from './options';
+import type { BaseUrl } from './options';
 import { Bounds, DEADLINE_TIMEOUT, Outcome, RETRYABLE_CODES, backoff, withRetries } from './retry';
+import type { CheckContext } from './steps';
 import { verifiedTls } from './trust';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
 
 const MAX_BODY_BYTES = 1024 * 1024; // a larger answer fails the step: a status, a version and a count are a few KB
-const USER_AGENT = 'qdrant-cluster-access-checker';
+export const USER_AGENT = 'qdrant-cluster-access-checker';
 /** HTTP/1.1 connections of one cluster's check (a server without HTTP/2): its parallel requests. */
 const MAX_SOCKETS = 6;
 
@@ -120,13 +121,6 @@ function agentStartingWith(socket: TLSSocket, tlsOptions: ConnectionOptions): ht
   return agent;
 }
 
-export interface Sender extends Bounds {
-  readonly target: BaseUrl;
-  readonly rest: RestClient;
-  readonly key: string;
-  readonly header: KeyHeader;
-}
-
 /** How an answer is taken in: settled once; `closed` is an error only when nothing was settled. */
 interface Answered {
   resolve(value: Answer): void;
@@ -136,7 +130,7 @@ interface Answered {
 }
 
 /** One request. Resolves the answer; rejects on network/TLS errors and on timeout. */
-function send(ctx: Sender, method: string, path: string, options: { withKey: boolean; body?: string }, timeoutMs: number,
+function send(ctx: CheckContext, method: string, path: string, options: { withKey: boolean; body?: string }, timeoutMs: number,
   byDeadline: boolean): Promise<Answer> {
   const headers: Record<string, string> = { 'accept': 'application/json', 'user-agent': USER_AGENT };
   if (options.withKey) {
@@ -198,7 +192,7 @@ function readAnswer(stream: NodeJS.ReadableStream, status: number, headers: Answ
 }
 
 /** A request over HTTP/1.1 (keep-alive agent). Returns what aborts it. */
-function sendH1(ctx: Sender, method: string, path: string, headers: Record<string, string>, payload: Buffer | undefined, answered: Answered) {
+function sendH1(ctx: CheckContext, method: string, path: string, headers: Record<string, string>, payload: Buffer | undefined, answered: Answered) {
   const t = ctx.target;
   const transport = t.protocol === 'https:' ? https : http;
   const req = transport.request({
@@ -262,7 +256,7 @@ function retryDelay(ctx: Bounds, outcome: { value?: Answer; err?: unknown }, n: 
 }
 
 /** A request with retries, bounded by the check's deadline; `body` is JSON. */
-export function attempt(ctx: Sender, method: string, path: string, options: { withKey: boolean; body?: string }): Promise<Outcome<Answer>> {
+export function attempt(ctx: CheckContext, method: string, path: string, options: { withKey: boolean; body?: string }): Promise<Outcome<Answer>> {
   return withRetries(ctx, (timeoutMs, byDeadline) => send(ctx, method, path, options, timeoutMs, byDeadline),
     (outcome, n) => retryDelay(ctx, outcome, n));
 }

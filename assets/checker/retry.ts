@@ -13,7 +13,7 @@ export const RETRYABLE_CODES = new Set([
 /** The code of a request that ran out of time because the check's deadline came first: never retried. */
 export const DEADLINE_TIMEOUT = 'CHECK_DEADLINE';
 
-/** The bounds of one check's requests. */
+/** The bounds of one check's requests (written out: src/ reads this file's .d.ts, which may import no other checker file). */
 export interface Bounds {
   readonly deadlineAt: number;
   readonly timeoutMs: number;
