@@ -61,27 +61,23 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
         if (r) results.set(name, { ...r, durationMs: Date.now() - t });
       };
       const enforced = timed('enforced', stepEnforced);
-      await timed('root', stepRoot);
-      let root = results.get('root') as Verdict;
-      // What REST's root allows (Qdrant, or its edge) allows gRPC's keyed calls too: no later.
-      settleRoot(!root.failure);
-      if (root.edge) {
-        // The step's attempts are those of root with the key; its time is both.
-        await timed('root', (c, r) => stepRoot(c, r, 'root-keyed'));
-        root = { ...(results.get('root') as Verdict), durationMs: (root.durationMs as number) + ((results.get('root') as Verdict).durationMs as number) };
-        results.set('root', root);
-      }
-      if (!root.failure) await Promise.all([timed('key', stepKey), timed('access', stepAccess)]);
+      // An edge gets root asked again with the key: the step's attempts are those, its time is both.
+      await timed('root', async (c, r) => {
+        const root = await stepRoot(c, r);
+        // What REST's root allows (Qdrant, or its edge) allows gRPC's keyed calls too: no later.
+        settleRoot(!root.failure);
+        return root.edge ? stepRoot(c, r, 'root-keyed') : root;
+      });
+      if (!results.get('root')?.failure) await Promise.all([timed('key', stepKey), timed('access', stepAccess)]);
       await enforced;
       const access = results.get('access');
       if (access) results.set('access', settleExcess(ctx, report, access));
       if (grpc) {
-        const t = Date.now();
         const r = await grpc;
         if (r.skipped) {delete report.grpcVersion;} else {
           const f = r.failure && r.failure.id === 'grpc-rejected' && report.keyStatus === 'accepted'
             ? { ...r.failure, message: `${r.failure.message} although REST accepted it` } : r.failure;
-          results.set('grpc', { ...r, failure: f, durationMs: r.durationMs ?? Date.now() - t });
+          results.set('grpc', { ...r, failure: f });
           if (r.note) report.notes.push(r.note);
         }
       }
