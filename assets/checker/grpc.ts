@@ -153,27 +153,16 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
       return;
     }
     const st = stream;
-    let httpStatus = 0;
-    let contentType = '';
-    let grpcEncoding: string | string[] | undefined;
-    // grpc-status and grpc-message: the trailers', else a trailers-only answer's headers'.
-    let head: { status?: number; message?: string | string[] } = {};
-    let trailer: typeof head = {};
-    let trailersOnly = false;
+    let head: http2.IncomingHttpHeaders = {};
+    let trailers: http2.IncomingHttpHeaders = {};
     let size = 0;
     const chunks: Buffer[] = [];
 
     st.on('response', (h) => {
-      httpStatus = Number(h[':status']) || 0;
-      contentType = String(h['content-type'] || '');
-      grpcEncoding = h['grpc-encoding'];
-      if (h['grpc-status'] !== undefined) {
-        trailersOnly = true;
-        head = { status: parseStatus(h['grpc-status']), message: h['grpc-message'] };
-      }
+      head = h;
     });
     st.on('trailers', (t) => {
-      trailer = { status: parseStatus(t['grpc-status']), message: t['grpc-message'] };
+      trailers = t;
     });
     st.on('data', (d: Buffer) => {
       size += d.length;
@@ -187,11 +176,17 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
     st.on('error', (err: Error & { code?: string }) => finish(sessionError || (err && err.code === 'ERR_HTTP2_STREAM_CANCEL' && err.cause) || err));
     st.on('close', () => {
       if (settled) return;
+      const httpStatus = Number(head[':status']) || 0;
       if (httpStatus === 0) {
         finish(sessionError || new RuntimeError(`the stream of ${path} was closed without an answer (HTTP/2 code ${st.rstCode})`, 'ERR_HTTP2_STREAM_ERROR'));
         return;
       }
-      const { status, message: rawMessage } = trailer.status !== undefined ? trailer : head;
+      const contentType = String(head['content-type'] || '');
+      const grpcEncoding = head['grpc-encoding'];
+      // grpc-status and grpc-message: the trailers', else a trailers-only answer's headers'.
+      const trailersOnly = head['grpc-status'] !== undefined;
+      const from = parseStatus(trailers['grpc-status']) !== undefined ? trailers : trailersOnly ? head : {};
+      const status = parseStatus(from['grpc-status']);
       let messages: Buffer[] = [];
       if (httpStatus === 200 && /^application\/grpc(?:[+;]|$)/.test(contentType)) {
         try {
@@ -203,7 +198,7 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
       }
       finish(undefined, {
         grpcStatus: status !== undefined ? status : statusFromHttp(httpStatus),
-        grpcMessage: decodeGrpcMessage(rawMessage),
+        grpcMessage: decodeGrpcMessage(from['grpc-message']),
         statusFromHttp: status === undefined,
         trailersOnly,
         httpStatus,
