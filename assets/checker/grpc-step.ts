@@ -10,7 +10,7 @@ import { GrpcAnswer, GrpcClient, openGrpc } from './grpc';
 import { decodeHealthCheckReply, encodeEmpty, GrpcStatus } from './grpc-messages';
 import { NO_KEY_TEXT } from './probes';
 import type { CheckReport } from './report';
-import { h2Error } from './rest';
+import { credential, h2Error } from './rest';
 import { backoff, Outcome, RETRYABLE_CODES, withRetries } from './retry';
 import type { CheckContext, Verdict } from './steps';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
@@ -77,7 +77,6 @@ export async function checkGrpc(ctx: GrpcContext, report: CheckReport): Promise<
   let client: GrpcClient | undefined;
   try {
     client = openGrpc(ctx.target.url, { secureContext: ctx.secureContext, timeoutMs: ctx.timeoutMs });
-    const credential: Record<string, string> = ctx.header === 'bearer' ? { authorization: `Bearer ${ctx.key}` } : { 'api-key': ctx.key };
     let health = await ask(ctx, client, HEALTH, {}, true);
     if (health.failure) return done(health.attempts, { failure: health.failure });
     if (isRefusal(health.answer) && !isQdrantRefusal(ctx.target.hostname, health.answer.grpcMessage)) {
@@ -90,7 +89,7 @@ export async function checkGrpc(ctx: GrpcContext, report: CheckReport): Promise<
       // Qdrant answers HealthCheck whatever the key: a refusal is an edge (as on REST) or a Qdrant
       // before 1.15.1. Ask again with the key once REST's root allows keyed calls.
       if (!(await ctx.restProven)) return done(health.attempts, { skipped: true });
-      health = await ask(ctx, client, HEALTH, credential);
+      health = await ask(ctx, client, HEALTH, credential(ctx));
       if (health.failure) return done(health.attempts, { failure: health.failure });
       if (isRefusal(health.answer)) {
         return done(health.attempts, { failure: failure('grpc-rejected', ` (${describe(health.answer, ctx.secrets)} from ${HEALTH}, which the endpoint checks the key on)`) });
@@ -115,7 +114,7 @@ export async function checkGrpc(ctx: GrpcContext, report: CheckReport): Promise<
 
     // The key goes to List only once REST's root proved the cluster's address: HealthCheck proved a Qdrant, not this cluster.
     if (!(await ctx.restProven)) return done(health.attempts, { skipped: true });
-    const [withKey, withoutKey] = await Promise.all([ask(ctx, client, LIST, credential), ask(ctx, client, LIST, {})]);
+    const [withKey, withoutKey] = await Promise.all([ask(ctx, client, LIST, credential(ctx)), ask(ctx, client, LIST, {})]);
     const attempts = health.attempts + withKey.attempts + withoutKey.attempts;
     const broken = withKey.failure ?? withoutKey.failure;
     if (broken) return done(attempts, { failure: broken });

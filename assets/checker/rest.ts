@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, ConnectionOptions, SecureContext, TLSSocket } from 'node:tls';
 import { Answer, retryAfterSeconds, seconds } from './answers';
 import type { BaseUrl } from './options';
+import type { Probe } from './probes';
 import { Bounds, DEADLINE_TIMEOUT, Outcome, RETRYABLE_CODES, backoff, withRetries } from './retry';
 import type { CheckContext } from './steps';
 import { verifiedTls } from './trust';
@@ -121,24 +122,22 @@ function agentStartingWith(socket: TLSSocket, tlsOptions: ConnectionOptions): ht
   return agent;
 }
 
-/** How an answer is taken in: settled once; `closed` is an error only when nothing was settled. */
+/** How an answer is taken in: settled once (a stream that closes after its answer rejects nothing). */
 interface Answered {
   resolve(value: Answer): void;
   reject(err: unknown): void;
   tooLarge(): void;
-  closed(): void;
 }
 
-/** One request. Resolves the answer; rejects on network/TLS errors and on timeout. */
-function send(ctx: CheckContext, method: string, path: string, options: { withKey: boolean; body?: string }, timeoutMs: number,
-  byDeadline: boolean): Promise<Answer> {
-  const headers: Record<string, string> = { 'accept': 'application/json', 'user-agent': USER_AGENT };
-  if (options.withKey) {
-    // Exactly one credential header: Qdrant reads api-key first, even when it is empty.
-    if (ctx.header === 'bearer') headers.authorization = `Bearer ${ctx.key}`;
-    else headers['api-key'] = ctx.key;
-  }
-  const payload = options.body === undefined ? undefined : Buffer.from(options.body);
+/** The key's one credential header (Qdrant reads api-key first, even when it is empty), or gRPC metadata. */
+export function credential(ctx: Pick<CheckContext, 'header' | 'key'>): Record<string, string> {
+  return ctx.header === 'bearer' ? { authorization: `Bearer ${ctx.key}` } : { 'api-key': ctx.key };
+}
+
+/** One request of a probe (probes.ts). Resolves the answer; rejects on network/TLS errors and on timeout. */
+function send(ctx: CheckContext, { method, withKey, body }: Probe['request'], path: string, timeoutMs: number, byDeadline: boolean): Promise<Answer> {
+  const headers: Record<string, string> = { 'accept': 'application/json', 'user-agent': USER_AGENT, ...(withKey ? credential(ctx) : {}) };
+  const payload = body === undefined ? undefined : Buffer.from(body);
   if (payload) {
     headers['content-type'] = 'application/json';
     headers['content-length'] = String(payload.length);
@@ -163,7 +162,6 @@ function send(ctx: CheckContext, method: string, path: string, options: { withKe
       reject: (e) => settle(() => reject(e)),
       tooLarge: () => settle(() => reject(Object.assign(new RuntimeError(`answer larger than 1 MiB (${MAX_BODY_BYTES} bytes); stopped reading`,
         'ERR_ANSWER_TOO_LARGE'), { request: `${method} ${path}` }))),
-      closed: () => settle(() => reject(closedError())),
     };
     ctx.rest.ready().then((protocol) => {
       if (settled) return;
@@ -206,7 +204,7 @@ function sendH1(ctx: CheckContext, method: string, path: string, headers: Record
   }, (res) => {
     readAnswer(res, res.statusCode as number, res.headers, answered, () => req.destroy());
     res.on('error', answered.reject);
-    res.on('close', answered.closed);
+    res.on('close', () => answered.reject(closedError()));
   });
   req.on('error', answered.reject);
   req.end(payload);
@@ -237,7 +235,7 @@ function sendH2(session: http2.ClientHttp2Session | undefined, method: string, p
     readAnswer(stream, Number(h[':status']), resHeaders, answered, cancel);
   });
   stream.on('error', (err) => answered.reject(h2Error(err)));
-  stream.on('close', answered.closed);
+  stream.on('close', () => answered.reject(closedError()));
   if (payload !== undefined) stream.end(payload);
   return cancel;
 }
@@ -255,8 +253,8 @@ function retryDelay(ctx: Bounds, outcome: { value?: Answer; err?: unknown }, n: 
   return backoff(ctx, n);
 }
 
-/** A request with retries, bounded by the check's deadline; `body` is JSON. */
-export function attempt(ctx: CheckContext, method: string, path: string, options: { withKey: boolean; body?: string }): Promise<Outcome<Answer>> {
-  return withRetries(ctx, (timeoutMs, byDeadline) => send(ctx, method, path, options, timeoutMs, byDeadline),
+/** A probe's request to `path` with retries, bounded by the check's deadline. */
+export function attempt(ctx: CheckContext, request: Probe['request'], path: string): Promise<Outcome<Answer>> {
+  return withRetries(ctx, (timeoutMs, byDeadline) => send(ctx, request, path, timeoutMs, byDeadline),
     (outcome, n) => retryDelay(ctx, outcome, n));
 }
