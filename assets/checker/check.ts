@@ -115,11 +115,7 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
 }
 
 /** Checks one grant: a report (also when it fails) without the key; rejects only with a usage error. */
-export async function checkClusterAccess(options: CheckOptions): Promise<CheckReport> {
-  const secrets = [options && options.apiKey];
-  try {
-    return await checkGrant(prepare(options), { url: options.url, grpcUrl: options.grpcUrl, label: options.label });
-  } catch (err) {
-    throw withoutSecrets(err, secrets);
-  }
+export function checkClusterAccess(options: CheckOptions): Promise<CheckReport> {
+  return withoutSecrets([options && options.apiKey],
+    () => checkGrant(prepare(options), { url: options.url, grpcUrl: options.grpcUrl, label: options.label }));
 }

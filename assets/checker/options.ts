@@ -87,11 +87,15 @@ function shownValue(value: unknown, options: SharedCheckOptions, max = 40): stri
   return quote(typeof value === 'string' ? redact(value, [options.apiKey]) : value, max);
 }
 
-/** A usage error whose message holds no form of the secrets (a key pasted into another option); any other error as it is. */
-export function withoutSecrets(err: unknown, secrets: readonly (string | undefined)[]): unknown {
-  if (!(err instanceof RuntimeError)) return err;
-  const message = redact(err.message, secrets);
-  return message === err.message ? err : new RuntimeError(message, err.code);
+/** What `run` returns; a usage error it throws holds no form of the secrets (a key pasted into another option), any other is as it is. */
+export async function withoutSecrets<T>(secrets: readonly (string | undefined)[], run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof RuntimeError)) throw err;
+    const message = redact(err.message, secrets);
+    throw message === err.message ? err : new RuntimeError(message, err.code);
+  }
 }
 
 function numberOption(options: SharedCheckOptions, name: 'timeoutSeconds' | 'deadlineSeconds' | 'retries' | 'minValidityDays' | 'warnValidityDays',
