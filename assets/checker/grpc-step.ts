@@ -11,7 +11,7 @@ import { decodeHealthCheckReply, encodeEmpty, GrpcStatus } from './grpc-messages
 import { NO_KEY_TEXT } from './probes';
 import type { CheckReport } from './report';
 import { credential, h2Error } from './rest';
-import { backoff, Outcome, RETRYABLE_CODES, withRetries } from './retry';
+import { Outcome, withRetries } from './retry';
 import type { CheckContext, Verdict } from './steps';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
 import { safeLine } from '../runtime/secrets';
@@ -37,10 +37,7 @@ async function ask(ctx: GrpcContext, client: GrpcClient, path: string, metadata:
       if (first && ctx.target.protocol === 'http:' && codeOf(err) === 'ERR_HTTP2_STREAM_ERROR') throw new RuntimeError(messageOf(err), PLAIN_TO_TLS);
       throw h2Error(err);
     }),
-    (outcome, n) => {
-      const retryable = outcome.err ? RETRYABLE_CODES.has(codeOf(outcome.err)) : RETRY_STATUSES.has((outcome.value as GrpcAnswer).grpcStatus);
-      return retryable ? backoff(ctx, n) : undefined;
-    });
+    (answer, backoffMs) => (RETRY_STATUSES.has(answer.grpcStatus) ? backoffMs : undefined));
   return { attempts: o.attempts, answer: o.value as GrpcAnswer, failure: transportFailure(ctx, o, path) };
 }
 

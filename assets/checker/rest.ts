@@ -12,7 +12,7 @@ import { connect as tlsConnect, ConnectionOptions, SecureContext, TLSSocket } fr
 import { Answer, retryAfterSeconds, seconds } from './answers';
 import type { BaseUrl } from './options';
 import type { Probe } from './probes';
-import { Bounds, DEADLINE_TIMEOUT, Outcome, RETRYABLE_CODES, backoff, withRetries } from './retry';
+import { DEADLINE_TIMEOUT, Outcome, withRetries } from './retry';
 import type { CheckContext } from './steps';
 import { verifiedTls } from './trust';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
@@ -240,21 +240,18 @@ function sendH2(session: http2.ClientHttp2Session | undefined, method: string, p
   return cancel;
 }
 
-/** Delay before the next attempt, or undefined when this outcome must not be retried. */
-function retryDelay(ctx: Bounds, outcome: { value?: Answer; err?: unknown }, n: number): number | undefined {
-  if (outcome.err) return RETRYABLE_CODES.has(codeOf(outcome.err)) ? backoff(ctx, n) : undefined;
-  const res = outcome.value as Answer;
+/** Delay before the next attempt, or undefined when this answer must not be retried. */
+function retryDelay(res: Answer, backoffMs: number): number | undefined {
   if (res.status === 429) {
     const retryAfter = retryAfterSeconds(res);
     if (retryAfter !== undefined) return retryAfter * 1000; // bounded by the deadline
   } else if (res.status < 500) {
     return undefined; // includes 401/403: a rejected key is never retried
   }
-  return backoff(ctx, n);
+  return backoffMs;
 }
 
 /** A probe's request to `path` with retries, bounded by the check's deadline. */
 export function attempt(ctx: CheckContext, request: Probe['request'], path: string): Promise<Outcome<Answer>> {
-  return withRetries(ctx, (timeoutMs, byDeadline) => send(ctx, request, path, timeoutMs, byDeadline),
-    (outcome, n) => retryDelay(ctx, outcome, n));
+  return withRetries(ctx, (timeoutMs, byDeadline) => send(ctx, request, path, timeoutMs, byDeadline), retryDelay);
 }
