@@ -50,16 +50,20 @@ function htmlTitle(html: string): string | undefined {
   return undefined;
 }
 
+/** The JSON value of `text`, or undefined. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** "401 Invalid API key or JWT": the status and the server's own words (redacted, one line). */
 export function answer(res: { status: number; body?: string }, secrets: readonly string[]): string {
   const body = String(res.body || '').trim();
   let msg = body;
-  let json;
-  try {
-    json = body.startsWith('{') ? JSON.parse(body) : undefined;
-  } catch {
-    json = undefined;
-  }
+  const json = body.startsWith('{') ? parseJson(body) as { [name: string]: any } | null : undefined;
   if (json && typeof json === 'object') {
     // Qdrant handlers: {"status":{"error":"…"}}; the Qdrant Cloud edge: {"error":"…"}.
     const candidates = [json.status && json.status.error, json.error, json.message, json.status];
