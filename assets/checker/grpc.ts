@@ -20,20 +20,8 @@ const ACCEPT_ENCODINGS = Object.freeze(['identity']);
 /** Metadata names the transport owns; a caller may not set them. */
 const RESERVED_METADATA = new Set(['content-type', 'te', 'user-agent', 'grpc-timeout', 'grpc-encoding', 'grpc-accept-encoding', 'host', 'connection']);
 
-/**
- * An answer, whatever its status: grpc-status from the trailers or a trailers-only answer's headers,
- * else mapped from the HTTP status (`statusFromHttp`); grpc-message decoded (server text); the
- * messages (only for HTTP 200 `application/grpc`).
- */
-export interface GrpcAnswer {
-  grpcStatus: number;
-  grpcMessage: string;
-  statusFromHttp: boolean;
-  trailersOnly: boolean;
-  httpStatus: number;
-  contentType: string;
-  messages: Buffer[];
-}
+/** A call's answer (see answerOf). */
+export type GrpcAnswer = ReturnType<typeof answerOf>;
 
 /** `url`: the origin it talks to, `https://host:port`. */
 export type GrpcClient = ReturnType<typeof openGrpc>;
@@ -65,6 +53,30 @@ function grpcTimeoutHeader(ms: number): string {
 function parseStatus(value: unknown): number | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   return /^\d{1,3}$/.test(String(text)) ? Number(text) : undefined;
+}
+
+/**
+ * An answer, whatever its status: grpc-status from the trailers or a trailers-only answer's headers,
+ * else mapped from the HTTP status (`statusFromHttp`); grpc-message decoded (server text); the
+ * messages (only for HTTP 200 `application/grpc`).
+ */
+function answerOf(head: http2.IncomingHttpHeaders, trailers: http2.IncomingHttpHeaders, chunks: Buffer[]) {
+  const httpStatus = Number(head[':status']);
+  const contentType = String(head['content-type'] || '');
+  const encoding = head['grpc-encoding'];
+  const trailersOnly = head['grpc-status'] !== undefined;
+  const from = parseStatus(trailers['grpc-status']) !== undefined ? trailers : trailersOnly ? head : {};
+  const status = parseStatus(from['grpc-status']);
+  const framed = httpStatus === 200 && /^application\/grpc(?:[+;]|$)/.test(contentType);
+  return {
+    grpcStatus: status !== undefined ? status : statusFromHttp(httpStatus),
+    grpcMessage: decodeGrpcMessage(from['grpc-message']),
+    statusFromHttp: status === undefined,
+    trailersOnly,
+    httpStatus,
+    contentType,
+    messages: framed ? decodeFrames(Buffer.concat(chunks), Array.isArray(encoding) ? encoding[0] : encoding, ACCEPT_ENCODINGS) : [],
+  };
 }
 
 /** A client for `url`; `timeoutMs`: one call's default limit, connect to last byte. Connects on the first call, anew after a failure. */
@@ -176,35 +188,15 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
     st.on('error', (err: Error & { code?: string }) => finish(sessionError || (err && err.code === 'ERR_HTTP2_STREAM_CANCEL' && err.cause) || err));
     st.on('close', () => {
       if (settled) return;
-      const httpStatus = Number(head[':status']) || 0;
-      if (httpStatus === 0) {
+      if (!Number(head[':status'])) {
         finish(sessionError || new RuntimeError(`the stream of ${path} was closed without an answer (HTTP/2 code ${st.rstCode})`, 'ERR_HTTP2_STREAM_ERROR'));
         return;
       }
-      const contentType = String(head['content-type'] || '');
-      const grpcEncoding = head['grpc-encoding'];
-      // grpc-status and grpc-message: the trailers', else a trailers-only answer's headers'.
-      const trailersOnly = head['grpc-status'] !== undefined;
-      const from = parseStatus(trailers['grpc-status']) !== undefined ? trailers : trailersOnly ? head : {};
-      const status = parseStatus(from['grpc-status']);
-      let messages: Buffer[] = [];
-      if (httpStatus === 200 && /^application\/grpc(?:[+;]|$)/.test(contentType)) {
-        try {
-          messages = decodeFrames(Buffer.concat(chunks), Array.isArray(grpcEncoding) ? grpcEncoding[0] : grpcEncoding, ACCEPT_ENCODINGS);
-        } catch (err) {
-          finish(err);
-          return;
-        }
+      try {
+        finish(undefined, answerOf(head, trailers, chunks));
+      } catch (err) {
+        finish(err); // messages that cannot be used (grpc-messages.ts decodeFrames)
       }
-      finish(undefined, {
-        grpcStatus: status !== undefined ? status : statusFromHttp(httpStatus),
-        grpcMessage: decodeGrpcMessage(from['grpc-message']),
-        statusFromHttp: status === undefined,
-        trailersOnly,
-        httpStatus,
-        contentType,
-        messages,
-      });
     });
     st.end(message);
   });
