@@ -6,14 +6,12 @@
 import { Failure, inGuide, tableFailure, withFix } from './failures';
 import { CheckOptions, Grant, parseBaseUrl, prepare, Prepared, withoutSecrets } from './options';
 import { HEADER_SAFE, KEY_RULES } from './probes';
-import type { CheckReport, StepName, StepResult } from './report';
+import { CheckReport, STEP_ORDER, StepName, StepResult } from './report';
 import { RestClient } from './rest';
 import { CheckContext, settleExcess, stepAccess, stepEnforced, stepExpiry, stepKey, stepRoot, Verdict } from './steps';
 import { MAX_LABEL_SHOWN } from '../runtime/names';
 import { redactDeep, safeLine } from '../runtime/secrets';
 import { DEFAULT_GRPC_PORT, DEFAULT_REST_PORT } from '../runtime/url';
-
-const STEP_ORDER: StepName[] = ['root', 'key', 'enforced', 'access', 'grpc', 'expiry'];
 
 /** A catalog failure when the key cannot be sent as it is (the table's KEY_RULES), else undefined. Never includes the key. */
 function keyProblem(key: string): Failure | undefined {
