@@ -1,9 +1,9 @@
 /** What an answer, or its lack, says: the server's words for a message, and the failures every step treats alike. */
 import { STATUS_CODES } from 'node:http';
 import { failure, Failure } from './failures';
-import type { BaseUrl } from './options';
 import { EDGE } from './probes';
 import { DEADLINE_TIMEOUT, Outcome } from './retry';
+import type { CheckContext } from './steps';
 import { codeOf } from '../runtime/errors';
 import { PART_HIDDEN, holdsSecret, safeLine } from '../runtime/secrets';
 import { plural, quote } from '../runtime/text';
@@ -16,13 +16,7 @@ export interface Answer {
 }
 
 /** What the failures of a step are worded with. */
-export interface Wording {
-  readonly target: BaseUrl;
-  readonly secrets: readonly string[];
-  readonly timeoutMs: number;
-  readonly deadlineMs: number;
-  readonly portHint: string;
-}
+type Wording = Pick<CheckContext, 'target' | 'secrets' | 'timeoutMs' | 'deadlineMs' | 'portHint'>;
 
 /** An HTML error page's <title> is looked for in its first characters only (it is in <head>). */
 const TITLE_SCAN_CHARS = 4096;
@@ -56,16 +50,20 @@ function htmlTitle(html: string): string | undefined {
   return undefined;
 }
 
+/** The JSON value of `text`, or undefined. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** "401 Invalid API key or JWT": the status and the server's own words (redacted, one line). */
 export function answer(res: { status: number; body?: string }, secrets: readonly string[]): string {
   const body = String(res.body || '').trim();
   let msg = body;
-  let json;
-  try {
-    json = body.startsWith('{') ? JSON.parse(body) : undefined;
-  } catch {
-    json = undefined;
-  }
+  const json = body.startsWith('{') ? parseJson(body) as { [name: string]: any } | null : undefined;
   if (json && typeof json === 'object') {
     // Qdrant handlers: {"status":{"error":"…"}}; the Qdrant Cloud edge: {"error":"…"}.
     const candidates = [json.status && json.status.error, json.error, json.message, json.status];

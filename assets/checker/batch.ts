@@ -44,13 +44,7 @@ export async function checkMany(options: SharedCheckOptions, grants: Grant[],
   settings: { concurrency?: number; onReport?: (report: CheckReport, index: number) => void } = {}): Promise<BatchReport> {
   const { concurrency = 8, onReport } = settings;
   const secrets = [options && options.apiKey];
-  const { list, shared } = (() => {
-    try {
-      return { list: checkGrantList(grants, secrets), shared: prepare(options) };
-    } catch (err) {
-      throw withoutSecrets(err, secrets);
-    }
-  })();
+  const { list, shared } = await withoutSecrets(secrets, () => ({ list: checkGrantList(grants, secrets), shared: prepare(options) }));
   const reports: CheckReport[] = new Array(list.length);
   let next = 0;
   const worker = async () => {

@@ -6,14 +6,12 @@
 import { Failure, inGuide, tableFailure, withFix } from './failures';
 import { CheckOptions, Grant, parseBaseUrl, prepare, Prepared, withoutSecrets } from './options';
 import { HEADER_SAFE, KEY_RULES } from './probes';
-import type { CheckReport, StepName, StepResult } from './report';
+import { CheckReport, STEP_ORDER, StepName, StepResult } from './report';
 import { RestClient } from './rest';
 import { CheckContext, settleExcess, stepAccess, stepEnforced, stepExpiry, stepKey, stepRoot, Verdict } from './steps';
 import { MAX_LABEL_SHOWN } from '../runtime/names';
 import { redactDeep, safeLine } from '../runtime/secrets';
 import { DEFAULT_GRPC_PORT, DEFAULT_REST_PORT } from '../runtime/url';
-
-const STEP_ORDER: StepName[] = ['root', 'key', 'enforced', 'access', 'grpc', 'expiry'];
 
 /** A catalog failure when the key cannot be sent as it is (the table's KEY_RULES), else undefined. Never includes the key. */
 function keyProblem(key: string): Failure | undefined {
@@ -61,27 +59,23 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
         if (r) results.set(name, { ...r, durationMs: Date.now() - t });
       };
       const enforced = timed('enforced', stepEnforced);
-      await timed('root', stepRoot);
-      let root = results.get('root') as Verdict;
-      // What REST's root allows (Qdrant, or its edge) allows gRPC's keyed calls too: no later.
-      settleRoot(!root.failure);
-      if (root.edge) {
-        // The step's attempts are those of root with the key; its time is both.
-        await timed('root', (c, r) => stepRoot(c, r, 'root-keyed'));
-        root = { ...(results.get('root') as Verdict), durationMs: (root.durationMs as number) + ((results.get('root') as Verdict).durationMs as number) };
-        results.set('root', root);
-      }
-      if (!root.failure) await Promise.all([timed('key', stepKey), timed('access', stepAccess)]);
+      // An edge gets root asked again with the key: the step's attempts are those, its time is both.
+      await timed('root', async (c, r) => {
+        const root = await stepRoot(c, r);
+        // What REST's root allows (Qdrant, or its edge) allows gRPC's keyed calls too: no later.
+        settleRoot(!root.failure);
+        return root.edge ? stepRoot(c, r, 'root-keyed') : root;
+      });
+      if (!results.get('root')?.failure) await Promise.all([timed('key', stepKey), timed('access', stepAccess)]);
       await enforced;
       const access = results.get('access');
       if (access) results.set('access', settleExcess(ctx, report, access));
       if (grpc) {
-        const t = Date.now();
         const r = await grpc;
         if (r.skipped) {delete report.grpcVersion;} else {
           const f = r.failure && r.failure.id === 'grpc-rejected' && report.keyStatus === 'accepted'
             ? { ...r.failure, message: `${r.failure.message} although REST accepted it` } : r.failure;
-          results.set('grpc', { ...r, failure: f, durationMs: r.durationMs ?? Date.now() - t });
+          results.set('grpc', { ...r, failure: f });
           if (r.note) report.notes.push(r.note);
         }
       }
@@ -119,11 +113,7 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
 }
 
 /** Checks one grant: a report (also when it fails) without the key; rejects only with a usage error. */
-export async function checkClusterAccess(options: CheckOptions): Promise<CheckReport> {
-  const secrets = [options && options.apiKey];
-  try {
-    return await checkGrant(prepare(options), { url: options.url, grpcUrl: options.grpcUrl, label: options.label });
-  } catch (err) {
-    throw withoutSecrets(err, secrets);
-  }
+export function checkClusterAccess(options: CheckOptions): Promise<CheckReport> {
+  return withoutSecrets([options && options.apiKey],
+    () => checkGrant(prepare(options), { url: options.url, grpcUrl: options.grpcUrl, label: options.label }));
 }

@@ -5,6 +5,7 @@
  * secrets before parsing, any JWT printed is [redacted], and a variable's name is shown only when
  * it reads like one (`--key-env <the key>` is an easy mistake).
  */
+import { parseJson } from './answers';
 import { checkMany } from './batch';
 import { checkClusterAccess } from './check';
 import type { CheckOptions, Grant, SharedCheckOptions } from './options';
@@ -143,6 +144,14 @@ function verifyKey(rest: readonly string[], env: RunIo['env']): { help: true } |
   return { verified: true };
 }
 
+/** The JSON of --grants-env's variable (`source` names it). */
+function grantsJson(raw: string | undefined, source: string): unknown {
+  if (raw === undefined || raw === '') throw new RuntimeError(`${source} is not set or empty`);
+  const parsed = parseJson(raw);
+  if (parsed === undefined) throw new RuntimeError(`${source} is not valid JSON; expected a list of {"label","url","grpcUrl"}`);
+  return parsed;
+}
+
 /** Turns argv and the environment into what to run, or { help: true }. Throws a usage error. */
 export function parseCommandLine(argv: readonly string[], env: RunIo['env']): { help: true } | { help?: undefined; verified: true }
   | { help?: undefined; verified?: undefined; json: boolean; options: SharedCheckOptions & Partial<Grant>; grants?: Grant[]; concurrency: number } {
@@ -167,23 +176,11 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']): { 
   if (o.grantsSha256 !== undefined && o.grantsFile === undefined) throw new RuntimeError('--grants-sha256 goes with --grants-file');
   const apiKey = readKey(o, values.keyEnv !== undefined, env);
   let grants: Grant[] | undefined;
-  if (o.grantsEnv !== undefined || o.grantsFile !== undefined) {
-    let parsed: unknown;
-    let source: string;
-    if (o.grantsFile !== undefined) {
-      source = `grants file ${JSON.stringify(o.grantsFile)}`;
-      parsed = readInputFile(o.grantsFile, o.grantsSha256, 'grants file');
-    } else {
-      const name = o.grantsEnv as string;
-      const raw = envValue(env, name);
-      source = describeVariable(name, CHECK_OPTIONS.grantsEnv.flag);
-      if (raw === undefined || raw === '') throw new RuntimeError(`${source} is not set or empty`);
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        throw new RuntimeError(`${source} is not valid JSON; expected a list of {"label","url","grpcUrl"}`);
-      }
-    }
+  if (o.url === undefined) {
+    const source = o.grantsFile !== undefined ? `grants file ${JSON.stringify(o.grantsFile)}`
+      : describeVariable(o.grantsEnv as string, CHECK_OPTIONS.grantsEnv.flag);
+    const parsed = o.grantsFile !== undefined ? readInputFile(o.grantsFile, o.grantsSha256, 'grants file')
+      : grantsJson(envValue(env, o.grantsEnv as string), source);
     if (!Array.isArray(parsed) || parsed.length === 0) throw new RuntimeError(`${source} must be a non-empty JSON list of {"label","url","grpcUrl"}`);
     // fromEntries keeps every member an own property, "__proto__" too (checkGrantList refuses it).
     grants = parsed.map((g: unknown, i) => (g && typeof g === 'object' && !Array.isArray(g)

@@ -82,16 +82,11 @@ const CATALOG = [
 /** The id of a failure in the catalog, e.g. `key-rejected`. */
 export type FailureId = typeof CATALOG[number][0];
 
-/** One entry of the catalog: the fixed text the failure message starts with; the likely cause and the fix, for the setup guide (Markdown). */
-export interface FailureEntry {
-  readonly id: FailureId;
-  readonly phrase: string;
-  readonly cause: string;
-  readonly fix: string;
-}
+/** Every failure the checker can report: the fixed text its message starts with; the likely cause and the fix, for the setup guide (Markdown). */
+export const FAILURES = Object.freeze(CATALOG.map(([id, phrase, cause, fix]) => ({ id, phrase, cause, fix })));
 
-/** Every failure the checker can report. */
-export const FAILURES: readonly FailureEntry[] = Object.freeze(CATALOG.map(([id, phrase, cause, fix]) => ({ id, phrase, cause, fix })));
+/** One entry of the catalog. */
+export type FailureEntry = typeof FAILURES[number];
 
 /** A failure: its id and its message, which starts with the catalog phrase. */
 export interface Failure {

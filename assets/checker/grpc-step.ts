@@ -10,8 +10,8 @@ import { GrpcAnswer, GrpcClient, openGrpc } from './grpc';
 import { decodeHealthCheckReply, encodeEmpty, GrpcStatus } from './grpc-messages';
 import { NO_KEY_TEXT } from './probes';
 import type { CheckReport } from './report';
-import { h2Error } from './rest';
-import { backoff, Outcome, RETRYABLE_CODES, withRetries } from './retry';
+import { credential, h2Error } from './rest';
+import { Outcome, withRetries } from './retry';
 import type { CheckContext, Verdict } from './steps';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
 import { safeLine } from '../runtime/secrets';
@@ -28,19 +28,17 @@ const BAD_ANSWER_CODES = new Set(['ERR_GRPC_TOO_LARGE', 'ERR_GRPC_FRAME']);
 /** The check's context with the gRPC address, and whether REST's root step passed (the keyed calls wait for it, and are skipped without it). */
 type GrpcContext = Omit<CheckContext, 'rest'> & { readonly restProven: Promise<boolean> };
 
-/** One call with retries, bounded by the deadline; an HTTP/2 reset is retried as a reset connection, as on REST. */
-function attemptCall(ctx: GrpcContext, client: GrpcClient, path: string, metadata: Record<string, string>, first = false) {
-  return withRetries(ctx,
+/** One call with retries within the deadline (an HTTP/2 reset is retried as a reset connection, as on REST): its answer, or why none. */
+async function ask(ctx: GrpcContext, client: GrpcClient, path: string, metadata: Record<string, string>, first = false) {
+  const o = await withRetries(ctx,
     (timeoutMs) => client.call(path, { metadata, message: encodeEmpty(), timeoutMs }).catch((err) => {
       // The first call over http:// reset before any answer: most likely a TLS port, which a new
       // attempt would not change (http:// is for loopback only, where no proxy resets streams).
       if (first && ctx.target.protocol === 'http:' && codeOf(err) === 'ERR_HTTP2_STREAM_ERROR') throw new RuntimeError(messageOf(err), PLAIN_TO_TLS);
       throw h2Error(err);
     }),
-    (outcome, n) => {
-      const retryable = outcome.err ? RETRYABLE_CODES.has(codeOf(outcome.err)) : RETRY_STATUSES.has((outcome.value as GrpcAnswer).grpcStatus);
-      return retryable ? backoff(ctx, n) : undefined;
-    });
+    (answer, backoffMs) => (RETRY_STATUSES.has(answer.grpcStatus) ? backoffMs : undefined));
+  return { attempts: o.attempts, answer: o.value as GrpcAnswer, failure: transportFailure(ctx, o, path) };
 }
 
 /** A gRPC answer that refuses the credentials (or their absence): 16 or 7. */
@@ -76,29 +74,25 @@ export async function checkGrpc(ctx: GrpcContext, report: CheckReport): Promise<
   let client: GrpcClient | undefined;
   try {
     client = openGrpc(ctx.target.url, { secureContext: ctx.secureContext, timeoutMs: ctx.timeoutMs });
-    const credential: Record<string, string> = ctx.header === 'bearer' ? { authorization: `Bearer ${ctx.key}` } : { 'api-key': ctx.key };
-    let health = await attemptCall(ctx, client, HEALTH, {}, true);
-    let broken = transportFailure(ctx, health, HEALTH);
-    if (broken) return done(health.attempts, { failure: broken });
-    let answer = health.value as GrpcAnswer;
-    if (isRefusal(answer) && !isQdrantRefusal(ctx.target.hostname, answer.grpcMessage)) {
+    let health = await ask(ctx, client, HEALTH, {}, true);
+    if (health.failure) return done(health.attempts, { failure: health.failure });
+    if (isRefusal(health.answer) && !isQdrantRefusal(ctx.target.hostname, health.answer.grpcMessage)) {
       return done(health.attempts, {
-        failure: failure('grpc-not-qdrant', `: ${HEALTH} without a key answered ${describe(answer, ctx.secrets)}, ` +
+        failure: failure('grpc-not-qdrant', `: ${HEALTH} without a key answered ${describe(health.answer, ctx.secrets)}, ` +
         'which is neither Qdrant\'s answer nor its refusal; the key was not sent there: check the URL and the gRPC port'),
       });
     }
-    if (isRefusal(answer)) {
+    if (isRefusal(health.answer)) {
       // Qdrant answers HealthCheck whatever the key: a refusal is an edge (as on REST) or a Qdrant
       // before 1.15.1. Ask again with the key once REST's root allows keyed calls.
       if (!(await ctx.restProven)) return done(health.attempts, { skipped: true });
-      health = await attemptCall(ctx, client, HEALTH, credential);
-      broken = transportFailure(ctx, health, HEALTH);
-      if (broken) return done(health.attempts, { failure: broken });
-      answer = health.value as GrpcAnswer;
-      if (isRefusal(answer)) {
-        return done(health.attempts, { failure: failure('grpc-rejected', ` (${describe(answer, ctx.secrets)} from ${HEALTH}, which the endpoint checks the key on)`) });
+      health = await ask(ctx, client, HEALTH, credential(ctx));
+      if (health.failure) return done(health.attempts, { failure: health.failure });
+      if (isRefusal(health.answer)) {
+        return done(health.attempts, { failure: failure('grpc-rejected', ` (${describe(health.answer, ctx.secrets)} from ${HEALTH}, which the endpoint checks the key on)`) });
       }
     }
+    const answer = health.answer;
     let info;
     try {
       info = answer.grpcStatus === GrpcStatus.OK && answer.messages.length > 0 ? decodeHealthCheckReply(answer.messages[0]) : undefined;
@@ -117,13 +111,11 @@ export async function checkGrpc(ctx: GrpcContext, report: CheckReport): Promise<
 
     // The key goes to List only once REST's root proved the cluster's address: HealthCheck proved a Qdrant, not this cluster.
     if (!(await ctx.restProven)) return done(health.attempts, { skipped: true });
-    const [withKey, withoutKey] = await Promise.all([attemptCall(ctx, client, LIST, credential), attemptCall(ctx, client, LIST, {})]);
+    const [withKey, withoutKey] = await Promise.all([ask(ctx, client, LIST, credential(ctx)), ask(ctx, client, LIST, {})]);
     const attempts = health.attempts + withKey.attempts + withoutKey.attempts;
-    for (const o of [withKey, withoutKey]) {
-      const f = transportFailure(ctx, o, LIST);
-      if (f) return done(attempts, { failure: f });
-    }
-    const k = withKey.value as GrpcAnswer;
+    const broken = withKey.failure ?? withoutKey.failure;
+    if (broken) return done(attempts, { failure: broken });
+    const k = withKey.answer;
     if (k.grpcStatus === GrpcStatus.PERMISSION_DENIED && /ExpiredSignature/.test(k.grpcMessage)) {
       const when = ctx.keyInfo.expiresAt ? ` on ${ctx.keyInfo.expiresAt.toISOString().slice(0, 10)}` : '';
       return done(attempts, { failure: failure('key-expired', `${when} (gRPC ${describe(k, ctx.secrets)}); create a new key and rotate to it`) });
@@ -139,7 +131,7 @@ export async function checkGrpc(ctx: GrpcContext, report: CheckReport): Promise<
     if (k.grpcStatus !== GrpcStatus.OK) {
       return done(attempts, { failure: failure('grpc-unexpected', ` to ${LIST} with the key: ${describe(k, ctx.secrets)}`, { serverText: true }) });
     }
-    const n = withoutKey.value as GrpcAnswer;
+    const n = withoutKey.answer;
     if (n.grpcStatus === GrpcStatus.OK) {
       if (ctx.requireAuth) {
         return done(attempts, { failure: failure('grpc-open', `: ${LIST} without a key answered status 0 — enable an API key on the cluster (or pass --allow-open)`) });

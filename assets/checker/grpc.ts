@@ -7,6 +7,7 @@
 import * as http2 from 'node:http2';
 import { connect as tlsConnect, SecureContext } from 'node:tls';
 import { decodeFrames, decodeGrpcMessage, encodeEmpty, MAX_RESPONSE_BYTES, statusFromHttp } from './grpc-messages';
+import { USER_AGENT } from './rest';
 import { verifiedTls } from './trust';
 import { RuntimeError } from '../runtime/errors';
 import { clip } from '../runtime/text';
@@ -14,35 +15,18 @@ import { DEFAULT_GRPC_PORT, ParsedClusterUrl, parseClusterUrl, showUrl } from '.
 
 export { decodeHealthCheckReply, decodeListCollections, encodeEmpty, GrpcStatus } from './grpc-messages';
 
-const USER_AGENT = 'qdrant-cluster-access-checker';
 /** The message encodings a call accepts (its grpc-accept-encoding): Qdrant's answers are small. */
 const ACCEPT_ENCODINGS = Object.freeze(['identity']);
 /** Metadata names the transport owns; a caller may not set them. */
 const RESERVED_METADATA = new Set(['content-type', 'te', 'user-agent', 'grpc-timeout', 'grpc-encoding', 'grpc-accept-encoding', 'host', 'connection']);
 
-/**
- * An answer, whatever its status: grpc-status from the trailers or a trailers-only answer's headers,
- * else mapped from the HTTP status (`statusFromHttp`); grpc-message decoded (server text); the
- * messages (only for HTTP 200 `application/grpc`).
- */
-export interface GrpcAnswer {
-  grpcStatus: number;
-  grpcMessage: string;
-  statusFromHttp: boolean;
-  trailersOnly: boolean;
-  httpStatus: number;
-  contentType: string;
-  messages: Buffer[];
-}
+/** A call's answer (see answerOf). */
+export type GrpcAnswer = ReturnType<typeof answerOf>;
 
-export interface GrpcClient {
-  /** The origin the client talks to, `https://host:port`. */
-  readonly url: string;
-  /** One unary call on its own stream; metadata: headers such as `{ 'api-key': key }`; message: default the empty one. */
-  call(path: string, options?: { metadata?: Readonly<Record<string, string>>; message?: Buffer; timeoutMs?: number }): Promise<GrpcAnswer>;
-  /** Cancels pending calls (they reject with 'ERR_GRPC_CLOSED') and closes the connection. */
-  close(): Promise<void>;
-}
+/** `url`: the origin it talks to, `https://host:port`. */
+export type GrpcClient = ReturnType<typeof openGrpc>;
+
+type CallOptions = { metadata?: Readonly<Record<string, string>>; message?: Buffer; timeoutMs?: number };
 
 /** A gRPC base URL by the address rule (runtime/url.ts), port 6334 when absent. Throws with the code 'ERR_GRPC_USAGE'. */
 export function parseGrpcUrl(input: string): { protocol: string; hostname: string; port: number; authority: string; origin: string } {
@@ -71,8 +55,32 @@ function parseStatus(value: unknown): number | undefined {
   return /^\d{1,3}$/.test(String(text)) ? Number(text) : undefined;
 }
 
+/**
+ * An answer, whatever its status: grpc-status from the trailers or a trailers-only answer's headers,
+ * else mapped from the HTTP status (`statusFromHttp`); grpc-message decoded (server text); the
+ * messages (only for HTTP 200 `application/grpc`).
+ */
+function answerOf(head: http2.IncomingHttpHeaders, trailers: http2.IncomingHttpHeaders, chunks: Buffer[]) {
+  const httpStatus = Number(head[':status']);
+  const contentType = String(head['content-type'] || '');
+  const encoding = head['grpc-encoding'];
+  const trailersOnly = head['grpc-status'] !== undefined;
+  const from = parseStatus(trailers['grpc-status']) !== undefined ? trailers : trailersOnly ? head : {};
+  const status = parseStatus(from['grpc-status']);
+  const framed = httpStatus === 200 && /^application\/grpc(?:[+;]|$)/.test(contentType);
+  return {
+    grpcStatus: status !== undefined ? status : statusFromHttp(httpStatus),
+    grpcMessage: decodeGrpcMessage(from['grpc-message']),
+    statusFromHttp: status === undefined,
+    trailersOnly,
+    httpStatus,
+    contentType,
+    messages: framed ? decodeFrames(Buffer.concat(chunks), Array.isArray(encoding) ? encoding[0] : encoding, ACCEPT_ENCODINGS) : [],
+  };
+}
+
 /** A client for `url`; `timeoutMs`: one call's default limit, connect to last byte. Connects on the first call, anew after a failure. */
-export function openGrpc(url: string, options: { secureContext?: SecureContext; timeoutMs: number }): GrpcClient {
+export function openGrpc(url: string, options: { secureContext?: SecureContext; timeoutMs: number }) {
   const target = parseGrpcUrl(url);
   const defaultTimeout = positiveTimeout(options.timeoutMs, 'timeoutMs');
   const secureContext = options.secureContext;
@@ -97,7 +105,8 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
     return s;
   }
 
-  const call: GrpcClient['call'] = (path, callOptions = {}) => new Promise<GrpcAnswer>((resolve, reject) => {
+  /** One unary call on its own stream; metadata: headers such as `{ 'api-key': key }`; message: default the empty one. */
+  const call = (path: string, callOptions: CallOptions = {}) => new Promise<GrpcAnswer>((resolve, reject) => {
     if (closed) throw new RuntimeError('the gRPC client is closed', 'ERR_GRPC_CLOSED');
     if (typeof path !== 'string' || !/^\/[A-Za-z0-9_.]+\/[A-Za-z0-9_]+$/.test(path)) {
       throw new RuntimeError(`invalid gRPC method path '${clip(String(path), 100)}': expected /package.Service/Method`, 'ERR_GRPC_USAGE');
@@ -156,27 +165,16 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
       return;
     }
     const st = stream;
-    let httpStatus = 0;
-    let contentType = '';
-    let grpcEncoding: string | string[] | undefined;
-    // grpc-status and grpc-message: the trailers', else a trailers-only answer's headers'.
-    let head: { status?: number; message?: string | string[] } = {};
-    let trailer: typeof head = {};
-    let trailersOnly = false;
+    let head: http2.IncomingHttpHeaders = {};
+    let trailers: http2.IncomingHttpHeaders = {};
     let size = 0;
     const chunks: Buffer[] = [];
 
     st.on('response', (h) => {
-      httpStatus = Number(h[':status']) || 0;
-      contentType = String(h['content-type'] || '');
-      grpcEncoding = h['grpc-encoding'];
-      if (h['grpc-status'] !== undefined) {
-        trailersOnly = true;
-        head = { status: parseStatus(h['grpc-status']), message: h['grpc-message'] };
-      }
+      head = h;
     });
     st.on('trailers', (t) => {
-      trailer = { status: parseStatus(t['grpc-status']), message: t['grpc-message'] };
+      trailers = t;
     });
     st.on('data', (d: Buffer) => {
       size += d.length;
@@ -190,33 +188,20 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
     st.on('error', (err: Error & { code?: string }) => finish(sessionError || (err && err.code === 'ERR_HTTP2_STREAM_CANCEL' && err.cause) || err));
     st.on('close', () => {
       if (settled) return;
-      if (httpStatus === 0) {
+      if (!Number(head[':status'])) {
         finish(sessionError || new RuntimeError(`the stream of ${path} was closed without an answer (HTTP/2 code ${st.rstCode})`, 'ERR_HTTP2_STREAM_ERROR'));
         return;
       }
-      const { status, message: rawMessage } = trailer.status !== undefined ? trailer : head;
-      let messages: Buffer[] = [];
-      if (httpStatus === 200 && /^application\/grpc(?:[+;]|$)/.test(contentType)) {
-        try {
-          messages = decodeFrames(Buffer.concat(chunks), Array.isArray(grpcEncoding) ? grpcEncoding[0] : grpcEncoding, ACCEPT_ENCODINGS);
-        } catch (err) {
-          finish(err);
-          return;
-        }
+      try {
+        finish(undefined, answerOf(head, trailers, chunks));
+      } catch (err) {
+        finish(err); // messages that cannot be used (grpc-messages.ts decodeFrames)
       }
-      finish(undefined, {
-        grpcStatus: status !== undefined ? status : statusFromHttp(httpStatus),
-        grpcMessage: decodeGrpcMessage(rawMessage),
-        statusFromHttp: status === undefined,
-        trailersOnly,
-        httpStatus,
-        contentType,
-        messages,
-      });
     });
     st.end(message);
   });
 
+  /** Cancels pending calls (they reject with 'ERR_GRPC_CLOSED') and closes the connection. */
   function close(): Promise<void> {
     closed = true;
     for (const p of [...pending]) p.cancel(new RuntimeError('the gRPC client was closed', 'ERR_GRPC_CLOSED'));

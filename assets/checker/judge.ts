@@ -1,6 +1,6 @@
 /** The Node engine of the probe table (probes.ts): a probe's request, and its verdict with the placeholders filled. */
 import { randomBytes } from 'node:crypto';
-import { Answer, answer, isQdrantRefusal } from './answers';
+import { Answer, answer, isQdrantRefusal, parseJson } from './answers';
 import { Failure, tableFailure } from './failures';
 import { BaseUrl, DeclaredAccess, NAME_HIDDEN, Prepared } from './options';
 import { EDGE, Match, OTHERWISE, ProbeId, PROBES, ProbeVerdict, RANDOM_COLLECTION_PREFIX, UNDECLARED } from './probes';
@@ -31,14 +31,6 @@ export function planAccess(access: DeclaredAccess, read: string[], write: string
   return ids.flatMap((id, i) => (!PROBES[id].perCollection ? [ask(id)] : i === first ? [...per('read', read), ...per('write', write)] : []));
 }
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The value at a path ("a.b") of a JSON body, or undefined. */
 function at(json: unknown, path: string): unknown {
   return path.split('.').reduce((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), json);
@@ -51,7 +43,7 @@ function names(list: unknown): string[] | undefined {
 
 /** The Qdrant Cloud edge's JSON refusal: `{"error":"forbidden"}`, and nothing else in it. */
 function edgeJson(body: string): boolean {
-  const json = parse(body.trim());
+  const json = parseJson(body.trim());
   return json !== null && typeof json === 'object' && !Array.isArray(json) && Object.keys(json).length === 1 &&
     (EDGE.errors as readonly unknown[]).includes((json as { error?: unknown }).error);
 }
@@ -81,7 +73,7 @@ function matches(m: Match, res: Answer, json: unknown, ctx: JudgeContext): boole
 /** The probe's verdict on an answer (o.value): the first case that matches, or `otherwise`. */
 export function judge(a: Asked, o: Outcome<Answer>, ctx: JudgeContext): Judged {
   const res = o.value as Answer;
-  const json = parse(res.body);
+  const json = parseJson(res.body);
   let v: ProbeVerdict = OTHERWISE;
   for (const c of PROBES[a.id].cases) {
     const then = ('kind' in c.then ? c.then : c.then[ctx.access]) as ProbeVerdict;

@@ -4,7 +4,7 @@ import { BACKOFF } from './retry';
 import { loadTrust } from './trust';
 import { RuntimeError } from '../runtime/errors';
 import { COLLECTION_RULE, isCollectionName, repeatedName } from '../runtime/names';
-import { CHECK_OPTIONS, defaultDeadlineSeconds } from '../runtime/protocol';
+import { CHECK_OPTIONS, defaultDeadlineSeconds, OptionSpec } from '../runtime/protocol';
 import { holdsPart, redact } from '../runtime/secrets';
 import { quote } from '../runtime/text';
 import { DEFAULT_GRPC_PORT, DEFAULT_REST_PORT, parseClusterUrl, showUrl } from '../runtime/url';
@@ -87,17 +87,22 @@ function shownValue(value: unknown, options: SharedCheckOptions, max = 40): stri
   return quote(typeof value === 'string' ? redact(value, [options.apiKey]) : value, max);
 }
 
-/** A usage error whose message holds no form of the secrets (a key pasted into another option); any other error as it is. */
-export function withoutSecrets(err: unknown, secrets: readonly (string | undefined)[]): unknown {
-  if (!(err instanceof RuntimeError)) return err;
-  const message = redact(err.message, secrets);
-  return message === err.message ? err : new RuntimeError(message, err.code);
+/** What `run` returns; a usage error it throws holds no form of the secrets (a key pasted into another option), any other is as it is. */
+export async function withoutSecrets<T>(secrets: readonly (string | undefined)[], run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof RuntimeError)) throw err;
+    const message = redact(err.message, secrets);
+    throw message === err.message ? err : new RuntimeError(message, err.code);
+  }
 }
 
 function numberOption(options: SharedCheckOptions, name: 'timeoutSeconds' | 'deadlineSeconds' | 'retries' | 'minValidityDays' | 'warnValidityDays',
-  spec: { min: number; max: number }, integer = false): number | undefined {
+  spec: OptionSpec & { min: number; max: number }): number | undefined {
   const value: unknown = options[name];
   if (value === undefined) return undefined;
+  const integer = spec.type === 'integer';
   const ok = typeof value === 'number' && Number.isFinite(value) && (!integer || Number.isInteger(value)) && value >= spec.min && value <= spec.max;
   if (!ok) throw new RuntimeError(`${name} must be a ${integer ? 'whole ' : ''}number in ${spec.min}-${spec.max}; got ${shownValue(value, options)}`);
   return value;
@@ -159,14 +164,14 @@ export function prepare(options: SharedCheckOptions) {
     header: enumOption(options, 'header', CHECK_OPTIONS.header),
     timeoutMs: timeoutSeconds * 1000,
     deadlineMs: (numberOption(options, 'deadlineSeconds', CHECK_OPTIONS.deadline) ?? defaultDeadlineSeconds(timeoutSeconds)) * 1000,
-    retries: numberOption(options, 'retries', CHECK_OPTIONS.retries, true) ?? CHECK_OPTIONS.retries.default,
+    retries: numberOption(options, 'retries', CHECK_OPTIONS.retries) ?? CHECK_OPTIONS.retries.default,
     requireAuth: options.requireAuth === undefined ? true : Boolean(options.requireAuth),
     access,
     read,
     write,
     allowExcessAccess: Boolean(options.allowExcessAccess),
-    minValidityDays: numberOption(options, 'minValidityDays', CHECK_OPTIONS.minValidityDays, true) ?? CHECK_OPTIONS.minValidityDays.default,
-    warnValidityDays: numberOption(options, 'warnValidityDays', CHECK_OPTIONS.warnValidityDays, true) ?? CHECK_OPTIONS.warnValidityDays.default,
+    minValidityDays: numberOption(options, 'minValidityDays', CHECK_OPTIONS.minValidityDays) ?? CHECK_OPTIONS.minValidityDays.default,
+    warnValidityDays: numberOption(options, 'warnValidityDays', CHECK_OPTIONS.warnValidityDays) ?? CHECK_OPTIONS.warnValidityDays.default,
     deployCommand: enumOption(options, 'deployCommand', CHECK_OPTIONS.deployCommand),
     guide: guideOption(options),
     backoffBaseMs: options.backoffBaseMs ?? BACKOFF.baseMs,

@@ -34,13 +34,6 @@
  * only the JWT names; {undeclaredFix} UNDECLARED.fixes: `listed` when the server lists them all,
  * `notCreated` when none ({it}: "it" or "them"), else `some`. Node also hides a name that holds
  * part of the key (secrets.ts).
- *
- * KEY_RULES hold before anything is sent (else the key step fails): `trimmed`, and `header-safe`
- * (every character in HEADER_SAFE, read alike by JavaScript and RE2). EXPIRY judges a JWT's `exp`
- * once the key step passed, the first that holds deciding: `expired` (not after now), `tooSoon`
- * (minValidityDays set, and fewer whole days left), `warning` (fewer than warnValidityDays); with
- * {expiredAt} "YYYY-MM-DD at hh:mm:ss UTC", {expiry} (jwt.ts describeExpiry), {minValidityDays}.
- * OPEN_NOT_ENFORCED warns of excess on an allowed open cluster; {access}: the declared access.
  */
 import type { FailureId } from './failures';
 import type { DeclaredAccess } from './options';
@@ -244,13 +237,17 @@ const TABLE: { readonly [id in ProbeId]: Probe<Checked> } = {
 /** Characters a key may hold (a character class's body, read alike by JavaScript and RE2). */
 export const HEADER_SAFE = '\\t\\x20-\\x7e\\x80-\\xff';
 
-/** The key rules (see the header), in the order they are checked. */
+/** Hold before anything is sent (else the key step fails), checked in this order: every character in HEADER_SAFE for `header-safe`. */
 export const KEY_RULES: readonly { readonly rule: 'trimmed' | 'header-safe'; readonly then: FailVerdict }[] = [
   { rule: 'trimmed', then: failure('key-whitespace', ' at its start or end — likely a copy-paste error; remove it') as FailVerdict<Checked> },
   { rule: 'header-safe', then: failure('key-bad-characters', ' or a character that cannot be sent in an HTTP header — likely a copy-paste error; copy the key again') as FailVerdict<Checked> },
 ];
 
-/** The expiry's verdicts (see the header). */
+/**
+ * A JWT's `exp` once the key step passed, the first that holds deciding: `expired` (not after now),
+ * `tooSoon` (minValidityDays set, and fewer whole days left), `warning` (fewer than warnValidityDays);
+ * with {expiredAt} "YYYY-MM-DD at hh:mm:ss UTC", {expiry} (jwt.ts describeExpiry), {minValidityDays}.
+ */
 export const EXPIRY: { readonly expired: FailVerdict; readonly tooSoon: FailVerdict; readonly warning: string } = {
   expired: failure('key-expired', ' on {expiredAt} (by this machine\'s clock; Qdrant accepts a key for 30 s past its expiry); create a new key and rotate to it') as FailVerdict<Checked>,
   tooSoon: failure('key-expires-soon', ': it {expiry}, and at least {minValidityDays} days are required (healthCheck.minValidityDays, --min-validity-days); ' +
@@ -258,7 +255,7 @@ export const EXPIRY: { readonly expired: FailVerdict; readonly tooSoon: FailVerd
   warning: 'key {expiry}: rotate it soon (setup guide, section 6)',
 };
 
-/** The warning of an allowed open cluster where the key showed more access than declared (see the header). */
+/** The warning of an allowed open cluster where the key showed more access than declared; {access}: the declared access. */
 export const OPEN_NOT_ENFORCED = 'cluster is open: any request may manage it, whatever the key, so the declared access ({access}) is not enforced';
 
 /** The table. Node judges an access step's probes in this order (the first failure is reported), a collection's together, read collections first. */

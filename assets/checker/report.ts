@@ -5,7 +5,10 @@ import { MAX_LABEL_SHOWN } from '../runtime/names';
 import { safeLine } from '../runtime/secrets';
 import { plural } from '../runtime/text';
 
-export type StepName = 'root' | 'key' | 'enforced' | 'access' | 'grpc' | 'expiry';
+/** The steps of a check, in the order of its report. */
+export const STEP_ORDER = ['root', 'key', 'enforced', 'access', 'grpc', 'expiry'] as const;
+
+export type StepName = typeof STEP_ORDER[number];
 
 /** One step of a check, as reported. */
 export interface StepResult {

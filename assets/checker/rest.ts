@@ -10,13 +10,15 @@ import * as https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, ConnectionOptions, SecureContext, TLSSocket } from 'node:tls';
 import { Answer, retryAfterSeconds, seconds } from './answers';
-import type { BaseUrl, KeyHeader } from './options';
-import { Bounds, DEADLINE_TIMEOUT, Outcome, RETRYABLE_CODES, backoff, withRetries } from './retry';
+import type { BaseUrl } from './options';
+import type { Probe } from './probes';
+import { DEADLINE_TIMEOUT, Outcome, withRetries } from './retry';
+import type { CheckContext } from './steps';
 import { verifiedTls } from './trust';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
 
 const MAX_BODY_BYTES = 1024 * 1024; // a larger answer fails the step: a status, a version and a count are a few KB
-const USER_AGENT = 'qdrant-cluster-access-checker';
+export const USER_AGENT = 'qdrant-cluster-access-checker';
 /** HTTP/1.1 connections of one cluster's check (a server without HTTP/2): its parallel requests. */
 const MAX_SOCKETS = 6;
 
@@ -120,31 +122,22 @@ function agentStartingWith(socket: TLSSocket, tlsOptions: ConnectionOptions): ht
   return agent;
 }
 
-export interface Sender extends Bounds {
-  readonly target: BaseUrl;
-  readonly rest: RestClient;
-  readonly key: string;
-  readonly header: KeyHeader;
-}
-
-/** How an answer is taken in: settled once; `closed` is an error only when nothing was settled. */
+/** How an answer is taken in: settled once (a stream that closes after its answer rejects nothing). */
 interface Answered {
   resolve(value: Answer): void;
   reject(err: unknown): void;
   tooLarge(): void;
-  closed(): void;
 }
 
-/** One request. Resolves the answer; rejects on network/TLS errors and on timeout. */
-function send(ctx: Sender, method: string, path: string, options: { withKey: boolean; body?: string }, timeoutMs: number,
-  byDeadline: boolean): Promise<Answer> {
-  const headers: Record<string, string> = { 'accept': 'application/json', 'user-agent': USER_AGENT };
-  if (options.withKey) {
-    // Exactly one credential header: Qdrant reads api-key first, even when it is empty.
-    if (ctx.header === 'bearer') headers.authorization = `Bearer ${ctx.key}`;
-    else headers['api-key'] = ctx.key;
-  }
-  const payload = options.body === undefined ? undefined : Buffer.from(options.body);
+/** The key's one credential header (Qdrant reads api-key first, even when it is empty), or gRPC metadata. */
+export function credential(ctx: Pick<CheckContext, 'header' | 'key'>): Record<string, string> {
+  return ctx.header === 'bearer' ? { authorization: `Bearer ${ctx.key}` } : { 'api-key': ctx.key };
+}
+
+/** One request of a probe (probes.ts). Resolves the answer; rejects on network/TLS errors and on timeout. */
+function send(ctx: CheckContext, { method, withKey, body }: Probe['request'], path: string, timeoutMs: number, byDeadline: boolean): Promise<Answer> {
+  const headers: Record<string, string> = { 'accept': 'application/json', 'user-agent': USER_AGENT, ...(withKey ? credential(ctx) : {}) };
+  const payload = body === undefined ? undefined : Buffer.from(body);
   if (payload) {
     headers['content-type'] = 'application/json';
     headers['content-length'] = String(payload.length);
@@ -169,7 +162,6 @@ function send(ctx: Sender, method: string, path: string, options: { withKey: boo
       reject: (e) => settle(() => reject(e)),
       tooLarge: () => settle(() => reject(Object.assign(new RuntimeError(`answer larger than 1 MiB (${MAX_BODY_BYTES} bytes); stopped reading`,
         'ERR_ANSWER_TOO_LARGE'), { request: `${method} ${path}` }))),
-      closed: () => settle(() => reject(closedError())),
     };
     ctx.rest.ready().then((protocol) => {
       if (settled) return;
@@ -198,7 +190,7 @@ function readAnswer(stream: NodeJS.ReadableStream, status: number, headers: Answ
 }
 
 /** A request over HTTP/1.1 (keep-alive agent). Returns what aborts it. */
-function sendH1(ctx: Sender, method: string, path: string, headers: Record<string, string>, payload: Buffer | undefined, answered: Answered) {
+function sendH1(ctx: CheckContext, method: string, path: string, headers: Record<string, string>, payload: Buffer | undefined, answered: Answered) {
   const t = ctx.target;
   const transport = t.protocol === 'https:' ? https : http;
   const req = transport.request({
@@ -212,7 +204,7 @@ function sendH1(ctx: Sender, method: string, path: string, headers: Record<strin
   }, (res) => {
     readAnswer(res, res.statusCode as number, res.headers, answered, () => req.destroy());
     res.on('error', answered.reject);
-    res.on('close', answered.closed);
+    res.on('close', () => answered.reject(closedError()));
   });
   req.on('error', answered.reject);
   req.end(payload);
@@ -243,26 +235,23 @@ function sendH2(session: http2.ClientHttp2Session | undefined, method: string, p
     readAnswer(stream, Number(h[':status']), resHeaders, answered, cancel);
   });
   stream.on('error', (err) => answered.reject(h2Error(err)));
-  stream.on('close', answered.closed);
+  stream.on('close', () => answered.reject(closedError()));
   if (payload !== undefined) stream.end(payload);
   return cancel;
 }
 
-/** Delay before the next attempt, or undefined when this outcome must not be retried. */
-function retryDelay(ctx: Bounds, outcome: { value?: Answer; err?: unknown }, n: number): number | undefined {
-  if (outcome.err) return RETRYABLE_CODES.has(codeOf(outcome.err)) ? backoff(ctx, n) : undefined;
-  const res = outcome.value as Answer;
+/** Delay before the next attempt, or undefined when this answer must not be retried. */
+function retryDelay(res: Answer, backoffMs: number): number | undefined {
   if (res.status === 429) {
     const retryAfter = retryAfterSeconds(res);
     if (retryAfter !== undefined) return retryAfter * 1000; // bounded by the deadline
   } else if (res.status < 500) {
     return undefined; // includes 401/403: a rejected key is never retried
   }
-  return backoff(ctx, n);
+  return backoffMs;
 }
 
-/** A request with retries, bounded by the check's deadline; `body` is JSON. */
-export function attempt(ctx: Sender, method: string, path: string, options: { withKey: boolean; body?: string }): Promise<Outcome<Answer>> {
-  return withRetries(ctx, (timeoutMs, byDeadline) => send(ctx, method, path, options, timeoutMs, byDeadline),
-    (outcome, n) => retryDelay(ctx, outcome, n));
+/** A probe's request to `path` with retries, bounded by the check's deadline. */
+export function attempt(ctx: CheckContext, request: Probe['request'], path: string): Promise<Outcome<Answer>> {
+  return withRetries(ctx, (timeoutMs, byDeadline) => send(ctx, request, path, timeoutMs, byDeadline), retryDelay);
 }

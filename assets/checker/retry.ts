@@ -5,7 +5,7 @@ import { codeOf } from '../runtime/errors';
 export const BACKOFF = { baseMs: 200, capMs: 5000 };
 
 /** Network errors worth another attempt (a timeout of one attempt included). */
-export const RETRYABLE_CODES = new Set([
+const RETRYABLE_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH',
   'ENETDOWN', 'ECONNABORTED', 'CHECK_TIMEOUT',
 ]);
@@ -13,7 +13,7 @@ export const RETRYABLE_CODES = new Set([
 /** The code of a request that ran out of time because the check's deadline came first: never retried. */
 export const DEADLINE_TIMEOUT = 'CHECK_DEADLINE';
 
-/** The bounds of one check's requests. */
+/** The bounds of one check's requests (written out: src/ reads this file's .d.ts, which may import no other checker file). */
 export interface Bounds {
   readonly deadlineAt: number;
   readonly timeoutMs: number;
@@ -35,16 +35,17 @@ export interface Outcome<T> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The backoff before attempt n + 1: full jitter under an exponential cap. */
-export function backoff(bounds: Bounds, n: number): number {
+function backoff(bounds: Bounds, n: number): number {
   return Math.random() * Math.min(bounds.backoffCapMs, bounds.backoffBaseMs * 2 ** (n - 1));
 }
 
 /**
- * Calls `once` until `delayFor` (the wait before the next attempt) says stop, the retries are used
- * up or the deadline comes; a request cut short by the deadline (byDeadline) ends as the deadline.
+ * Calls `once` until the retries are used up, the deadline comes, or the outcome is final: an error
+ * not in RETRYABLE_CODES, or an answer for which `delayFor` (the wait before the next attempt, given
+ * the backoff's) says undefined. A request cut short by the deadline (byDeadline) ends as the deadline.
  */
 export async function withRetries<T>(bounds: Bounds, once: (timeoutMs: number, byDeadline: boolean) => Promise<T>,
-  delayFor: (outcome: { value?: T; err?: unknown }, n: number) => number | undefined): Promise<Outcome<T>> {
+  delayFor: (value: T, backoffMs: number) => number | undefined): Promise<Outcome<T>> {
   let last: { value?: T; err?: unknown } = {};
   for (let n = 1; ; n++) {
     const remaining = bounds.deadlineAt - Date.now();
@@ -56,7 +57,9 @@ export async function withRetries<T>(bounds: Bounds, once: (timeoutMs: number, b
       last = { err };
     }
     if (last.err && codeOf(last.err) === DEADLINE_TIMEOUT) return { ...last, attempts: n, deadlineHit: true };
-    const delay = n > bounds.retries ? undefined : delayFor(last, n);
+    const wait = backoff(bounds, n);
+    const next = last.err ? (RETRYABLE_CODES.has(codeOf(last.err)) ? wait : undefined) : delayFor(last.value as T, wait);
+    const delay = n > bounds.retries ? undefined : next;
     if (delay === undefined) return { ...last, attempts: n, deadlineHit: false };
     const left = bounds.deadlineAt - Date.now();
     if (delay >= left) return { ...last, attempts: n, deadlineHit: true, waitMs: delay, leftMs: left };

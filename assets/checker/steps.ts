@@ -35,11 +35,6 @@ export interface Verdict {
   readonly durationMs?: number;
 }
 
-function send(ctx: CheckContext, a: Asked): Promise<Outcome<Answer>> {
-  const { method, withKey, body } = PROBES[a.id].request;
-  return attempt(ctx, method, a.path, { withKey, body });
-}
-
 /** The network's failure (the same for every step), else the table's verdict. */
 function verdictOf(ctx: CheckContext & { clusterWide?: boolean }, a: Asked, o: Outcome<Answer>): Judged {
   const common = commonFailure(ctx, o);
@@ -49,7 +44,7 @@ function verdictOf(ctx: CheckContext & { clusterWide?: boolean }, a: Asked, o: O
 /** A step of one probe: its answer and verdict; the report says when the server refused the key. */
 async function run(ctx: CheckContext, report: CheckReport, id: ProbeId): Promise<{ o: Outcome<Answer>; j: Judged }> {
   const a = ask(id);
-  const o = await send(ctx, a);
+  const o = await attempt(ctx, PROBES[id].request, a.path);
   const j = verdictOf(ctx, a, o);
   report.keyStatus = (j.failure && REFUSED[j.failure.id]) || report.keyStatus;
   return { o, j };
@@ -96,7 +91,7 @@ export async function stepEnforced(ctx: CheckContext, report: CheckReport): Prom
 export async function stepAccess(ctx: CheckContext, report: CheckReport): Promise<Verdict | undefined> {
   const plan = planAccess(ctx.access, ctx.read, ctx.write);
   if (plan.length === 0) return undefined;
-  const outcomes = await Promise.all(plan.map((a) => send(ctx, a)));
+  const outcomes = await Promise.all(plan.map((a) => attempt(ctx, PROBES[a.id].request, a.path)));
   // All at once: the step's attempts are all of theirs; a failure's status is its probe's.
   const attempts = outcomes.reduce((sum, o) => sum + o.attempts, 0);
   const clusterWide = plan.some((a, i) => a.id === 'global-read' && outcomes[i].value?.status === 200);
