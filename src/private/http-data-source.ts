@@ -2,12 +2,9 @@
  * The Terraform engine's `data "http"`, its provider and `check` blocks, through cdktf's core API
  * as null-resource.ts. JSON only: cdktf's HCL output has no place for a `check` block.
  */
-import { TerraformDataSource, TerraformElement, TerraformMetaArguments, TerraformStack } from 'cdktf';
+import { TerraformDataSource, TerraformElement, TerraformMetaArguments } from 'cdktf';
 import { Construct } from 'constructs';
-import { addProvider } from './providers';
-
-// A range a user's constraint can meet too; the tests run 3.6.0 (the attributes exist since 3.4).
-const GENERATOR = { providerName: 'http', providerVersionConstraint: '~> 3.6' };
+import { PROVIDERS } from './providers';
 
 const NO_HCL = 'the Terraform check engine (CheckEngine.TERRAFORM) writes JSON only: turn off cdktf\'s HCL output (hcl in cdktf.json), or use CheckEngine.NODE';
 
@@ -27,7 +24,7 @@ export class HttpDataSource extends TerraformDataSource {
   private readonly http: HttpDataSourceConfig;
 
   constructor(scope: Construct, id: string, config: HttpDataSourceConfig) {
-    super(scope, id, { ...config, terraformResourceType: 'http', terraformGeneratorMetadata: GENERATOR });
+    super(scope, id, { ...config, terraformResourceType: 'http', terraformGeneratorMetadata: PROVIDERS.http.generator });
     this.http = config;
   }
 
@@ -52,10 +49,6 @@ export class HttpDataSource extends TerraformDataSource {
   protected synthesizeHclAttributes(): { [name: string]: any } {
     throw new Error(NO_HCL);
   }
-}
-
-export function addHttpProvider(stack: TerraformStack, id: string): void {
-  addProvider(stack, id, 'hashicorp/http', GENERATOR);
 }
 
 /** A `check` block: assertions that only warn (Terraform prints each failed one, and goes on). */

@@ -8,15 +8,11 @@ import { App, Aspects, IStackSynthesizer, ISynthesisSession, Lazy, Manifest, Ter
 import { Construct, IConstruct } from 'constructs';
 import { writeVersionFiles } from './ephemeral';
 import { errors } from './errors';
-import { addHttpProvider } from './http-data-source';
-import { addNullProvider } from './null-resource';
-import { dedupeProvider } from './providers';
+import { PROVIDERS, addProvider, dedupeProvider } from './providers';
 import { names, runtimeAsset } from './runtime';
 import { singleton } from './singleton';
 import { terraformLiteralProblem } from './stack-strings';
 import { GUIDE_FILE_NAME } from '../setup-guide/markdown';
-
-const PROVIDER_IDS = { null: 'QdrantClusterAccessNullProvider', http: 'QdrantClusterAccessHttpProvider' } as const;
 
 type AfterSynth = (stackDir: string) => void;
 
@@ -64,7 +60,7 @@ export class StackSupport extends Construct {
     Aspects.of(this).add({
       visit: (node) => {
         if (node !== this) return;
-        for (const [type, providerId] of Object.entries(PROVIDER_IDS)) dedupeProvider(stack, providerId, type);
+        for (const type of Object.keys(PROVIDERS) as (keyof typeof PROVIDERS)[]) dedupeProvider(stack, type);
       },
     });
     this.node.addValidation({ validate: () => this.sharedNames(stack) });
@@ -98,8 +94,8 @@ export class StackSupport extends Construct {
   }
 
   /** The stack needs this provider (http: the Terraform check engine): ours is added unless the stack has one. */
-  public useProvider(type: 'null' | 'http'): void {
-    (type === 'null' ? addNullProvider : addHttpProvider)(TerraformStack.of(this), PROVIDER_IDS[type]);
+  public useProvider(type: keyof typeof PROVIDERS): void {
+    addProvider(TerraformStack.of(this), type);
   }
 
   /**
