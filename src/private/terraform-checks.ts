@@ -10,6 +10,7 @@ import { TerraformLocal, TerraformResource, dependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { ApiKey } from '../api-key';
 import type { Cluster } from '../cluster';
+import type { CheckSettings } from '../health-check';
 import { errors, grantLabel, plainName } from './errors';
 import { DEPLOY_COMMAND } from './framework';
 import { Gate } from './gate';
@@ -18,16 +19,6 @@ import { warnKeysInLocalState } from './local-state';
 import { BACKOFF, messageTemplate, names, probes, protocol } from './runtime';
 import { StackSupport } from './stack-support';
 import { KeyExpressions, Part, ProbeContext, Rule, bound, escapeTemplate, failureParts, fill, firstMatchIs, hclString, probeRules, template } from './terraform-verdicts';
-
-export interface TerraformEngineSettings {
-  readonly timeoutSeconds: number;
-  readonly retries: number;
-  readonly requireAuth: boolean;
-  readonly allowExcessAccess: boolean;
-  readonly minValidityDays: number;
-  readonly caPem?: string;
-  readonly guideFile?: string;
-}
 
 const PROBES = probes.PROBES as { readonly [id in probes.ProbeId]: probes.Probe };
 const local = (l: TerraformLocal) => `local.${l.friendlyUniqueId}`;
@@ -40,7 +31,7 @@ export class TerraformChecks extends Construct {
   private readonly ca?: TerraformLocal;
   private built = false;
 
-  constructor(scope: Construct, id: string, private readonly settings: TerraformEngineSettings) {
+  constructor(scope: Construct, id: string, private readonly settings: CheckSettings & { readonly guideFile?: string }) {
     super(scope, id);
     StackSupport.of(this).useProvider('http');
     // The plan's time in Unix seconds (Terraform has no such function): days from the civil date.
@@ -210,19 +201,9 @@ export class TerraformChecks extends Construct {
   }
 
   private context(label: string, access: string, declared: string[], key: KeyExpressions | undefined): ProbeContext {
-    const s = this.settings;
-    return {
-      label,
-      access,
-      declared,
-      key,
-      path: [],
-      holdsUnless: [],
-      statusTexts: local(this.statusTexts),
-      requireAuth: s.requireAuth,
-      allowExcessAccess: s.allowExcessAccess,
-      minValidityDays: s.minValidityDays,
-    };
+    const { requireAuth, allowExcessAccess, minValidityDays } = this.settings;
+    const statusTexts = local(this.statusTexts);
+    return { label, access, declared, key, path: [], holdsUnless: [], statusTexts, requireAuth, allowExcessAccess, minValidityDays };
   }
 }
 
