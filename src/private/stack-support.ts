@@ -10,16 +10,20 @@ import { writeVersionFiles } from './ephemeral';
 import { errors } from './errors';
 import { PROVIDERS, addProvider, dedupeProvider } from './providers';
 import { names, runtimeAsset } from './runtime';
-import { singleton } from './singleton';
 import { terraformLiteralProblem } from './stack-strings';
 import { GUIDE_FILE_NAME } from '../setup-guide/markdown';
 
 type AfterSynth = (stackDir: string) => void;
 
+/** A per-stack or per-app singleton: a child with a fixed id (a static cache would leak between apps). */
+function singleton<T extends IConstruct>(scope: IConstruct, create: (scope: IConstruct, id: string) => T): T {
+  return (scope.node.tryFindChild('QdrantClusterAccess') as T | undefined) ?? create(scope, 'QdrantClusterAccess');
+}
+
 /** Per stack: created on first use as the stack's child `QdrantClusterAccess`. */
 export class StackSupport extends Construct {
   public static of(scope: IConstruct): StackSupport {
-    return singleton(TerraformStack.of(scope), 'QdrantClusterAccess', (stack, id) => new StackSupport(stack as TerraformStack, id));
+    return singleton(TerraformStack.of(scope), (stack, id) => new StackSupport(stack as TerraformStack, id));
   }
 
   private asset?: TerraformAsset;
@@ -28,8 +32,8 @@ export class StackSupport extends Construct {
   /** path in the stack's directory → text (input-file.ts) */
   private readonly inputs = new Map<string, string>();
   private readonly keys: { _plaintextProblems(): string[] }[] = [];
-  private readonly outputs = new Map<string, string>();
-  private readonly variables = new Map<string, string>();
+  /** `variable <name>` or `output <name>` → the path of its first claimant. */
+  private readonly claims = new Map<string, string>();
   private readonly ephemeralKeys: string[] = [];
   /** The variables and outputs the library declared under a claimed name. */
   private readonly ours = new WeakSet<TerraformElement>();
@@ -71,19 +75,16 @@ export class StackSupport extends Construct {
    * Clashes among our own elements are the claims' to report.
    */
   private sharedNames(stack: TerraformStack): string[] {
-    if (this.variables.size + this.outputs.size === 0) return [];
-    const holders = new Map<string, { paths: string[]; foreign: boolean }>();
+    if (this.claims.size === 0) return [];
+    const holders = new Map<string, (TerraformVariable | TerraformOutput)[]>();
     for (const c of stack.node.findAll()) {
       if (!(c instanceof TerraformVariable || c instanceof TerraformOutput)) continue;
-      const kind = c instanceof TerraformVariable ? 'variable' : 'output';
-      if (!(kind === 'variable' ? this.variables : this.outputs).has(c.friendlyUniqueId)) continue;
-      const id = `${kind} ${c.friendlyUniqueId}`;
-      const h = holders.get(id) ?? { paths: [], foreign: false };
-      holders.set(id, { paths: [...h.paths, c.node.path], foreign: h.foreign || !this.ours.has(c) });
+      const id = `${c instanceof TerraformVariable ? 'variable' : 'output'} ${c.friendlyUniqueId}`;
+      if (this.claims.has(id)) holders.set(id, [...(holders.get(id) ?? []), c]);
     }
-    return [...holders].filter(([, h]) => h.foreign && h.paths.length > 1).map(([id, h]) => {
+    return [...holders].filter(([, h]) => h.length > 1 && h.some((c) => !this.ours.has(c))).map(([id, h]) => {
       const [kind, name] = id.split(' ');
-      return errors.sharedTerraformName(kind as 'variable' | 'output', name, h.paths);
+      return errors.sharedTerraformName(kind as 'variable' | 'output', name, h.map((c) => c.node.path));
     });
   }
 
@@ -142,7 +143,7 @@ export class StackSupport extends Construct {
 
   /** Claims an output name (one namespace for all the library's outputs); returns an earlier owner's path. */
   public claimOutput(name: string, ownerPath: string): string | undefined {
-    return claim(this.outputs, name, ownerPath);
+    return this.claim(`output ${name}`, ownerPath);
   }
 
   /** Records a variable or output the library declared under a claimed name (see sharedNames). */
@@ -154,14 +155,20 @@ export class StackSupport extends Construct {
 
   /** Claims a Terraform variable name; returns the earlier owner's path when there is one. */
   public claimVariable(name: string, ownerPath: string): string | undefined {
-    return claim(this.variables, name, ownerPath);
+    return this.claim(`variable ${name}`, ownerPath);
+  }
+
+  private claim(id: string, ownerPath: string): string | undefined {
+    const first = this.claims.get(id);
+    if (first === undefined) this.claims.set(id, ownerPath);
+    return first === ownerPath ? undefined : first;
   }
 }
 
 /** Per app: created on first use as the app's child `QdrantClusterAccess`. */
 export class AppSupport extends Construct {
   public static of(scope: IConstruct): AppSupport {
-    return singleton(scope.node.root, 'QdrantClusterAccess', (root, id) => new AppSupport(root, id));
+    return singleton(scope.node.root, (root, id) => new AppSupport(root, id));
   }
 
   /** File identity → format, first binding, each owner's binding, and the entry names claimed. */
@@ -225,12 +232,6 @@ export class AppSupport extends Construct {
 export function isSibling(c: IConstruct, otherPath: string): boolean {
   const parent = c.node.scope?.node.path;
   return parent !== undefined && otherPath.startsWith(`${parent}/`) && !otherPath.slice(parent.length + 1).includes('/');
-}
-
-function claim(map: Map<string, string>, name: string, ownerPath: string): string | undefined {
-  const first = map.get(name);
-  if (first === undefined) map.set(name, ownerPath);
-  return first === ownerPath ? undefined : first;
 }
 
 /** One file however spelled: its directory's real path (if it exists yet) and its name. */
