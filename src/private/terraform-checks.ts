@@ -237,13 +237,10 @@ function keyRule(rule: 'trimmed' | 'header-safe', key: string): string {
   return rule === 'trimmed' ? `${key} == trimspace(${key})` : `can(regex(${hclString(`^[${probes.HEADER_SAFE}]*$`)}, ${key}))`;
 }
 
-/** The key's locals: its value, `send` (1 or 0), and its JWT's expiry and collections (not sensitive). */
-interface KeyLocals extends KeyExpressions {
-  readonly value: TerraformLocal;
-  readonly send: TerraformLocal;
-}
+type KeyLocals = ReturnType<typeof keyLocals>;
 
-function keyLocals(scope: Construct, apiKey: ApiKey, now: TerraformLocal): KeyLocals {
+/** The key's locals: its value, `send` (1 or 0), and its JWT's expiry and collections (not sensitive). */
+function keyLocals(scope: Construct, apiKey: ApiKey, now: TerraformLocal) {
   const l = (id: string, expression: string) => new TerraformLocal(scope, id, expression);
   const value = l('Key', apiKey._sourceConfig().expression);
   const k = local(value);

@@ -8,17 +8,12 @@ import { CLIP_MARK, FAILURES, messageTemplate, plural, probes, tableFailure, tex
 
 type Verdict = probes.ProbeVerdict;
 
-/** The key's values for its probes' messages, as HCL expressions (locals). */
-export interface KeyExpressions {
-  /** What the server's words are redacted of: the key, or a text no answer holds. */
-  readonly redact: string;
-  /** The JWT's `exp` (seconds) or null; as RFC 3339 or ""; whole days from the plan to it. */
-  readonly exp: string;
-  readonly expiresAt: string;
-  readonly days: string;
-  /** The collections its JWT's access names (not sensitive). */
-  readonly jwtCollections: string;
-}
+/**
+ * The key's values for its probes' messages, as HCL expressions (locals): what the server's words are
+ * redacted of; its JWT's `exp` (seconds) or null, as RFC 3339 or "", whole days from the plan to it;
+ * the collections its JWT's access names (not sensitive).
+ */
+export type KeyExpressions = Readonly<Record<'redact' | 'exp' | 'expiresAt' | 'days' | 'jwtCollections', string>>;
 
 /** What one probe of one grant (or one cluster) is judged and worded with. */
 export interface ProbeContext {
