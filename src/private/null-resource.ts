@@ -6,14 +6,10 @@ import { TerraformMetaArguments, TerraformResource, hashMapper, hashMapperHcl, s
 import { Construct } from 'constructs';
 import { PROVIDERS } from './providers';
 
-export interface NullResourceConfig extends TerraformMetaArguments {
-  readonly triggers?: Record<string, string>;
-}
-
 export class NullResource extends TerraformResource {
   public readonly triggers?: Record<string, string>;
 
-  constructor(scope: Construct, id: string, config: NullResourceConfig) {
+  constructor(scope: Construct, id: string, config: TerraformMetaArguments & { readonly triggers?: Record<string, string> }) {
     super(scope, id, { ...config, terraformResourceType: 'null_resource', terraformGeneratorMetadata: PROVIDERS.null.generator });
     this.triggers = config.triggers;
   }
