@@ -191,13 +191,12 @@ export class TerraformChecks extends Construct {
     return new HttpDataSource(scope, id, {
       url,
       method: method === 'GET' ? undefined : method,
-      requestBody: body,
-      requestHeaders: headers,
-      caCertPem: this.ca ? `\${${local(this.ca)}}` : undefined,
-      requestTimeoutMs: this.settings.timeoutSeconds * 1000,
-      retry: { attempts: this.settings.retries, minDelayMs: BACKOFF.baseMs, maxDelayMs: BACKOFF.capMs },
-      count,
-    });
+      request_body: body,
+      request_headers: headers,
+      ca_cert_pem: this.ca ? `\${${local(this.ca)}}` : undefined,
+      request_timeout_ms: this.settings.timeoutSeconds * 1000,
+      retry: { attempts: this.settings.retries, min_delay_ms: BACKOFF.baseMs, max_delay_ms: BACKOFF.capMs },
+    }, count);
   }
 
   private context(label: string, access: string, declared: string[], key: KeyExpressions | undefined): ProbeContext {
