@@ -2,9 +2,8 @@
 import { TerraformProvider, TerraformStack } from 'cdktf';
 
 /**
- * Each provider's id in the stack, source and version range: a range a user's own constraint can
- * meet too. null: the schema is the same from 3.2 on (test/e2e/provider-versions.test.ts deploys
- * 3.2.4 and 3.3.1); http: the tests run 3.6.0 (the attributes exist since 3.4).
+ * Ranges a user's own constraint can meet too. null: the same schema from 3.2 on (the e2e tests
+ * deploy 3.2.4 and 3.3.1); http: the attributes exist since 3.4 (the tests run 3.6.0).
  */
 export const PROVIDERS = {
   null: { id: 'QdrantClusterAccessNullProvider', source: 'null', generator: { providerName: 'null', providerVersionConstraint: '~> 3.2' } },

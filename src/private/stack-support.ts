@@ -55,11 +55,11 @@ export class StackSupport extends Construct {
           fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
           fs.writeFileSync(path.join(dir, file), text);
         }
+        // Also when no key is ephemeral (any more): then the files are removed.
+        writeVersionFiles(dir, this.ephemeralKeys);
         for (const hook of this.after.values()) hook(dir);
       },
     } satisfies IStackSynthesizer;
-    // Also when no key is ephemeral (any more): then the files are removed.
-    this.afterSynth('ephemeral-versions', (dir) => writeVersionFiles(dir, this.ephemeralKeys));
     // At synth, a provider the user added after our constructs replaces ours.
     Aspects.of(this).add({
       visit: (node) => {

@@ -221,10 +221,7 @@ interface Made {
   readonly ctx: ProbeContext;
 }
 
-interface ClusterProbes {
-  readonly root: HttpDataSource;
-  readonly enforced: HttpDataSource;
-}
+type ClusterProbes = Readonly<Record<'root' | 'enforced', HttpDataSource>>;
 
 /** Later URLs are built on root's: Terraform reads them after root's postconditions held. */
 function afterRoot(root: HttpDataSource): string {
