@@ -5,6 +5,7 @@
 import { TerraformDataSource, TerraformElement } from 'cdktf';
 import { Construct } from 'constructs';
 import { PROVIDERS } from './providers';
+import type { Rule } from './terraform-verdicts';
 
 const NO_HCL = 'the Terraform check engine (CheckEngine.TERRAFORM) writes JSON only: turn off cdktf\'s HCL output (hcl in cdktf.json), or use CheckEngine.NODE';
 
@@ -30,7 +31,7 @@ export class HttpDataSource extends TerraformDataSource {
 
 /** A `check` block: assertions that only warn (Terraform prints each failed one, and goes on). */
 export class CheckBlock extends TerraformElement {
-  constructor(scope: Construct, id: string, private readonly assertions: readonly { condition: string; message: string }[]) {
+  constructor(scope: Construct, id: string, private readonly assertions: readonly Rule[]) {
     super(scope, id, 'check');
   }
 

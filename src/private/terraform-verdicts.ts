@@ -4,6 +4,7 @@
  * Terraform prints every reference of a failed condition. A condition binds the answer once
  * (`[for a in [{ s, b, j, u }] : …]`) so that the body is decoded once.
  */
+import type { CheckSettings } from '../health-check';
 import { CLIP_MARK, FAILURES, messageTemplate, plural, probes, tableFailure, text } from './runtime';
 
 type Verdict = probes.ProbeVerdict;
@@ -16,12 +17,10 @@ type Verdict = probes.ProbeVerdict;
 export type KeyExpressions = Readonly<Record<'redact' | 'exp' | 'expiresAt' | 'days' | 'jwtCollections', string>>;
 
 /** What one probe of one grant (or one cluster) is judged and worded with. */
-export interface ProbeContext {
+export interface ProbeContext extends Pick<CheckSettings, 'requireAuth' | 'allowExcessAccess' | 'minValidityDays'> {
   /** `FAIL <label>  step …`: "search-api → prod-eu". */
   readonly label: string;
   readonly access: string;
-  readonly requireAuth: boolean;
-  readonly allowExcessAccess: boolean;
   /** {path}: the request's path as sent. */
   readonly path: readonly Part[];
   readonly collection?: string;
@@ -35,14 +34,10 @@ export interface ProbeContext {
   readonly holdsUnless: readonly string[];
   /** A map from status code to its reason phrase ({answer} of an answer without words). */
   readonly statusTexts: string;
-  readonly minValidityDays?: number;
 }
 
 /** A condition (an HCL expression) and its message (a template): a postcondition, or a `check` block's assertion. */
-export interface Rule {
-  readonly condition: string;
-  readonly message: string;
-}
+export type Rule = Readonly<Record<'condition' | 'message', string>>;
 
 /** An HCL string literal. */
 export function hclString(s: string): string {
