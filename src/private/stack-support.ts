@@ -198,13 +198,8 @@ export class AppSupport extends Construct {
   public claimFile(
     identity: string, shownFile: string, format: string, bindingPath: string, owner: string, entries: { name: string; keyName: string }[],
   ): string[] {
-    const file = this.files.get(identity);
-    if (!file) {
-      this.files.set(identity, {
-        format, path: bindingPath, owners: new Map([[owner, bindingPath]]), entries: new Map(entries.map((e) => [e.name, `key "${e.keyName}" of ${bindingPath}`])),
-      });
-      return [];
-    }
+    const file = this.files.get(identity) ?? { format, path: bindingPath, owners: new Map<string, string>(), entries: new Map<string, string>() };
+    this.files.set(identity, file);
     if (file.format !== format) return [errors.fileFormatClash(shownFile, format, file.format, file.path)];
     // One owner has one block (or sidecar record) per file: a second binding would replace the first's entries.
     const ownBinding = file.owners.get(owner);
