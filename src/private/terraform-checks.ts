@@ -78,12 +78,8 @@ export class TerraformChecks extends Construct {
     for (const [apiKey, { gate, key }] of this.gates) {
       const waits: HttpDataSource[] = [];
       for (const cluster of apiKey.clusters) {
-        let c = clusters.get(cluster);
-        if (!c) {
-          const granted = [...this.gates.keys()].filter((k) => k.clusters.includes(cluster)).map((k) => plainName(k.keyName, 'invalid-key-name'));
-          c = this.clusterProbes(cluster, granted.join(', '));
-          clusters.set(cluster, c);
-        }
+        const c = clusters.get(cluster) ?? this.clusterProbes(cluster);
+        clusters.set(cluster, c);
         waits.push(c.root, c.enforced, ...this.grantProbes(gate.node.scope as Construct, apiKey, key, cluster, c));
       }
       gate.dependsOn = waits.map((d) => dependable(d));
@@ -97,10 +93,11 @@ export class TerraformChecks extends Construct {
     }
   }
 
-  /** Root and enforced of one cluster (no key). `keys`: the keys granted to it, for the messages. */
-  private clusterProbes(cluster: Cluster, keys: string): ClusterProbes {
+  /** Root and enforced of one cluster (no key); their messages name the keys granted to it. */
+  private clusterProbes(cluster: Cluster): ClusterProbes {
     const scope = new Construct(this, cluster.node.id);
-    const label = names.grantLabel(keys, plainName(cluster.clusterName, 'invalid-cluster-name'));
+    const keys = [...this.gates.keys()].filter((k) => k.clusters.includes(cluster)).map((k) => plainName(k.keyName, 'invalid-key-name'));
+    const label = names.grantLabel(keys.join(', '), plainName(cluster.clusterName, 'invalid-cluster-name'));
     const headers = { Accept: 'application/json' };
     const ctx = (p: probes.Probe) => ({ ...this.context(label, 'any', [], undefined), path: [{ text: p.request.path }] });
     const root = this.dataSource(scope, 'Root', `${cluster.restEndpoint}/`, PROBES.root, headers);
