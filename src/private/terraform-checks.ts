@@ -117,14 +117,11 @@ export class TerraformChecks extends Construct {
     const write = apiKey.access?.readWriteCollections ?? [];
     const base = this.context(label, access, [...read, ...write], key);
     const clusterOpen = bound(c.enforced.address, firstMatchIs(PROBES.enforced, ['open'], base));
-    const ids = (Object.keys(PROBES) as probes.ProbeId[]).filter((id) => {
-      const p = PROBES[id];
-      return p.request.scope === 'grant' && p.askedAfter === undefined && p.reuses === undefined && (id === 'key' || p.appliesTo?.includes(access));
-    });
     const made: Made[] = [];
     const headers = (post: boolean) => `\${sensitive({ Accept = "application/json", ${post ? '"Content-Type" = "application/json", ' : ''}Authorization = "Bearer \${${local(key.value)}}" })}`;
-    for (const id of ids) {
+    for (const id of Object.keys(PROBES) as probes.ProbeId[]) {
       const p = PROBES[id];
+      if (p.request.scope !== 'grant' || p.askedAfter !== undefined || p.reuses !== undefined || !(id === 'key' || p.appliesTo?.includes(access))) continue;
       const collections = p.perCollection === undefined ? [undefined] : p.perCollection === 'read' ? read : write;
       collections.forEach((collection, i) => {
         // {random}: a name no collection has, new at every plan (known at plan, unlike uuid()).
