@@ -85,21 +85,16 @@ function editDistance(a: string, b: string): number {
 /** The known field a mistyped name most likely meant, or undefined. */
 function suggest(name: string, known: readonly string[]): string | undefined {
   const camel = camelCase(name);
-  const exact = known.find((k) => k === camel || k.toLowerCase() === name.toLowerCase() || k.toLowerCase() === camel.toLowerCase());
+  const exact = known.find((k) => k.toLowerCase() === name.toLowerCase() || k.toLowerCase() === camel.toLowerCase());
   if (exact) return exact;
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const k of known) {
-    // The whole name, or its first word (`timout` → `timeoutSeconds`).
+  // The whole name, or its first word (`timout` → `timeoutSeconds`).
+  const distance = (k: string) => {
     const firstWord = k.replace(/[A-Z].*$/, '');
     const whole = editDistance(camel.toLowerCase(), k.toLowerCase());
-    const distance = firstWord.length >= 4 ? Math.min(whole, editDistance(camel.toLowerCase(), firstWord.toLowerCase())) : whole;
-    if (distance < bestDistance) {
-      best = k;
-      bestDistance = distance;
-    }
-  }
-  return bestDistance <= Math.max(2, Math.floor(name.length / 4)) ? best : undefined;
+    return firstWord.length >= 4 ? Math.min(whole, editDistance(camel.toLowerCase(), firstWord.toLowerCase())) : whole;
+  };
+  const best = known.reduce<string | undefined>((b, k) => (b === undefined || distance(k) < distance(b) ? k : b), undefined);
+  return best !== undefined && distance(best) <= Math.max(2, Math.floor(name.length / 4)) ? best : undefined;
 }
 
 /** Unknown properties (with a "did you mean"), missing ones and wrong types, nested structs too. */
