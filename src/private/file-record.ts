@@ -20,8 +20,7 @@ export function recordFiles(access: Construct, bound: readonly BoundTarget[]): v
     .map((b) => ({ file: path.resolve(b.target.path), format: b.target.format, target: b.path }))
     .sort((a, b) => (`${a.format}:${a.file}` < `${b.format}:${b.file}` ? -1 : 1));
   // Both are reported by the targets.
-  if (!names.isOwnerPath(access.node.path)) return;
-  if (files.some((f) => terraformLiteralProblem(f.file))) return;
+  if (!names.isOwnerPath(access.node.path) || files.some((f) => terraformLiteralProblem(f.file))) return;
   const support = StackSupport.of(access);
   support.useProvider('null');
   const listed = JSON.stringify(files);
