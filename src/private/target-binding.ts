@@ -12,16 +12,10 @@ import { isObject } from './props';
 import { resolveIn } from './references';
 import { SecretTargetPlan } from './secret-plan';
 
-/** A target, and the construct path where it was bound. */
-export interface BoundTarget {
-  readonly target: ISecretTarget;
-  readonly path: string;
-}
-
-/** Binds every planned target under `access`; the expiry gates wait for the keys' targets too. */
+/** Binds every planned target under `access` (`bound`: each with its bind scope's path); the expiry gates wait for the keys' targets too. */
 export function bindSecretTargets(access: Construct, plans: SecretTargetPlan[], checksOf: ReadonlyMap<ApiKey, TerraformResource>,
-  expiryGates: ReadonlyMap<ApiKey, TerraformResource>): { bound: BoundTarget[]; problems: string[] } {
-  const bound: BoundTarget[] = [];
+  expiryGates: ReadonlyMap<ApiKey, TerraformResource>) {
+  const bound: { target: ISecretTarget; path: string }[] = [];
   const problems: string[] = [];
   if (plans.length === 0) return { bound, problems };
   const scope = new Construct(access, 'SecretTargets');
