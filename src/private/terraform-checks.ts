@@ -117,7 +117,7 @@ export class TerraformChecks extends Construct {
     const write = apiKey.access?.readWriteCollections ?? [];
     const base = this.context(label, access, [...read, ...write], key);
     const clusterOpen = bound(c.enforced.address, firstMatchIs(PROBES.enforced, ['open'], base));
-    const made: Made[] = [];
+    const made: { id: probes.ProbeId; ds: HttpDataSource; ctx: ProbeContext }[] = [];
     const headers = (post: boolean) => `\${sensitive({ Accept = "application/json", ${post ? '"Content-Type" = "application/json", ' : ''}Authorization = "Bearer \${${local(key.value)}}" })}`;
     for (const id of Object.keys(PROBES) as probes.ProbeId[]) {
       const p = PROBES[id];
@@ -144,7 +144,8 @@ export class TerraformChecks extends Construct {
   }
 
   /** An allowed open cluster: one warning that the declared access is not enforced (probes.ts OPEN_NOT_ENFORCED). */
-  private openNotEnforced(scope: Construct, made: readonly Made[], ctx: ProbeContext, clusterOpen: string): void {
+  private openNotEnforced(scope: Construct, made: readonly { id: probes.ProbeId; ds: HttpDataSource }[], ctx: ProbeContext,
+    clusterOpen: string): void {
     const key = made.find((m) => m.id === 'key')!.ds;
     const judged = [...made.map((m) => [PROBES[m.id], m.ds] as const), ...Object.values(PROBES).filter((p) => p.reuses === 'key' && p.appliesTo?.includes(ctx.access)).map((p) => [p, key] as const)];
     const excess = judged.map(([p, ds]) => bound(ds.address, firstMatchIs(p, ['excess'], ctx))).join(' || ');
@@ -207,12 +208,6 @@ function withRules(ds: HttpDataSource, rules: readonly Rule[]): void {
 /** Warnings on a data source's answer, in a check block (a key not sent has no answer). */
 function warnings(ds: HttpDataSource, id: string, rule: Rule | undefined): void {
   if (rule) new CheckBlock(ds.node.scope as Construct, id, [{ condition: `\${try(${rule.condition}, true)}`, message: rule.message.replace(/^\$\{(.*)\}$/s, '$${try($1, "")}') }]);
-}
-
-interface Made {
-  readonly id: probes.ProbeId;
-  readonly ds: HttpDataSource;
-  readonly ctx: ProbeContext;
 }
 
 type ClusterProbes = Readonly<Record<'root' | 'enforced', HttpDataSource>>;
