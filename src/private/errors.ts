@@ -4,7 +4,7 @@
  * without a scheme) goes through qName, qShort or qUrl, which show it only when it cannot be a key.
  */
 import { Token } from 'cdktf';
-import { names, setKeyHint, showable, text, urls } from './runtime';
+import { names, plural, setKeyHint, showable, text, urls } from './runtime';
 
 /** A value quoted for a message, one line; a construct as its class and path. */
 export function q(value: unknown): string {
@@ -20,8 +20,7 @@ function qMaybeKey(value: unknown): string {
   if (typeof value === 'string') return 'a string (not shown: it may be an API key)';
   if (value === null || value === undefined || ['number', 'boolean', 'bigint'].includes(typeof value)) return q(value);
   if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    return value.length === 1 ? 'a list of 1 item (not shown: it may hold an API key)' : `a list of ${value.length} items (not shown: they may hold an API key)`;
+    return value.length === 0 ? '[]' : `a list of ${plural(value.length, 'item')} (not shown: ${value.length === 1 ? 'it' : 'they'} may hold an API key)`;
   }
   if (typeof value !== 'object') return `a ${typeof value} (not shown: it may hold an API key)`;
   if (typeof (value as { node?: { path?: unknown } }).node?.path === 'string') return q(value);
@@ -38,8 +37,7 @@ const NOT_SHOWN = '(not shown: it may be an API key)';
 
 /** Text where a key is easily pasted: shown only when the runtime's `showable` says it cannot be one. */
 function qShort(value: unknown): string {
-  if (typeof value === 'string') return showable(value) ?? NOT_SHOWN;
-  return typeof value === 'number' ? q(value) : qMaybeKey(value);
+  return typeof value === 'string' ? showable(value) ?? NOT_SHOWN : qMaybeKey(value);
 }
 
 /** Whether a cluster or key name may be shown: a valid one, or one that cannot be a key. */
@@ -104,7 +102,7 @@ export const errors = {
   missingProperty: (where: string, key: string, struct: string) => `${where} has no ${q(key)}, which ${struct} requires`,
   // A list, an object or a long string where it does not belong may be (or hold) a key: shown by its shape.
   wrongType: (where: string, expected: string, value: unknown, mayBeKey = false) =>
-    `${where} must be ${expected}; got ${mayBeKey || (value !== null && typeof value === 'object') ? qMaybeKey(value) : qShort(value)}`,
+    `${where} must be ${expected}; got ${mayBeKey ? qMaybeKey(value) : qShort(value)}`,
 
   // ---- names ----------------------------------------------------------------------------------
   invalidName: (kind: 'cluster' | 'key', name: unknown) =>
@@ -143,7 +141,7 @@ export const errors = {
     `key ${qName(key)} names unknown cluster ${qName(cluster)} (known clusters: ${known.length > 0 ? [...new Set(known)].map((k) => qName(k)).join(', ') : 'none yet'}); ` +
     'fix the name, or add the cluster before the key',
   grantNotCluster: (key: string, value: unknown) =>
-    `key ${qName(key)} grant needs a Cluster (from ClusterAccess.addCluster or clusters[]); got ${typeof value === 'string' ? qShort(value) : qMaybeKey(value)}`,
+    `key ${qName(key)} grant needs a Cluster (from ClusterAccess.addCluster or clusters[]); got ${qShort(value)}`,
   grantForeignCluster: (key: string, cluster: string, clusterPath: string, accessPath: string) =>
     `key ${qName(key)} is granted to cluster ${qName(cluster)} at ${clusterPath}, which is not a cluster of its ClusterAccess at ${accessPath} ` +
     '(its check and outputs would cover it, its setup guide would not); add the cluster to that ClusterAccess ' +

@@ -12,16 +12,15 @@ import { NullResource, localExec } from './null-resource';
 import { CLI, names, protocol } from './runtime';
 import { stateOwner, terraformLiteralProblem } from './stack-strings';
 import { StackSupport } from './stack-support';
-import type { BoundTarget } from './target-binding';
+import type { bindSecretTargets } from './target-binding';
 
 /** Adds the `Files` record under `access`, listing the file targets as they were bound. */
-export function recordFiles(access: Construct, bound: readonly BoundTarget[]): void {
+export function recordFiles(access: Construct, bound: ReturnType<typeof bindSecretTargets>['bound']): void {
   const files = bound.filter((b): b is { target: FileTarget; path: string } => b.target instanceof FileTarget)
     .map((b) => ({ file: path.resolve(b.target.path), format: b.target.format, target: b.path }))
     .sort((a, b) => (`${a.format}:${a.file}` < `${b.format}:${b.file}` ? -1 : 1));
   // Both are reported by the targets.
-  if (!names.isOwnerPath(access.node.path)) return;
-  if (files.some((f) => terraformLiteralProblem(f.file))) return;
+  if (!names.isOwnerPath(access.node.path) || files.some((f) => terraformLiteralProblem(f.file))) return;
   const support = StackSupport.of(access);
   support.useProvider('null');
   const listed = JSON.stringify(files);

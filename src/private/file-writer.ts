@@ -10,7 +10,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { Fn, ITerraformDependable, Lazy, Token } from 'cdktf';
+import { Fn, Lazy, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { everyDeploy, keyGuard, standIn } from './ephemeral';
 import { errors } from './errors';
@@ -20,6 +20,7 @@ import { NullResource, localExec } from './null-resource';
 import { CLI, fileNameProblem, protocol } from './runtime';
 import { stateOwner, terraformLiteralProblem } from './stack-strings';
 import { StackSupport } from './stack-support';
+import type { SecretEntry, SecretTargetBindOptions } from '../secret-target';
 
 /** A key Terraform reads from a variable: the writer reads the same `TF_VAR_...`, and compares its sha256. */
 export interface InheritedKey {
@@ -27,32 +28,16 @@ export interface InheritedKey {
   readonly sha256: string;
 }
 
-/** One entry as the writer receives it. */
-export interface WriterEntry {
-  readonly name: string;
-  readonly value: string;
-  /** A key: it reaches the writer through the environment, never on its command line. */
-  readonly sensitive: boolean;
-  readonly inherited?: InheritedKey;
-  /** Nothing derived from an ephemeral key may be stored. */
-  readonly ephemeral?: boolean;
-  readonly keyVersion?: number;
-}
-
-/** The file of a target, and whose entries it holds. */
-export interface FileWrite {
-  /** Absolute. */
+/**
+ * Adds `Write` and `Registration` under `scope` for the entries of the ClusterAccess `owner` in the
+ * absolute `file`; returns `Write`. A key reaches the writer through the environment, never its command line.
+ */
+export function writeFileEntries(scope: Construct, target: Pick<SecretTargetBindOptions, 'owner' | 'dependsOn'> & {
   readonly file: string;
   readonly format: 'dotenv' | 'json';
-  /** The construct path of the ClusterAccess (the state's owner adds the workspace). */
-  readonly owner: string;
-  readonly entries: readonly WriterEntry[];
-  readonly dependsOn: ITerraformDependable[];
   readonly description: string;
-}
-
-/** Adds `Write` and `Registration` under `scope`; returns `Write`. */
-export function writeFileEntries(scope: Construct, target: FileWrite): NullResource {
+  readonly entries: readonly (Pick<SecretEntry, 'name' | 'value' | 'sensitive' | 'ephemeral' | 'keyVersion'> & { readonly inherited?: InheritedKey })[];
+}): NullResource {
   const { file, format, entries } = target;
   const support = StackSupport.of(scope);
   support.useProvider('null');

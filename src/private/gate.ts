@@ -6,17 +6,13 @@
 import { AnyMap, Fn, IResolvable, Op, TerraformMetaArguments, TerraformResource, Token, anyToTerraform, conditional, hashMapper } from 'cdktf';
 import { Construct } from 'constructs';
 
-export interface GateConfig extends TerraformMetaArguments {
-  readonly input: Record<string, string>;
-}
-
 /** Terraform's built-in provider: no provider to declare. */
 export class Gate extends TerraformResource {
   /** The input, as of the last apply. */
   public readonly output: AnyMap;
   private readonly input: Record<string, string>;
 
-  constructor(scope: Construct, id: string, config: GateConfig) {
+  constructor(scope: Construct, id: string, config: TerraformMetaArguments & { readonly input: Record<string, string> }) {
     super(scope, id, { ...config, terraformResourceType: 'terraform_data', terraformGeneratorMetadata: { providerName: 'terraform' } });
     this.input = config.input;
     this.output = new AnyMap(this, 'output');

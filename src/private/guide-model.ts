@@ -51,7 +51,8 @@ export function buildGuideModel(access: GuideSubject): GuideModel {
   const terraform = o.engine === CheckEngine.TERRAFORM;
   return {
     path: access.node.path,
-    stack: stackOf(access),
+    // The nearest stack, as TerraformStack.of finds it; none outside a stack.
+    stack: [...access.node.scopes].reverse().find((c) => TerraformStack.isStack(c))?.node.id,
     clusters: [...byCluster.values()],
     keys,
     targets: [...targets.values()],
@@ -67,14 +68,6 @@ export function buildGuideModel(access: GuideSubject): GuideModel {
       runOnEveryDeploy: o.runOnEveryDeploy === true,
     },
   };
-}
-
-function stackOf(scope: IConstruct): string | undefined {
-  try {
-    return TerraformStack.of(scope).node.id;
-  } catch {
-    return undefined;
-  }
 }
 
 function clusterOf(cluster: Cluster): GuideCluster {

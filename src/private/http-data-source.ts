@@ -2,33 +2,17 @@
  * The Terraform engine's `data "http"`, its provider and `check` blocks, through cdktf's core API
  * as null-resource.ts. JSON only: cdktf's HCL output has no place for a `check` block.
  */
-import { TerraformDataSource, TerraformElement, TerraformMetaArguments, TerraformStack } from 'cdktf';
+import { TerraformDataSource, TerraformElement } from 'cdktf';
 import { Construct } from 'constructs';
-import { addProvider } from './providers';
-
-// A range a user's constraint can meet too; the tests run 3.6.0 (the attributes exist since 3.4).
-const GENERATOR = { providerName: 'http', providerVersionConstraint: '~> 3.6' };
+import { PROVIDERS } from './providers';
+import type { Rule } from './terraform-verdicts';
 
 const NO_HCL = 'the Terraform check engine (CheckEngine.TERRAFORM) writes JSON only: turn off cdktf\'s HCL output (hcl in cdktf.json), or use CheckEngine.NODE';
 
-export interface HttpDataSourceConfig extends TerraformMetaArguments {
-  readonly url: string;
-  readonly method?: 'GET' | 'POST';
-  readonly requestBody?: string;
-  /** A map, or an expression (`${sensitive({...})}`) that gives one. */
-  readonly requestHeaders: Record<string, string> | string;
-  /** Replaces the trusted roots. */
-  readonly caCertPem?: string;
-  readonly requestTimeoutMs: number;
-  readonly retry: { readonly attempts: number; readonly minDelayMs: number; readonly maxDelayMs: number };
-}
-
+/** A `data "http"`: its attributes as the provider names them (retry, ca_cert_pem: since 3.4), and its count. */
 export class HttpDataSource extends TerraformDataSource {
-  private readonly http: HttpDataSourceConfig;
-
-  constructor(scope: Construct, id: string, config: HttpDataSourceConfig) {
-    super(scope, id, { ...config, terraformResourceType: 'http', terraformGeneratorMetadata: GENERATOR });
-    this.http = config;
+  constructor(scope: Construct, id: string, private readonly attributes: Record<string, unknown>, count?: number) {
+    super(scope, id, { count, terraformResourceType: 'http', terraformGeneratorMetadata: PROVIDERS.http.generator });
   }
 
   /** Its address, e.g. `data.http.x` (`data.http.x[0]` for the instance of a counted one). */
@@ -37,16 +21,7 @@ export class HttpDataSource extends TerraformDataSource {
   }
 
   protected synthesizeAttributes(): { [name: string]: any } {
-    const c = this.http;
-    return {
-      url: c.url,
-      method: c.method,
-      request_body: c.requestBody,
-      request_headers: c.requestHeaders,
-      ca_cert_pem: c.caCertPem,
-      request_timeout_ms: c.requestTimeoutMs,
-      retry: { attempts: c.retry.attempts, min_delay_ms: c.retry.minDelayMs, max_delay_ms: c.retry.maxDelayMs },
-    };
+    return this.attributes;
   }
 
   protected synthesizeHclAttributes(): { [name: string]: any } {
@@ -54,13 +29,9 @@ export class HttpDataSource extends TerraformDataSource {
   }
 }
 
-export function addHttpProvider(stack: TerraformStack, id: string): void {
-  addProvider(stack, id, 'hashicorp/http', GENERATOR);
-}
-
 /** A `check` block: assertions that only warn (Terraform prints each failed one, and goes on). */
 export class CheckBlock extends TerraformElement {
-  constructor(scope: Construct, id: string, private readonly assertions: readonly { condition: string; message: string }[]) {
+  constructor(scope: Construct, id: string, private readonly assertions: readonly Rule[]) {
     super(scope, id, 'check');
   }
 

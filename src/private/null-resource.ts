@@ -2,23 +2,15 @@
  * `null_resource` through cdktf's core API: the JSON of @cdktf/provider-null without depending on
  * a provider package, so the source builds for cdktf and cdktn alike.
  */
-import { TerraformMetaArguments, TerraformResource, TerraformStack, hashMapper, hashMapperHcl, stringToHclTerraform, stringToTerraform } from 'cdktf';
+import { TerraformMetaArguments, TerraformResource, hashMapper, hashMapperHcl, stringToHclTerraform, stringToTerraform } from 'cdktf';
 import { Construct } from 'constructs';
-import { addProvider } from './providers';
-
-// A range that a user's own constraint on hashicorp/null can meet too; the schema is the same from
-// 3.2 on (test/e2e/provider-versions.test.ts deploys with 3.2.4 and 3.3.1).
-const GENERATOR = { providerName: 'null', providerVersionConstraint: '~> 3.2' };
-
-export interface NullResourceConfig extends TerraformMetaArguments {
-  readonly triggers?: Record<string, string>;
-}
+import { PROVIDERS } from './providers';
 
 export class NullResource extends TerraformResource {
   public readonly triggers?: Record<string, string>;
 
-  constructor(scope: Construct, id: string, config: NullResourceConfig) {
-    super(scope, id, { ...config, terraformResourceType: 'null_resource', terraformGeneratorMetadata: GENERATOR });
+  constructor(scope: Construct, id: string, config: TerraformMetaArguments & { readonly triggers?: Record<string, string> }) {
+    super(scope, id, { ...config, terraformResourceType: 'null_resource', terraformGeneratorMetadata: PROVIDERS.null.generator });
     this.triggers = config.triggers;
   }
 
@@ -35,8 +27,4 @@ export class NullResource extends TerraformResource {
 /** A local-exec of a runtime invocation, with more environment; `when: 'destroy'` for a removal. */
 export function localExec(run: { command: string; environment: Record<string, string> }, environment: Record<string, string>, when?: 'destroy') {
   return { type: 'local-exec' as const, ...(when ? { when } : {}), command: run.command, environment: { ...run.environment, ...environment } };
-}
-
-export function addNullProvider(stack: TerraformStack, id: string): void {
-  addProvider(stack, id, 'null', GENERATOR);
 }

@@ -5,14 +5,19 @@
 import { Token } from 'cdktf';
 import { errors } from './errors';
 
+/** The simple types: their name in a message, and their test. */
+const SIMPLE = {
+  'any': ['value', () => true],
+  'string': ['a string', (v) => typeof v === 'string'],
+  'number': ['a number', (v) => typeof v === 'number' && !Number.isNaN(v)],
+  'boolean': ['a boolean', (v) => typeof v === 'boolean'],
+  'string-list': ['a list of strings', (v) => Array.isArray(v) && v.every((x) => typeof x === 'string')],
+  'string-map': ['a map of strings', (v) => isObject(v) && Object.values(v).every((x) => typeof x === 'string')],
+  'construct-list': ['a list', (v) => Array.isArray(v)],
+} satisfies Record<string, [string, Of<boolean>]>;
+
 export type PropType =
-  | 'any'
-  | 'string'
-  | 'number'
-  | 'boolean'
-  | 'string-list'
-  | 'string-map'
-  | 'construct-list'
+  | keyof typeof SIMPLE
   | { readonly oneOf: readonly string[] }
   | { readonly struct: StructSchema }
   | { readonly structList: StructSchema }
@@ -32,9 +37,7 @@ export interface StructSchema {
 }
 
 function typeName(t: PropType): string {
-  if (typeof t === 'string') {
-    return { 'any': 'value', 'string': 'a string', 'number': 'a number', 'boolean': 'a boolean', 'string-list': 'a list of strings', 'string-map': 'a map of strings', 'construct-list': 'a list' }[t];
-  }
+  if (typeof t === 'string') return SIMPLE[t][0];
   if ('oneOf' in t) return `one of ${t.oneOf.map((v) => JSON.stringify(v)).join(', ')}`;
   if ('struct' in t) return `a ${t.struct.name} object`;
   if ('structList' in t) return `a list of ${t.structList.name} objects`;
@@ -48,20 +51,11 @@ export function isObject(x: unknown): x is Record<string, unknown> {
 }
 
 function matches(t: PropType, value: unknown): boolean {
-  switch (t) {
-    case 'any': return true;
-    case 'string': return typeof value === 'string';
-    case 'number': return typeof value === 'number' && !Number.isNaN(value);
-    case 'boolean': return typeof value === 'boolean';
-    case 'string-list': return Array.isArray(value) && value.every((v) => typeof v === 'string');
-    case 'string-map': return isObject(value) && Object.values(value).every((v) => typeof v === 'string');
-    case 'construct-list': return Array.isArray(value);
-    default:
-      if ('oneOf' in t) return typeof value === 'string' && !Token.isUnresolved(value) && t.oneOf.includes(value);
-      if ('struct' in t) return isObject(value);
-      if ('structList' in t) return Array.isArray(value) && value.every(isObject);
-      return t.list ? Array.isArray(value) && value.every(t.test) : t.test(value);
-  }
+  if (typeof t === 'string') return SIMPLE[t][1](value);
+  if ('oneOf' in t) return typeof value === 'string' && !Token.isUnresolved(value) && t.oneOf.includes(value);
+  if ('struct' in t) return isObject(value);
+  if ('structList' in t) return Array.isArray(value) && value.every(isObject);
+  return t.list ? Array.isArray(value) && value.every(t.test) : t.test(value);
 }
 
 /**
@@ -91,21 +85,16 @@ function editDistance(a: string, b: string): number {
 /** The known field a mistyped name most likely meant, or undefined. */
 function suggest(name: string, known: readonly string[]): string | undefined {
   const camel = camelCase(name);
-  const exact = known.find((k) => k === camel || k.toLowerCase() === name.toLowerCase() || k.toLowerCase() === camel.toLowerCase());
+  const exact = known.find((k) => k.toLowerCase() === name.toLowerCase() || k.toLowerCase() === camel.toLowerCase());
   if (exact) return exact;
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const k of known) {
-    // The whole name, or its first word (`timout` → `timeoutSeconds`).
+  // The whole name, or its first word (`timout` → `timeoutSeconds`).
+  const distance = (k: string) => {
     const firstWord = k.replace(/[A-Z].*$/, '');
     const whole = editDistance(camel.toLowerCase(), k.toLowerCase());
-    const distance = firstWord.length >= 4 ? Math.min(whole, editDistance(camel.toLowerCase(), firstWord.toLowerCase())) : whole;
-    if (distance < bestDistance) {
-      best = k;
-      bestDistance = distance;
-    }
-  }
-  return bestDistance <= Math.max(2, Math.floor(name.length / 4)) ? best : undefined;
+    return firstWord.length >= 4 ? Math.min(whole, editDistance(camel.toLowerCase(), firstWord.toLowerCase())) : whole;
+  };
+  const best = known.reduce<string | undefined>((b, k) => (b === undefined || distance(k) < distance(b) ? k : b), undefined);
+  return best !== undefined && distance(best) <= Math.max(2, Math.floor(name.length / 4)) ? best : undefined;
 }
 
 /** Unknown properties (with a "did you mean"), missing ones and wrong types, nested structs too. */

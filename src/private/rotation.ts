@@ -30,15 +30,11 @@ function formatIsoDate(t: number): string {
 
 const validDays = (days: number) => Number.isInteger(days) && days >= 1 && days <= MAX_ROTATE_AFTER_DAYS;
 
-function isUsable(createdOn: string | undefined, rotateAfterDays: number): createdOn is string {
-  return typeof createdOn === 'string' && !Token.isUnresolved(createdOn) && !Token.isUnresolved(rotateAfterDays) &&
-    parseIsoDate(createdOn) !== undefined && validDays(rotateAfterDays);
-}
-
 /** The day a key is due for rotation (`YYYY-MM-DD`), or undefined when it cannot be known. */
 export function rotationDueOn(createdOn: string | undefined, rotateAfterDays: number): string | undefined {
-  if (!isUsable(createdOn, rotateAfterDays)) return undefined;
-  return formatIsoDate(parseIsoDate(createdOn)! + rotateAfterDays * DAY_MS);
+  const created = typeof createdOn === 'string' && !Token.isUnresolved(createdOn) ? parseIsoDate(createdOn) : undefined;
+  if (created === undefined || Token.isUnresolved(rotateAfterDays) || !validDays(rotateAfterDays)) return undefined;
+  return formatIsoDate(created + rotateAfterDays * DAY_MS);
 }
 
 /** "Today" for the overdue check: the context value when set, else the real date (UTC). */

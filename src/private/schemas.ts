@@ -12,16 +12,15 @@ const hasMethods = (x: unknown, methods: readonly string[]) => x !== null && typ
 /** Duck types (another copy of the package); an Object.create copy has the methods, not the mark. */
 export const isApiKeySource = (x: unknown) => hasMethods(x, ['_config', '_problems']) && API_KEY_SOURCE_SYMBOL in (x as object);
 export const isKeyAccess = (x: unknown) => hasMethods(x, ['_checkerAccess']) && KEY_ACCESS_SYMBOL in (x as object);
-const isSecretTarget = (x: unknown) => x !== null && typeof x === 'object' && typeof (x as { bind?: unknown }).bind === 'function' &&
-  typeof (x as { description?: unknown }).description === 'string' && (x as { description: string }).description.trim() !== '';
+const isSecretTarget = (x: unknown) => hasMethods(x, ['bind']) && typeof (x as { description?: unknown }).description === 'string' &&
+  (x as { description: string }).description.trim() !== '';
 
-/** In Python, a plain attribute set in `__init__` is not seen by JavaScript; a `@property` is. */
-function secretTargetHint(x: unknown): string | undefined {
-  const halfTarget = x !== null && typeof x === 'object' && typeof (x as { bind?: unknown }).bind === 'function' && !isSecretTarget(x);
-  return halfTarget ? 'a target needs a description (text, not empty) besides bind(); in Python, declare description as a @property' : undefined;
-}
-
-const SECRET_TARGET: PropType = { instanceOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', test: isSecretTarget, hint: secretTargetHint };
+const SECRET_TARGET: PropType = {
+  instanceOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))',
+  test: isSecretTarget,
+  // In Python, a plain attribute set in `__init__` is not seen by JavaScript; a `@property` is.
+  hint: (x) => (hasMethods(x, ['bind']) ? 'a target needs a description (text, not empty) besides bind(); in Python, declare description as a @property' : undefined),
+};
 
 /** The target argument of addSecretTarget, checked like a prop. */
 export const TARGET_ARGUMENT: StructSchema = { name: 'addSecretTarget argument', required: ['secretTarget'], fields: { secretTarget: SECRET_TARGET } };
@@ -54,9 +53,7 @@ export const API_KEY_PROPS: StructSchema = {
 };
 
 const API_KEY_OPTIONS: StructSchema = {
-  name: 'ApiKeyOptions',
-  mayBeKey: true,
-  required: ['name'],
+  ...API_KEY_PROPS,
   fields: {
     ...API_KEY_PROPS.fields,
     clusters: 'string-list',

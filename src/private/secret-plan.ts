@@ -50,6 +50,7 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
     const prefix = naming.prefix ?? '';
     if (prefix !== '' && !names.isEnvName(prefix)) say(errors.prefixInvalid(key.keyName, prefix));
     const overrides = naming.names ?? {};
+    const renamed = (name: string) => Object.prototype.hasOwnProperty.call(overrides, name);
     const source = key._sourceConfig();
     const own: Candidate[] = [];
     for (const cluster of key.clusters) {
@@ -62,7 +63,7 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
       for (const [kind, defaultName, value] of parts) {
         const isKey = kind === SecretEntryKind.API_KEY;
         own.push({
-          name: Object.prototype.hasOwnProperty.call(overrides, defaultName) ? overrides[defaultName] : `${prefix}${defaultName}`,
+          name: renamed(defaultName) ? overrides[defaultName] : `${prefix}${defaultName}`,
           defaultName,
           kind,
           value,
@@ -84,13 +85,8 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
       }
     }
     // A valid prefix and a default name can still make a name too long (renames are checked above).
-    if (prefix === '' || names.isEnvName(prefix)) {
-      for (const c of own) {
-        const renamed = Object.prototype.hasOwnProperty.call(overrides, c.defaultName);
-        const length = c.name.length;
-        if (!renamed && !names.isEntryName(c.name)) say(errors.entryNameTooLong(key.keyName, c.defaultName, length));
-      }
-    }
+    const tooLong = own.filter((c) => (prefix === '' || names.isEnvName(prefix)) && !renamed(c.defaultName) && !names.isEntryName(c.name));
+    for (const c of tooLong) say(errors.entryNameTooLong(key.keyName, c.defaultName, c.name.length));
     candidates.push(...own);
   }
 

@@ -8,22 +8,22 @@ import { App, Aspects, IStackSynthesizer, ISynthesisSession, Lazy, Manifest, Ter
 import { Construct, IConstruct } from 'constructs';
 import { writeVersionFiles } from './ephemeral';
 import { errors } from './errors';
-import { addHttpProvider } from './http-data-source';
-import { addNullProvider } from './null-resource';
-import { dedupeProvider } from './providers';
+import { PROVIDERS, addProvider, dedupeProvider } from './providers';
 import { names, runtimeAsset } from './runtime';
-import { singleton } from './singleton';
 import { terraformLiteralProblem } from './stack-strings';
 import { GUIDE_FILE_NAME } from '../setup-guide/markdown';
 
-const PROVIDER_IDS = { null: 'QdrantClusterAccessNullProvider', http: 'QdrantClusterAccessHttpProvider' } as const;
-
 type AfterSynth = (stackDir: string) => void;
+
+/** A per-stack or per-app singleton: a child with a fixed id (a static cache would leak between apps). */
+function singleton<T extends IConstruct>(scope: IConstruct, create: (scope: IConstruct, id: string) => T): T {
+  return (scope.node.tryFindChild('QdrantClusterAccess') as T | undefined) ?? create(scope, 'QdrantClusterAccess');
+}
 
 /** Per stack: created on first use as the stack's child `QdrantClusterAccess`. */
 export class StackSupport extends Construct {
   public static of(scope: IConstruct): StackSupport {
-    return singleton(TerraformStack.of(scope), 'QdrantClusterAccess', (stack, id) => new StackSupport(stack as TerraformStack, id));
+    return singleton(TerraformStack.of(scope), (stack, id) => new StackSupport(stack as TerraformStack, id));
   }
 
   private asset?: TerraformAsset;
@@ -32,8 +32,8 @@ export class StackSupport extends Construct {
   /** path in the stack's directory → text (input-file.ts) */
   private readonly inputs = new Map<string, string>();
   private readonly keys: { _plaintextProblems(): string[] }[] = [];
-  private readonly outputs = new Map<string, string>();
-  private readonly variables = new Map<string, string>();
+  /** `variable <name>` or `output <name>` → the path of its first claimant. */
+  private readonly claims = new Map<string, string>();
   private readonly ephemeralKeys: string[] = [];
   /** The variables and outputs the library declared under a claimed name. */
   private readonly ours = new WeakSet<TerraformElement>();
@@ -55,16 +55,16 @@ export class StackSupport extends Construct {
           fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
           fs.writeFileSync(path.join(dir, file), text);
         }
+        // Also when no key is ephemeral (any more): then the files are removed.
+        writeVersionFiles(dir, this.ephemeralKeys);
         for (const hook of this.after.values()) hook(dir);
       },
     } satisfies IStackSynthesizer;
-    // Also when no key is ephemeral (any more): then the files are removed.
-    this.afterSynth('ephemeral-versions', (dir) => writeVersionFiles(dir, this.ephemeralKeys));
     // At synth, a provider the user added after our constructs replaces ours.
     Aspects.of(this).add({
       visit: (node) => {
         if (node !== this) return;
-        for (const [type, providerId] of Object.entries(PROVIDER_IDS)) dedupeProvider(stack, providerId, type);
+        for (const type of Object.keys(PROVIDERS) as (keyof typeof PROVIDERS)[]) dedupeProvider(stack, type);
       },
     });
     this.node.addValidation({ validate: () => this.sharedNames(stack) });
@@ -75,19 +75,16 @@ export class StackSupport extends Construct {
    * Clashes among our own elements are the claims' to report.
    */
   private sharedNames(stack: TerraformStack): string[] {
-    if (this.variables.size + this.outputs.size === 0) return [];
-    const holders = new Map<string, { paths: string[]; foreign: boolean }>();
+    if (this.claims.size === 0) return [];
+    const holders = new Map<string, (TerraformVariable | TerraformOutput)[]>();
     for (const c of stack.node.findAll()) {
       if (!(c instanceof TerraformVariable || c instanceof TerraformOutput)) continue;
-      const kind = c instanceof TerraformVariable ? 'variable' : 'output';
-      if (!(kind === 'variable' ? this.variables : this.outputs).has(c.friendlyUniqueId)) continue;
-      const id = `${kind} ${c.friendlyUniqueId}`;
-      const h = holders.get(id) ?? { paths: [], foreign: false };
-      holders.set(id, { paths: [...h.paths, c.node.path], foreign: h.foreign || !this.ours.has(c) });
+      const id = `${c instanceof TerraformVariable ? 'variable' : 'output'} ${c.friendlyUniqueId}`;
+      if (this.claims.has(id)) holders.set(id, [...(holders.get(id) ?? []), c]);
     }
-    return [...holders].filter(([, h]) => h.foreign && h.paths.length > 1).map(([id, h]) => {
+    return [...holders].filter(([, h]) => h.length > 1 && h.some((c) => !this.ours.has(c))).map(([id, h]) => {
       const [kind, name] = id.split(' ');
-      return errors.sharedTerraformName(kind as 'variable' | 'output', name, h.paths);
+      return errors.sharedTerraformName(kind as 'variable' | 'output', name, h.map((c) => c.node.path));
     });
   }
 
@@ -98,8 +95,8 @@ export class StackSupport extends Construct {
   }
 
   /** The stack needs this provider (http: the Terraform check engine): ours is added unless the stack has one. */
-  public useProvider(type: 'null' | 'http'): void {
-    (type === 'null' ? addNullProvider : addHttpProvider)(TerraformStack.of(this), PROVIDER_IDS[type]);
+  public useProvider(type: keyof typeof PROVIDERS): void {
+    addProvider(TerraformStack.of(this), type);
   }
 
   /**
@@ -146,7 +143,7 @@ export class StackSupport extends Construct {
 
   /** Claims an output name (one namespace for all the library's outputs); returns an earlier owner's path. */
   public claimOutput(name: string, ownerPath: string): string | undefined {
-    return claim(this.outputs, name, ownerPath);
+    return this.claim(`output ${name}`, ownerPath);
   }
 
   /** Records a variable or output the library declared under a claimed name (see sharedNames). */
@@ -158,14 +155,20 @@ export class StackSupport extends Construct {
 
   /** Claims a Terraform variable name; returns the earlier owner's path when there is one. */
   public claimVariable(name: string, ownerPath: string): string | undefined {
-    return claim(this.variables, name, ownerPath);
+    return this.claim(`variable ${name}`, ownerPath);
+  }
+
+  private claim(id: string, ownerPath: string): string | undefined {
+    const first = this.claims.get(id);
+    if (first === undefined) this.claims.set(id, ownerPath);
+    return first === ownerPath ? undefined : first;
   }
 }
 
 /** Per app: created on first use as the app's child `QdrantClusterAccess`. */
 export class AppSupport extends Construct {
   public static of(scope: IConstruct): AppSupport {
-    return singleton(scope.node.root, 'QdrantClusterAccess', (root, id) => new AppSupport(root, id));
+    return singleton(scope.node.root, (root, id) => new AppSupport(root, id));
   }
 
   /** File identity → format, first binding, each owner's binding, and the entry names claimed. */
@@ -195,13 +198,8 @@ export class AppSupport extends Construct {
   public claimFile(
     identity: string, shownFile: string, format: string, bindingPath: string, owner: string, entries: { name: string; keyName: string }[],
   ): string[] {
-    const file = this.files.get(identity);
-    if (!file) {
-      this.files.set(identity, {
-        format, path: bindingPath, owners: new Map([[owner, bindingPath]]), entries: new Map(entries.map((e) => [e.name, `key "${e.keyName}" of ${bindingPath}`])),
-      });
-      return [];
-    }
+    const file = this.files.get(identity) ?? { format, path: bindingPath, owners: new Map<string, string>(), entries: new Map<string, string>() };
+    this.files.set(identity, file);
     if (file.format !== format) return [errors.fileFormatClash(shownFile, format, file.format, file.path)];
     // One owner has one block (or sidecar record) per file: a second binding would replace the first's entries.
     const ownBinding = file.owners.get(owner);
@@ -229,12 +227,6 @@ export class AppSupport extends Construct {
 export function isSibling(c: IConstruct, otherPath: string): boolean {
   const parent = c.node.scope?.node.path;
   return parent !== undefined && otherPath.startsWith(`${parent}/`) && !otherPath.slice(parent.length + 1).includes('/');
-}
-
-function claim(map: Map<string, string>, name: string, ownerPath: string): string | undefined {
-  const first = map.get(name);
-  if (first === undefined) map.set(name, ownerPath);
-  return first === ownerPath ? undefined : first;
 }
 
 /** One file however spelled: its directory's real path (if it exists yet) and its name. */

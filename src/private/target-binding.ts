@@ -12,16 +12,10 @@ import { isObject } from './props';
 import { resolveIn } from './references';
 import { SecretTargetPlan } from './secret-plan';
 
-/** A target, and the construct path where it was bound. */
-export interface BoundTarget {
-  readonly target: ISecretTarget;
-  readonly path: string;
-}
-
-/** Binds every planned target under `access`; the expiry gates wait for the keys' targets too. */
+/** Binds every planned target under `access` (`bound`: each with its bind scope's path); the expiry gates wait for the keys' targets too. */
 export function bindSecretTargets(access: Construct, plans: SecretTargetPlan[], checksOf: ReadonlyMap<ApiKey, TerraformResource>,
-  expiryGates: ReadonlyMap<ApiKey, TerraformResource>): { bound: BoundTarget[]; problems: string[] } {
-  const bound: BoundTarget[] = [];
+  expiryGates: ReadonlyMap<ApiKey, TerraformResource>) {
+  const bound: { target: ISecretTarget; path: string }[] = [];
   const problems: string[] = [];
   if (plans.length === 0) return { bound, problems };
   const scope = new Construct(access, 'SecretTargets');
@@ -110,7 +104,7 @@ function uniqueId(scope: Construct, base: string): string {
 }
 
 function baseId(description: string): string {
-  return String(description).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'target';
+  return description.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'target';
 }
 
 /**
@@ -119,27 +113,20 @@ function baseId(description: string): string {
  * reorder would swap addresses, and a replaced registration could remove another's entries.
  */
 function baseIds(plans: SecretTargetPlan[]): Map<SecretTargetPlan, string> {
+  const descriptions = plans.map((p) => String(p.target.description));
   const byBase = new Map<string, Set<string>>();
-  for (const p of plans) {
-    const base = baseId(p.target.description);
-    byBase.set(base, (byBase.get(base) ?? new Set()).add(String(p.target.description)));
-  }
-  return new Map(plans.map((p) => {
-    const description = String(p.target.description);
-    const base = baseId(description);
+  for (const d of descriptions) byBase.set(baseId(d), (byBase.get(baseId(d)) ?? new Set()).add(d));
+  return new Map(plans.map((p, i) => {
+    const base = baseId(descriptions[i]);
     if (byBase.get(base)!.size === 1) return [p, base];
-    const hash = createHash('sha256').update(description).digest('hex').slice(0, 8);
+    const hash = createHash('sha256').update(descriptions[i]).digest('hex').slice(0, 8);
     return [p, `${base.slice(0, 51).replace(/-+$/, '')}-${hash}`];
   }));
 }
 
 /** Targets of one description: only their order tells them apart (`…-2`), so they get a warning. */
 function clashingTargets(plans: SecretTargetPlan[]): string[][] {
-  const byDescription = new Map<string, string[]>();
   // terraformOutputs() targets' outputs are named by entry: a moved gate does not matter.
-  for (const p of plans.filter((x) => !(x.target instanceof OutputsTarget))) {
-    const description = String(p.target.description);
-    byDescription.set(description, [...(byDescription.get(description) ?? []), description]);
-  }
-  return [...byDescription.values()].filter((group) => group.length > 1);
+  const descriptions = plans.filter((p) => !(p.target instanceof OutputsTarget)).map((p) => String(p.target.description));
+  return [...new Set(descriptions)].map((d) => descriptions.filter((x) => x === d)).filter((group) => group.length > 1);
 }

@@ -10,6 +10,7 @@ import { TerraformLocal, TerraformResource, dependable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { ApiKey } from '../api-key';
 import type { Cluster } from '../cluster';
+import type { CheckSettings } from '../health-check';
 import { errors, grantLabel, plainName } from './errors';
 import { DEPLOY_COMMAND } from './framework';
 import { Gate } from './gate';
@@ -18,16 +19,6 @@ import { warnKeysInLocalState } from './local-state';
 import { BACKOFF, messageTemplate, names, probes, protocol } from './runtime';
 import { StackSupport } from './stack-support';
 import { KeyExpressions, Part, ProbeContext, Rule, bound, escapeTemplate, failureParts, fill, firstMatchIs, hclString, probeRules, template } from './terraform-verdicts';
-
-export interface TerraformEngineSettings {
-  readonly timeoutSeconds: number;
-  readonly retries: number;
-  readonly requireAuth: boolean;
-  readonly allowExcessAccess: boolean;
-  readonly minValidityDays: number;
-  readonly caPem?: string;
-  readonly guideFile?: string;
-}
 
 const PROBES = probes.PROBES as { readonly [id in probes.ProbeId]: probes.Probe };
 const local = (l: TerraformLocal) => `local.${l.friendlyUniqueId}`;
@@ -40,7 +31,7 @@ export class TerraformChecks extends Construct {
   private readonly ca?: TerraformLocal;
   private built = false;
 
-  constructor(scope: Construct, id: string, private readonly settings: TerraformEngineSettings) {
+  constructor(scope: Construct, id: string, private readonly settings: CheckSettings & { readonly guideFile?: string }) {
     super(scope, id);
     StackSupport.of(this).useProvider('http');
     // The plan's time in Unix seconds (Terraform has no such function): days from the civil date.
@@ -87,12 +78,8 @@ export class TerraformChecks extends Construct {
     for (const [apiKey, { gate, key }] of this.gates) {
       const waits: HttpDataSource[] = [];
       for (const cluster of apiKey.clusters) {
-        let c = clusters.get(cluster);
-        if (!c) {
-          const granted = [...this.gates.keys()].filter((k) => k.clusters.includes(cluster)).map((k) => plainName(k.keyName, 'invalid-key-name'));
-          c = this.clusterProbes(cluster, granted.join(', '));
-          clusters.set(cluster, c);
-        }
+        const c = clusters.get(cluster) ?? this.clusterProbes(cluster);
+        clusters.set(cluster, c);
         waits.push(c.root, c.enforced, ...this.grantProbes(gate.node.scope as Construct, apiKey, key, cluster, c));
       }
       gate.dependsOn = waits.map((d) => dependable(d));
@@ -106,10 +93,11 @@ export class TerraformChecks extends Construct {
     }
   }
 
-  /** Root and enforced of one cluster (no key). `keys`: the keys granted to it, for the messages. */
-  private clusterProbes(cluster: Cluster, keys: string): ClusterProbes {
+  /** Root and enforced of one cluster (no key); their messages name the keys granted to it. */
+  private clusterProbes(cluster: Cluster): ClusterProbes {
     const scope = new Construct(this, cluster.node.id);
-    const label = names.grantLabel(keys, plainName(cluster.clusterName, 'invalid-cluster-name'));
+    const keys = [...this.gates.keys()].filter((k) => k.clusters.includes(cluster)).map((k) => plainName(k.keyName, 'invalid-key-name'));
+    const label = names.grantLabel(keys.join(', '), plainName(cluster.clusterName, 'invalid-cluster-name'));
     const headers = { Accept: 'application/json' };
     const ctx = (p: probes.Probe) => ({ ...this.context(label, 'any', [], undefined), path: [{ text: p.request.path }] });
     const root = this.dataSource(scope, 'Root', `${cluster.restEndpoint}/`, PROBES.root, headers);
@@ -129,14 +117,11 @@ export class TerraformChecks extends Construct {
     const write = apiKey.access?.readWriteCollections ?? [];
     const base = this.context(label, access, [...read, ...write], key);
     const clusterOpen = bound(c.enforced.address, firstMatchIs(PROBES.enforced, ['open'], base));
-    const ids = (Object.keys(PROBES) as probes.ProbeId[]).filter((id) => {
-      const p = PROBES[id];
-      return p.request.scope === 'grant' && p.askedAfter === undefined && p.reuses === undefined && (id === 'key' || p.appliesTo?.includes(access));
-    });
-    const made: Made[] = [];
+    const made: { id: probes.ProbeId; ds: HttpDataSource; ctx: ProbeContext }[] = [];
     const headers = (post: boolean) => `\${sensitive({ Accept = "application/json", ${post ? '"Content-Type" = "application/json", ' : ''}Authorization = "Bearer \${${local(key.value)}}" })}`;
-    for (const id of ids) {
+    for (const id of Object.keys(PROBES) as probes.ProbeId[]) {
       const p = PROBES[id];
+      if (p.request.scope !== 'grant' || p.askedAfter !== undefined || p.reuses !== undefined || !(id === 'key' || p.appliesTo?.includes(access))) continue;
       const collections = p.perCollection === undefined ? [undefined] : p.perCollection === 'read' ? read : write;
       collections.forEach((collection, i) => {
         // {random}: a name no collection has, new at every plan (known at plan, unlike uuid()).
@@ -159,7 +144,8 @@ export class TerraformChecks extends Construct {
   }
 
   /** An allowed open cluster: one warning that the declared access is not enforced (probes.ts OPEN_NOT_ENFORCED). */
-  private openNotEnforced(scope: Construct, made: readonly Made[], ctx: ProbeContext, clusterOpen: string): void {
+  private openNotEnforced(scope: Construct, made: readonly { id: probes.ProbeId; ds: HttpDataSource }[], ctx: ProbeContext,
+    clusterOpen: string): void {
     const key = made.find((m) => m.id === 'key')!.ds;
     const judged = [...made.map((m) => [PROBES[m.id], m.ds] as const), ...Object.values(PROBES).filter((p) => p.reuses === 'key' && p.appliesTo?.includes(ctx.access)).map((p) => [p, key] as const)];
     const excess = judged.map(([p, ds]) => bound(ds.address, firstMatchIs(p, ['excess'], ctx))).join(' || ');
@@ -200,29 +186,18 @@ export class TerraformChecks extends Construct {
     return new HttpDataSource(scope, id, {
       url,
       method: method === 'GET' ? undefined : method,
-      requestBody: body,
-      requestHeaders: headers,
-      caCertPem: this.ca ? `\${${local(this.ca)}}` : undefined,
-      requestTimeoutMs: this.settings.timeoutSeconds * 1000,
-      retry: { attempts: this.settings.retries, minDelayMs: BACKOFF.baseMs, maxDelayMs: BACKOFF.capMs },
-      count,
-    });
+      request_body: body,
+      request_headers: headers,
+      ca_cert_pem: this.ca ? `\${${local(this.ca)}}` : undefined,
+      request_timeout_ms: this.settings.timeoutSeconds * 1000,
+      retry: { attempts: this.settings.retries, min_delay_ms: BACKOFF.baseMs, max_delay_ms: BACKOFF.capMs },
+    }, count);
   }
 
   private context(label: string, access: string, declared: string[], key: KeyExpressions | undefined): ProbeContext {
-    const s = this.settings;
-    return {
-      label,
-      access,
-      declared,
-      key,
-      path: [],
-      holdsUnless: [],
-      statusTexts: local(this.statusTexts),
-      requireAuth: s.requireAuth,
-      allowExcessAccess: s.allowExcessAccess,
-      minValidityDays: s.minValidityDays,
-    };
+    const { requireAuth, allowExcessAccess, minValidityDays } = this.settings;
+    const statusTexts = local(this.statusTexts);
+    return { label, access, declared, key, path: [], holdsUnless: [], statusTexts, requireAuth, allowExcessAccess, minValidityDays };
   }
 }
 
@@ -235,16 +210,7 @@ function warnings(ds: HttpDataSource, id: string, rule: Rule | undefined): void 
   if (rule) new CheckBlock(ds.node.scope as Construct, id, [{ condition: `\${try(${rule.condition}, true)}`, message: rule.message.replace(/^\$\{(.*)\}$/s, '$${try($1, "")}') }]);
 }
 
-interface Made {
-  readonly id: probes.ProbeId;
-  readonly ds: HttpDataSource;
-  readonly ctx: ProbeContext;
-}
-
-interface ClusterProbes {
-  readonly root: HttpDataSource;
-  readonly enforced: HttpDataSource;
-}
+type ClusterProbes = Readonly<Record<'root' | 'enforced', HttpDataSource>>;
 
 /** Later URLs are built on root's: Terraform reads them after root's postconditions held. */
 function afterRoot(root: HttpDataSource): string {
@@ -256,13 +222,10 @@ function keyRule(rule: 'trimmed' | 'header-safe', key: string): string {
   return rule === 'trimmed' ? `${key} == trimspace(${key})` : `can(regex(${hclString(`^[${probes.HEADER_SAFE}]*$`)}, ${key}))`;
 }
 
-/** The key's locals: its value, `send` (1 or 0), and its JWT's expiry and collections (not sensitive). */
-interface KeyLocals extends KeyExpressions {
-  readonly value: TerraformLocal;
-  readonly send: TerraformLocal;
-}
+type KeyLocals = ReturnType<typeof keyLocals>;
 
-function keyLocals(scope: Construct, apiKey: ApiKey, now: TerraformLocal): KeyLocals {
+/** The key's locals: its value, `send` (1 or 0), and its JWT's expiry and collections (not sensitive). */
+function keyLocals(scope: Construct, apiKey: ApiKey, now: TerraformLocal) {
   const l = (id: string, expression: string) => new TerraformLocal(scope, id, expression);
   const value = l('Key', apiKey._sourceConfig().expression);
   const k = local(value);

@@ -4,29 +4,23 @@
  * Terraform prints every reference of a failed condition. A condition binds the answer once
  * (`[for a in [{ s, b, j, u }] : …]`) so that the body is decoded once.
  */
+import type { CheckSettings } from '../health-check';
 import { CLIP_MARK, FAILURES, messageTemplate, plural, probes, tableFailure, text } from './runtime';
 
 type Verdict = probes.ProbeVerdict;
 
-/** The key's values for its probes' messages, as HCL expressions (locals). */
-export interface KeyExpressions {
-  /** What the server's words are redacted of: the key, or a text no answer holds. */
-  readonly redact: string;
-  /** The JWT's `exp` (seconds) or null; as RFC 3339 or ""; whole days from the plan to it. */
-  readonly exp: string;
-  readonly expiresAt: string;
-  readonly days: string;
-  /** The collections its JWT's access names (not sensitive). */
-  readonly jwtCollections: string;
-}
+/**
+ * The key's values for its probes' messages, as HCL expressions (locals): what the server's words are
+ * redacted of; its JWT's `exp` (seconds) or null, as RFC 3339 or "", whole days from the plan to it;
+ * the collections its JWT's access names (not sensitive).
+ */
+export type KeyExpressions = Readonly<Record<'redact' | 'exp' | 'expiresAt' | 'days' | 'jwtCollections', string>>;
 
 /** What one probe of one grant (or one cluster) is judged and worded with. */
-export interface ProbeContext {
+export interface ProbeContext extends Pick<CheckSettings, 'requireAuth' | 'allowExcessAccess' | 'minValidityDays'> {
   /** `FAIL <label>  step …`: "search-api → prod-eu". */
   readonly label: string;
   readonly access: string;
-  readonly requireAuth: boolean;
-  readonly allowExcessAccess: boolean;
   /** {path}: the request's path as sent. */
   readonly path: readonly Part[];
   readonly collection?: string;
@@ -40,14 +34,10 @@ export interface ProbeContext {
   readonly holdsUnless: readonly string[];
   /** A map from status code to its reason phrase ({answer} of an answer without words). */
   readonly statusTexts: string;
-  readonly minValidityDays?: number;
 }
 
 /** A condition (an HCL expression) and its message (a template): a postcondition, or a `check` block's assertion. */
-export interface Rule {
-  readonly condition: string;
-  readonly message: string;
-}
+export type Rule = Readonly<Record<'condition' | 'message', string>>;
 
 /** An HCL string literal. */
 export function hclString(s: string): string {
