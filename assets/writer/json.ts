@@ -156,8 +156,10 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
     const none: string[] = [];
     return { text: null, sidecar: side, sidecarAfter: null as Sidecar | null, added: none, updated: none, unchanged: none, dropped: none };
   }
-  const scanned = blank ? null : scanJsonObject(text as string);
-  const foreign = (scanned ? scanned.members : []).filter((m) => given.has(m.key) && !mine.has(m.key));
+  // No file, or only a BOM and whitespace: written as a new object.
+  const source = blank ? '{}\n' : text as string;
+  let scan = scanJsonObject(source);
+  const foreign = scan.members.filter((m) => given.has(m.key) && !mine.has(m.key));
   if (foreign.length > 0) throw foreignMemberError(text as string, foreign[0], owner, side, sidecarName, foreign.slice(1));
   for (const n of names) {
     // Recorded for another owner but not in the file (removed by hand, or a crash): still theirs.
@@ -166,7 +168,8 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
   }
   const next: Sidecar = { created: false, originalWhenEmpty: null, ...side, owners: ownersCopy(side ? side.owners : {}) };
   next.owners[owner] = [...mine, ...names.filter((n) => !mine.has(n))];
-  const fresh = !side || Object.keys(side.owners).length === 0;
+  if (text == null) Object.assign(next, { created: true, originalWhenEmpty: null });
+  else if (!side || Object.keys(side.owners).length === 0) Object.assign(next, { created: false, originalWhenEmpty: scan.members.length === 0 ? text : null });
   // Recorded names no longer given: they leave the file and then the record.
   const gone = [...mine].filter((n) => !given.has(n));
   const after = () => {
@@ -175,17 +178,6 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
     owners[owner] = owners[owner].filter((n) => !gone.includes(n));
     return { ...next, owners };
   };
-
-  if (blank) {
-    if (text == null) Object.assign(next, { created: true, originalWhenEmpty: null });
-    else if (fresh) Object.assign(next, { created: false, originalWhenEmpty: text });
-    const body = names.map((n) => `  ${JSON.stringify(n)}: ${value(n)}`).join(',\n');
-    return { text: `{\n${body}\n}\n`, sidecar: next, sidecarAfter: after(), added: names, updated: [], unchanged: [], dropped: [] };
-  }
-
-  const source = text as string;
-  let scan = scanned as JsonObjectScan;
-  if (fresh) Object.assign(next, { created: false, originalWhenEmpty: scan.members.length === 0 ? source : null });
 
   let out = source;
   const dropped = new Set(scan.members.filter((m) => gone.includes(m.key)).map((m) => m.key));
