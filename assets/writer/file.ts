@@ -130,40 +130,36 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
     hooks: opts.testHooks,
   }), cur ? cur.snap : null);
   // The sidecar belongs with the target: 0600 always, and (as root) the target's owner.
-  const sideConfig = () => ({
+  const sideCommit: CommitConfig = {
     mode: 0o600,
     chown: isRoot() && cur && (cur.stat.uid !== 0 || cur.stat.gid !== 0) ? { uid: cur.stat.uid, gid: cur.stat.gid } : null,
-  });
-  const sideStep = side ? step(side, sideCur, plan.sidecar, sideConfig) : null;
+    lock,
+    label: file,
+  };
+  const sideStep = side ? step(side, sideCur, plan.sidecar, () => sideCommit) : null;
   // A second sidecar text, committed last (a write that drops names: see json.ts).
   const sideBefore = plan.sidecar == null ? (sideCur ? sideCur.text : null) : plan.sidecar;
   const after = plan.sidecarAfter;
-  const afterStep = side && typeof after === 'string' && after !== sideBefore
-    ? () => replaceFile(side, after, { ...sideConfig(), lock, label: file }, warn)
-    : null;
+  const afterStep = side && typeof after === 'string' && after !== sideBefore ? () => replaceFile(side, after, sideCommit, warn) : null;
   // Not when removing: the file is left without our keys.
   if (targetStep && !opts.removing && plan.text !== DELETE && cur && (cur.stat.mode & 0o004)) {
     warn(`warning: ${file} is readable by all users (mode ${modeString(cur.stat.mode)}) and holds API keys; consider chmod 600 ${shellWord(file)}`);
   }
-  if (plan.sidecarFirst && side && sideStep && targetStep) {
-    await sideStep();
+  // The target not replaced after its sidecar was: the sidecar is put back, or a member the user
+  // adds later under a name it records would count as ours. Not after a lost lock (it may be
+  // another writer's now). A new plan needs the sidecar as it was: without it, none.
+  const targetAfterSide = side && sideStep && targetStep && (async () => {
     try {
       await targetStep();
     } catch (err) {
-      // The target was not replaced: put the sidecar back, or a member the user adds later under a
-      // name it records would count as ours. Not after a lost lock (it may be another writer's
-      // now). A new plan needs the sidecar as it was: without it, none.
-      if (codeOf(err) !== 'ELOCKLOST') {
-        const restored = await restoreSidecar(side, sideCur, { ...sideConfig(), lock, label: file }, warn);
-        if (!restored && codeOf(err) === 'ECHANGED') throw new RuntimeError(messageOf(err), CHANGED_FOR_GOOD, { cause: err });
+      if (codeOf(err) !== 'ELOCKLOST' && !(await restoreSidecar(side, sideCur, sideCommit, warn)) && codeOf(err) === 'ECHANGED') {
+        throw new RuntimeError(messageOf(err), CHANGED_FOR_GOOD, { cause: err });
       }
       throw err;
     }
-    if (afterStep) await afterStep();
-  } else {
-    const steps = plan.sidecarFirst ? [sideStep, targetStep, afterStep] : [targetStep, sideStep, afterStep];
-    for (const s of steps) if (s) await s();
-  }
+  });
+  const steps = plan.sidecarFirst ? [sideStep, targetAfterSide || targetStep, afterStep] : [targetStep, sideStep, afterStep];
+  for (const s of steps) if (s) await s();
   return { existed: Boolean(st), changed: Boolean(targetStep), deleted: Boolean(targetStep) && plan.text === DELETE };
 }
 
