@@ -63,6 +63,15 @@ export function directoryProblem(file: string): RuntimeError | null {
   return st.isDirectory() ? null : new RuntimeError(`cannot write ${file}: ${dir} is not a directory; fix the path`, 'ENODIR');
 }
 
+function writable(file: string, st: Stats): boolean {
+  try {
+    accessSync(file, C.W_OK);
+    return (st.mode & 0o222) !== 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Checks the target path; returns its lstat (or null when it does not exist yet). */
 export function checkTarget(file: string): Stats | null {
   const problem = directoryProblem(file);
@@ -70,15 +79,7 @@ export function checkTarget(file: string): Stats | null {
   const st = lstatOrNull(file);
   if (!st) return null;
   checkKind(file, st);
-  let writable = (st.mode & 0o222) !== 0;
-  if (writable) {
-    try {
-      accessSync(file, C.W_OK);
-    } catch {
-      writable = false;
-    }
-  }
-  if (!writable) {
+  if (!writable(file, st)) {
     throw new RuntimeError(`cannot write ${file}: the file is not writable (mode ${modeString(st.mode)}); make it writable (chmod u+w ${shellWord(file)}) or choose another file`, 'EREADONLY');
   }
   return st;
@@ -99,13 +100,8 @@ export function checkKind(file: string, st: Stats): void {
   }
 }
 
-function snapshot(st: BigIntStats | null) {
-  return st ? { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs } : null;
-}
-
-function sameSnapshot(a: Snapshot | null, b: Snapshot | null): boolean {
-  if (!a || !b) return a === b;
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+function snapshot(st: BigIntStats | null): string | null {
+  return st && [st.dev, st.ino, st.size, st.mtimeNs, st.ctimeNs].join(':');
 }
 
 /** The message of a target that other programs kept writing while this one was changing it. */
@@ -122,14 +118,14 @@ export function checkUnchanged(file: string, read: Snapshot | null): void {
   } catch (err) {
     if (codeOf(err) !== 'ENOENT') throw err;
   }
-  if (!sameSnapshot(snapshot(now), read)) throw new RuntimeError(changedMessage(file, 1), 'ECHANGED');
+  if (snapshot(now) !== read) throw new RuntimeError(changedMessage(file, 1), 'ECHANGED');
 }
 
 /**
  * Reads `file` through one descriptor that cannot follow a link or block on a FIFO, and checks it is
  * the file `expected` (an lstat) described; `snap` is taken before the read, for checkUnchanged.
  */
-export function readVerified(file: string, expected: Stats | null, maxBytes = MAX_BYTES): { buf: Buffer; stat: Stats; snap: Snapshot } {
+export function readVerified(file: string, expected: Stats | null, maxBytes = MAX_BYTES) {
   let fd;
   try {
     fd = openSync(file, C.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -144,7 +140,7 @@ export function readVerified(file: string, expected: Stats | null, maxBytes = MA
     throw new RuntimeError(`cannot read ${file}: ${code}; check its permissions`, code, { cause: err });
   }
   try {
-    const snap = snapshot(fstatSync(fd, { bigint: true })) as Snapshot;
+    const snap = snapshot(fstatSync(fd, { bigint: true })) as string;
     const st = fstatSync(fd);
     checkKind(file, st);
     if (expected && (st.dev !== expected.dev || st.ino !== expected.ino)) {
