@@ -14,7 +14,7 @@
  * sha256(HOST)); cleanDeadTemps deletes only those with this host's tag and a dead pid.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants as C, fstatSync, linkSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, renameSync, Stats, unlinkSync, writeSync, fsyncSync } from 'node:fs';
+import { closeSync, constants as C, fstatSync, linkSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, renameSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
@@ -256,11 +256,9 @@ export function cleanDeadTemps(files: string[], warn: (message: string) => void)
     const pid = Number(m[3]);
     if (pid === process.pid || !isDead(pid)) continue;
     const p = join(dir, name);
-    let st: Stats | null = null;
     try {
-      st = lstatSync(p);
+      if (lstatSync(p).isFile() && unlinkQuiet(p)) removed.push(name);
     } catch { /* gone */ }
-    if (st && st.isFile() && unlinkQuiet(p)) removed.push(name);
   }
   if (removed.length) {
     warn(`warning: removed ${removed.length} temp file${removed.length === 1 ? '' : 's'} in ${dir} left by a writer that is no longer running (${removed.sort().join(', ')})`);

@@ -16,14 +16,7 @@ export type Snapshot = NonNullable<ReturnType<typeof snapshot>>;
 /** A file as read: its text, its stat, and its snapshot taken before the read. */
 export type ReadFile = ReturnType<typeof readText>;
 
-export function lstatOrNull(p: string): Stats | null {
-  try {
-    return lstatSync(p);
-  } catch (err) {
-    if (codeOf(err) === 'ENOENT') return null;
-    throw err;
-  }
-}
+export const lstatOrNull = (p: string): Stats | null => lstatSync(p, { throwIfNoEntry: false }) ?? null;
 
 export function modeString(mode: number): string {
   return '0' + (mode & 0o777).toString(8).padStart(3, '0');
@@ -112,12 +105,7 @@ export function changedMessage(file: string, times: number, removing?: boolean):
 
 /** Just before a commit: throws ECHANGED when `file` no longer matches `read` (null: no file). */
 export function checkUnchanged(file: string, read: Snapshot | null): void {
-  let now = null;
-  try {
-    now = lstatSync(file, { bigint: true });
-  } catch (err) {
-    if (codeOf(err) !== 'ENOENT') throw err;
-  }
+  const now = lstatSync(file, { bigint: true, throwIfNoEntry: false }) ?? null;
   if (snapshot(now) !== read) throw new RuntimeError(changedMessage(file, 1), 'ECHANGED');
 }
 
