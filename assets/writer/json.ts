@@ -261,16 +261,13 @@ export function planRemove(text: string | null, side: Sidecar | null, names: str
   let out = text;
   let members = 0;
   if (scan) ({ text: out, members } = removeMembers(text, scan, targets));
-  let deleteFile = false;
-  if (last && members === 0) {
-    if (side.created) deleteFile = true;
-    else if (side.originalWhenEmpty !== null) out = side.originalWhenEmpty;
-  }
+  // The last owner's last member gone: the file this tool created goes, an empty one gets its text back.
+  const restore = last && members === 0;
+  if (restore && !side.created && side.originalWhenEmpty !== null) out = side.originalWhenEmpty;
   return result({
     text: out === text ? null : out,
     sidecar,
     removed: list.filter((n) => targets.has(n)),
-    absent: list.filter((n) => !targets.has(n) && !(present.has(n) && !mine.has(n))),
-    deleteFile,
+    deleteFile: restore && side.created,
   });
 }
