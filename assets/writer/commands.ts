@@ -28,32 +28,25 @@ interface Planned {
   removed?: Pick<ReturnType<typeof json.planRemove>, 'removed' | 'absent' | 'notOurs'> & Partial<ReturnType<typeof dotenv.planRemove> & ReturnType<typeof json.planRemove>>;
 }
 
-function dotenvTransform(command: FileCommand['command'], entries: ReadonlyMap<string, string>, owner: string, out: Planned) {
-  return (text: string | null): Next => {
-    if (command === 'write') {
-      const plan = dotenv.planMerge(text, entries, { owner });
-      out.written = plan;
-      return plan.text;
-    }
-    const plan = dotenv.planRemove(text, [...entries.keys()], { owner, all: true });
-    out.removed = plan;
-    return plan.deleteFile ? DELETE : plan.text;
-  };
-}
-
-function jsonTransform(command: FileCommand['command'], entries: ReadonlyMap<string, string>, owner: string, sidecarName: string, out: Planned) {
+/** updateFile's transform for the format; it leaves its plan in `out` for the summary line. */
+function transform({ command, format, owner }: FileCommand, entries: ReadonlyMap<string, string>, sidecarName: string, out: Planned) {
+  const names = [...entries.keys()];
+  if (format === 'dotenv') {
+    return (text: string | null): Next => {
+      if (command === 'write') return (out.written = dotenv.planMerge(text, entries, { owner })).text;
+      const plan = out.removed = dotenv.planRemove(text, names, { owner, all: true });
+      return plan.deleteFile ? DELETE : plan.text;
+    };
+  }
+  const render = (side: json.Sidecar | null) => (side ? json.renderSidecar(side) : null);
   return (text: string | null, sideText: string | null): SidecarPlan => {
     const side = json.parseSidecar(sideText, sidecarName);
     if (command === 'write') {
-      const plan = json.planMerge(text, side, entries, { owner, sidecarName });
-      out.written = plan;
-      const sidecar = plan.sidecar ? json.renderSidecar(plan.sidecar) : null;
-      const sidecarAfter = plan.sidecarAfter ? json.renderSidecar(plan.sidecarAfter) : null;
-      return { text: plan.text, sidecar, sidecarFirst: true, sidecarAfter };
+      const plan = out.written = json.planMerge(text, side, entries, { owner, sidecarName });
+      return { text: plan.text, sidecar: render(plan.sidecar), sidecarFirst: true, sidecarAfter: render(plan.sidecarAfter) };
     }
-    const plan = json.planRemove(text, side, [...entries.keys()], { owner, sidecarName, all: true });
-    out.removed = plan;
-    const sidecar = plan.sidecar ? json.renderSidecar(plan.sidecar) : (sideText == null ? null : DELETE);
+    const plan = out.removed = json.planRemove(text, side, names, { owner, sidecarName, all: true });
+    const sidecar = plan.sidecar || sideText == null ? render(plan.sidecar) : DELETE;
     return { text: plan.deleteFile ? DELETE : plan.text, sidecar, sidecarFirst: false };
   };
 }
@@ -69,9 +62,10 @@ export async function apply({ command, format, file: target, owner }: FileComman
   // Removing from a file whose directory is gone (another machine's path) is nothing to do.
   const fileOpts = { ...options, removing: command === 'remove' };
   const sidecarName = format === 'json' ? json.sidecarPath(target) : '';
-  const res = format === 'json'
-    ? await updateFile(target, jsonTransform(command, entries, owner, sidecarName, out), { ...fileOpts, sidecar: sidecarName })
-    : await updateFile(target, dotenvTransform(command, entries, owner, out), fileOpts);
+  const res = await updateFile(target, transform({ command, format, file: target, owner }, entries, sidecarName, out), {
+    ...fileOpts,
+    sidecar: sidecarName,
+  });
   const n = entries.size;
   if (command === 'write') {
     const p = out.written as NonNullable<Planned['written']>;

@@ -168,8 +168,9 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
   }
   const next: Sidecar = { created: false, originalWhenEmpty: null, ...side, owners: ownersCopy(side ? side.owners : {}) };
   next.owners[owner] = [...mine, ...names.filter((n) => !mine.has(n))];
+  const fresh = !side || Object.keys(side.owners).length === 0;
   if (text == null) Object.assign(next, { created: true, originalWhenEmpty: null });
-  else if (!side || Object.keys(side.owners).length === 0) Object.assign(next, { created: false, originalWhenEmpty: scan.members.length === 0 ? text : null });
+  else if (fresh) Object.assign(next, { created: false, originalWhenEmpty: scan.members.length === 0 ? text : null });
   // Recorded names no longer given: they leave the file and then the record.
   const gone = [...mine].filter((n) => !given.has(n));
   const after = () => {
