@@ -153,11 +153,16 @@ export function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
+/** As root, the owner and group that a file replacing `st` is given (none when they are root's). */
+export function rootChown(st: Stats | null): CommitConfig['chown'] {
+  return st && (st.uid !== 0 || st.gid !== 0) ? { uid: st.uid, gid: st.gid } : null;
+}
+
 /** How the temp file gets the existing file's owner and group; not root, another owner only warns. */
 export function ownerChange(file: string, st: Stats | null, warn: (message: string) => void): Pick<CommitConfig, 'chown' | 'group'> {
   if (!st || typeof process.getuid !== 'function') return { chown: null, group: undefined };
   const uid = process.getuid();
-  if (uid === 0) return { chown: st.uid !== 0 || st.gid !== 0 ? { uid: st.uid, gid: st.gid } : null, group: undefined };
+  if (uid === 0) return { chown: rootChown(st), group: undefined };
   if (st.uid !== uid) warn(`warning: ${file} is owned by uid ${st.uid}; the rewritten file will be owned by uid ${uid}`);
   return { chown: null, group: st.gid };
 }

@@ -12,10 +12,6 @@ import { sameAccessOwners } from '../runtime/names';
 export { TOOL, startMarker, endMarker, recordLine } from './dotenv-blocks';
 export { parseDotenv, formatValue } from './dotenv-syntax';
 
-function joinItems(bom: string, items: readonly DotenvItem[]): string {
-  return bom + items.map((it) => it.raw).join('');
-}
-
 function checkEntries(entries: unknown): Map<string, string> {
   const formatted = new Map<string, string>();
   for (const [name, value] of entryMap(entries)) {
@@ -122,7 +118,7 @@ export function planMerge(text: string | null, entries: Readonly<Record<string, 
     if (noFinal) items[items.length - 1] = { ...last, raw: last.raw + eol, eol };
     all.forEach((l, n) => items.push({ kind: 'comment', raw: l + (noFinal && n === all.length - 1 ? '' : eol) }));
   }
-  const result = joinItems(model.bom, out);
+  const result = model.bom + out.map((it) => it.raw).join('');
   // Our lines may hold a quote that a value ending in a backslash must not have after it.
   parseDotenv(result, { written: true });
   return {
@@ -154,19 +150,15 @@ export function planRemove(text: string | null, names: string[] | Record<string,
   const wanted = new Set(list);
   const removed = new Set<string>();
   const elsewhere = new Set<string>();
-  model.items.forEach((it, idx) => {
-    const key = it.key as string;
-    if (it.kind !== 'assign' || !wanted.has(key)) return;
-    if (inBlock(block, idx)) removed.add(key);
-    else elsewhere.add(key);
-  });
   // With all, no names given and no record (removed by hand): nothing says whose; they stay, named.
   const unrecorded = new Set<string>();
-  if (block && !block.record && opts && opts.all && given.length === 0) {
-    model.items.forEach((it, idx) => {
-      if (it.kind === 'assign' && inBlock(block, idx) && !wanted.has(it.key as string)) unrecorded.add(it.key as string);
-    });
-  }
+  const orphans = Boolean(block && !block.record && opts && opts.all && given.length === 0);
+  model.items.forEach((it, idx) => {
+    const key = it.key as string;
+    if (it.kind !== 'assign') return;
+    if (wanted.has(key)) (inBlock(block, idx) ? removed : elsewhere).add(key);
+    else if (orphans && inBlock(block, idx)) unrecorded.add(key);
+  });
   const result = (out: string | null, deleteFile: boolean, kept: DotenvItem[] = []) => ({
     text: out,
     removed: list.filter((n) => removed.has(n)),
@@ -217,5 +209,5 @@ export function planRemove(text: string | null, names: string[] | Record<string,
   }
   // No recorded name is left, but a user's lines are: they, the markers and the empty record stay.
   const kept = block.record && left.length === 0 ? inner : [];
-  return result(joinItems(model.bom, items), deleteFile, kept);
+  return result(model.bom + items.map((it) => it.raw).join(''), deleteFile, kept);
 }

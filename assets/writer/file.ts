@@ -4,7 +4,7 @@
  * one-line RuntimeErrors, never with file contents; the target is then unchanged.
  */
 import { dirname, resolve } from 'node:path';
-import { checkpoint, CommitConfig, isRoot, ownerChange, removeFile, replaceFile } from './commit';
+import { checkpoint, CommitConfig, isRoot, ownerChange, removeFile, replaceFile, rootChown } from './commit';
 import { REFUSED } from './entries';
 import { Lock, acquireLock, cleanDeadTemps, releaseLock } from './lock';
 import { ReadFile, Snapshot, changedMessage, checkKind, checkTarget, directoryProblem, lstatOrNull, MAX_BYTES, modeString, readText, shellWord } from './target';
@@ -132,7 +132,7 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
   // The sidecar belongs with the target: 0600 always, and (as root) the target's owner.
   const sideCommit: CommitConfig = {
     mode: 0o600,
-    chown: isRoot() && cur && (cur.stat.uid !== 0 || cur.stat.gid !== 0) ? { uid: cur.stat.uid, gid: cur.stat.gid } : null,
+    chown: isRoot() ? rootChown(cur && cur.stat) : null,
     lock,
     label: file,
   };
