@@ -1,14 +1,13 @@
 /**
  * The managed blocks of a dotenv file: what in it is whose (pure functions). Owner's entries live
- * only inside its block, between two comment lines (exact text, line terminator removed; \u2014 is
- * the em dash; OWNER never holds a space or a parenthesis):
- *   start   # >>> managed by cdktf-qdrant-cluster-access (OWNER) \u2014 do not edit[TAG]
+ * only inside its block, between two comment lines (exact text; \u2014 is the em dash; OWNER holds no
+ * space or parenthesis):
+ *   start   # >>> managed by cdktf-qdrant-cluster-access (OWNER) \u2014 do not edit[ \u2014 created this file]
  *   end     # <<< managed by cdktf-qdrant-cluster-access (OWNER)
  *   record  # cdktf-qdrant-cluster-access entries: NAME NAME ...
- * TAG, " \u2014 created this file", records that this tool created the file. At most one block per
- * owner; blocks do not nest. The record line (after the start marker; the first of its form counts)
- * lists the names owner last wrote, sorted; the tool's name in it keeps a note such as "# entries:
- * see README" from reading as one. Every other line, inside the block too, is someone else's.
+ * One block per owner, not nested. The record (the first line of its form in the block) lists the
+ * names owner last wrote; the tool's name in it keeps a note like "# entries: see README" from
+ * reading as one. Every other line, inside the block too, is someone else's.
  */
 import { DotenvItem, lineOf } from './dotenv-syntax';
 import { REFUSED } from './entries';

@@ -1,13 +1,10 @@
 /**
- * The dotenv syntax the writer accepts and writes (pure functions).
- *
- * Lines: the text splits at every character some reader takes as a line end (from their sources;
- * test/adversarial/readers-line-ends.test.ts runs them): \n and \r\n (all); a lone \r (the npm dotenv
- * parser and python-dotenv; Node's --env-file deletes every \r); U+2028 and U+2029 (the npm dotenv
- * parser only, its LINE regex has the m flag). None ends one at NEL, \v, \f or U+001C-U+001E. So a
- * definition that one reader finds is a line here. Line numbers count \r\n, \n and \r, as editors
- * and python-dotenv do. Lines group into items, 'blank', 'comment' or 'assign' (spanning lines when
- * its quoted value does); joining every item's `raw` after the BOM gives back the input exactly.
+ * The dotenv syntax the writer accepts and writes (pure functions). The text splits into lines at
+ * every character some reader ends one at (test/adversarial/readers-line-ends.test.ts runs them):
+ * \n and \r\n (all), a lone \r (npm dotenv and python-dotenv; Node's --env-file deletes it), U+2028
+ * and U+2029 (npm dotenv only); none at NEL, \v, \f or U+001C-U+001E. Line numbers count \r\n, \n
+ * and \r, as editors do. Lines group into items ('blank', 'comment', 'assign', which spans lines with
+ * its quoted value); the BOM and every item's `raw` joined give back the input exactly.
  *
  * Grammar, stricter than any reader so that all agree where every assignment starts and ends:
  *   blank     [ \t]*

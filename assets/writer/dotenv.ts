@@ -26,11 +26,10 @@ function checkEntries(entries: unknown): Map<string, string> {
 }
 
 /**
- * Sets owner's entries to exactly `entries` (`text` null: no file yet, which the start marker then
- * records). Refuses, naming the line, a name defined outside owner's block (also where only some
- * reader finds it), and a block line that not every reader starts. In the block, a name's value
- * token is replaced in place, new names go before the end marker, recorded names no longer given
- * are dropped and the record is rewritten; nothing else changes. No block: one is appended.
+ * Sets owner's entries to exactly `entries` (`text` null: no file yet; the start marker records
+ * that). Refuses, naming the line, a name defined outside owner's block (for any reader), and a
+ * block line that not every reader starts. In the block, values are replaced in place, new names go
+ * before the end marker, recorded names no longer given are dropped; no block: one is appended.
  */
 export function planMerge(text: string | null, entries: Readonly<Record<string, string>> | ReadonlyMap<string, string>, opts: { owner: string }):
 { text: string | null; added: string[]; updated: string[]; unchanged: string[]; dropped: string[] } {
@@ -132,12 +131,9 @@ export function planMerge(text: string | null, entries: Readonly<Record<string, 
 
 /**
  * Removes the given names (with opts.all, also the recorded ones) from owner's block, and nothing
- * else. `notOurs`: defined only outside the block (left); `noBlock`: owner has none (text unchanged);
- * `unrecorded`: with all, no names given and no record line, the names the block defines (all left:
- * nothing says whose); `deleteFile`: this tool created the file and only blank lines are left;
- * `keptLines`/`keptNames`: no recorded name is left but lines the record does not name are. The
- * markers and record go when nothing else is between them; a "created this file" tag then moves to
- * the next block of any owner.
+ * else; `notOurs` are defined only outside it. `keptLines`/`keptNames`: lines the record does not
+ * name, left with the markers when no recorded name is. Empty markers and record go; a "created
+ * this file" tag then moves to the next block; with none, a file of blank lines is deleted (`deleteFile`).
  */
 export function planRemove(text: string | null, names: string[] | Record<string, unknown>, opts: { owner: string; all?: boolean }) {
   const owner = checkOwner(opts && opts.owner);

@@ -15,7 +15,7 @@ export const DELETE: unique symbol = Symbol.for('cdktf-qdrant-cluster-access.wri
 /** What a transform returns for a file: its new text, null (leave it alone) or DELETE. */
 export type Next = string | null | typeof DELETE;
 
-/** What a transform with a sidecar returns (see updateFile). */
+/** What a transform with a sidecar returns: `sidecarFirst` says which file is committed first. */
 export interface SidecarPlan {
   readonly text: Next;
   readonly sidecar?: Next;
@@ -53,14 +53,12 @@ function planOf(file: string, transform: Transform, side: string | null, text: s
 }
 
 /**
- * Checks the target, takes the lock, removes a dead writer's leftovers, reads the target and calls
- * transform(text | null): new text, null (leave it) or DELETE; with opts.sidecar, transform(text,
- * sidecarText) returns a SidecarPlan (`sidecarFirst`: which file is committed first; if the target
- * then fails, the sidecar is put back unless the lock was lost). A throwing transform changes
- * nothing; a text over maxBytes and larger than the file is refused (no later run could read it).
- * When another program wrote the target after the read, the work starts over, up to CHANGE_ATTEMPTS
- * times (a write that changes neither size nor times, or in the microseconds before the rename, is
- * not seen). Removing, a missing directory means no file (another machine's path): no lock is taken.
+ * Under the target's lock (after removing a dead writer's leftovers), reads the target and commits
+ * what transform(text | null) returns: new text, null (leave it) or DELETE; with opts.sidecar,
+ * transform(text, sidecarText) returns a SidecarPlan. A throwing transform changes nothing; a text
+ * over maxBytes and larger than the file is refused (no later run could read it). Another program's
+ * write after the read (unless it keeps size and times) starts the work over, up to CHANGE_ATTEMPTS
+ * times. Removing, a missing directory means no file (another machine's path): no lock is taken.
  */
 export async function updateFile(file: string, transform: Transform, options: UpdateOptions = {}) {
   const said = new Set<string>();

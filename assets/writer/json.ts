@@ -1,24 +1,16 @@
 /**
- * Editing the top-level object of a JSON file in place (json-text.ts), with ownership kept in a
- * sidecar file (pure functions). Every byte that is not one of our members is kept; new members
- * follow the file's line ends and indent. Also accepted: no file, or only a BOM and whitespace.
- *
- * JSON has no comments: the sidecar `.<basename>.qdrant-cluster-access` next to the target records
- * ownership, and holds NO values:
- *   {
- *     "writer": "cdktf-qdrant-cluster-access",
- *     "version": 1,
- *     "created": false,             this tool created the target file
- *     "originalWhenEmpty": "{ }\n", the target's text before the first write if it had no member
- *                                   (a BOM, whitespace, at most an empty object); otherwise null
- *     "owners": { "<owner>": ["NAME", ...] }   the members each owner wrote
- *   }
- * "created" and "originalWhenEmpty" stay while any owner is recorded: the last one removed restores
- * the file (deleted, or its original text), so merge then remove gives back the original bytes.
- * The sidecar is committed BEFORE the target on write and AFTER it on remove: a crash can only
- * leave a recorded member missing (harmless), never one of ours unrecorded. A write that drops
+ * Editing a JSON file's top-level object in place (json-text.ts; pure functions; messages never
+ * hold values): every byte not of our members is kept; new members follow the file's line ends and
+ * indent. No file, or only a BOM and whitespace, is accepted. Ownership is recorded, without values, in the sidecar
+ * `.<basename>.qdrant-cluster-access` next to the target:
+ *   { "writer": "cdktf-qdrant-cluster-access", "version": 1,
+ *     "created": false,              this tool created the target
+ *     "originalWhenEmpty": "{ }\n",  the text before the first write if it had no member, else null
+ *     "owners": { "<owner>": ["NAME", ...] } }
+ * Removing the last owner restores the file (deleted, or that text): merge then remove gives back
+ * the original bytes. The sidecar is committed before the target on write and after it on remove,
+ * so a crash can leave a recorded member missing, never one of ours unrecorded; a write that drops
  * members records the old and new names first (`sidecar`), then only the new (`sidecarAfter`).
- * Messages name lines and members, never values.
  */
 import { basename, dirname, join } from 'node:path';
 import { TOOL } from './dotenv-blocks';
