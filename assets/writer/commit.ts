@@ -12,40 +12,31 @@ import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
 /** Yields to the event loop (not just the microtask queue), so signal handlers can run. */
 export const checkpoint = () => new Promise((done) => setImmediate(done));
 
-/**
- * A commit's mode; the owner and group to give (as root) or the group to keep; the lock; the target's
- * path for messages (`label`); for tests, a hook run with the temp file written, before its rename.
- */
+/** A commit's mode, owner and group to give (as root) or group to keep, lock, and path for messages (`label`). */
 export interface CommitConfig {
   readonly mode: number;
   readonly chown: { uid: number; gid: number } | null;
   readonly group?: number;
   readonly lock: Lock;
   readonly label: string;
+  /** For tests: run with the temp file written, before its rename. */
   readonly hooks?: { readonly beforeRename?: (tempPath: string) => void };
   /** The snapshot of what was read (null: no file; undefined: not checked), compared with the file just before the rename. */
   readonly read?: Snapshot | null;
 }
 
-function fsyncDir(dir: string): void {
-  let fd;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch (err) {
-    if (!['EINVAL', 'EISDIR', 'EPERM', 'EACCES', 'EBADF'].includes(codeOf(err))) throw err;
-  } finally {
-    if (fd !== undefined) closeQuiet(fd);
-  }
-}
-
 /** Syncs the directory after a commit: the change is made by then, so an error only warns. */
 function syncAfterCommit(file: string, what: 'replaced' | 'deleted', warn: (message: string) => void): void {
+  let fd;
   try {
-    fsyncDir(dirname(resolve(file)));
+    fd = openSync(dirname(resolve(file)), 'r');
+    fsyncSync(fd);
   } catch (err) {
+    if (['EINVAL', 'EISDIR', 'EPERM', 'EACCES', 'EBADF'].includes(codeOf(err))) return; // no directory sync here
     const back = what === 'deleted' ? 'bring the file back' : 'bring back the previous file';
     warn(`warning: ${file} was ${what}, but its directory could not be synced (${codeOf(err) || messageOf(err)}); a crash of the machine soon could still ${back}`);
+  } finally {
+    if (fd !== undefined) closeQuiet(fd);
   }
 }
 
@@ -94,7 +85,6 @@ export async function replaceFile(file: string, text: string, c: CommitConfig, w
   const tmp = tempPath(file);
   let fd: number | undefined;
   let renaming = false;
-  let renamed = false;
   live.temps.add(tmp);
   try {
     fd = openSync(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, 0o600);
@@ -108,15 +98,15 @@ export async function replaceFile(file: string, text: string, c: CommitConfig, w
     if (c.read !== undefined) checkUnchanged(file, c.read);
     renaming = true;
     renameSync(tmp, file);
-    renamed = true;
-    live.temps.delete(tmp);
   } catch (err) {
+    // Nothing was renamed: the temp file goes.
     if (fd !== undefined) closeQuiet(fd);
-    if (!renamed) unlinkQuiet(tmp);
-    live.temps.delete(tmp);
+    unlinkQuiet(tmp);
     if (err instanceof RuntimeError) throw err;
     if (renaming && (codeOf(err) === 'EBUSY' || codeOf(err) === 'EXDEV')) throw mountPointError(file, 'replace', err);
     throw new RuntimeError(`cannot write ${file}: ${codeOf(err) || messageOf(err)}; check the directory's permissions and free space`, codeOf(err), { cause: err });
+  } finally {
+    live.temps.delete(tmp);
   }
   try {
     if ((fstatSync(fd as number).mode & 0o7777) !== c.mode) fchmodSync(fd as number, c.mode);
