@@ -17,7 +17,7 @@ import { TOOL } from './dotenv-blocks';
 import { anotherWorkspace, checkName, checkOwner, entryMap, REFUSED, SECRET_NAMING_FIX } from './entries';
 import { JsonObjectScan, lineAt, removeMembers, scanJsonObject } from './json-text';
 import { RuntimeError } from '../runtime/errors';
-import { sameAccessOwners } from '../runtime/names';
+import { isEntryName, isOwner, sameAccessOwners } from '../runtime/names';
 import { quote } from '../runtime/text';
 
 export const SIDECAR_SUFFIX = '.qdrant-cluster-access';
@@ -72,14 +72,8 @@ export function parseSidecar(text: string | null, name: string): Sidecar | null 
   const owners: Record<string, string[]> = Object.create(null);
   // JSON.parse makes every member an own property, "__proto__" too.
   for (const [owner, names] of Object.entries(obj.owners as Record<string, unknown>)) {
-    try {
-      checkOwner(owner);
-      if (!Array.isArray(names)) throw new Error();
-      names.forEach(checkName);
-    } catch {
-      throw damaged(`has an invalid entry for owner ${quote(owner, 80)}`);
-    }
-    owners[owner] = [...(names as string[])];
+    if (!isOwner(owner) || !Array.isArray(names) || !names.every(isEntryName)) throw damaged(`has an invalid entry for owner ${quote(owner, 80)}`);
+    owners[owner] = [...names];
   }
   return { created: obj.created, originalWhenEmpty: orig, owners };
 }
