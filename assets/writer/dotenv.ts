@@ -169,17 +169,11 @@ export function planRemove(text: string | null, names: string[] | Record<string,
   if (!block) return result(text, false);
 
   const left = recorded.filter((n) => !wanted.has(n));
-  let items: DotenvItem[] = [];
-  let record: DotenvItem | undefined;
-  model.items.forEach((it, idx) => {
-    if (it.kind === 'assign' && wanted.has(it.key as string) && inBlock(block, idx)) return;
-    if (block.record && idx === block.record.idx) {
-      record = left.length === recorded.length ? it : { ...it, content: recordLine(left), raw: recordLine(left) + (it.eol ?? '') };
-      items.push(record);
-      return;
-    }
-    items.push(it);
-  });
+  const was = block.record && model.items[block.record.idx];
+  const record = was && (left.length === recorded.length ? was : { ...was, content: recordLine(left), raw: recordLine(left) + (was.eol ?? '') });
+  let items = model.items
+    .filter((it, idx) => !(it.kind === 'assign' && wanted.has(it.key as string) && inBlock(block, idx)))
+    .map((it) => (it === was ? record as DotenvItem : it));
   const start = items.indexOf(model.items[block.start]);
   const end = items.indexOf(model.items[block.end]);
   // What is left between the markers besides the record line.
