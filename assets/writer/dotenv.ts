@@ -94,20 +94,16 @@ export function planMerge(text: string | null, entries: Readonly<Record<string, 
   if (block) {
     const recorded = new Set(block.record ? block.record.names : []);
     const record = (lineEol: string): DotenvItem => ({ kind: 'comment', content: recordLine(names), raw: recordLine(names) + lineEol, eol: lineEol });
-    out = [];
-    items.forEach((it, idx) => {
-      if (idx === block.end) lines.forEach((l) => out.push({ kind: 'assign', raw: l + eol }));
-      if (block.record && idx === block.record.idx) {
-        // Kept when empty too: a block without a record line would read as one whose record was deleted by hand.
-        out.push(it.content === recordLine(names) ? it : record(it.eol ?? ''));
-        return;
+    out = items.flatMap((it, idx): DotenvItem[] => {
+      const key = it.key as string;
+      if (inBlock(block, idx) && it.kind === 'assign' && recorded.has(key) && !formatted.has(key)) {
+        dropped.add(key);
+        return [];
       }
-      if (inBlock(block, idx) && it.kind === 'assign' && recorded.has(it.key as string) && !formatted.has(it.key as string)) {
-        dropped.add(it.key as string);
-        return;
-      }
-      out.push(it);
-      if (idx === block.start && !block.record && names.length > 0) out.push(record(it.eol ?? ''));
+      // Kept when empty too: a block without a record line would read as one whose record was deleted by hand.
+      if (block.record && idx === block.record.idx) return [it.content === recordLine(names) ? it : record(it.eol ?? '')];
+      if (idx === block.end) return [...lines.map((l): DotenvItem => ({ kind: 'assign', raw: l + eol })), it];
+      return idx === block.start && !block.record && names.length > 0 ? [it, record(it.eol ?? '')] : [it];
     });
   } else {
     const all = [startMarker(owner, creating), recordLine(names), ...lines, endMarker(owner)];
