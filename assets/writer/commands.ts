@@ -101,9 +101,8 @@ export async function apply({ command, format, file: target, owner }: FileComman
 }
 
 /**
- * remove-dropped: removes owner's entries from each file of `files` that `keep` does not list; a
- * line per file. A file whose target `keep` still lists is left to that target's replaced
- * registration, whose destroy step cleans it.
+ * remove-dropped: removes owner's entries from each file of `files` that `keep` does not list (a line
+ * each), except one whose target `keep` lists: that target's replaced registration's destroy cleans it.
  */
 export async function removeDropped(owner: string, files: FileRecord[], keep: FileRecord[], fileOpts: { warn: (message: string) => void }) {
   const kept = new Set(keep.map((f) => `${f.format}:${f.file}`));

@@ -81,10 +81,9 @@ export function lineOf(it: Pick<DotenvItem, 'line' | 'after'>): string {
 const NODE_DEFINITION_RE = /^[ \t]*(?:export[ \t]+)?([\w.-]+)[ \t]*=/;
 
 /**
- * The names that lines inside a quoted value, after its first, define for Node's parser, with
- * their line numbers: Node ends a quoted value at the first quote of its kind, backslash or not
- * (Node 20 also reads a value after a tab as unquoted), and then reads each following line (as it
- * splits them: at \n, every \r deleted) as a line of its own.
+ * The names (and line numbers) that lines inside a quoted value define for Node's parser: it ends the
+ * value at the first quote of its kind, backslash or not, then reads each next line (split at \n, \r
+ * deleted) as its own (Node 20 also reads a value after a tab as unquoted).
  */
 function nodeLines(valueRaw: string, line: number): { key: string; line: number }[] {
   const found = [];

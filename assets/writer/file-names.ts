@@ -11,10 +11,7 @@ export const MAX_NAME_BYTES = 255;
 /** The most bytes of a path the system calls take (Linux's PATH_MAX, less its terminating NUL). */
 export const MAX_PATH_BYTES = 4095;
 
-/**
- * Why the writer cannot keep `file` in `format`, or undefined: the names it makes next to it must
- * fit in a directory entry, and their paths in a system call.
- */
+/** Why the writer cannot keep `file` in `format` (a name it makes next to it too long), or undefined. */
 export function fileNameProblem(file: string, format: 'dotenv' | 'json'): string | undefined {
   const name = basename(file);
   const bytes = (s: string) => Buffer.byteLength(s, 'utf8');

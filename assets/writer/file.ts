@@ -1,7 +1,6 @@
 /**
- * Safe read-modify-write of one small text file, plus an optional sidecar, under one lock (target.ts
- * reads, commit.ts commits so that a kill leaves the old or the new file, lock.ts locks). Errors are
- * one-line RuntimeErrors, never with file contents; the target is then unchanged.
+ * Read-modify-write of one small text file, and an optional sidecar, under one lock (target.ts reads,
+ * commit.ts commits, lock.ts locks). Errors are one line, never with contents; the target is unchanged.
  */
 import { dirname, resolve } from 'node:path';
 import { checkpoint, CommitConfig, isRoot, ownerChange, removeFile, replaceFile, rootChown } from './commit';

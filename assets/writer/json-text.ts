@@ -1,7 +1,6 @@
 /**
- * The top-level object of a JSON file, edited in place (pure functions): members are found by
- * offset, so every byte not ours is kept. Accepted: what JSON.parse accepts (after an optional BOM)
- * with an object at the top; anything else is refused, naming the line.
+ * The top-level object of a JSON file (after an optional BOM), edited in place by its members' offsets
+ * (pure functions): every byte not ours is kept. Anything else is refused, naming the line.
  */
 import { TOOL } from './dotenv-blocks';
 import { REFUSED } from './entries';
@@ -115,9 +114,8 @@ export function scanJsonObject(text: string) {
 }
 
 /**
- * Removes the members whose key is in `names`, keeping every other byte; `members`: how many are
- * left. A member goes with the separator before it (undoing exactly what planMerge appended), the
- * first with the one after it.
+ * Removes the members whose key is in `names`, and the separator before each (undoing what planMerge
+ * appended; the first's after it); `members`: how many are left.
  */
 export function removeMembers(text: string, scan: JsonObjectScan, names: Set<string>): { text: string; members: number } {
   const doomed = scan.members.map((m, idx) => (names.has(m.key) ? idx : -1)).filter((idx) => idx >= 0);

@@ -1,7 +1,7 @@
 /**
- * The file the writer changes: what it may be (one-line refusals, never file contents), and how it
- * is read: through one descriptor, with a snapshot that must still match just before the commit (a
- * program that takes no lock, an editor or `echo >> .env`, may write it meanwhile).
+ * The file the writer changes: what it may be (one-line refusals, never file contents), and its read
+ * through one descriptor, with a snapshot that must still match at the commit (an editor or
+ * `echo >> .env` takes no lock).
  */
 import { accessSync, BigIntStats, constants as C, fstatSync, lstatSync, openSync, readSync, Stats, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -109,10 +109,7 @@ export function checkUnchanged(file: string, read: Snapshot | null): void {
   if (snapshot(now) !== read) throw new RuntimeError(changedMessage(file, 1), 'ECHANGED');
 }
 
-/**
- * Reads `file` through one descriptor that cannot follow a link or block on a FIFO, and checks it is
- * the file `expected` (an lstat) described; `snap` is taken before the read, for checkUnchanged.
- */
+/** Reads `file` through one descriptor (no link followed, no FIFO blocking) if it is still `expected` (an lstat). */
 export function readVerified(file: string, expected: Stats | null, maxBytes = MAX_BYTES) {
   let fd;
   try {
