@@ -71,42 +71,36 @@ export function planMerge(text: string | null, entries: Readonly<Record<string, 
   }
   const seen = new Set<string>();
   const changed = new Set<string>();
-  for (let idx = block ? block.start + 1 : 0; block && idx < block.end; idx++) {
-    const it = items[idx];
-    const key = it.key as string;
-    if (it.kind !== 'assign' || !formatted.has(key)) continue;
-    seen.add(key);
-    const f = formatted.get(key) as string;
-    let suffix = it.suffix as string;
-    // An unquoted value needs whitespace before a comment, or python-dotenv keeps the comment.
-    if (suffix !== '' && !/^[ \t]/.test(suffix)) suffix = ' ' + suffix;
-    const raw = it.prefix + f + suffix + it.eol;
-    if (raw !== it.raw) {
-      changed.add(key);
-      items[idx] = { ...it, raw, valueRaw: f, suffix, quote: /^['"]/.test(f) ? f[0] : '' };
-    }
-  }
-  const eol = model.eol;
-  const added = names.filter((n) => !seen.has(n));
-  const lines = added.map((n) => `${n}=${formatted.get(n)}`);
   const dropped = new Set<string>();
+  const eol = model.eol;
+  const lines = () => names.filter((n) => !seen.has(n)).map((n) => `${n}=${formatted.get(n)}`);
   let out: DotenvItem[] = items;
   if (block) {
     const recorded = new Set(block.record ? block.record.names : []);
     const record = (lineEol: string): DotenvItem => ({ kind: 'comment', content: recordLine(names), raw: recordLine(names) + lineEol, eol: lineEol });
     out = items.flatMap((it, idx): DotenvItem[] => {
       const key = it.key as string;
-      if (inBlock(block, idx) && it.kind === 'assign' && recorded.has(key) && !formatted.has(key)) {
+      if (inBlock(block, idx) && it.kind === 'assign' && formatted.has(key)) {
+        seen.add(key);
+        const f = formatted.get(key) as string;
+        // An unquoted value needs whitespace before a comment, or python-dotenv keeps the comment.
+        const suffix = it.suffix !== '' && !/^[ \t]/.test(it.suffix as string) ? ' ' + it.suffix : it.suffix as string;
+        const raw = it.prefix + f + suffix + it.eol;
+        if (raw === it.raw) return [it];
+        changed.add(key);
+        return [{ ...it, raw, valueRaw: f, suffix, quote: /^['"]/.test(f) ? f[0] : '' }];
+      }
+      if (inBlock(block, idx) && it.kind === 'assign' && recorded.has(key)) {
         dropped.add(key);
         return [];
       }
       // Kept when empty too: a block without a record line would read as one whose record was deleted by hand.
       if (block.record && idx === block.record.idx) return [it.content === recordLine(names) ? it : record(it.eol ?? '')];
-      if (idx === block.end) return [...lines.map((l): DotenvItem => ({ kind: 'assign', raw: l + eol })), it];
+      if (idx === block.end) return [...lines().map((l): DotenvItem => ({ kind: 'assign', raw: l + eol })), it];
       return idx === block.start && !block.record && names.length > 0 ? [it, record(it.eol ?? '')] : [it];
     });
   } else {
-    const all = [startMarker(owner, creating), recordLine(names), ...lines, endMarker(owner)];
+    const all = [startMarker(owner, creating), recordLine(names), ...lines(), endMarker(owner)];
     const last = items[items.length - 1];
     // A file without a final newline keeps it that way (removal undoes this exactly).
     const noFinal = last !== undefined && last.eol === '';
@@ -118,7 +112,7 @@ export function planMerge(text: string | null, entries: Readonly<Record<string, 
   parseDotenv(result, { written: true });
   return {
     text: result,
-    added,
+    added: names.filter((n) => !seen.has(n)),
     updated: names.filter((n) => changed.has(n)),
     unchanged: names.filter((n) => seen.has(n) && !changed.has(n)),
     dropped: block && block.record ? block.record.names.filter((n) => dropped.has(n)) : [],
