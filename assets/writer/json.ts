@@ -34,11 +34,7 @@ export interface Sidecar {
 }
 
 /** A copy of `owners` without a prototype: `__proto__` or `constructor` is an owner like any other. */
-function ownersCopy(owners: Readonly<Record<string, string[]>>): Record<string, string[]> {
-  const out: Record<string, string[]> = Object.create(null);
-  for (const [owner, names] of Object.entries(owners)) out[owner] = names;
-  return out;
-}
+const ownersCopy = (owners: Readonly<Record<string, string[]>>): Record<string, string[]> => Object.assign(Object.create(null), owners);
 
 /** The names the sidecar records for `owner` (its own entry only), or undefined. */
 function recordedFor(side: Sidecar | null, owner: string): string[] | undefined {
@@ -89,10 +85,7 @@ export function renderSidecar(side: Sidecar): string {
   }, null, 2) + '\n';
 }
 
-function recordedOwnerOf(side: Sidecar | null, name: string): string | null {
-  if (!side) return null;
-  return Object.keys(side.owners).find((o) => side.owners[o].includes(name)) || null;
-}
+const recordedOwnerOf = (side: Sidecar | null, name: string) => (side && Object.keys(side.owners).find((o) => side.owners[o].includes(name))) || null;
 
 /** How a refusal of a name recorded for owner `who` ends: the same access in another workspace, or the fix. */
 function takenBy(who: string, owner: string): string {
@@ -116,10 +109,6 @@ function foreignMemberError(text: string, m: JsonObjectScan['members'][number], 
   return new RuntimeError(`line ${line}: member ${key}${also} already exists ${why}; remove ${those}, or ${SECRET_NAMING_FIX}`, REFUSED, { line });
 }
 
-function options(opts: { owner: string; sidecarName?: string }): { owner: string; sidecarName: string } {
-  return { owner: checkOwner(opts && opts.owner), sidecarName: (opts && opts.sidecarName) || 'the sidecar file' };
-}
-
 /**
  * Sets owner's members to exactly `entries` (text, side: null when missing). Refuses a member with
  * one of these names that the sidecar does not record for owner (no sidecar: none is ours), and a
@@ -127,7 +116,8 @@ function options(opts: { owner: string; sidecarName?: string }): { owner: string
  */
 export function planMerge(text: string | null, side: Sidecar | null, entries: Readonly<Record<string, string>> | ReadonlyMap<string, string>,
   opts: { owner: string; sidecarName?: string }) {
-  const { owner, sidecarName } = options(opts);
+  const owner = checkOwner(opts && opts.owner);
+  const sidecarName = (opts && opts.sidecarName) || 'the sidecar file';
   const given = entryMap(entries);
   const names = [...given.keys()];
   for (const n of names) {
@@ -215,7 +205,7 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
  */
 export function planRemove(text: string | null, side: Sidecar | null, names: string[] | Record<string, unknown>,
   opts: { owner: string; sidecarName?: string; all?: boolean }) {
-  const { owner } = options(opts);
+  const owner = checkOwner(opts && opts.owner);
   const given = Array.isArray(names) ? names : Object.keys(names || {});
   given.forEach(checkName);
   const recorded = recordedFor(side, owner) ?? [];
