@@ -78,10 +78,11 @@ export function checkTarget(file: string): Stats | null {
   return st;
 }
 
+const symlinkError = (file: string, cause?: unknown) =>
+  new RuntimeError(`refusing to write ${file}: it is a symbolic link; point the path at the real file instead`, 'ESYMLINK', { cause });
+
 export function checkKind(file: string, st: Stats): void {
-  if (st.isSymbolicLink()) {
-    throw new RuntimeError(`refusing to write ${file}: it is a symbolic link; point the path at the real file instead`, 'ESYMLINK');
-  }
+  if (st.isSymbolicLink()) throw symlinkError(file);
   if (st.isDirectory()) {
     throw new RuntimeError(`cannot write ${file}: it is a directory; give the path of a file inside it (e.g. ${join(file, '.env')})`, 'EISDIR');
   }
@@ -111,20 +112,9 @@ export function checkUnchanged(file: string, read: Snapshot | null): void {
 
 /** Reads `file` through one descriptor (no link followed, no FIFO blocking) if it is still `expected` (an lstat). */
 export function readVerified(file: string, expected: Stats | null, maxBytes = MAX_BYTES) {
-  let fd;
+  let fd: number | undefined;
   try {
     fd = openSync(file, C.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch (err) {
-    const code = codeOf(err);
-    if (code === 'ELOOP' || code === 'EMLINK') {
-      throw new RuntimeError(`refusing to write ${file}: it is a symbolic link; point the path at the real file instead`, 'ESYMLINK', { cause: err });
-    }
-    if (code === 'ENOENT') {
-      throw new RuntimeError(`refusing to change ${file}: it was deleted or moved while being opened; run again, and check what else writes it`, 'ESWAPPED', { cause: err });
-    }
-    throw new RuntimeError(`cannot read ${file}: ${code}; check its permissions`, code, { cause: err });
-  }
-  try {
     const snap = snapshot(fstatSync(fd, { bigint: true })) as string;
     const st = fstatSync(fd);
     checkKind(file, st);
@@ -148,10 +138,15 @@ export function readVerified(file: string, expected: Stats | null, maxBytes = MA
     }
     return { buf: Buffer.concat(chunks, total), stat: st, snap };
   } catch (err) {
+    const code = codeOf(err);
     if (err instanceof RuntimeError) throw err;
-    throw new RuntimeError(`cannot read ${file}: ${codeOf(err) || messageOf(err)}; check its permissions`, codeOf(err), { cause: err });
+    if (fd === undefined && (code === 'ELOOP' || code === 'EMLINK')) throw symlinkError(file, err);
+    if (fd === undefined && code === 'ENOENT') {
+      throw new RuntimeError(`refusing to change ${file}: it was deleted or moved while being opened; run again, and check what else writes it`, 'ESWAPPED', { cause: err });
+    }
+    throw new RuntimeError(`cannot read ${file}: ${code || messageOf(err)}; check its permissions`, code, { cause: err });
   } finally {
-    closeQuiet(fd);
+    if (fd !== undefined) closeQuiet(fd);
   }
 }
 
