@@ -59,14 +59,10 @@ export async function apply({ command, format, file: target, owner }: FileComman
   const nameProblem = command === 'write' ? fileNameProblem(target, format) : undefined;
   if (nameProblem) throw new RuntimeError(`cannot write ${target}: ${nameProblem}; the file was not changed`, 'ENAMETOOLONG');
   const out: Planned = {};
-  // Removing from a file whose directory is gone (another machine's path) is nothing to do.
-  const fileOpts = { ...options, removing: command === 'remove' };
   const sidecarName = format === 'json' ? json.sidecarPath(target) : '';
-  const res = await updateFile(target, transform({ command, format, file: target, owner }, entries, sidecarName, out), {
-    ...fileOpts,
-    sidecar: sidecarName,
-  });
-  const n = entries.size;
+  // Removing from a file whose directory is gone (another machine's path) is nothing to do.
+  const fileOpts = { ...options, removing: command === 'remove', sidecar: sidecarName };
+  const res = await updateFile(target, transform({ command, format, file: target, owner }, entries, sidecarName, out), fileOpts);
   if (command === 'write') {
     const p = out.written as NonNullable<Planned['written']>;
     const extra = [
@@ -74,7 +70,7 @@ export async function apply({ command, format, file: target, owner }: FileComman
       p.dropped.length ? `${entriesWord(p.dropped.length)} no longer wanted removed` : '',
       res.existed || !res.changed ? '' : 'file created',
     ].filter(Boolean).map((x) => `, ${x}`).join('');
-    return `wrote ${entriesWord(n)} to ${target} (${p.updated.length} updated, ${p.added.length} added${extra})`;
+    return `wrote ${entriesWord(entries.size)} to ${target} (${p.updated.length} updated, ${p.added.length} added${extra})`;
   }
   const p = out.removed as NonNullable<Planned['removed']>;
   const notOurs = p.notOurs.length ? `, ${p.notOurs.length} not ours left in place` : '';

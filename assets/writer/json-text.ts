@@ -56,24 +56,22 @@ function skipString(text: string, i: number): number {
   return i + 1;
 }
 
+/** The end of the (valid) JSON value at `i`: a string, an object or array to its matching bracket, or a literal. */
 function skipValue(text: string, i: number): number {
-  const c = text[i];
-  if (c === '"') return skipString(text, i);
-  if (c === '{' || c === '[') {
-    let depth = 0;
-    do {
-      const d = text[i];
-      if (d === '"') {
-        i = skipString(text, i);
-        continue;
-      }
-      if (d === '{' || d === '[') depth++;
-      else if (d === '}' || d === ']') depth--;
-      i++;
-    } while (depth > 0);
+  if (!'"{['.includes(text[i])) {
+    while (i < text.length && !',}] \t\r\n'.includes(text[i])) i++;
     return i;
   }
-  while (i < text.length && !',}] \t\r\n'.includes(text[i])) i++;
+  let depth = 0;
+  do {
+    if (text[i] === '"') {
+      i = skipString(text, i);
+      continue;
+    }
+    if (text[i] === '{' || text[i] === '[') depth++;
+    else if (text[i] === '}' || text[i] === ']') depth--;
+    i++;
+  } while (depth > 0);
   return i;
 }
 
