@@ -58,15 +58,11 @@ function splitLines(text: string): { content: string; eol: string; line: number;
   const lines = [];
   let line = 1;
   let after: string | undefined;
-  for (let i = 0; i < text.length;) {
-    let j = i;
-    while (j < text.length && !LINE_BREAK_RE.test(text[j])) j++;
-    let eol = '';
-    if (j < text.length) eol = text[j] === '\r' && text[j + 1] === '\n' ? '\r\n' : text[j];
-    lines.push({ content: text.slice(i, j), eol, line, after });
+  for (const [, content, eol] of text.matchAll(/([^\r\n\u2028\u2029]*)(\r\n|[\r\n\u2028\u2029]|$)/g)) {
+    if (content === '' && eol === '') break; // the end
+    lines.push({ content, eol, line, after });
     after = /[\u2028\u2029]/.test(eol) ? eol : undefined;
     if (eol && !after) line++;
-    i = j + eol.length;
   }
   return lines;
 }
@@ -103,11 +99,8 @@ const ASSIGN_RE = /^([ \t]*)(export[ \t]+(?=[\w.-]+[ \t]*=))?([\w.-]+)([ \t]*=[ 
  */
 export function parseDotenv(text: string, opts?: { written?: boolean }): { bom: string; eol: string; items: DotenvItem[] } {
   if (typeof text !== 'string') throw new TypeError('parseDotenv expects a string');
-  let bom = '';
-  if (text.charCodeAt(0) === 0xfeff) {
-    bom = '\ufeff';
-    text = text.slice(1);
-  }
+  const bom = text.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
+  text = text.slice(bom.length);
   const phys = splitLines(text);
   // The index of the last physical line holding a quote character, found once per kind.
   const lastLines: Record<string, number> = {};
