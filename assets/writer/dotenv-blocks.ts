@@ -90,11 +90,8 @@ export function readBlocks(items: readonly DotenvItem[], owner: string): { block
   if (ownerAt[start] !== null) throw refuse(start, `the managed block for owner ${owner} starts inside the block of owner ${ownerAt[start]}; move it out of that block`);
   const created = items[start].content !== S;
   // The record: the first comment of its form (a line the user inserted above it does not hide it).
-  let record: OwnBlock['record'] = null;
-  for (let idx = start + 1; idx < end && !record; idx++) {
-    const m = items[idx].kind === 'comment' ? RECORD_RE.exec(items[idx].content ?? '') : null;
-    if (m) record = { idx, names: m[1].split(' ').filter(Boolean) };
-  }
+  const at = items.findIndex((it, idx) => idx > start && idx < end && it.kind === 'comment' && RECORD_RE.test(it.content ?? ''));
+  const record = at < 0 ? null : { idx: at, names: (RECORD_RE.exec(items[at].content ?? '') as RegExpExecArray)[1].split(' ').filter(Boolean) };
   return { block: { start, end, created, record }, blocks, ownerAt };
 }
 
