@@ -39,10 +39,9 @@ type Block = { owner: string; start: number; end: number; created: boolean };
 type OwnBlock = Omit<Block, 'owner'> & { record: { idx: number; names: string[] } | null };
 
 /**
- * Reads the blocks: owner's (or null), every well-formed block of any owner in file order, and the
- * owner of the block holding each item (null: outside). Refuses, naming the line, any start marker
- * without an end, and damage to owner's own block (an end without a start, a second block, another
- * owner's marker inside it); other damage in other blocks only makes their lines count as outside.
+ * Owner's block (or null), every well-formed block in file order, and each item's block owner (null:
+ * outside). Refuses, naming the line, a start marker without an end and any damage to owner's own
+ * block; other damage in other blocks only makes their lines count as outside.
  */
 export function readBlocks(items: readonly DotenvItem[], owner: string): { block: OwnBlock | null; blocks: Block[]; ownerAt: (string | null)[] } {
   const blocks: Block[] = [];

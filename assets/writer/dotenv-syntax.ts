@@ -198,11 +198,10 @@ export function parseDotenv(text: string, opts?: { written?: boolean }): { bom: 
 }
 
 /**
- * The text after NAME= that the npm dotenv parser (v16) and python-dotenv both read back as exactly
- * `value`: single-quoted if it has no ', no \\ and no final \; else double-quoted if it has no "
- * and no \; else unquoted if it has no #, no edge whitespace and no leading quote; else refused.
- * Always refused: line breaks (the parsers' escapes differ), ${NAME} (python-dotenv expands it,
- * unescapably) and lone surrogates (not UTF-8). Messages never hold the value.
+ * The text after NAME= that npm dotenv (v16) and python-dotenv both read back as exactly `value`:
+ * single-quoted if it has no ', no \\ and no final \; else double-quoted if it has no " and no \;
+ * else unquoted if it has no #, edge whitespace or leading quote. Always refused: line breaks (the
+ * parsers' escapes differ), ${NAME} (python-dotenv expands it) and lone surrogates (not UTF-8).
  */
 export function formatValue(value: unknown): string {
   if (typeof value !== 'string') throw new RuntimeError('value must be a string', REFUSED);

@@ -64,9 +64,8 @@ export async function updateFile(file: string, transform: Transform, options: Up
   const warn = options.warn || ((msg: string) => process.stderr.write(msg + '\n'));
   // Called at most once with each message: a re-read must not repeat its warnings.
   const once = (msg: string) => {
-    if (said.has(msg)) return;
+    if (!said.has(msg)) warn(msg);
     said.add(msg);
-    warn(msg);
   };
   const opts: Options = { ...DEFAULTS, ...options, warn: once };
   const side = opts.sidecar || null;
@@ -97,12 +96,9 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
   const { warn } = opts;
   const st = checkTarget(file); // again, under the lock
   const cur = st ? readText(file, st, opts.maxBytes) : null;
-  let sideCur: ReadFile | null = null;
-  if (side) {
-    const sst = lstatOrNull(side);
-    if (sst) checkKind(side, sst);
-    sideCur = sst ? readText(side, sst, opts.maxBytes) : null;
-  }
+  const sst = side ? lstatOrNull(side) : null;
+  if (sst) checkKind(side as string, sst);
+  const sideCur = sst ? readText(side as string, sst, opts.maxBytes) : null;
   const plan = planOf(file, transform, side, cur ? cur.text : null, sideCur ? sideCur.text : null);
   // No file may grow past what a read accepts (a later run could not remove our entries from it).
   for (const [p, next, before] of [[file, plan.text, cur], [side, plan.sidecar, sideCur], [side, plan.sidecarAfter, sideCur]] as const) {

@@ -40,7 +40,7 @@ export interface Lock {
 /** What a signal handler must undo: temp files not yet renamed, locks held. */
 export const live = { temps: new Set<string>(), locks: new Set<Lock>() };
 
-/** unlink(2) that ignores every error: whether the file was removed. */
+/** unlink(2) ignoring every error: whether the file was removed. */
 export function unlinkQuiet(p: string): boolean {
   try {
     unlinkSync(p);
