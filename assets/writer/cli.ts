@@ -34,8 +34,6 @@ Options:
 ${optionsHelp(FILE_OPTIONS)}
 `;
 
-const EXTRA_ARGUMENT = 'unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)';
-
 type CommandLine = { help: true } | (FileCommand & { help?: undefined; deployCommand: string }) | { help?: undefined; command: 'remove-dropped'; owner: string };
 
 /** The command and options of argv (without `node cli.js`). Throws a usage error (exit 2). */
@@ -48,7 +46,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const spec = command === 'remove-dropped' ? DROPPED_OPTIONS : FILE_OPTIONS;
   const { values, positionals } = parseArgs(spec, rest);
   if (values.help) return { help: true };
-  if (positionals.length > 0) throw new RuntimeError(EXTRA_ARGUMENT);
+  if (positionals.length > 0) throw new RuntimeError('unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)');
   const o = withDefaults(spec, values) as { file?: string; format: FileCommand['format']; owner?: string; deployCommand: string };
   if (command === 'remove-dropped') {
     if (o.owner === undefined || o.owner === '') throw new RuntimeError('--owner is required: the construct path of the ClusterAccess that owns the entries');

@@ -1,7 +1,6 @@
 /**
- * The writer's commands, each summed up in one line of counts, never values. What is ours: the names
- * owner's managed block records (dotenv.ts), or the members its sidecar records (json.ts); a file
- * this tool created is deleted once nothing else is left in it.
+ * The writer's commands, each summed up in one line of counts, never values. Ours: what owner's block
+ * (dotenv.ts) or sidecar (json.ts) records; a file this tool created goes once nothing else is in it.
  */
 import * as dotenv from './dotenv';
 import { DELETE, Next, SidecarPlan, updateFile, UpdateOptions } from './file';

@@ -1,7 +1,6 @@
 /**
- * How the writer commits a file: a kill at any moment leaves the old or the new file, and no copy is
- * readable by anyone but its owner (a 0600 temp file, fsynced, renamed over the target, then given
- * its mode; the directory fsynced). After the rename a later error only warns.
+ * How the writer commits a file: a kill leaves the old or the new file, no copy readable but by its
+ * owner (a fsynced 0600 temp file renamed over it, then given its mode). After the rename, errors warn.
  */
 import { constants as C, fchmodSync, fchownSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, Stats, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -52,9 +51,8 @@ function groupLabel(gid: number): string {
 }
 
 /**
- * Not root: gives the empty temp file `fd` the group `gid` of the file it replaces (fchown with uid
- * -1, allowed to a member of it). Not a member: refused when `mode` gives that group access (the new
- * file would hand it, and the keys, to this user's group), else a warning naming both groups.
+ * Not root: gives the temp file `fd` the replaced file's group `gid` (allowed to a member). Not a member:
+ * refused when `mode` gives that group access (the keys would go to this user's group), else a warning.
  */
 function keepGroup(file: string, fd: number, gid: number, mode: number, warn: (message: string) => void): void {
   const have = fstatSync(fd).gid;

@@ -1,7 +1,6 @@
 /**
- * Line-preserving dotenv editing with owner blocks (pure functions): syntax in dotenv-syntax.ts,
- * what is whose in dotenv-blocks.ts. Merge then remove on a file nobody else touched gives it back
- * byte for byte (BOM, line endings, a missing final newline), or deletes it if this tool created it.
+ * Line-preserving dotenv editing with owner blocks (dotenv-syntax.ts, dotenv-blocks.ts; pure functions).
+ * Merge then remove gives an untouched file back byte for byte, or deletes it if this tool created it.
  */
 import { readBlocks, inBlock, recordLine, startMarker, endMarker } from './dotenv-blocks';
 import { DotenvItem, formatValue, lineOf, parseDotenv, PARTIAL_LINE_ENDS } from './dotenv-syntax';

@@ -110,9 +110,8 @@ function foreignMemberError(text: string, m: JsonObjectScan['members'][number], 
 }
 
 /**
- * Sets owner's members to exactly `entries` (text, side: null when missing). Refuses a member with
- * one of these names that the sidecar does not record for owner (no sidecar: none is ours), and a
- * name recorded for another owner. `sidecarAfter` is null when it would equal `sidecar`.
+ * Sets owner's members to exactly `entries` (text, side: null when missing); refuses such a member the
+ * sidecar does not record for owner, or records for another. `sidecarAfter`: null if equal to `sidecar`.
  */
 export function planMerge(text: string | null, side: Sidecar | null, entries: Readonly<Record<string, string>> | ReadonlyMap<string, string>,
   opts: { owner: string; sidecarName?: string }) {
@@ -199,9 +198,8 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
 }
 
 /**
- * Removes owner's recorded members named in `names` (with opts.all, every recorded one). text null:
- * leave the target; sidecar null: delete it. noRecord: nothing recorded for owner, nothing changes.
- * noSidecar: no sidecar while the object has members, so ours may be among them, unnamed.
+ * Removes owner's recorded members named in `names` (opts.all: every recorded one); text null: leave
+ * the target, sidecar null: delete it. noSidecar: none, yet the object has members (ours may be some).
  */
 export function planRemove(text: string | null, side: Sidecar | null, names: string[] | Record<string, unknown>,
   opts: { owner: string; sidecarName?: string; all?: boolean }) {
