@@ -1,7 +1,6 @@
 /**
- * What the writer reads from its environment (runtime/protocol.ts WRITER_ENV), never the command
- * line: the entries, the variables holding keys with their sha256, or all three in one file; the
- * files of remove-dropped. Messages hold no value.
+ * What the writer reads from its environment (runtime/protocol.ts WRITER_ENV), never the command line:
+ * entries, key variables with their sha256 (or all three in one file), remove-dropped's files.
  */
 import { badEntryName, entryShown } from './entries';
 import { envValue } from '../runtime/cli';

@@ -25,10 +25,7 @@ function viablePrefix(prefix: string): boolean {
   }
 }
 
-/**
- * " (line N)" of the first character that makes `text` invalid JSON. V8 names no position for an
- * unexpected token (it quotes the text, never shown): then the shortest non-viable prefix is found.
- */
+/** " (line N)" of the first character making `text` invalid JSON (where V8 names none: the shortest non-viable prefix's). */
 function jsonLineOf(text: string, err: unknown): string {
   const m = /position (\d+)/.exec(err instanceof Error ? err.message : '');
   const end = text.trimEnd().length;

@@ -1,7 +1,6 @@
 /**
- * The file the writer changes: what it may be (one-line refusals, never file contents), and its read
- * through one descriptor, with a snapshot that must still match at the commit (an editor or
- * `echo >> .env` takes no lock).
+ * The file the writer changes: what it may be (one-line refusals, never contents), and its read through
+ * one descriptor, with a snapshot that must still match at the commit (`echo >> .env` takes no lock).
  */
 import { accessSync, BigIntStats, constants as C, fstatSync, lstatSync, openSync, readSync, Stats, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
