@@ -34,38 +34,31 @@ Options:
 ${optionsHelp(FILE_OPTIONS)}
 `;
 
-const EXTRA_ARGUMENT = 'unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)';
-
 type CommandLine = { help: true } | (FileCommand & { help?: undefined; deployCommand: string }) | { help?: undefined; command: 'remove-dropped'; owner: string };
 
 /** The command and options of argv (without `node cli.js`). Throws a usage error (exit 2). */
 export function parseCommandLine(argv: readonly string[]): CommandLine {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h') return { help: true };
-  if (command === 'remove-dropped') return parseDropped(rest);
-  if (command !== 'write' && command !== 'remove') {
+  if (command !== 'write' && command !== 'remove' && command !== 'remove-dropped') {
     throw new RuntimeError(`expected the command write, remove or remove-dropped; got ${showable(command === undefined ? '' : command) ?? 'an argument (not shown: it may be a key)'}`);
   }
-  const { values, positionals } = parseArgs(FILE_OPTIONS, rest);
+  const spec = command === 'remove-dropped' ? DROPPED_OPTIONS : FILE_OPTIONS;
+  const { values, positionals } = parseArgs(spec, rest);
   if (values.help) return { help: true };
-  if (positionals.length > 0) throw new RuntimeError(EXTRA_ARGUMENT);
-  const o = withDefaults(FILE_OPTIONS, values) as { file?: string; format: FileCommand['format']; owner?: string; deployCommand: string };
-  if (o.file === undefined) throw new RuntimeError('--file is required');
-  if (o.file === '') throw new RuntimeError('--file is empty; give the path of the .env or JSON file');
-  if (o.owner === undefined) throw new RuntimeError('--owner is required');
-  if (o.owner === '') throw new RuntimeError('--owner is empty; give the construct path of the ClusterAccess that owns the entries');
+  if (positionals.length > 0) throw new RuntimeError('unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)');
+  const o = withDefaults(spec, values) as { file?: string; format: FileCommand['format']; owner?: string; deployCommand: string };
+  if (command === 'remove-dropped') {
+    if (o.owner === undefined || o.owner === '') throw new RuntimeError('--owner is required: the construct path of the ClusterAccess that owns the entries');
+  } else {
+    if (o.file === undefined) throw new RuntimeError('--file is required');
+    if (o.file === '') throw new RuntimeError('--file is empty; give the path of the .env or JSON file');
+    if (o.owner === undefined) throw new RuntimeError('--owner is required');
+    if (o.owner === '') throw new RuntimeError('--owner is empty; give the construct path of the ClusterAccess that owns the entries');
+  }
   if (!isOwner(o.owner)) throw new RuntimeError(`--owner ${showable(o.owner) ?? '(not shown: it may be a key)'} is not valid: ${OWNER_RULE}`);
-  return { command, file: o.file, format: o.format, owner: o.owner, deployCommand: o.deployCommand };
-}
-
-function parseDropped(rest: string[]): CommandLine {
-  const { values, positionals } = parseArgs(DROPPED_OPTIONS, rest);
-  if (values.help) return { help: true };
-  if (positionals.length > 0) throw new RuntimeError(EXTRA_ARGUMENT);
-  const o = withDefaults(DROPPED_OPTIONS, values) as { owner?: string };
-  if (o.owner === undefined || o.owner === '') throw new RuntimeError('--owner is required: the construct path of the ClusterAccess that owns the entries');
-  if (!isOwner(o.owner)) throw new RuntimeError(`--owner ${showable(o.owner) ?? '(not shown: it may be a key)'} is not valid: ${OWNER_RULE}`);
-  return { command: 'remove-dropped', owner: o.owner };
+  if (command === 'remove-dropped') return { command, owner: o.owner };
+  return { command, file: o.file as string, format: o.format, owner: o.owner, deployCommand: o.deployCommand };
 }
 
 /** Does the work of one run against `io`; returns the exit code (run() and the process entry wrap it). */

@@ -1,7 +1,6 @@
 /**
- * The writer's commands, each summed up in one line of counts, never values. What is ours: the names
- * owner's managed block records (dotenv.ts), or the members its sidecar records (json.ts); a file
- * this tool created is deleted once nothing else is left in it.
+ * The writer's commands, each summed up in one line of counts, never values. Ours: what owner's block
+ * (dotenv.ts) or sidecar (json.ts) records; a file this tool created goes once nothing else is in it.
  */
 import * as dotenv from './dotenv';
 import { DELETE, Next, SidecarPlan, updateFile, UpdateOptions } from './file';
@@ -28,32 +27,25 @@ interface Planned {
   removed?: Pick<ReturnType<typeof json.planRemove>, 'removed' | 'absent' | 'notOurs'> & Partial<ReturnType<typeof dotenv.planRemove> & ReturnType<typeof json.planRemove>>;
 }
 
-function dotenvTransform(command: FileCommand['command'], entries: ReadonlyMap<string, string>, owner: string, out: Planned) {
-  return (text: string | null): Next => {
-    if (command === 'write') {
-      const plan = dotenv.planMerge(text, entries, { owner });
-      out.written = plan;
-      return plan.text;
-    }
-    const plan = dotenv.planRemove(text, [...entries.keys()], { owner, all: true });
-    out.removed = plan;
-    return plan.deleteFile ? DELETE : plan.text;
-  };
-}
-
-function jsonTransform(command: FileCommand['command'], entries: ReadonlyMap<string, string>, owner: string, sidecarName: string, out: Planned) {
+/** updateFile's transform for the format; it leaves its plan in `out` for the summary line. */
+function transform({ command, format, owner }: FileCommand, entries: ReadonlyMap<string, string>, sidecarName: string, out: Planned) {
+  const names = [...entries.keys()];
+  if (format === 'dotenv') {
+    return (text: string | null): Next => {
+      if (command === 'write') return (out.written = dotenv.planMerge(text, entries, { owner })).text;
+      const plan = out.removed = dotenv.planRemove(text, names, { owner, all: true });
+      return plan.deleteFile ? DELETE : plan.text;
+    };
+  }
+  const render = (side: json.Sidecar | null) => (side ? json.renderSidecar(side) : null);
   return (text: string | null, sideText: string | null): SidecarPlan => {
     const side = json.parseSidecar(sideText, sidecarName);
     if (command === 'write') {
-      const plan = json.planMerge(text, side, entries, { owner, sidecarName });
-      out.written = plan;
-      const sidecar = plan.sidecar ? json.renderSidecar(plan.sidecar) : null;
-      const sidecarAfter = plan.sidecarAfter ? json.renderSidecar(plan.sidecarAfter) : null;
-      return { text: plan.text, sidecar, sidecarFirst: true, sidecarAfter };
+      const plan = out.written = json.planMerge(text, side, entries, { owner, sidecarName });
+      return { text: plan.text, sidecar: render(plan.sidecar), sidecarFirst: true, sidecarAfter: render(plan.sidecarAfter) };
     }
-    const plan = json.planRemove(text, side, [...entries.keys()], { owner, sidecarName, all: true });
-    out.removed = plan;
-    const sidecar = plan.sidecar ? json.renderSidecar(plan.sidecar) : (sideText == null ? null : DELETE);
+    const plan = out.removed = json.planRemove(text, side, names, { owner, sidecarName, all: true });
+    const sidecar = plan.sidecar || sideText == null ? render(plan.sidecar) : DELETE;
     return { text: plan.deleteFile ? DELETE : plan.text, sidecar, sidecarFirst: false };
   };
 }
@@ -66,13 +58,10 @@ export async function apply({ command, format, file: target, owner }: FileComman
   const nameProblem = command === 'write' ? fileNameProblem(target, format) : undefined;
   if (nameProblem) throw new RuntimeError(`cannot write ${target}: ${nameProblem}; the file was not changed`, 'ENAMETOOLONG');
   const out: Planned = {};
-  // Removing from a file whose directory is gone (another machine's path) is nothing to do.
-  const fileOpts = { ...options, removing: command === 'remove' };
   const sidecarName = format === 'json' ? json.sidecarPath(target) : '';
-  const res = format === 'json'
-    ? await updateFile(target, jsonTransform(command, entries, owner, sidecarName, out), { ...fileOpts, sidecar: sidecarName })
-    : await updateFile(target, dotenvTransform(command, entries, owner, out), fileOpts);
-  const n = entries.size;
+  // Removing from a file whose directory is gone (another machine's path) is nothing to do.
+  const fileOpts = { ...options, removing: command === 'remove', sidecar: sidecarName };
+  const res = await updateFile(target, transform({ command, format, file: target, owner }, entries, sidecarName, out), fileOpts);
   if (command === 'write') {
     const p = out.written as NonNullable<Planned['written']>;
     const extra = [
@@ -80,7 +69,7 @@ export async function apply({ command, format, file: target, owner }: FileComman
       p.dropped.length ? `${entriesWord(p.dropped.length)} no longer wanted removed` : '',
       res.existed || !res.changed ? '' : 'file created',
     ].filter(Boolean).map((x) => `, ${x}`).join('');
-    return `wrote ${entriesWord(n)} to ${target} (${p.updated.length} updated, ${p.added.length} added${extra})`;
+    return `wrote ${entriesWord(entries.size)} to ${target} (${p.updated.length} updated, ${p.added.length} added${extra})`;
   }
   const p = out.removed as NonNullable<Planned['removed']>;
   const notOurs = p.notOurs.length ? `, ${p.notOurs.length} not ours left in place` : '';
@@ -107,9 +96,8 @@ export async function apply({ command, format, file: target, owner }: FileComman
 }
 
 /**
- * remove-dropped: removes owner's entries from each file of `files` that `keep` does not list; a
- * line per file. A file whose target `keep` still lists is left to that target's replaced
- * registration, whose destroy step cleans it.
+ * remove-dropped: removes owner's entries from each file of `files` that `keep` does not list (a line
+ * each), except one whose target `keep` lists: that target's replaced registration's destroy cleans it.
  */
 export async function removeDropped(owner: string, files: FileRecord[], keep: FileRecord[], fileOpts: { warn: (message: string) => void }) {
   const kept = new Set(keep.map((f) => `${f.format}:${f.file}`));

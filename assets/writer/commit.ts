@@ -1,7 +1,6 @@
 /**
- * How the writer commits a file: a kill at any moment leaves the old or the new file, and no copy is
- * readable by anyone but its owner (a 0600 temp file, fsynced, renamed over the target, then given
- * its mode; the directory fsynced). After the rename a later error only warns.
+ * How the writer commits a file: a kill leaves the old or the new file, no copy readable but by its
+ * owner (a fsynced 0600 temp file renamed over it, then given its mode). After the rename, errors warn.
  */
 import { constants as C, fchmodSync, fchownSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, Stats, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -12,40 +11,31 @@ import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
 /** Yields to the event loop (not just the microtask queue), so signal handlers can run. */
 export const checkpoint = () => new Promise((done) => setImmediate(done));
 
-/**
- * A commit's mode; the owner and group to give (as root) or the group to keep; the lock; the target's
- * path for messages (`label`); for tests, a hook run with the temp file written, before its rename.
- */
+/** A commit's mode, owner and group to give (as root) or group to keep, lock, and path for messages (`label`). */
 export interface CommitConfig {
   readonly mode: number;
   readonly chown: { uid: number; gid: number } | null;
   readonly group?: number;
   readonly lock: Lock;
   readonly label: string;
+  /** For tests: run with the temp file written, before its rename. */
   readonly hooks?: { readonly beforeRename?: (tempPath: string) => void };
   /** The snapshot of what was read (null: no file; undefined: not checked), compared with the file just before the rename. */
   readonly read?: Snapshot | null;
 }
 
-function fsyncDir(dir: string): void {
-  let fd;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch (err) {
-    if (!['EINVAL', 'EISDIR', 'EPERM', 'EACCES', 'EBADF'].includes(codeOf(err))) throw err;
-  } finally {
-    if (fd !== undefined) closeQuiet(fd);
-  }
-}
-
 /** Syncs the directory after a commit: the change is made by then, so an error only warns. */
 function syncAfterCommit(file: string, what: 'replaced' | 'deleted', warn: (message: string) => void): void {
+  let fd;
   try {
-    fsyncDir(dirname(resolve(file)));
+    fd = openSync(dirname(resolve(file)), 'r');
+    fsyncSync(fd);
   } catch (err) {
+    if (['EINVAL', 'EISDIR', 'EPERM', 'EACCES', 'EBADF'].includes(codeOf(err))) return; // no directory sync here
     const back = what === 'deleted' ? 'bring the file back' : 'bring back the previous file';
     warn(`warning: ${file} was ${what}, but its directory could not be synced (${codeOf(err) || messageOf(err)}); a crash of the machine soon could still ${back}`);
+  } finally {
+    if (fd !== undefined) closeQuiet(fd);
   }
 }
 
@@ -61,9 +51,8 @@ function groupLabel(gid: number): string {
 }
 
 /**
- * Not root: gives the empty temp file `fd` the group `gid` of the file it replaces (fchown with uid
- * -1, allowed to a member of it). Not a member: refused when `mode` gives that group access (the new
- * file would hand it, and the keys, to this user's group), else a warning naming both groups.
+ * Not root: gives the temp file `fd` the replaced file's group `gid` (allowed to a member). Not a member:
+ * refused when `mode` gives that group access (the keys would go to this user's group), else a warning.
  */
 function keepGroup(file: string, fd: number, gid: number, mode: number, warn: (message: string) => void): void {
   const have = fstatSync(fd).gid;
@@ -94,7 +83,6 @@ export async function replaceFile(file: string, text: string, c: CommitConfig, w
   const tmp = tempPath(file);
   let fd: number | undefined;
   let renaming = false;
-  let renamed = false;
   live.temps.add(tmp);
   try {
     fd = openSync(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, 0o600);
@@ -108,15 +96,15 @@ export async function replaceFile(file: string, text: string, c: CommitConfig, w
     if (c.read !== undefined) checkUnchanged(file, c.read);
     renaming = true;
     renameSync(tmp, file);
-    renamed = true;
-    live.temps.delete(tmp);
   } catch (err) {
+    // Nothing was renamed: the temp file goes.
     if (fd !== undefined) closeQuiet(fd);
-    if (!renamed) unlinkQuiet(tmp);
-    live.temps.delete(tmp);
+    unlinkQuiet(tmp);
     if (err instanceof RuntimeError) throw err;
     if (renaming && (codeOf(err) === 'EBUSY' || codeOf(err) === 'EXDEV')) throw mountPointError(file, 'replace', err);
     throw new RuntimeError(`cannot write ${file}: ${codeOf(err) || messageOf(err)}; check the directory's permissions and free space`, codeOf(err), { cause: err });
+  } finally {
+    live.temps.delete(tmp);
   }
   try {
     if ((fstatSync(fd as number).mode & 0o7777) !== c.mode) fchmodSync(fd as number, c.mode);
@@ -153,11 +141,16 @@ export function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
+/** As root, the owner and group that a file replacing `st` is given (none when they are root's). */
+export function rootChown(st: Stats | null): CommitConfig['chown'] {
+  return st && (st.uid !== 0 || st.gid !== 0) ? { uid: st.uid, gid: st.gid } : null;
+}
+
 /** How the temp file gets the existing file's owner and group; not root, another owner only warns. */
 export function ownerChange(file: string, st: Stats | null, warn: (message: string) => void): Pick<CommitConfig, 'chown' | 'group'> {
   if (!st || typeof process.getuid !== 'function') return { chown: null, group: undefined };
   const uid = process.getuid();
-  if (uid === 0) return { chown: st.uid !== 0 || st.gid !== 0 ? { uid: st.uid, gid: st.gid } : null, group: undefined };
+  if (uid === 0) return { chown: rootChown(st), group: undefined };
   if (st.uid !== uid) warn(`warning: ${file} is owned by uid ${st.uid}; the rewritten file will be owned by uid ${uid}`);
   return { chown: null, group: st.gid };
 }

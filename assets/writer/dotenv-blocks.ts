@@ -1,14 +1,13 @@
 /**
  * The managed blocks of a dotenv file: what in it is whose (pure functions). Owner's entries live
- * only inside its block, between two comment lines (exact text, line terminator removed; \u2014 is
- * the em dash; OWNER never holds a space or a parenthesis):
- *   start   # >>> managed by cdktf-qdrant-cluster-access (OWNER) \u2014 do not edit[TAG]
+ * only inside its block, between two comment lines (exact text; \u2014 is the em dash; OWNER holds no
+ * space or parenthesis):
+ *   start   # >>> managed by cdktf-qdrant-cluster-access (OWNER) \u2014 do not edit[ \u2014 created this file]
  *   end     # <<< managed by cdktf-qdrant-cluster-access (OWNER)
  *   record  # cdktf-qdrant-cluster-access entries: NAME NAME ...
- * TAG, " \u2014 created this file", records that this tool created the file. At most one block per
- * owner; blocks do not nest. The record line (after the start marker; the first of its form counts)
- * lists the names owner last wrote, sorted; the tool's name in it keeps a note such as "# entries:
- * see README" from reading as one. Every other line, inside the block too, is someone else's.
+ * One block per owner, not nested. The record (the first line of its form in the block) lists the
+ * names owner last wrote; the tool's name in it keeps a note like "# entries: see README" from
+ * reading as one. Every other line, inside the block too, is someone else's.
  */
 import { DotenvItem, lineOf } from './dotenv-syntax';
 import { REFUSED } from './entries';
@@ -40,10 +39,9 @@ type Block = { owner: string; start: number; end: number; created: boolean };
 type OwnBlock = Omit<Block, 'owner'> & { record: { idx: number; names: string[] } | null };
 
 /**
- * Reads the blocks: owner's (or null), every well-formed block of any owner in file order, and the
- * owner of the block holding each item (null: outside). Refuses, naming the line, any start marker
- * without an end, and damage to owner's own block (an end without a start, a second block, another
- * owner's marker inside it); other damage in other blocks only makes their lines count as outside.
+ * Owner's block (or null), every well-formed block in file order, and each item's block owner (null:
+ * outside). Refuses, naming the line, a start marker without an end and any damage to owner's own
+ * block; other damage in other blocks only makes their lines count as outside.
  */
 export function readBlocks(items: readonly DotenvItem[], owner: string): { block: OwnBlock | null; blocks: Block[]; ownerAt: (string | null)[] } {
   const blocks: Block[] = [];
@@ -91,11 +89,8 @@ export function readBlocks(items: readonly DotenvItem[], owner: string): { block
   if (ownerAt[start] !== null) throw refuse(start, `the managed block for owner ${owner} starts inside the block of owner ${ownerAt[start]}; move it out of that block`);
   const created = items[start].content !== S;
   // The record: the first comment of its form (a line the user inserted above it does not hide it).
-  let record: OwnBlock['record'] = null;
-  for (let idx = start + 1; idx < end && !record; idx++) {
-    const m = items[idx].kind === 'comment' ? RECORD_RE.exec(items[idx].content ?? '') : null;
-    if (m) record = { idx, names: m[1].split(' ').filter(Boolean) };
-  }
+  const at = items.findIndex((it, idx) => idx > start && idx < end && it.kind === 'comment' && RECORD_RE.test(it.content ?? ''));
+  const record = at < 0 ? null : { idx: at, names: (RECORD_RE.exec(items[at].content ?? '') as RegExpExecArray)[1].split(' ').filter(Boolean) };
   return { block: { start, end, created, record }, blocks, ownerAt };
 }
 

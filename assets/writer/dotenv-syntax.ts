@@ -1,13 +1,10 @@
 /**
- * The dotenv syntax the writer accepts and writes (pure functions).
- *
- * Lines: the text splits at every character some reader takes as a line end (from their sources;
- * test/adversarial/readers-line-ends.test.ts runs them): \n and \r\n (all); a lone \r (the npm dotenv
- * parser and python-dotenv; Node's --env-file deletes every \r); U+2028 and U+2029 (the npm dotenv
- * parser only, its LINE regex has the m flag). None ends one at NEL, \v, \f or U+001C-U+001E. So a
- * definition that one reader finds is a line here. Line numbers count \r\n, \n and \r, as editors
- * and python-dotenv do. Lines group into items, 'blank', 'comment' or 'assign' (spanning lines when
- * its quoted value does); joining every item's `raw` after the BOM gives back the input exactly.
+ * The dotenv syntax the writer accepts and writes (pure functions). The text splits into lines at
+ * every character some reader ends one at (test/adversarial/readers-line-ends.test.ts runs them):
+ * \n and \r\n (all), a lone \r (npm dotenv and python-dotenv; Node's --env-file deletes it), U+2028
+ * and U+2029 (npm dotenv only); none at NEL, \v, \f or U+001C-U+001E. Line numbers count \r\n, \n
+ * and \r, as editors do. Lines group into items ('blank', 'comment', 'assign', which spans lines with
+ * its quoted value); the BOM and every item's `raw` joined give back the input exactly.
  *
  * Grammar, stricter than any reader so that all agree where every assignment starts and ends:
  *   blank     [ \t]*
@@ -61,15 +58,11 @@ function splitLines(text: string): { content: string; eol: string; line: number;
   const lines = [];
   let line = 1;
   let after: string | undefined;
-  for (let i = 0; i < text.length;) {
-    let j = i;
-    while (j < text.length && !LINE_BREAK_RE.test(text[j])) j++;
-    let eol = '';
-    if (j < text.length) eol = text[j] === '\r' && text[j + 1] === '\n' ? '\r\n' : text[j];
-    lines.push({ content: text.slice(i, j), eol, line, after });
+  for (const [, content, eol] of text.matchAll(/([^\r\n\u2028\u2029]*)(\r\n|[\r\n\u2028\u2029]|$)/g)) {
+    if (content === '' && eol === '') break; // the end
+    lines.push({ content, eol, line, after });
     after = /[\u2028\u2029]/.test(eol) ? eol : undefined;
     if (eol && !after) line++;
-    i = j + eol.length;
   }
   return lines;
 }
@@ -84,10 +77,9 @@ export function lineOf(it: Pick<DotenvItem, 'line' | 'after'>): string {
 const NODE_DEFINITION_RE = /^[ \t]*(?:export[ \t]+)?([\w.-]+)[ \t]*=/;
 
 /**
- * The names that lines inside a quoted value, after its first, define for Node's parser, with
- * their line numbers: Node ends a quoted value at the first quote of its kind, backslash or not
- * (Node 20 also reads a value after a tab as unquoted), and then reads each following line (as it
- * splits them: at \n, every \r deleted) as a line of its own.
+ * The names (and line numbers) that lines inside a quoted value define for Node's parser: it ends the
+ * value at the first quote of its kind, backslash or not, then reads each next line (split at \n, \r
+ * deleted) as its own (Node 20 also reads a value after a tab as unquoted).
  */
 function nodeLines(valueRaw: string, line: number): { key: string; line: number }[] {
   const found = [];
@@ -107,11 +99,8 @@ const ASSIGN_RE = /^([ \t]*)(export[ \t]+(?=[\w.-]+[ \t]*=))?([\w.-]+)([ \t]*=[ 
  */
 export function parseDotenv(text: string, opts?: { written?: boolean }): { bom: string; eol: string; items: DotenvItem[] } {
   if (typeof text !== 'string') throw new TypeError('parseDotenv expects a string');
-  let bom = '';
-  if (text.charCodeAt(0) === 0xfeff) {
-    bom = '\ufeff';
-    text = text.slice(1);
-  }
+  const bom = text.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
+  text = text.slice(bom.length);
   const phys = splitLines(text);
   // The index of the last physical line holding a quote character, found once per kind.
   const lastLines: Record<string, number> = {};
@@ -209,11 +198,10 @@ export function parseDotenv(text: string, opts?: { written?: boolean }): { bom: 
 }
 
 /**
- * The text after NAME= that the npm dotenv parser (v16) and python-dotenv both read back as exactly
- * `value`: single-quoted if it has no ', no \\ and no final \; else double-quoted if it has no "
- * and no \; else unquoted if it has no #, no edge whitespace and no leading quote; else refused.
- * Always refused: line breaks (the parsers' escapes differ), ${NAME} (python-dotenv expands it,
- * unescapably) and lone surrogates (not UTF-8). Messages never hold the value.
+ * The text after NAME= that npm dotenv (v16) and python-dotenv both read back as exactly `value`:
+ * single-quoted if it has no ', no \\ and no final \; else double-quoted if it has no " and no \;
+ * else unquoted if it has no #, edge whitespace or leading quote. Always refused: line breaks (the
+ * parsers' escapes differ), ${NAME} (python-dotenv expands it) and lone surrogates (not UTF-8).
  */
 export function formatValue(value: unknown): string {
   if (typeof value !== 'string') throw new RuntimeError('value must be a string', REFUSED);

@@ -1,7 +1,6 @@
 /**
- * Line-preserving dotenv editing with owner blocks (pure functions): syntax in dotenv-syntax.ts,
- * what is whose in dotenv-blocks.ts. Merge then remove on a file nobody else touched gives it back
- * byte for byte (BOM, line endings, a missing final newline), or deletes it if this tool created it.
+ * Line-preserving dotenv editing with owner blocks (dotenv-syntax.ts, dotenv-blocks.ts; pure functions).
+ * Merge then remove gives an untouched file back byte for byte, or deletes it if this tool created it.
  */
 import { readBlocks, inBlock, recordLine, startMarker, endMarker } from './dotenv-blocks';
 import { DotenvItem, formatValue, lineOf, parseDotenv, PARTIAL_LINE_ENDS } from './dotenv-syntax';
@@ -11,10 +10,6 @@ import { sameAccessOwners } from '../runtime/names';
 
 export { TOOL, startMarker, endMarker, recordLine } from './dotenv-blocks';
 export { parseDotenv, formatValue } from './dotenv-syntax';
-
-function joinItems(bom: string, items: readonly DotenvItem[]): string {
-  return bom + items.map((it) => it.raw).join('');
-}
 
 function checkEntries(entries: unknown): Map<string, string> {
   const formatted = new Map<string, string>();
@@ -30,11 +25,10 @@ function checkEntries(entries: unknown): Map<string, string> {
 }
 
 /**
- * Sets owner's entries to exactly `entries` (`text` null: no file yet, which the start marker then
- * records). Refuses, naming the line, a name defined outside owner's block (also where only some
- * reader finds it), and a block line that not every reader starts. In the block, a name's value
- * token is replaced in place, new names go before the end marker, recorded names no longer given
- * are dropped and the record is rewritten; nothing else changes. No block: one is appended.
+ * Sets owner's entries to exactly `entries` (`text` null: no file yet; the start marker records
+ * that). Refuses, naming the line, a name defined outside owner's block (for any reader), and a
+ * block line that not every reader starts. In the block, values are replaced in place, new names go
+ * before the end marker, recorded names no longer given are dropped; no block: one is appended.
  */
 export function planMerge(text: string | null, entries: Readonly<Record<string, string>> | ReadonlyMap<string, string>, opts: { owner: string }):
 { text: string | null; added: string[]; updated: string[]; unchanged: string[]; dropped: string[] } {
@@ -76,58 +70,48 @@ export function planMerge(text: string | null, entries: Readonly<Record<string, 
   }
   const seen = new Set<string>();
   const changed = new Set<string>();
-  for (let idx = block ? block.start + 1 : 0; block && idx < block.end; idx++) {
-    const it = items[idx];
-    const key = it.key as string;
-    if (it.kind !== 'assign' || !formatted.has(key)) continue;
-    seen.add(key);
-    const f = formatted.get(key) as string;
-    let suffix = it.suffix as string;
-    // An unquoted value needs whitespace before a comment, or python-dotenv keeps the comment.
-    if (suffix !== '' && !/^[ \t]/.test(suffix)) suffix = ' ' + suffix;
-    const raw = it.prefix + f + suffix + it.eol;
-    if (raw !== it.raw) {
-      changed.add(key);
-      items[idx] = { ...it, raw, valueRaw: f, suffix, quote: /^['"]/.test(f) ? f[0] : '' };
-    }
-  }
-  const eol = model.eol;
-  const added = names.filter((n) => !seen.has(n));
-  const lines = added.map((n) => `${n}=${formatted.get(n)}`);
   const dropped = new Set<string>();
+  const eol = model.eol;
+  const lines = () => names.filter((n) => !seen.has(n)).map((n) => `${n}=${formatted.get(n)}`);
   let out: DotenvItem[] = items;
   if (block) {
     const recorded = new Set(block.record ? block.record.names : []);
     const record = (lineEol: string): DotenvItem => ({ kind: 'comment', content: recordLine(names), raw: recordLine(names) + lineEol, eol: lineEol });
-    out = [];
-    items.forEach((it, idx) => {
-      if (idx === block.end) lines.forEach((l) => out.push({ kind: 'assign', raw: l + eol }));
-      if (block.record && idx === block.record.idx) {
-        // Kept when empty too: a block without a record line would read as one whose record was deleted by hand.
-        out.push(it.content === recordLine(names) ? it : record(it.eol ?? ''));
-        return;
+    out = items.flatMap((it, idx): DotenvItem[] => {
+      const key = it.key as string;
+      if (inBlock(block, idx) && it.kind === 'assign' && formatted.has(key)) {
+        seen.add(key);
+        const f = formatted.get(key) as string;
+        // An unquoted value needs whitespace before a comment, or python-dotenv keeps the comment.
+        const suffix = it.suffix !== '' && !/^[ \t]/.test(it.suffix as string) ? ' ' + it.suffix : it.suffix as string;
+        const raw = it.prefix + f + suffix + it.eol;
+        if (raw === it.raw) return [it];
+        changed.add(key);
+        return [{ ...it, raw, valueRaw: f, suffix, quote: /^['"]/.test(f) ? f[0] : '' }];
       }
-      if (inBlock(block, idx) && it.kind === 'assign' && recorded.has(it.key as string) && !formatted.has(it.key as string)) {
-        dropped.add(it.key as string);
-        return;
+      if (inBlock(block, idx) && it.kind === 'assign' && recorded.has(key)) {
+        dropped.add(key);
+        return [];
       }
-      out.push(it);
-      if (idx === block.start && !block.record && names.length > 0) out.push(record(it.eol ?? ''));
+      // Kept when empty too: a block without a record line would read as one whose record was deleted by hand.
+      if (block.record && idx === block.record.idx) return [it.content === recordLine(names) ? it : record(it.eol ?? '')];
+      if (idx === block.end) return [...lines().map((l): DotenvItem => ({ kind: 'assign', raw: l + eol })), it];
+      return idx === block.start && !block.record && names.length > 0 ? [it, record(it.eol ?? '')] : [it];
     });
   } else {
-    const all = [startMarker(owner, creating), recordLine(names), ...lines, endMarker(owner)];
+    const all = [startMarker(owner, creating), recordLine(names), ...lines(), endMarker(owner)];
     const last = items[items.length - 1];
     // A file without a final newline keeps it that way (removal undoes this exactly).
     const noFinal = last !== undefined && last.eol === '';
     if (noFinal) items[items.length - 1] = { ...last, raw: last.raw + eol, eol };
     all.forEach((l, n) => items.push({ kind: 'comment', raw: l + (noFinal && n === all.length - 1 ? '' : eol) }));
   }
-  const result = joinItems(model.bom, out);
+  const result = model.bom + out.map((it) => it.raw).join('');
   // Our lines may hold a quote that a value ending in a backslash must not have after it.
   parseDotenv(result, { written: true });
   return {
     text: result,
-    added,
+    added: names.filter((n) => !seen.has(n)),
     updated: names.filter((n) => changed.has(n)),
     unchanged: names.filter((n) => seen.has(n) && !changed.has(n)),
     dropped: block && block.record ? block.record.names.filter((n) => dropped.has(n)) : [],
@@ -136,12 +120,9 @@ export function planMerge(text: string | null, entries: Readonly<Record<string, 
 
 /**
  * Removes the given names (with opts.all, also the recorded ones) from owner's block, and nothing
- * else. `notOurs`: defined only outside the block (left); `noBlock`: owner has none (text unchanged);
- * `unrecorded`: with all, no names given and no record line, the names the block defines (all left:
- * nothing says whose); `deleteFile`: this tool created the file and only blank lines are left;
- * `keptLines`/`keptNames`: no recorded name is left but lines the record does not name are. The
- * markers and record go when nothing else is between them; a "created this file" tag then moves to
- * the next block of any owner.
+ * else; `notOurs` are defined only outside it. `keptLines`/`keptNames`: lines the record does not
+ * name, left with the markers when no recorded name is. Empty markers and record go; a "created
+ * this file" tag then moves to the next block; with none, a file of blank lines is deleted (`deleteFile`).
  */
 export function planRemove(text: string | null, names: string[] | Record<string, unknown>, opts: { owner: string; all?: boolean }) {
   const owner = checkOwner(opts && opts.owner);
@@ -154,19 +135,15 @@ export function planRemove(text: string | null, names: string[] | Record<string,
   const wanted = new Set(list);
   const removed = new Set<string>();
   const elsewhere = new Set<string>();
-  model.items.forEach((it, idx) => {
-    const key = it.key as string;
-    if (it.kind !== 'assign' || !wanted.has(key)) return;
-    if (inBlock(block, idx)) removed.add(key);
-    else elsewhere.add(key);
-  });
   // With all, no names given and no record (removed by hand): nothing says whose; they stay, named.
   const unrecorded = new Set<string>();
-  if (block && !block.record && opts && opts.all && given.length === 0) {
-    model.items.forEach((it, idx) => {
-      if (it.kind === 'assign' && inBlock(block, idx) && !wanted.has(it.key as string)) unrecorded.add(it.key as string);
-    });
-  }
+  const orphans = Boolean(block && !block.record && opts && opts.all && given.length === 0);
+  model.items.forEach((it, idx) => {
+    const key = it.key as string;
+    if (it.kind !== 'assign') return;
+    if (wanted.has(key)) (inBlock(block, idx) ? removed : elsewhere).add(key);
+    else if (orphans && inBlock(block, idx)) unrecorded.add(key);
+  });
   const result = (out: string | null, deleteFile: boolean, kept: DotenvItem[] = []) => ({
     text: out,
     removed: list.filter((n) => removed.has(n)),
@@ -181,17 +158,11 @@ export function planRemove(text: string | null, names: string[] | Record<string,
   if (!block) return result(text, false);
 
   const left = recorded.filter((n) => !wanted.has(n));
-  let items: DotenvItem[] = [];
-  let record: DotenvItem | undefined;
-  model.items.forEach((it, idx) => {
-    if (it.kind === 'assign' && wanted.has(it.key as string) && inBlock(block, idx)) return;
-    if (block.record && idx === block.record.idx) {
-      record = left.length === recorded.length ? it : { ...it, content: recordLine(left), raw: recordLine(left) + (it.eol ?? '') };
-      items.push(record);
-      return;
-    }
-    items.push(it);
-  });
+  const was = block.record && model.items[block.record.idx];
+  const record = was && (left.length === recorded.length ? was : { ...was, content: recordLine(left), raw: recordLine(left) + (was.eol ?? '') });
+  let items = model.items
+    .filter((it, idx) => !(it.kind === 'assign' && wanted.has(it.key as string) && inBlock(block, idx)))
+    .map((it) => (it === was ? record as DotenvItem : it));
   const start = items.indexOf(model.items[block.start]);
   const end = items.indexOf(model.items[block.end]);
   // What is left between the markers besides the record line.
@@ -217,5 +188,5 @@ export function planRemove(text: string | null, names: string[] | Record<string,
   }
   // No recorded name is left, but a user's lines are: they, the markers and the empty record stay.
   const kept = block.record && left.length === 0 ? inner : [];
-  return result(joinItems(model.bom, items), deleteFile, kept);
+  return result(model.bom + items.map((it) => it.raw).join(''), deleteFile, kept);
 }

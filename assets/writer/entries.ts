@@ -1,7 +1,4 @@
-/**
- * What every edit checks first, whatever the format: entry names and the owner (the construct path
- * owning the entries). The rules are runtime/names.ts's; this module raises the editors' errors.
- */
+/** What every edit checks first, whatever the format: entry names and the owner (runtime/names.ts's rules). */
 import { RuntimeError } from '../runtime/errors';
 import { ENTRY_NAME_RULE, isEntryName, isEnvName, isOwner, OWNER_RULE } from '../runtime/names';
 import { mayBeKey, showable } from '../runtime/text';
@@ -10,9 +7,8 @@ import { mayBeKey, showable } from '../runtime/text';
 export const REFUSED = 'EINVALID';
 
 /**
- * An entry name as messages show it (a key pasted in its place must not come back): names of short
- * upper-case words (QDRANT_PROD_EU_API_KEY) up to 64 characters, others only when short. An
- * upper-case hex key is one long word.
+ * An entry name as messages show it (never a key pasted in its place): short upper-case words up to
+ * 64 characters (QDRANT_PROD_EU_API_KEY; an upper-case hex key is one long word), others when short.
  */
 const wordyName = (name: string) => /^[A-Z][A-Z0-9_]{0,63}$/.test(name) && name.split('_').every((word) => word.length <= 16);
 export function entryShown(name: unknown): string {

@@ -11,10 +11,7 @@ export const MAX_NAME_BYTES = 255;
 /** The most bytes of a path the system calls take (Linux's PATH_MAX, less its terminating NUL). */
 export const MAX_PATH_BYTES = 4095;
 
-/**
- * Why the writer cannot keep `file` in `format`, or undefined: the names it makes next to it must
- * fit in a directory entry, and their paths in a system call.
- */
+/** Why the writer cannot keep `file` in `format` (a name it makes next to it too long), or undefined. */
 export function fileNameProblem(file: string, format: 'dotenv' | 'json'): string | undefined {
   const name = basename(file);
   const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
@@ -24,14 +21,11 @@ export function fileNameProblem(file: string, format: 'dotenv' | 'json'): string
   const beside = [lock, longestTempName(name), longestTempName(lock), ...(format === 'json' ? [sidecar, longestTempName(sidecar)] : [])];
   const extra = Math.max(...beside.map((n) => bytes(n) - bytes(name)));
   const what = format === 'json' ? 'its lock, temporary and ownership-record files' : 'its lock and temporary files';
-  if (bytes(name) + extra > MAX_NAME_BYTES) {
-    return `the file name ${name} is ${bytes(name)} bytes, and the writer makes files next to it with names up to ${extra} bytes longer (${what}); ` +
-      `a file name may have at most ${MAX_NAME_BYTES} bytes: give the file a name of at most ${MAX_NAME_BYTES - extra} bytes`;
-  }
-  const full = resolve(file);
-  if (bytes(full) + extra > MAX_PATH_BYTES) {
-    return `the path ${full} is ${bytes(full)} bytes, and the writer makes files next to it with names up to ${extra} bytes longer (${what}); ` +
-      `a path may have at most ${MAX_PATH_BYTES} bytes: give the file a path of at most ${MAX_PATH_BYTES - extra} bytes`;
+  for (const [label, short, value, max] of [['file name', 'name', name, MAX_NAME_BYTES], ['path', 'path', resolve(file), MAX_PATH_BYTES]] as const) {
+    if (bytes(value) + extra > max) {
+      return `the ${label} ${value} is ${bytes(value)} bytes, and the writer makes files next to it with names up to ${extra} bytes longer (${what}); ` +
+        `a ${label} may have at most ${max} bytes: give the file a ${short} of at most ${max - extra} bytes`;
+    }
   }
   return undefined;
 }

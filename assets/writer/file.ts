@@ -1,10 +1,9 @@
 /**
- * Safe read-modify-write of one small text file, plus an optional sidecar, under one lock (target.ts
- * reads, commit.ts commits so that a kill leaves the old or the new file, lock.ts locks). Errors are
- * one-line RuntimeErrors, never with file contents; the target is then unchanged.
+ * Read-modify-write of one small text file, and an optional sidecar, under one lock (target.ts reads,
+ * commit.ts commits, lock.ts locks). Errors are one line, never with contents; the target is unchanged.
  */
 import { dirname, resolve } from 'node:path';
-import { checkpoint, CommitConfig, isRoot, ownerChange, removeFile, replaceFile } from './commit';
+import { checkpoint, CommitConfig, isRoot, ownerChange, removeFile, replaceFile, rootChown } from './commit';
 import { REFUSED } from './entries';
 import { Lock, acquireLock, cleanDeadTemps, releaseLock } from './lock';
 import { ReadFile, Snapshot, changedMessage, checkKind, checkTarget, directoryProblem, lstatOrNull, MAX_BYTES, modeString, readText, shellWord } from './target';
@@ -15,7 +14,7 @@ export const DELETE: unique symbol = Symbol.for('cdktf-qdrant-cluster-access.wri
 /** What a transform returns for a file: its new text, null (leave it alone) or DELETE. */
 export type Next = string | null | typeof DELETE;
 
-/** What a transform with a sidecar returns (see updateFile). */
+/** What a transform with a sidecar returns: `sidecarFirst` says which file is committed first. */
 export interface SidecarPlan {
   readonly text: Next;
   readonly sidecar?: Next;
@@ -53,23 +52,20 @@ function planOf(file: string, transform: Transform, side: string | null, text: s
 }
 
 /**
- * Checks the target, takes the lock, removes a dead writer's leftovers, reads the target and calls
- * transform(text | null): new text, null (leave it) or DELETE; with opts.sidecar, transform(text,
- * sidecarText) returns a SidecarPlan (`sidecarFirst`: which file is committed first; if the target
- * then fails, the sidecar is put back unless the lock was lost). A throwing transform changes
- * nothing; a text over maxBytes and larger than the file is refused (no later run could read it).
- * When another program wrote the target after the read, the work starts over, up to CHANGE_ATTEMPTS
- * times (a write that changes neither size nor times, or in the microseconds before the rename, is
- * not seen). Removing, a missing directory means no file (another machine's path): no lock is taken.
+ * Under the target's lock (after removing a dead writer's leftovers), reads the target and commits
+ * what transform(text | null) returns: new text, null (leave it) or DELETE; with opts.sidecar,
+ * transform(text, sidecarText) returns a SidecarPlan. A throwing transform changes nothing; a text
+ * over maxBytes and larger than the file is refused (no later run could read it). Another program's
+ * write after the read (unless it keeps size and times) starts the work over, up to CHANGE_ATTEMPTS
+ * times. Removing, a missing directory means no file (another machine's path): no lock is taken.
  */
 export async function updateFile(file: string, transform: Transform, options: UpdateOptions = {}) {
   const said = new Set<string>();
   const warn = options.warn || ((msg: string) => process.stderr.write(msg + '\n'));
   // Called at most once with each message: a re-read must not repeat its warnings.
   const once = (msg: string) => {
-    if (said.has(msg)) return;
+    if (!said.has(msg)) warn(msg);
     said.add(msg);
-    warn(msg);
   };
   const opts: Options = { ...DEFAULTS, ...options, warn: once };
   const side = opts.sidecar || null;
@@ -100,12 +96,9 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
   const { warn } = opts;
   const st = checkTarget(file); // again, under the lock
   const cur = st ? readText(file, st, opts.maxBytes) : null;
-  let sideCur: ReadFile | null = null;
-  if (side) {
-    const sst = lstatOrNull(side);
-    if (sst) checkKind(side, sst);
-    sideCur = sst ? readText(side, sst, opts.maxBytes) : null;
-  }
+  const sst = side ? lstatOrNull(side) : null;
+  if (sst) checkKind(side as string, sst);
+  const sideCur = sst ? readText(side as string, sst, opts.maxBytes) : null;
   const plan = planOf(file, transform, side, cur ? cur.text : null, sideCur ? sideCur.text : null);
   // No file may grow past what a read accepts (a later run could not remove our entries from it).
   for (const [p, next, before] of [[file, plan.text, cur], [side, plan.sidecar, sideCur], [side, plan.sidecarAfter, sideCur]] as const) {
@@ -130,40 +123,36 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
     hooks: opts.testHooks,
   }), cur ? cur.snap : null);
   // The sidecar belongs with the target: 0600 always, and (as root) the target's owner.
-  const sideConfig = () => ({
+  const sideCommit: CommitConfig = {
     mode: 0o600,
-    chown: isRoot() && cur && (cur.stat.uid !== 0 || cur.stat.gid !== 0) ? { uid: cur.stat.uid, gid: cur.stat.gid } : null,
-  });
-  const sideStep = side ? step(side, sideCur, plan.sidecar, sideConfig) : null;
+    chown: isRoot() ? rootChown(cur && cur.stat) : null,
+    lock,
+    label: file,
+  };
+  const sideStep = side ? step(side, sideCur, plan.sidecar, () => sideCommit) : null;
   // A second sidecar text, committed last (a write that drops names: see json.ts).
   const sideBefore = plan.sidecar == null ? (sideCur ? sideCur.text : null) : plan.sidecar;
   const after = plan.sidecarAfter;
-  const afterStep = side && typeof after === 'string' && after !== sideBefore
-    ? () => replaceFile(side, after, { ...sideConfig(), lock, label: file }, warn)
-    : null;
+  const afterStep = side && typeof after === 'string' && after !== sideBefore ? () => replaceFile(side, after, sideCommit, warn) : null;
   // Not when removing: the file is left without our keys.
   if (targetStep && !opts.removing && plan.text !== DELETE && cur && (cur.stat.mode & 0o004)) {
     warn(`warning: ${file} is readable by all users (mode ${modeString(cur.stat.mode)}) and holds API keys; consider chmod 600 ${shellWord(file)}`);
   }
-  if (plan.sidecarFirst && side && sideStep && targetStep) {
-    await sideStep();
+  // The target not replaced after its sidecar was: the sidecar is put back, or a member the user
+  // adds later under a name it records would count as ours. Not after a lost lock (it may be
+  // another writer's now). A new plan needs the sidecar as it was: without it, none.
+  const targetAfterSide = side && sideStep && targetStep && (async () => {
     try {
       await targetStep();
     } catch (err) {
-      // The target was not replaced: put the sidecar back, or a member the user adds later under a
-      // name it records would count as ours. Not after a lost lock (it may be another writer's
-      // now). A new plan needs the sidecar as it was: without it, none.
-      if (codeOf(err) !== 'ELOCKLOST') {
-        const restored = await restoreSidecar(side, sideCur, { ...sideConfig(), lock, label: file }, warn);
-        if (!restored && codeOf(err) === 'ECHANGED') throw new RuntimeError(messageOf(err), CHANGED_FOR_GOOD, { cause: err });
+      if (codeOf(err) !== 'ELOCKLOST' && !(await restoreSidecar(side, sideCur, sideCommit, warn)) && codeOf(err) === 'ECHANGED') {
+        throw new RuntimeError(messageOf(err), CHANGED_FOR_GOOD, { cause: err });
       }
       throw err;
     }
-    if (afterStep) await afterStep();
-  } else {
-    const steps = plan.sidecarFirst ? [sideStep, targetStep, afterStep] : [targetStep, sideStep, afterStep];
-    for (const s of steps) if (s) await s();
-  }
+  });
+  const steps = plan.sidecarFirst ? [sideStep, targetAfterSide || targetStep, afterStep] : [targetStep, sideStep, afterStep];
+  for (const s of steps) if (s) await s();
   return { existed: Boolean(st), changed: Boolean(targetStep), deleted: Boolean(targetStep) && plan.text === DELETE };
 }
 

@@ -1,8 +1,6 @@
 /**
- * What the writer reads from its environment (runtime/protocol.ts WRITER_ENV), never the command
- * line: the values (QCA_ENTRIES), the variables holding keys (QCA_ENTRIES_FROM_ENV, Terraform's
- * TF_VAR_<name>) with their sha256 (QCA_ENTRIES_SHA256), or all three in QCA_ENTRIES_FILE
- * (runtime/input-file.ts); QCA_FILES and QCA_KEEP_FILES for remove-dropped. Messages hold no value.
+ * What the writer reads from its environment (runtime/protocol.ts WRITER_ENV), never the command line:
+ * entries, key variables with their sha256 (or all three in one file), remove-dropped's files.
  */
 import { badEntryName, entryShown } from './entries';
 import { envValue } from '../runtime/cli';

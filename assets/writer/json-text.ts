@@ -1,7 +1,6 @@
 /**
- * The top-level object of a JSON file, edited in place (pure functions): members are found by
- * offset, so every byte not ours is kept. Accepted: what JSON.parse accepts (after an optional BOM)
- * with an object at the top; anything else is refused, naming the line.
+ * The top-level object of a JSON file (after an optional BOM), edited in place by its members' offsets
+ * (pure functions): every byte not ours is kept. Anything else is refused, naming the line.
  */
 import { TOOL } from './dotenv-blocks';
 import { REFUSED } from './entries';
@@ -26,10 +25,7 @@ function viablePrefix(prefix: string): boolean {
   }
 }
 
-/**
- * " (line N)" of the first character that makes `text` invalid JSON. V8 names no position for an
- * unexpected token (it quotes the text, never shown): then the shortest non-viable prefix is found.
- */
+/** " (line N)" of the first character making `text` invalid JSON (where V8 names none: the shortest non-viable prefix's). */
 function jsonLineOf(text: string, err: unknown): string {
   const m = /position (\d+)/.exec(err instanceof Error ? err.message : '');
   const end = text.trimEnd().length;
@@ -57,24 +53,22 @@ function skipString(text: string, i: number): number {
   return i + 1;
 }
 
+/** The end of the (valid) JSON value at `i`: a string, an object or array to its matching bracket, or a literal. */
 function skipValue(text: string, i: number): number {
-  const c = text[i];
-  if (c === '"') return skipString(text, i);
-  if (c === '{' || c === '[') {
-    let depth = 0;
-    do {
-      const d = text[i];
-      if (d === '"') {
-        i = skipString(text, i);
-        continue;
-      }
-      if (d === '{' || d === '[') depth++;
-      else if (d === '}' || d === ']') depth--;
-      i++;
-    } while (depth > 0);
+  if (!'"{['.includes(text[i])) {
+    while (i < text.length && !',}] \t\r\n'.includes(text[i])) i++;
     return i;
   }
-  while (i < text.length && !',}] \t\r\n'.includes(text[i])) i++;
+  let depth = 0;
+  do {
+    if (text[i] === '"') {
+      i = skipString(text, i);
+      continue;
+    }
+    if (text[i] === '{' || text[i] === '[') depth++;
+    else if (text[i] === '}' || text[i] === ']') depth--;
+    i++;
+  } while (depth > 0);
   return i;
 }
 
@@ -115,9 +109,8 @@ export function scanJsonObject(text: string) {
 }
 
 /**
- * Removes the members whose key is in `names`, keeping every other byte; `members`: how many are
- * left. A member goes with the separator before it (undoing exactly what planMerge appended), the
- * first with the one after it.
+ * Removes the members whose key is in `names`, and the separator before each (undoing what planMerge
+ * appended; the first's after it); `members`: how many are left.
  */
 export function removeMembers(text: string, scan: JsonObjectScan, names: Set<string>): { text: string; members: number } {
   const doomed = scan.members.map((m, idx) => (names.has(m.key) ? idx : -1)).filter((idx) => idx >= 0);

@@ -1,31 +1,23 @@
 /**
- * Editing the top-level object of a JSON file in place (json-text.ts), with ownership kept in a
- * sidecar file (pure functions). Every byte that is not one of our members is kept; new members
- * follow the file's line ends and indent. Also accepted: no file, or only a BOM and whitespace.
- *
- * JSON has no comments: the sidecar `.<basename>.qdrant-cluster-access` next to the target records
- * ownership, and holds NO values:
- *   {
- *     "writer": "cdktf-qdrant-cluster-access",
- *     "version": 1,
- *     "created": false,             this tool created the target file
- *     "originalWhenEmpty": "{ }\n", the target's text before the first write if it had no member
- *                                   (a BOM, whitespace, at most an empty object); otherwise null
- *     "owners": { "<owner>": ["NAME", ...] }   the members each owner wrote
- *   }
- * "created" and "originalWhenEmpty" stay while any owner is recorded: the last one removed restores
- * the file (deleted, or its original text), so merge then remove gives back the original bytes.
- * The sidecar is committed BEFORE the target on write and AFTER it on remove: a crash can only
- * leave a recorded member missing (harmless), never one of ours unrecorded. A write that drops
+ * Editing a JSON file's top-level object in place (json-text.ts; pure functions; messages never
+ * hold values): every byte not of our members is kept; new members follow the file's line ends and
+ * indent. No file, or only a BOM and whitespace, is accepted. Ownership is recorded, without values, in the sidecar
+ * `.<basename>.qdrant-cluster-access` next to the target:
+ *   { "writer": "cdktf-qdrant-cluster-access", "version": 1,
+ *     "created": false,              this tool created the target
+ *     "originalWhenEmpty": "{ }\n",  the text before the first write if it had no member, else null
+ *     "owners": { "<owner>": ["NAME", ...] } }
+ * Removing the last owner restores the file (deleted, or that text): merge then remove gives back
+ * the original bytes. The sidecar is committed before the target on write and after it on remove,
+ * so a crash can leave a recorded member missing, never one of ours unrecorded; a write that drops
  * members records the old and new names first (`sidecar`), then only the new (`sidecarAfter`).
- * Messages name lines and members, never values.
  */
 import { basename, dirname, join } from 'node:path';
 import { TOOL } from './dotenv-blocks';
 import { anotherWorkspace, checkName, checkOwner, entryMap, REFUSED, SECRET_NAMING_FIX } from './entries';
 import { JsonObjectScan, lineAt, removeMembers, scanJsonObject } from './json-text';
 import { RuntimeError } from '../runtime/errors';
-import { sameAccessOwners } from '../runtime/names';
+import { isEntryName, isOwner, sameAccessOwners } from '../runtime/names';
 import { quote } from '../runtime/text';
 
 export const SIDECAR_SUFFIX = '.qdrant-cluster-access';
@@ -42,11 +34,7 @@ export interface Sidecar {
 }
 
 /** A copy of `owners` without a prototype: `__proto__` or `constructor` is an owner like any other. */
-function ownersCopy(owners: Readonly<Record<string, string[]>>): Record<string, string[]> {
-  const out: Record<string, string[]> = Object.create(null);
-  for (const [owner, names] of Object.entries(owners)) out[owner] = names;
-  return out;
-}
+const ownersCopy = (owners: Readonly<Record<string, string[]>>): Record<string, string[]> => Object.assign(Object.create(null), owners);
 
 /** The names the sidecar records for `owner` (its own entry only), or undefined. */
 function recordedFor(side: Sidecar | null, owner: string): string[] | undefined {
@@ -80,14 +68,8 @@ export function parseSidecar(text: string | null, name: string): Sidecar | null 
   const owners: Record<string, string[]> = Object.create(null);
   // JSON.parse makes every member an own property, "__proto__" too.
   for (const [owner, names] of Object.entries(obj.owners as Record<string, unknown>)) {
-    try {
-      checkOwner(owner);
-      if (!Array.isArray(names)) throw new Error();
-      names.forEach(checkName);
-    } catch {
-      throw damaged(`has an invalid entry for owner ${quote(owner, 80)}`);
-    }
-    owners[owner] = [...(names as string[])];
+    if (!isOwner(owner) || !Array.isArray(names) || !names.every(isEntryName)) throw damaged(`has an invalid entry for owner ${quote(owner, 80)}`);
+    owners[owner] = [...names];
   }
   return { created: obj.created, originalWhenEmpty: orig, owners };
 }
@@ -103,10 +85,7 @@ export function renderSidecar(side: Sidecar): string {
   }, null, 2) + '\n';
 }
 
-function recordedOwnerOf(side: Sidecar | null, name: string): string | null {
-  if (!side) return null;
-  return Object.keys(side.owners).find((o) => side.owners[o].includes(name)) || null;
-}
+const recordedOwnerOf = (side: Sidecar | null, name: string) => (side && Object.keys(side.owners).find((o) => side.owners[o].includes(name))) || null;
 
 /** How a refusal of a name recorded for owner `who` ends: the same access in another workspace, or the fix. */
 function takenBy(who: string, owner: string): string {
@@ -130,18 +109,14 @@ function foreignMemberError(text: string, m: JsonObjectScan['members'][number], 
   return new RuntimeError(`line ${line}: member ${key}${also} already exists ${why}; remove ${those}, or ${SECRET_NAMING_FIX}`, REFUSED, { line });
 }
 
-function options(opts: { owner: string; sidecarName?: string }): { owner: string; sidecarName: string } {
-  return { owner: checkOwner(opts && opts.owner), sidecarName: (opts && opts.sidecarName) || 'the sidecar file' };
-}
-
 /**
- * Sets owner's members to exactly `entries` (text, side: null when missing). Refuses a member with
- * one of these names that the sidecar does not record for owner (no sidecar: none is ours), and a
- * name recorded for another owner. `sidecarAfter` is null when it would equal `sidecar`.
+ * Sets owner's members to exactly `entries` (text, side: null when missing); refuses such a member the
+ * sidecar does not record for owner, or records for another. `sidecarAfter`: null if equal to `sidecar`.
  */
 export function planMerge(text: string | null, side: Sidecar | null, entries: Readonly<Record<string, string>> | ReadonlyMap<string, string>,
   opts: { owner: string; sidecarName?: string }) {
-  const { owner, sidecarName } = options(opts);
+  const owner = checkOwner(opts && opts.owner);
+  const sidecarName = (opts && opts.sidecarName) || 'the sidecar file';
   const given = entryMap(entries);
   const names = [...given.keys()];
   for (const n of names) {
@@ -156,8 +131,10 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
     const none: string[] = [];
     return { text: null, sidecar: side, sidecarAfter: null as Sidecar | null, added: none, updated: none, unchanged: none, dropped: none };
   }
-  const scanned = blank ? null : scanJsonObject(text as string);
-  const foreign = (scanned ? scanned.members : []).filter((m) => given.has(m.key) && !mine.has(m.key));
+  // No file, or only a BOM and whitespace: written as a new object.
+  const source = blank ? '{}\n' : text as string;
+  let scan = scanJsonObject(source);
+  const foreign = scan.members.filter((m) => given.has(m.key) && !mine.has(m.key));
   if (foreign.length > 0) throw foreignMemberError(text as string, foreign[0], owner, side, sidecarName, foreign.slice(1));
   for (const n of names) {
     // Recorded for another owner but not in the file (removed by hand, or a crash): still theirs.
@@ -167,6 +144,8 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
   const next: Sidecar = { created: false, originalWhenEmpty: null, ...side, owners: ownersCopy(side ? side.owners : {}) };
   next.owners[owner] = [...mine, ...names.filter((n) => !mine.has(n))];
   const fresh = !side || Object.keys(side.owners).length === 0;
+  if (text == null) Object.assign(next, { created: true, originalWhenEmpty: null });
+  else if (fresh) Object.assign(next, { created: false, originalWhenEmpty: scan.members.length === 0 ? text : null });
   // Recorded names no longer given: they leave the file and then the record.
   const gone = [...mine].filter((n) => !given.has(n));
   const after = () => {
@@ -175,17 +154,6 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
     owners[owner] = owners[owner].filter((n) => !gone.includes(n));
     return { ...next, owners };
   };
-
-  if (blank) {
-    if (text == null) Object.assign(next, { created: true, originalWhenEmpty: null });
-    else if (fresh) Object.assign(next, { created: false, originalWhenEmpty: text });
-    const body = names.map((n) => `  ${JSON.stringify(n)}: ${value(n)}`).join(',\n');
-    return { text: `{\n${body}\n}\n`, sidecar: next, sidecarAfter: after(), added: names, updated: [], unchanged: [], dropped: [] };
-  }
-
-  const source = text as string;
-  let scan = scanned as JsonObjectScan;
-  if (fresh) Object.assign(next, { created: false, originalWhenEmpty: scan.members.length === 0 ? source : null });
 
   let out = source;
   const dropped = new Set(scan.members.filter((m) => gone.includes(m.key)).map((m) => m.key));
@@ -230,13 +198,12 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
 }
 
 /**
- * Removes owner's recorded members named in `names` (with opts.all, every recorded one). text null:
- * leave the target; sidecar null: delete it. noRecord: nothing recorded for owner, nothing changes.
- * noSidecar: no sidecar while the object has members, so ours may be among them, unnamed.
+ * Removes owner's recorded members named in `names` (opts.all: every recorded one); text null: leave
+ * the target, sidecar null: delete it. noSidecar: none, yet the object has members (ours may be some).
  */
 export function planRemove(text: string | null, side: Sidecar | null, names: string[] | Record<string, unknown>,
   opts: { owner: string; sidecarName?: string; all?: boolean }) {
-  const { owner } = options(opts);
+  const owner = checkOwner(opts && opts.owner);
   const given = Array.isArray(names) ? names : Object.keys(names || {});
   given.forEach(checkName);
   const recorded = recordedFor(side, owner) ?? [];
@@ -269,16 +236,13 @@ export function planRemove(text: string | null, side: Sidecar | null, names: str
   let out = text;
   let members = 0;
   if (scan) ({ text: out, members } = removeMembers(text, scan, targets));
-  let deleteFile = false;
-  if (last && members === 0) {
-    if (side.created) deleteFile = true;
-    else if (side.originalWhenEmpty !== null) out = side.originalWhenEmpty;
-  }
+  // The last owner's last member gone: the file this tool created goes, an empty one gets its text back.
+  const restore = last && members === 0;
+  if (restore && !side.created && side.originalWhenEmpty !== null) out = side.originalWhenEmpty;
   return result({
     text: out === text ? null : out,
     sidecar,
     removed: list.filter((n) => targets.has(n)),
-    absent: list.filter((n) => !targets.has(n) && !(present.has(n) && !mine.has(n))),
-    deleteFile,
+    deleteFile: restore && side.created,
   });
 }

@@ -1,38 +1,28 @@
 /**
- * The lock file of the writer, its temp-file names, and the cleanup of what a dead writer left.
- *
- * The lock `<file>.lock` (mode 0600) holds exactly one line
+ * The writer's lock `<file>.lock` (0600): exactly one line
  *     qdrant-cluster-access-writer pid=<pid> host=<HOST> started=<ms since epoch> token=<hex>
- * and appears atomically with it (a fsynced temp file hard-linked to the lock path; O_EXCL where
- * hard links are not supported). acquireLock waits up to lockTimeoutMs, but breaks a lock of ours
- * whose holder is provably dead (same HOST, kill(pid, 0) fails with ESRCH) or that is older than
- * staleLockMs (a reused pid, another host), with a warning. A lock not in this format (or a link, a
- * FIFO, unreadable) is never deleted: the timeout message names it. Breaking renames the lock aside
- * and deletes it only if it is still the lock judged dead, else puts it back.
- *
- * Temp names: `.<basename>.qca-<hosttag>-<pid>-<12 hex>.tmp` next to the file (hosttag: 8 hex of
- * sha256(HOST)); cleanDeadTemps deletes only those with this host's tag and a dead pid.
+ * made whole at once (a fsynced temp file hard-linked to the path; O_EXCL where links fail). A lock
+ * of ours whose holder is provably dead on this HOST, or older than staleLockMs, is broken with a
+ * warning (moved aside, deleted only if still the one judged dead); any other lock never is.
+ * Temp files: `.<basename>.qca-<8 hex of sha256(HOST)>-<pid>-<12 hex>.tmp`; cleanDeadTemps deletes
+ * only this host's, of dead pids.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants as C, fstatSync, linkSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, renameSync, Stats, unlinkSync, writeSync, fsyncSync } from 'node:fs';
+import { closeSync, constants as C, fstatSync, linkSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, renameSync, unlinkSync, writeSync, fsyncSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { RuntimeError, codeOf, messageOf } from '../runtime/errors';
 
 export const O_NOFOLLOW = C.O_NOFOLLOW || 0;
 export const O_NONBLOCK = C.O_NONBLOCK || 0;
-/**
- * Where a pid means something: the host name and, on Linux, the PID namespace (containers sharing a
- * host name and a bind mount, docker --network host, do not share pids).
- */
+/** Where a pid means something: the host name and the PID namespace (docker --network host shares the name, not the pids). */
 export const HOST = (hostname() || 'unknown').replace(/\s+/g, '_') + pidNamespace();
-/** 8 hex digits of sha256(HOST), part of every temp file name. */
 export const HOST_TAG = createHash('sha256').update(HOST).digest('hex').slice(0, 8);
 const LOCK_RE = /^qdrant-cluster-access-writer pid=(\d+) host=(\S+) started=(\d+) token=([0-9a-f]{16,64})\n$/;
 const TEMP_RE = /^\.(.+)\.qca-([0-9a-f]{8})-(\d+)-[0-9a-f]{12}\.tmp$/;
 const MAX_LOCK_BYTES = 1024;
 
-/** "/pid:[4026531836]" (the PID namespace, as /proc names it), or "" where there is none to read. */
+/** "/pid:[4026531836]" (as /proc names it), or "" where there is none. */
 function pidNamespace(): string {
   try {
     return `/${readlinkSync('/proc/self/ns/pid').replace(/\s+/g, '_')}`;
@@ -50,7 +40,7 @@ export interface Lock {
 /** What a signal handler must undo: temp files not yet renamed, locks held. */
 export const live = { temps: new Set<string>(), locks: new Set<Lock>() };
 
-/** unlink(2) that ignores every error: whether the file was removed. */
+/** unlink(2) ignoring every error: whether the file was removed. */
 export function unlinkQuiet(p: string): boolean {
   try {
     unlinkSync(p);
@@ -256,11 +246,9 @@ export function cleanDeadTemps(files: string[], warn: (message: string) => void)
     const pid = Number(m[3]);
     if (pid === process.pid || !isDead(pid)) continue;
     const p = join(dir, name);
-    let st: Stats | null = null;
     try {
-      st = lstatSync(p);
+      if (lstatSync(p).isFile() && unlinkQuiet(p)) removed.push(name);
     } catch { /* gone */ }
-    if (st && st.isFile() && unlinkQuiet(p)) removed.push(name);
   }
   if (removed.length) {
     warn(`warning: removed ${removed.length} temp file${removed.length === 1 ? '' : 's'} in ${dir} left by a writer that is no longer running (${removed.sort().join(', ')})`);

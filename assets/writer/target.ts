@@ -1,7 +1,6 @@
 /**
- * The file the writer changes: what it may be (one-line refusals, never file contents), and how it
- * is read: through one descriptor, with a snapshot that must still match just before the commit (a
- * program that takes no lock, an editor or `echo >> .env`, may write it meanwhile).
+ * The file the writer changes: what it may be (one-line refusals, never contents), and its read through
+ * one descriptor, with a snapshot that must still match at the commit (`echo >> .env` takes no lock).
  */
 import { accessSync, BigIntStats, constants as C, fstatSync, lstatSync, openSync, readSync, Stats, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -16,14 +15,7 @@ export type Snapshot = NonNullable<ReturnType<typeof snapshot>>;
 /** A file as read: its text, its stat, and its snapshot taken before the read. */
 export type ReadFile = ReturnType<typeof readText>;
 
-export function lstatOrNull(p: string): Stats | null {
-  try {
-    return lstatSync(p);
-  } catch (err) {
-    if (codeOf(err) === 'ENOENT') return null;
-    throw err;
-  }
-}
+export const lstatOrNull = (p: string): Stats | null => lstatSync(p, { throwIfNoEntry: false }) ?? null;
 
 export function modeString(mode: number): string {
   return '0' + (mode & 0o777).toString(8).padStart(3, '0');
@@ -63,6 +55,15 @@ export function directoryProblem(file: string): RuntimeError | null {
   return st.isDirectory() ? null : new RuntimeError(`cannot write ${file}: ${dir} is not a directory; fix the path`, 'ENODIR');
 }
 
+function writable(file: string, st: Stats): boolean {
+  try {
+    accessSync(file, C.W_OK);
+    return (st.mode & 0o222) !== 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Checks the target path; returns its lstat (or null when it does not exist yet). */
 export function checkTarget(file: string): Stats | null {
   const problem = directoryProblem(file);
@@ -70,24 +71,17 @@ export function checkTarget(file: string): Stats | null {
   const st = lstatOrNull(file);
   if (!st) return null;
   checkKind(file, st);
-  let writable = (st.mode & 0o222) !== 0;
-  if (writable) {
-    try {
-      accessSync(file, C.W_OK);
-    } catch {
-      writable = false;
-    }
-  }
-  if (!writable) {
+  if (!writable(file, st)) {
     throw new RuntimeError(`cannot write ${file}: the file is not writable (mode ${modeString(st.mode)}); make it writable (chmod u+w ${shellWord(file)}) or choose another file`, 'EREADONLY');
   }
   return st;
 }
 
+const symlinkError = (file: string, cause?: unknown) =>
+  new RuntimeError(`refusing to write ${file}: it is a symbolic link; point the path at the real file instead`, 'ESYMLINK', { cause });
+
 export function checkKind(file: string, st: Stats): void {
-  if (st.isSymbolicLink()) {
-    throw new RuntimeError(`refusing to write ${file}: it is a symbolic link; point the path at the real file instead`, 'ESYMLINK');
-  }
+  if (st.isSymbolicLink()) throw symlinkError(file);
   if (st.isDirectory()) {
     throw new RuntimeError(`cannot write ${file}: it is a directory; give the path of a file inside it (e.g. ${join(file, '.env')})`, 'EISDIR');
   }
@@ -99,13 +93,8 @@ export function checkKind(file: string, st: Stats): void {
   }
 }
 
-function snapshot(st: BigIntStats | null) {
-  return st ? { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs } : null;
-}
-
-function sameSnapshot(a: Snapshot | null, b: Snapshot | null): boolean {
-  if (!a || !b) return a === b;
-  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+function snapshot(st: BigIntStats | null): string | null {
+  return st && [st.dev, st.ino, st.size, st.mtimeNs, st.ctimeNs].join(':');
 }
 
 /** The message of a target that other programs kept writing while this one was changing it. */
@@ -116,35 +105,16 @@ export function changedMessage(file: string, times: number, removing?: boolean):
 
 /** Just before a commit: throws ECHANGED when `file` no longer matches `read` (null: no file). */
 export function checkUnchanged(file: string, read: Snapshot | null): void {
-  let now = null;
-  try {
-    now = lstatSync(file, { bigint: true });
-  } catch (err) {
-    if (codeOf(err) !== 'ENOENT') throw err;
-  }
-  if (!sameSnapshot(snapshot(now), read)) throw new RuntimeError(changedMessage(file, 1), 'ECHANGED');
+  const now = lstatSync(file, { bigint: true, throwIfNoEntry: false }) ?? null;
+  if (snapshot(now) !== read) throw new RuntimeError(changedMessage(file, 1), 'ECHANGED');
 }
 
-/**
- * Reads `file` through one descriptor that cannot follow a link or block on a FIFO, and checks it is
- * the file `expected` (an lstat) described; `snap` is taken before the read, for checkUnchanged.
- */
-export function readVerified(file: string, expected: Stats | null, maxBytes = MAX_BYTES): { buf: Buffer; stat: Stats; snap: Snapshot } {
-  let fd;
+/** Reads `file` through one descriptor (no link followed, no FIFO blocking) if it is still `expected` (an lstat). */
+export function readVerified(file: string, expected: Stats | null, maxBytes = MAX_BYTES) {
+  let fd: number | undefined;
   try {
     fd = openSync(file, C.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch (err) {
-    const code = codeOf(err);
-    if (code === 'ELOOP' || code === 'EMLINK') {
-      throw new RuntimeError(`refusing to write ${file}: it is a symbolic link; point the path at the real file instead`, 'ESYMLINK', { cause: err });
-    }
-    if (code === 'ENOENT') {
-      throw new RuntimeError(`refusing to change ${file}: it was deleted or moved while being opened; run again, and check what else writes it`, 'ESWAPPED', { cause: err });
-    }
-    throw new RuntimeError(`cannot read ${file}: ${code}; check its permissions`, code, { cause: err });
-  }
-  try {
-    const snap = snapshot(fstatSync(fd, { bigint: true })) as Snapshot;
+    const snap = snapshot(fstatSync(fd, { bigint: true })) as string;
     const st = fstatSync(fd);
     checkKind(file, st);
     if (expected && (st.dev !== expected.dev || st.ino !== expected.ino)) {
@@ -167,10 +137,15 @@ export function readVerified(file: string, expected: Stats | null, maxBytes = MA
     }
     return { buf: Buffer.concat(chunks, total), stat: st, snap };
   } catch (err) {
+    const code = codeOf(err);
     if (err instanceof RuntimeError) throw err;
-    throw new RuntimeError(`cannot read ${file}: ${codeOf(err) || messageOf(err)}; check its permissions`, codeOf(err), { cause: err });
+    if (fd === undefined && (code === 'ELOOP' || code === 'EMLINK')) throw symlinkError(file, err);
+    if (fd === undefined && code === 'ENOENT') {
+      throw new RuntimeError(`refusing to change ${file}: it was deleted or moved while being opened; run again, and check what else writes it`, 'ESWAPPED', { cause: err });
+    }
+    throw new RuntimeError(`cannot read ${file}: ${code || messageOf(err)}; check its permissions`, code, { cause: err });
   } finally {
-    closeQuiet(fd);
+    if (fd !== undefined) closeQuiet(fd);
   }
 }
 
