@@ -4,7 +4,7 @@
  * tab, one key per cluster.
  */
 import { Heading, code, list } from './markdown';
-import { GuideCluster, GuideKey, GuideModel, clustersOf } from './model';
+import { GuideAccess, GuideCluster, GuideKey, GuideModel, clustersOf } from './model';
 import { plural } from '../private/runtime';
 
 const CONSOLE = '<https://cloud.qdrant.io>';
@@ -47,14 +47,12 @@ function consoleName(name: string): string {
   return name.length >= 4 ? name : `${name}-key`;
 }
 
-/** The `KeyAccess` factory a key is declared with. */
-function declared(k: GuideKey): string {
-  switch (k.access?.mode) {
-    case 'read-only': return '`KeyAccess.readOnly()`';
-    case 'manage': return '`KeyAccess.manage()`';
-    default: return '`KeyAccess.collections(...)`';
-  }
-}
+/** The `KeyAccess` factory of each declared access. */
+const FACTORY: Record<GuideAccess['mode'], string> = {
+  'read-only': '`KeyAccess.readOnly()`',
+  'manage': '`KeyAccess.manage()`',
+  'collections': '`KeyAccess.collections(...)`',
+};
 
 /** What to select in the API Keys tab for a key's declared access. */
 function accessStep(m: GuideModel, k: GuideKey): string {
@@ -67,11 +65,11 @@ function accessStep(m: GuideModel, k: GuideKey): string {
   }
   const unchecked = 'with health checks disabled, nothing checks it';
   switch (k.access.mode) {
-    case 'read-only': return `Access: choose **Read-only** for the whole cluster (the key is declared ${declared(k)}; ${on ? 'a key that can manage fails the deploy' : unchecked}).`;
-    case 'manage': return `Access: choose **Manage** (cluster-wide; the key is declared ${declared(k)}).`;
+    case 'read-only': return `Access: choose **Read-only** for the whole cluster (the key is declared ${FACTORY[k.access.mode]}; ${on ? 'a key that can manage fails the deploy' : unchecked}).`;
+    case 'manage': return `Access: choose **Manage** (cluster-wide; the key is declared ${FACTORY[k.access.mode]}).`;
     default: {
       const rows = [...k.access.read.map((c) => `${code(c)} read-only`), ...k.access.readWrite.map((c) => `${code(c)} read-write`)];
-      return `Access: open the **Collections** tab and add exactly ${rows.join(', ')} (the key is declared ${declared(k)}; ` +
+      return `Access: open the **Collections** tab and add exactly ${rows.join(', ')} (the key is declared ${FACTORY[k.access.mode]}; ` +
         `${on ? 'a key with more access fails the deploy' : unchecked}).`;
     }
   }
@@ -155,7 +153,7 @@ function keyPerCluster(m: GuideModel, k: GuideKey): string[] {
       '(synth warns about this key until then, unless your clusters are self-hosted and accept the same JWT).';
   return [
     '',
-    `This key is declared ${declared(k)} for ${clusters.length} clusters. ${why}`,
+    `This key is declared ${FACTORY[k.access!.mode]} for ${clusters.length} clusters. ${why}`,
     '',
     ...clusters.map((c) => `- ${code(`${k.name}-${c.name}`)} with ${code(`clusters: ['${c.name}']`)}: in the cluster ${where(c)}`),
     '',

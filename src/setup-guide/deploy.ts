@@ -146,8 +146,7 @@ function ephemeralRuns(m: GuideModel): string {
 /** A key's declared access in words, collection names as code. */
 function accessInWords(k: GuideKey): string {
   const a = k.access!;
-  if (a.mode === 'read-only') return 'read-only (cluster-wide)';
-  if (a.mode === 'manage') return 'manage (cluster-wide)';
+  if (a.mode !== 'collections') return `${a.mode} (cluster-wide)`;
   return `collections: ${[...a.read.map((c) => `read ${code(c)}`), ...a.readWrite.map((c) => `read-write ${code(c)}`)].join(', ')}`;
 }
 
