@@ -1,7 +1,7 @@
 import { Annotations, Lazy, TerraformResource, TerraformStack, TerraformVariable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { ApiKeyOptions } from './api-key-options';
-import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
+import { ApiKeySource } from './api-key-source';
 import { Cluster } from './cluster';
 import { KeyAccess } from './key-access';
 import { ephemeralProblems, isEphemeralVariable, keyTriggers, makeEphemeral } from './private/ephemeral';
@@ -23,10 +23,8 @@ export interface ApiKeyGrant {
 }
 
 /**
- * One Qdrant API key, created in the Qdrant Cloud console and granted to clusters; the stack
- * holds only a reference to it (`ApiKeySource`). Created through `ClusterAccess`. Unless
- * ephemeral, it adds the non-secret output `expiresAtOutputName`: a JWT's `exp` (ISO 8601), or
- * empty for a key without an expiry.
+ * One Qdrant API key, created in the Qdrant Cloud console and granted to clusters; the stack holds
+ * only a reference to it (`ApiKeySource`). Created through `ClusterAccess`.
  */
 export class ApiKey extends Construct {
   /** Return whether the given object is an `ApiKey` (works across copies of this package). */
@@ -35,8 +33,7 @@ export class ApiKey extends Construct {
   }
 
   /**
-   * A key of a `ClusterAccess`. `reported`: what the ClusterAccess reported of the options already
-   * (the key does not repeat it, nor "no clusters"); `guideFile`: the setup guide, if written.
+   * A key of a `ClusterAccess`; `reported`: what the ClusterAccess reported already (not repeated).
    * @internal
    */
   public static _create(scope: Construct, id: string, props: ApiKeyOptions, reported: Reported): ApiKey {
@@ -80,7 +77,7 @@ export class ApiKey extends Construct {
   public readonly access?: KeyAccess;
 
   /**
-   * The name of the output that tells when the key expires, e.g. `qdrant_api_key_search_api_expires_at`.
+   * The non-secret output of when the key expires (a JWT's `exp`, ISO 8601; empty without one).
    * @default - none for an ephemeral key (Terraform stores no output of an ephemeral value)
    */
   public readonly expiresAtOutputName?: string;
@@ -153,9 +150,9 @@ export class ApiKey extends Construct {
       support.requireEphemeralVariables(valid ? this.keyName : snake);
     } else {
       this.expiresAtOutputName = outputName;
-      this._expiry = new KeyExpiry(this, outputName, this._sourceConfig().expression, valid ? this.keyName : snake);
+      this._expiry = new KeyExpiry(this, outputName, this.source._config().expression, valid ? this.keyName : snake);
     }
-    const ephemeral = { given: p.ephemeral, keyVersion: p.keyVersion, ephemeral: this.ephemeral, variable: this._sourceConfig().variable };
+    const ephemeral = { given: p.ephemeral, keyVersion: p.keyVersion, ephemeral: this.ephemeral, variable: this.source._config().variable };
     this.node.addValidation({ validate: () => ephemeralProblems(this.keyName, { ...ephemeral, usersVariable: !this.variable }) });
     this.node.addValidation({ validate: () => this.validateKey() });
     this.node.addValidation({ validate: () => rotationProblems(this, this.keyName, this.createdOn, this.rotateAfterDays) });
@@ -175,7 +172,7 @@ export class ApiKey extends Construct {
    * @internal
    */
   public _keyTriggers(): Record<string, string> {
-    return this.ephemeral ? keyTriggers(this.keyVersion) : { key_sha256: this._sourceConfig().sha256 };
+    return this.ephemeral ? keyTriggers(this.keyVersion) : { key_sha256: this.source._config().sha256 };
   }
 
   /** The clusters this key is granted to, in the order they were granted. */
@@ -188,10 +185,7 @@ export class ApiKey extends Construct {
     return this._clusters.map((cluster) => ({ apiKey: this, cluster }));
   }
 
-  /**
-   * Grant this key to one more cluster; its health check then proves it there too. Granting the
-   * same cluster twice is a validation error.
-   */
+  /** Grant this key to one more cluster; its health check then proves it there too. */
   public grant(cluster: Cluster): ApiKeyGrant {
     const grant: ApiKeyGrant = { apiKey: this, cluster };
     if (!Cluster.isCluster(cluster)) {
@@ -249,11 +243,6 @@ export class ApiKey extends Construct {
   }
 
   /** @internal */
-  public _sourceConfig(): ApiKeySourceConfig {
-    return this.source._config();
-  }
-
-  /** @internal */
   public _addUnknownCluster(name: string, knownNames: string[]): void {
     this._unknownClusters.push(name);
     this._errors.push(errors.unknownCluster(this.keyName, name, knownNames));
@@ -284,10 +273,7 @@ export class ApiKey extends Construct {
     return problems;
   }
 
-  /**
-   * Qdrant Cloud's console makes granular keys per cluster: a warning, not an error, since
-   * self-hosted clusters may accept the same JWT. Added at validation, once all grants are known.
-   */
+  /** Qdrant Cloud's console makes granular keys per cluster: a warning, since self-hosted clusters may accept the same JWT. */
   private warnIfNoConsoleMakesIt(): void {
     const mode = this.access?._checkerAccess();
     if (this._consoleWarned || this._clusters.length < 2 || (mode !== 'read-only' && mode !== 'collections')) return;

@@ -155,7 +155,7 @@ export class HealthCheck extends Construct {
     super(scope, id);
     const support = StackSupport.of(this);
     support.useProvider('null');
-    const source = apiKey._sourceConfig();
+    const source = apiKey.source._config();
     const keyEnv = source.inheritedEnvironmentVariable ?? HANDED_KEY_ENV;
     const access = apiKey.access;
     const cli = `${support.runtime.path}/${CLI.checker}`;
@@ -255,7 +255,7 @@ function execLimitProblems(apiKey: ApiKey, grants: InputFile, environment: Recor
 
 /** A key's variable without a value fails the deploy at once, naming the variable. */
 function keyPreconditions(apiKey: ApiKey, guide?: string): { condition: any; errorMessage: string }[] {
-  const variable = apiKey._sourceConfig().variable;
+  const variable = apiKey.source._config().variable;
   if (!variable) return [];
   return [{
     condition: Op.neq(variable.value, Token.nullValue()),

@@ -57,7 +57,7 @@ export class TerraformChecks extends Construct {
   public addKey(apiKey: ApiKey): TerraformResource {
     const check = new Construct(apiKey, 'HealthCheck');
     const key = keyLocals(check, apiKey, this.now);
-    const source = apiKey._sourceConfig();
+    const source = apiKey.source._config();
     const keyName = plainName(apiKey.keyName);
     const value = local(key.value);
     const set = `${value} != null && ${value} != ""`;
@@ -264,7 +264,7 @@ interface KeyLocals extends KeyExpressions {
 
 function keyLocals(scope: Construct, apiKey: ApiKey, now: TerraformLocal): KeyLocals {
   const l = (id: string, expression: string) => new TerraformLocal(scope, id, expression);
-  const value = l('Key', apiKey._sourceConfig().expression);
+  const value = l('Key', apiKey.source._config().expression);
   const k = local(value);
   const rules = probes.KEY_RULES.map((r) => keyRule(r.rule, k)).join(' && ');
   const send = l('Send', `\${nonsensitive(${k} != null && ${k} != "" && try(${rules}, false)) ? 1 : 0}`);
