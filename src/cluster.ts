@@ -15,9 +15,8 @@ export interface ClusterOptions {
   readonly name: string;
 
   /**
-   * `https://<host>[:<port>]`, e.g. `https://abc-123.eu-central-1-0.aws.cloud.qdrant.io`: no path,
-   * query or credentials; `http://` for loopback hosts only. A token alone (another resource's
-   * `url`) is accepted and checked at deploy.
+   * `https://<host>[:<port>]`, e.g. `https://abc-123.eu-central-1-0.aws.cloud.qdrant.io` (`http://`
+   * for loopback hosts only); a token alone is checked at deploy.
    */
   readonly url: string;
 
@@ -34,10 +33,7 @@ export interface ClusterOptions {
   readonly grpcPort?: number;
 }
 
-/**
- * One Qdrant cluster, created through `ClusterAccess`. It adds two non-secret outputs,
- * `<outputPrefix>_rest_endpoint` and `<outputPrefix>_grpc_endpoint`.
- */
+/** One Qdrant cluster (through `ClusterAccess`), with non-secret outputs `<outputPrefix>_rest_endpoint` and `<outputPrefix>_grpc_endpoint`. */
 export class Cluster extends Construct {
   /** The REST port of a Qdrant Cloud cluster. */
   public static readonly DEFAULT_REST_PORT: number = urls.DEFAULT_REST_PORT;
