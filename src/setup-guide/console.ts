@@ -64,12 +64,13 @@ function accessStep(m: GuideModel, k: GuideKey): string {
       : 'Access: the stack declares none for this key (`access` not set). Give it no more access than its apps need.';
   }
   const unchecked = 'with health checks disabled, nothing checks it';
+  const declared = FACTORY[k.access.mode];
   switch (k.access.mode) {
-    case 'read-only': return `Access: choose **Read-only** for the whole cluster (the key is declared ${FACTORY[k.access.mode]}; ${on ? 'a key that can manage fails the deploy' : unchecked}).`;
-    case 'manage': return `Access: choose **Manage** (cluster-wide; the key is declared ${FACTORY[k.access.mode]}).`;
+    case 'read-only': return `Access: choose **Read-only** for the whole cluster (the key is declared ${declared}; ${on ? 'a key that can manage fails the deploy' : unchecked}).`;
+    case 'manage': return `Access: choose **Manage** (cluster-wide; the key is declared ${declared}).`;
     default: {
       const rows = [...k.access.read.map((c) => `${code(c)} read-only`), ...k.access.readWrite.map((c) => `${code(c)} read-write`)];
-      return `Access: open the **Collections** tab and add exactly ${rows.join(', ')} (the key is declared ${FACTORY[k.access.mode]}; ` +
+      return `Access: open the **Collections** tab and add exactly ${rows.join(', ')} (the key is declared ${declared}; ` +
         `${on ? 'a key with more access fails the deploy' : unchecked}).`;
     }
   }
@@ -79,18 +80,15 @@ function accessStep(m: GuideModel, k: GuideKey): string {
 function tabSteps(m: GuideModel, k: GuideKey, name: string, output = `the output ${code(k.expiresAtOutput ?? '')}`): string[] {
   const days = `Qdrant's default is ${CONSOLE_DEFAULT_EXPIRY_DAYS} days`;
   const none = 'the key is ephemeral, so no output publishes it';
-  let expiry: string;
-  if (!m.checks.enabled) {
-    expiry = `${days}. Health checks are disabled (\`healthCheck.enabled: false\`), so no check reads it; ` +
-      `${k.ephemeral ? none : `every deploy publishes it as ${output}`}.`;
-  } else if (!k.variable) {
-    expiry = `${days}. The key comes from \`ApiKeySource.fromToken\`, so Terraform hides the lines of its check when it passes: no expiry line or warning appears. ` +
-      `${k.ephemeral ? 'As the key is ephemeral, no output publishes the date either' : `Every deploy publishes the date as ${output}`}; ` +
-      'set `healthCheck.minValidityDays` to make a short expiry fail the deploy.';
-  } else {
-    expiry = `${days}; the key's check (section 3) reads the real date from the key and warns when it is less than 14 days away` +
-      `${k.ephemeral ? ` (${none})` : `, and every deploy publishes it as ${output}`}.`;
-  }
+  const expiry = !m.checks.enabled
+    ? `${days}. Health checks are disabled (\`healthCheck.enabled: false\`), so no check reads it; ` +
+      `${k.ephemeral ? none : `every deploy publishes it as ${output}`}.`
+    : !k.variable
+      ? `${days}. The key comes from \`ApiKeySource.fromToken\`, so Terraform hides the lines of its check when it passes: no expiry line or warning appears. ` +
+        `${k.ephemeral ? 'As the key is ephemeral, no output publishes the date either' : `Every deploy publishes the date as ${output}`}; ` +
+        'set `healthCheck.minValidityDays` to make a short expiry fail the deploy.'
+      : `${days}; the key's check (section 3) reads the real date from the key and warns when it is less than 14 days away` +
+        `${k.ephemeral ? ` (${none})` : `, and every deploy publishes it as ${output}`}.`;
   return [
     `2. Go to its **API Keys** tab, click **Create**, and name the key ${name} (the console asks for a name; the stack does not read it).`,
     `3. ${accessStep(m, k)}`,

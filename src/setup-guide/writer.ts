@@ -1,8 +1,6 @@
 /**
- * The only code that writes the setup guide: after the stack's synthesis, next to `cdk.tf.json`
- * and to each access's `outputPath` (no internal cdktf API: `addCustomSynthesis` is framework-only).
- * Registrations sit on the accesses under a `Symbol.for` key, found in construct-tree order by any
- * copy of the package.
+ * The only code that writes the setup guide, after the stack's synthesis: next to `cdk.tf.json` and
+ * to each `outputPath`. Registrations sit on the accesses under a `Symbol.for` key (any copy of the package finds them).
  */
 import * as fs from 'fs';
 import * as path from 'path';
