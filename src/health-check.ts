@@ -192,13 +192,9 @@ export class HealthCheck extends Construct {
         return createHash('sha256').update(JSON.stringify(list)).digest('hex');
       },
     });
-    const keyEnvironment: Record<string, string> = {};
-    if (values.keySha256Env) {
-      keyEnvironment[KEY_SHA256_ENV] = source.inheritedSha256!;
-    } else if (!source.inheritedEnvironmentVariable) {
-      // Sensitive: Terraform then hides this check's output on success (only this key's).
-      keyEnvironment[HANDED_KEY_ENV] = source.expression;
-    }
+    // A handed key is sensitive: Terraform then hides this check's output on success (only this key's).
+    const keyEnvironment = values.keySha256Env ? { [KEY_SHA256_ENV]: source.inheritedSha256! }
+      : source.inheritedEnvironmentVariable ? {} : { [HANDED_KEY_ENV]: source.expression };
     const environment = Lazy.anyValue({ produce: () => ({ ...invocation.environment, ...keyEnvironment, ...grantsFile.environment() }) });
 
     const optionsHash = createHash('sha256')
