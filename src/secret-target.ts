@@ -29,24 +29,17 @@ export interface SecretEntry {
   /** What the entry holds. */
   readonly kind: SecretEntryKind;
 
-  /**
-   * The value: an endpoint with its port, or for the key always a token Terraform resolves at
-   * apply time, never a plaintext key.
-   */
+  /** The value: an endpoint with its port, or for the key a token Terraform resolves at apply time. */
   readonly value: string;
 
   /** True for the key. A store must keep such a value secret (mark it sensitive). */
   readonly sensitive: boolean;
 
-  /**
-   * True for the key of an ephemeral key (`ApiKeyOptions.ephemeral`): Terraform accepts `value`
-   * only in write-only attributes (such as `data_wo` of `kubernetes_secret_v1`) and provisioners.
-   */
+  /** True for the key of an ephemeral key: Terraform accepts `value` only in write-only attributes and provisioners. */
   readonly ephemeral: boolean;
 
   /**
-   * The `keyVersion` of an ephemeral key, on its key entry: give it to the write-only attribute's
-   * version (such as `data_wo_revision`), so that a new key is written.
+   * The `keyVersion` of an ephemeral key, on its key entry: for the write-only attribute's version.
    * @default - none: not an ephemeral key, or one without a keyVersion
    */
   readonly keyVersion?: number;
@@ -83,10 +76,7 @@ export interface SecretTargetConfig {
   readonly dependables?: ITerraformDependable[];
 }
 
-/**
- * Where the app finds its Qdrant URLs and keys: a built-in `SecretTarget`, or a store of your own
- * (implement `bind`). Attach it with `secretTargets` or `apiKey.addSecretTarget(target)`.
- */
+/** Where the app finds its Qdrant URLs and keys: a built-in `SecretTarget`, or a store of your own (implement `bind`). */
 export interface ISecretTarget {
   /**
    * One line naming the store for messages and the setup guide, e.g. `.env file ".env"`; never a
@@ -101,11 +91,7 @@ export interface ISecretTarget {
   bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig;
 }
 
-/**
- * How a key's entries are named in one target. By default a target that receives one cluster
- * gets `QDRANT_URL`, `QDRANT_GRPC_URL` and `QDRANT_API_KEY`; a target that receives several gets
- * `QDRANT_<CLUSTER>_URL`, `QDRANT_<CLUSTER>_GRPC_URL` and `QDRANT_<CLUSTER>_API_KEY`.
- */
+/** How a key's entries are named in one target (defaults: `ApiKeyOptions.secretNaming`). */
 export interface SecretNaming {
   /**
    * Put in front of every default name: `APP_` gives `APP_QDRANT_URL`.
@@ -219,10 +205,8 @@ export function isGatedOutput(output: TerraformOutput): boolean {
 }
 
 /**
- * `SecretTarget.terraformOutputs()`. Terraform writes outputs even when a dependency failed, so
- * each reads its value through a gate holding the values' hash (gate.ts): a failed check leaves
- * the gate unapplied and the outputs as they were. Only the hash is in the gate: Terraform drops
- * the sensitive mark on a terraform_data's output.
+ * `SecretTarget.terraformOutputs()`. Terraform writes outputs even when a dependency failed, so each
+ * reads its value through a gate holding the values' hash (gate.ts; a hash, as a gate's output is not sensitive).
  */
 export class OutputsTarget implements ISecretTarget {
   public readonly description = 'Terraform outputs';
