@@ -84,16 +84,14 @@ export class ApiKey extends Construct {
 
   private readonly _clusters: Cluster[] = [];
   private readonly _errors: string[] = [];
-  private readonly _unknownClusters: string[] = [];
   private readonly _targets: { target: ISecretTarget; naming: SecretNaming }[] = [];
+  /** Problems of the props that the ClusterAccess did not report already. */
   private readonly _propProblems: string[];
   private readonly _guideFile?: string;
-  private readonly _optionsReported: boolean;
   /** A problem with the clusters was reported already: "no clusters" would only repeat it. */
   private _clustersReported: boolean;
   /** Validations may run more than once: the warning is added once. */
   private _consoleWarned = false;
-  private readonly _nameGiven: unknown;
   private readonly _expiry?: KeyExpiry;
 
   private constructor(scope: Construct, id: string, props: ApiKeyOptions, reported: Reported, factory: symbol) {
@@ -101,15 +99,13 @@ export class ApiKey extends Construct {
     super(scope, id);
     Object.defineProperty(this, API_KEY_SYMBOL, { value: true });
     this._guideFile = reported.guideFile;
-    this._optionsReported = reported.optionsReported;
     this._clustersReported = reported.clustersReported || reported.optionsReported;
     const p = props ?? ({} as ApiKeyOptions);
-    // A name that is not text (it may hold the key), or that may be a key, is not shown: the
-    // construct id stands in, and every derived name is a placeholder.
-    const where = `key ${JSON.stringify(typeof p.name === 'string' && nameShown(p.name) ? p.name : id)} props`;
-    this._propProblems = checkStruct(props, API_KEY_PROPS, where);
     this.keyName = typeof p.name === 'string' ? p.name : id;
-    this._nameGiven = p.name;
+    this._propProblems = reported.optionsReported ? [] : [
+      ...(typeof p.name === 'string' && !names.isValidName(p.name) ? [errors.invalidName('key', p.name)] : []),
+      ...checkStruct(props, API_KEY_PROPS, `${this.keyWhere()} props`),
+    ];
     this.createdOn = p.createdOn;
     this.rotateAfterDays = p.rotateAfterDays ?? DEFAULT_ROTATE_AFTER_DAYS;
     this.access = isKeyAccess(p.access) ? p.access : undefined;
@@ -244,7 +240,7 @@ export class ApiKey extends Construct {
 
   /** @internal */
   public _addUnknownCluster(name: string, knownNames: string[]): void {
-    this._unknownClusters.push(name);
+    this._clustersReported = true;
     this._errors.push(errors.unknownCluster(this.keyName, name, knownNames));
   }
 
@@ -257,14 +253,9 @@ export class ApiKey extends Construct {
   }
 
   private validateKey(): string[] {
-    const problems: string[] = [];
-    if (!this._optionsReported) {
-      if (typeof this._nameGiven === 'string' && !names.isValidName(this.keyName)) problems.push(errors.invalidName('key', this._nameGiven));
-      problems.push(...this._propProblems);
-    }
-    problems.push(...this._errors);
+    const problems = [...this._propProblems, ...this._errors];
     problems.push(...this.source._problems(this).map((p) => errors.keySource(this.keyName, p.message)));
-    if (this._clusters.length === 0 && this._unknownClusters.length === 0 && !this._clustersReported) {
+    if (this._clusters.length === 0 && !this._clustersReported) {
       problems.push(errors.noClusters(this.keyName));
     } else {
       problems.push(...this.foreignClusterProblems());
@@ -294,7 +285,10 @@ export class ApiKey extends Construct {
     return checkStruct({ secretTarget: target }, TARGET_ARGUMENT, this.keyWhere());
   }
 
-  /** The key in a `where` of checkStruct (its construct id when the name may be a key). */
+  /**
+   * The key in a `where` of checkStruct: a name that is not text (it may hold the key), or that may
+   * be a key, is not shown; the construct id stands in.
+   */
   private keyWhere(): string {
     return `key ${JSON.stringify(nameShown(this.keyName) ? this.keyName : this.node.id)}`;
   }
