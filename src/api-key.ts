@@ -183,19 +183,15 @@ export class ApiKey extends Construct {
 
   /** Grant this key to one more cluster; its health check then proves it there too. */
   public grant(cluster: Cluster): ApiKeyGrant {
-    const grant: ApiKeyGrant = { apiKey: this, cluster };
     if (!Cluster.isCluster(cluster)) {
       this._errors.push(errors.grantNotCluster(this.keyName, cluster));
       this._clustersReported = true;
-      return grant;
+    } else if (!this._clusters.includes(cluster)) {
+      this._clusters.push(cluster);
+    } else if (!this._errors.includes(errors.grantedTwice(this.keyName, cluster.clusterName))) {
+      this._errors.push(errors.grantedTwice(this.keyName, cluster.clusterName)); // once, however often
     }
-    if (this._clusters.includes(cluster)) {
-      const problem = errors.grantedTwice(this.keyName, cluster.clusterName);
-      if (!this._errors.includes(problem)) this._errors.push(problem); // once, however often
-      return grant;
-    }
-    this._clusters.push(cluster);
-    return grant;
+    return { apiKey: this, cluster };
   }
 
   /** The secret targets of this key, in the order they were added. */
@@ -214,15 +210,9 @@ export class ApiKey extends Construct {
       ...this.targetProblems(target),
       ...(naming === undefined ? [] : checkStruct(naming, SECRET_NAMING, `${this.keyWhere()} secretNaming`)),
     ];
-    if (problems.length > 0) {
-      this._errors.push(...problems);
-      return;
-    }
-    if (this._targets.some((t) => t.target === target)) {
-      this._errors.push(errors.targetTwice(this.keyName, target.description));
-      return;
-    }
-    this._targets.push({ target, naming: naming ?? {} });
+    if (problems.length === 0 && this._targets.some((t) => t.target === target)) problems.push(errors.targetTwice(this.keyName, target.description));
+    if (problems.length > 0) this._errors.push(...problems);
+    else this._targets.push({ target, naming: naming ?? {} });
   }
 
   /**
