@@ -89,6 +89,7 @@ export class Cluster extends Construct {
     this.url = typeof p.url === 'string' ? p.url : '';
     const restPort = validPort(p.restPort);
     const grpcPort = validPort(p.grpcPort);
+    this.grpcPort = grpcPort ?? urls.DEFAULT_GRPC_PORT;
 
     if (Token.isUnresolved(this.url)) {
       if (Tokenization.reverseString(this.url).literals.length > 0) this.problems.push(errors.clusterUrlMixedToken(this.clusterName));
@@ -98,7 +99,6 @@ export class Cluster extends Construct {
       // A capture group would make regex() return a list: take the scheme off instead.
       this.host = Fn.replace(hostOnly, '/^[^:]+:[/][/]/', '');
       this.restPort = restPort ?? urls.DEFAULT_REST_PORT;
-      this.grpcPort = grpcPort ?? urls.DEFAULT_GRPC_PORT;
       this.restEndpoint = restPort !== undefined
         ? Fn.format('%s:%d', [hostOnly, restPort])
         : Token.asString(conditional(
@@ -111,7 +111,6 @@ export class Cluster extends Construct {
       this.parsed = urls.parseClusterUrl(this.url);
       if (typeof p.url === 'string') for (const problem of this.parsed.problems) this.problems.push(errors.clusterUrl(this.clusterName, this.url, problem));
       this.restPort = restPort ?? this.parsed.explicitPort ?? urls.DEFAULT_REST_PORT;
-      this.grpcPort = grpcPort ?? urls.DEFAULT_GRPC_PORT;
       // Placeholder endpoints for a bad address, so that one synth reports every problem.
       const origin = this.parsed.problems.length === 0 && this.parsed.origin ? this.parsed.origin : 'https://invalid.invalid';
       this.host = this.parsed.host ?? 'invalid.invalid';
