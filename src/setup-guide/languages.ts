@@ -3,15 +3,13 @@
  * environment or a JSON file), never a literal URL or key; every value escaped for its language.
  */
 import { Heading, fence, rustStr, shellVar, shellWord, str } from './markdown';
-import { GuideNames } from './model';
+import { GuideCluster, GuideNames } from './model';
 
 /** What a cluster's snippets need: the names, where they are, and the ports for the headings. */
-export interface SnippetInput {
+export interface SnippetInput extends Pick<GuideCluster, 'restPort' | 'grpcPort'> {
   readonly names: GuideNames;
   /** The JSON file whose top-level members hold the names, as the stack gives it; undefined for the environment. */
   readonly json?: string;
-  readonly restPort: number;
-  readonly grpcPort: number;
 }
 
 export function languageSnippets(s: SnippetInput, h: Heading): string[] {
