@@ -24,7 +24,7 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
     out.push(`Covers ${plural(clusters.length, 'cluster')}: ${list(clusters.map((c) => code(c.name)), 'none yet')}.`);
     if (clusters.length > 1 && !k.access) out.push(...multiClusterFlow(m, k));
     else if (clusters.length > 1) out.push(...keyPerCluster(m, k));
-    else out.push(...clusterTab(m, k, clusters[0]));
+    else out.push('', ...tabSteps(m, k, `the cluster ${clusters[0] ? where(clusters[0]) : 'of this key'}`, code(consoleName(k.name))));
   }
   out.push(...madeElsewhere(h));
   return out;
@@ -76,8 +76,8 @@ function accessStep(m: GuideModel, k: GuideKey): string {
   }
 }
 
-/** Steps 2-5 in one cluster's **API Keys** tab; `output`: where the expiry is published. */
-function tabSteps(m: GuideModel, k: GuideKey, name: string, output = `the output ${code(k.expiresAtOutput ?? '')}`): string[] {
+/** The steps in one cluster's **API Keys** tab, and its note; `output`: where the expiry is published. */
+function tabSteps(m: GuideModel, k: GuideKey, cluster: string, name: string, output = `the output ${code(k.expiresAtOutput ?? '')}`): string[] {
   const days = `Qdrant's default is ${CONSOLE_DEFAULT_EXPIRY_DAYS} days`;
   const none = 'the key is ephemeral, so no output publishes it';
   const expiry = !m.checks.enabled
@@ -90,10 +90,12 @@ function tabSteps(m: GuideModel, k: GuideKey, name: string, output = `the output
       : `${days}; the key's check (section 3) reads the real date from the key and warns when it is less than 14 days away` +
         `${k.ephemeral ? ` (${none})` : `, and every deploy publishes it as ${output}`}.`;
   return [
+    `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and open ${cluster}.`,
     `2. Go to its **API Keys** tab, click **Create**, and name the key ${name} (the console asks for a name; the stack does not read it).`,
     `3. ${accessStep(m, k)}`,
     `4. Expiration: set one. ${expiry}`,
     `5. Click **Create**, and copy the key now: it is shown only once. ${keepKey(k)}`,
+    ...tabNote(m, k),
   ];
 }
 
@@ -106,16 +108,6 @@ function tabNote(m: GuideModel, k: GuideKey): string[] {
       ? ' A cluster created before 2025-01-27 makes keys with granular access only once they are enabled for it (enabling restarts the cluster); ' +
         `until then its keys can manage${m.checks.enabled ? ', which fails the check of this key' : ', more than this key is declared for'}.`
       : ''),
-  ];
-}
-
-/** A key of one cluster (or none yet): that cluster's API Keys tab. */
-function clusterTab(m: GuideModel, k: GuideKey, c: GuideCluster | undefined): string[] {
-  return [
-    '',
-    `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and open the cluster ${c ? where(c) : 'of this key'}.`,
-    ...tabSteps(m, k, code(consoleName(k.name))),
-    ...tabNote(m, k),
   ];
 }
 
@@ -157,9 +149,7 @@ function keyPerCluster(m: GuideModel, k: GuideKey): string[] {
     '',
     'For each of them:',
     '',
-    `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and open its cluster.`,
-    ...tabSteps(m, k, 'as in the list above', 'the output `qdrant_api_key_<name>_expires_at` of each key'),
-    ...tabNote(m, k),
+    ...tabSteps(m, k, 'its cluster', 'as in the list above', 'the output `qdrant_api_key_<name>_expires_at` of each key'),
   ];
 }
 
