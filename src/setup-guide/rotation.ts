@@ -24,8 +24,8 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
         'unless `cdktf.json` sets another `output`), whose backend configuration finds the state (cdktf\'s default: `terraform.<stack>.tfstate` in the project directory):'));
     if (published.length > 0) {
       const chdir = chdirOf(m);
-      out.push(...fence('bash', published.map((k) => `terraform ${chdir}output -raw ${k.expiresAtOutput}   # ${k.name}: the expiry from the last deploy, empty if none`)));
       out.push(
+        ...fence('bash', published.map((k) => `terraform ${chdir}output -raw ${k.expiresAtOutput}   # ${k.name}: the expiry from the last deploy, empty if none`)),
         `This works where the deploy ran. Elsewhere (a fresh checkout, another machine), run \`terraform ${chdir}init -input=false\` once after \`${SYNTH_COMMAND}\`, ` +
           'with the state reachable (the same backend, or the state file in the project directory).',
       );
