@@ -63,8 +63,7 @@ export class ApiKeySource {
 
   /** @internal */
   public _config(): ApiKeySourceConfig {
-    if (!this.config) this.config = 'variable' in this.origin ? variableConfig(this.origin.variable) : tokenConfig(this.origin.token);
-    return this.config;
+    return (this.config ??= 'variable' in this.origin ? variableConfig(this.origin.variable) : tokenConfig(this.origin.token));
   }
 
   /**
