@@ -6,10 +6,7 @@ import { plaintextProblem, variableAttribute } from './private/references';
 import { names } from './private/runtime';
 import { API_KEY_SOURCE_SYMBOL } from './private/schemas';
 
-/**
- * How the checks and the secret targets receive the key at deploy time.
- * @internal
- */
+/** @internal How the checks and the secret targets receive the key at deploy time. */
 export interface ApiKeySourceConfig {
   /** Terraform expression (a token) that evaluates to the key; marked sensitive. */
   readonly expression: string;
@@ -66,10 +63,7 @@ export class ApiKeySource {
     return (this.config ??= 'variable' in this.origin ? variableConfig(this.origin.variable) : tokenConfig(this.origin.token));
   }
 
-  /**
-   * Problems of this source in the stack of `scope`; `plaintext` ones would put the key in the stack.
-   * @internal
-   */
+  /** @internal Problems of this source in the stack of `scope`; `plaintext` ones would put the key in the stack. */
   public _problems(scope: IConstruct): { message: string; plaintext: boolean }[] {
     if (!('variable' in this.origin)) {
       const problem = plaintextProblem(scope, this.origin.token);

@@ -32,10 +32,7 @@ export class ApiKey extends Construct {
     return x !== null && typeof x === 'object' && API_KEY_SYMBOL in x;
   }
 
-  /**
-   * A key of a `ClusterAccess`; `reported`: what the ClusterAccess reported already (not repeated).
-   * @internal
-   */
+  /** @internal A key of a `ClusterAccess`; `reported`: what the ClusterAccess reported already (not repeated). */
   public static _create(scope: Construct, id: string, props: ApiKeyOptions, reported: Reported): ApiKey {
     return new ApiKey(scope, id, props, reported, FACTORY);
   }
@@ -155,18 +152,12 @@ export class ApiKey extends Construct {
     warnIfRotationDue(this, this.keyName, this.createdOn, this.rotateAfterDays);
   }
 
-  /**
-   * Makes the expiry output wait for the key's check; returns the gate (none when ephemeral).
-   * @internal
-   */
+  /** @internal Makes the expiry output wait for the key's check; returns the gate (none when ephemeral). */
   public _gateExpiry(check: TerraformResource): TerraformResource | undefined {
     return this._expiry?.gateOn(check);
   }
 
-  /**
-   * What re-runs the key's check: its hash, or an ephemeral key's keyVersion (else every deploy).
-   * @internal
-   */
+  /** @internal What re-runs the key's check: its hash, or an ephemeral key's keyVersion (else every deploy). */
   public _keyTriggers(): Record<string, string> {
     return this.ephemeral ? keyTriggers(this.keyVersion) : { key_sha256: this.source._config().sha256 };
   }
@@ -215,10 +206,7 @@ export class ApiKey extends Construct {
     else this._targets.push({ target, naming: naming ?? {} });
   }
 
-  /**
-   * Check a target without attaching it (its naming was refused, and reported once).
-   * @internal
-   */
+  /** @internal Check a target without attaching it (its naming was refused, and reported once). */
   public _checkSecretTarget(target: ISecretTarget): void {
     this._errors.push(...this.targetProblems(target));
   }
@@ -234,10 +222,7 @@ export class ApiKey extends Construct {
     this._errors.push(errors.unknownCluster(this.keyName, name, knownNames));
   }
 
-  /**
-   * Problems that would put the key into the stack in plain text (checked even without validation).
-   * @internal
-   */
+  /** @internal Problems that would put the key into the stack in plain text (checked even without validation). */
   public _plaintextProblems(): string[] {
     return this.source._problems(this).filter((p) => p.plaintext).map((p) => errors.keySource(this.keyName, p.message));
   }

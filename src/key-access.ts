@@ -82,10 +82,7 @@ export class KeyAccess {
     return [...this.write];
   }
 
-  /**
-   * The checker's `--access`.
-   * @internal
-   */
+  /** @internal The checker's `--access`. */
   public _checkerAccess(): string {
     return this.mode;
   }
