@@ -6,8 +6,7 @@ import type { ISecretTarget, SecretNaming } from './secret-target';
 export interface ApiKeyOptions {
   /**
    * Logical name of the key, unique within one stack (e.g. `search-api`): a letter, then letters,
-   * digits, `-` and `_`, at most 63. It names the variable `qdrant_api_key_<name>` (without
-   * `source`) and the output `qdrant_api_key_<name>_expires_at`, lower case with `-` as `_`.
+   * digits, `-` and `_`, at most 63. It names the key's variable and expiry output.
    */
   readonly name: string;
 
@@ -18,25 +17,20 @@ export interface ApiKeyOptions {
   readonly source?: ApiKeySource;
 
   /**
-   * Keep the key out of Terraform's plan and state: its variable is `ephemeral` (Terraform 1.10+,
-   * OpenTofu 1.11+). Its check and writes then re-run only when `keyVersion` changes (or every
-   * deploy); no expiry output, no `SecretTarget.terraformOutputs()` (docs/security.md). A variable
-   * of your own must then be ephemeral (`v.addOverride('ephemeral', true)`).
+   * Keep the key out of Terraform's plan and state (an `ephemeral` variable, Terraform 1.10+):
+   * its check and writes re-run only when `keyVersion` changes (docs/security.md).
    * @default false (true for a variable of your own that is ephemeral)
    */
   readonly ephemeral?: boolean;
 
   /**
-   * The version of an ephemeral key (1, 2, 3 … with each new key): its check and writes re-run
-   * when it changes, and only then.
+   * The version of an ephemeral key (1, 2, 3 … with each new key): its check and writes re-run when it changes.
    * @default - none: the check and writes of an ephemeral key run on every deploy
    */
   readonly keyVersion?: number;
 
   /**
-   * The day the key was created, `YYYY-MM-DD` (not after tomorrow, UTC). With `rotateAfterDays`
-   * it gives the rotation due date: shown in the setup guide, and synth warns once it is due
-   * (today from the context value `cdktf-qdrant-cluster-access:today` when set).
+   * The day the key was created, `YYYY-MM-DD`: with `rotateAfterDays`, synth warns once rotation is due.
    * @default - not recorded: no due date and no warning
    */
   readonly createdOn?: string;
@@ -48,8 +42,7 @@ export interface ApiKeyOptions {
   readonly rotateAfterDays?: number;
 
   /**
-   * The access the key's apps need: the health check proves it with probes that change nothing,
-   * and fails a key with less (or, unless `healthCheck.allowExcessAccess`, more) access.
+   * The access the key's apps need: the health check fails a key with less or more.
    * @default - any valid key passes
    */
   readonly access?: KeyAccess;
@@ -61,8 +54,7 @@ export interface ApiKeyOptions {
   readonly clusters?: string[];
 
   /**
-   * Where the app finds this key and its clusters' URLs, written once the key's check passed
-   * (more with `ApiKey.addSecretTarget()`).
+   * Where the app finds this key and its clusters' URLs, written once the key's check passed.
    * @default - none: the key stays where the deploy reads it
    */
   readonly secretTargets?: ISecretTarget[];

@@ -6,10 +6,7 @@ import { plaintextProblem, variableAttribute } from './private/references';
 import { names } from './private/runtime';
 import { API_KEY_SOURCE_SYMBOL } from './private/schemas';
 
-/**
- * How the checks and the secret targets receive the key at deploy time.
- * @internal
- */
+/** @internal How the checks and the secret targets receive the key at deploy time. */
 export interface ApiKeySourceConfig {
   /** Terraform expression (a token) that evaluates to the key; marked sensitive. */
   readonly expression: string;
@@ -18,19 +15,15 @@ export interface ApiKeySourceConfig {
   readonly variable?: TerraformVariable;
   /** The sha256 of the key as Terraform uses it (a variable's null as ""), sensitive: for triggers. */
   readonly sha256: string;
-  /**
-   * The same hash, nonsensitive, for a variable: its readers compare it with `TF_VAR_...` (-var
-   * and .tfvars win). A hash of a high-entropy key; a sensitive value would hide the lines.
-   */
+  /** The same hash, nonsensitive (of a high-entropy key), for a variable: compared with `TF_VAR_...`. */
   readonly inheritedSha256?: string;
   /** For docs and messages, never the value. */
   readonly description: string;
 }
 
 /**
- * Where the value of a Qdrant API key comes from at deploy time: a sensitive Terraform variable,
- * or a token from another resource (Vault, a secrets manager). There is deliberately no way to
- * pass a plaintext key.
+ * Where the value of a Qdrant API key comes from at deploy time: a sensitive Terraform variable, or
+ * a token from another resource. There is deliberately no way to pass a plaintext key.
  *
  * @example
  * const v = new TerraformVariable(stack, 'ingest_key', { type: 'string', sensitive: true });
@@ -39,8 +32,7 @@ export interface ApiKeySourceConfig {
 export class ApiKeySource {
   /**
    * Use an existing Terraform variable of the key's stack: `sensitive: true`, no default, not
-   * `nullable: false`, and a Terraform name fit for `TF_VAR_<name>` (letters, digits, `_`). It gets
-   * a `null` default: a deploy without the key fails at once naming it, and destroy needs no key.
+   * `nullable: false`, named for `TF_VAR_<name>` (letters, digits, `_`).
    */
   public static fromVariable(variable: TerraformVariable): ApiKeySource {
     if (!isVariable(variable)) throw new Error(errors.notAVariable(variable));
@@ -68,14 +60,10 @@ export class ApiKeySource {
 
   /** @internal */
   public _config(): ApiKeySourceConfig {
-    if (!this.config) this.config = 'variable' in this.origin ? variableConfig(this.origin.variable) : tokenConfig(this.origin.token);
-    return this.config;
+    return (this.config ??= 'variable' in this.origin ? variableConfig(this.origin.variable) : tokenConfig(this.origin.token));
   }
 
-  /**
-   * Problems of this source in the stack of `scope`; `plaintext` ones would put the key in the stack.
-   * @internal
-   */
+  /** @internal Problems of this source in the stack of `scope`; `plaintext` ones would put the key in the stack. */
   public _problems(scope: IConstruct): { message: string; plaintext: boolean }[] {
     if (!('variable' in this.origin)) {
       const problem = plaintextProblem(scope, this.origin.token);
@@ -83,22 +71,18 @@ export class ApiKeySource {
     }
     const variable = this.origin.variable;
     const name = variable.friendlyUniqueId;
-    const problems: { message: string; plaintext: boolean }[] = [];
     // cdktf would pass the value across stacks through an output, kept in the other stack's state.
-    const variableStack = TerraformStack.of(variable);
-    const keyStack = TerraformStack.of(scope);
-    if (variableStack !== keyStack) {
-      problems.push({ message: errors.variableOtherStack(name, variableStack.node.path, keyStack.node.path), plaintext: false });
-    }
+    const [variableStack, keyStack] = [TerraformStack.of(variable), TerraformStack.of(scope)];
     // As synthesized: an addOverride('default', ...) or ('sensitive', false) counts too.
     const sensitive = variableAttribute(variable, 'sensitive');
-    if (sensitive !== true) problems.push({ message: errors.variableNotSensitive(name, sensitive), plaintext: false });
-    if (!names.isEnvName(name)) problems.push({ message: errors.variableBadName(name), plaintext: false });
-    if ((variableAttribute(variable, 'default') ?? null) !== null) {
-      problems.push({ message: errors.variableDefault(name), plaintext: true });
-    }
-    if (variableAttribute(variable, 'nullable') === false) problems.push({ message: errors.variableNotNullable(name), plaintext: false });
-    return problems;
+    const rules: [boolean, () => string, boolean][] = [
+      [variableStack !== keyStack, () => errors.variableOtherStack(name, variableStack.node.path, keyStack.node.path), false],
+      [sensitive !== true, () => errors.variableNotSensitive(name, sensitive), false],
+      [!names.isEnvName(name), () => errors.variableBadName(name), false],
+      [(variableAttribute(variable, 'default') ?? null) !== null, () => errors.variableDefault(name), true],
+      [variableAttribute(variable, 'nullable') === false, () => errors.variableNotNullable(name), false],
+    ];
+    return rules.filter(([broken]) => broken).map(([, message, plaintext]) => ({ message: message(), plaintext }));
   }
 }
 

@@ -1,7 +1,7 @@
 import { Annotations, Lazy, TerraformResource, TerraformStack, TerraformVariable } from 'cdktf';
 import { Construct } from 'constructs';
 import type { ApiKeyOptions } from './api-key-options';
-import { ApiKeySource, ApiKeySourceConfig } from './api-key-source';
+import { ApiKeySource } from './api-key-source';
 import { Cluster } from './cluster';
 import { KeyAccess } from './key-access';
 import { ephemeralProblems, isEphemeralVariable, keyTriggers, makeEphemeral } from './private/ephemeral';
@@ -23,10 +23,8 @@ export interface ApiKeyGrant {
 }
 
 /**
- * One Qdrant API key, created in the Qdrant Cloud console and granted to clusters; the stack
- * holds only a reference to it (`ApiKeySource`). Created through `ClusterAccess`. Unless
- * ephemeral, it adds the non-secret output `expiresAtOutputName`: a JWT's `exp` (ISO 8601), or
- * empty for a key without an expiry.
+ * One Qdrant API key, created in the Qdrant Cloud console and granted to clusters; the stack holds
+ * only a reference to it (`ApiKeySource`). Created through `ClusterAccess`.
  */
 export class ApiKey extends Construct {
   /** Return whether the given object is an `ApiKey` (works across copies of this package). */
@@ -34,11 +32,7 @@ export class ApiKey extends Construct {
     return x !== null && typeof x === 'object' && API_KEY_SYMBOL in x;
   }
 
-  /**
-   * A key of a `ClusterAccess`. `reported`: what the ClusterAccess reported of the options already
-   * (the key does not repeat it, nor "no clusters"); `guideFile`: the setup guide, if written.
-   * @internal
-   */
+  /** @internal A key of a `ClusterAccess`; `reported`: what the ClusterAccess reported already (not repeated). */
   public static _create(scope: Construct, id: string, props: ApiKeyOptions, reported: Reported): ApiKey {
     return new ApiKey(scope, id, props, reported, FACTORY);
   }
@@ -80,23 +74,21 @@ export class ApiKey extends Construct {
   public readonly access?: KeyAccess;
 
   /**
-   * The name of the output that tells when the key expires, e.g. `qdrant_api_key_search_api_expires_at`.
+   * The non-secret output of when the key expires (a JWT's `exp`, ISO 8601; empty without one).
    * @default - none for an ephemeral key (Terraform stores no output of an ephemeral value)
    */
   public readonly expiresAtOutputName?: string;
 
   private readonly _clusters: Cluster[] = [];
   private readonly _errors: string[] = [];
-  private readonly _unknownClusters: string[] = [];
   private readonly _targets: { target: ISecretTarget; naming: SecretNaming }[] = [];
+  /** Problems of the props that the ClusterAccess did not report already. */
   private readonly _propProblems: string[];
   private readonly _guideFile?: string;
-  private readonly _optionsReported: boolean;
   /** A problem with the clusters was reported already: "no clusters" would only repeat it. */
   private _clustersReported: boolean;
   /** Validations may run more than once: the warning is added once. */
   private _consoleWarned = false;
-  private readonly _nameGiven: unknown;
   private readonly _expiry?: KeyExpiry;
 
   private constructor(scope: Construct, id: string, props: ApiKeyOptions, reported: Reported, factory: symbol) {
@@ -104,15 +96,13 @@ export class ApiKey extends Construct {
     super(scope, id);
     Object.defineProperty(this, API_KEY_SYMBOL, { value: true });
     this._guideFile = reported.guideFile;
-    this._optionsReported = reported.optionsReported;
     this._clustersReported = reported.clustersReported || reported.optionsReported;
     const p = props ?? ({} as ApiKeyOptions);
-    // A name that is not text (it may hold the key), or that may be a key, is not shown: the
-    // construct id stands in, and every derived name is a placeholder.
-    const where = `key ${JSON.stringify(typeof p.name === 'string' && nameShown(p.name) ? p.name : id)} props`;
-    this._propProblems = checkStruct(props, API_KEY_PROPS, where);
     this.keyName = typeof p.name === 'string' ? p.name : id;
-    this._nameGiven = p.name;
+    this._propProblems = reported.optionsReported ? [] : [
+      ...(typeof p.name === 'string' && !names.isValidName(p.name) ? [errors.invalidName('key', p.name)] : []),
+      ...checkStruct(props, API_KEY_PROPS, `${this.keyWhere()} props`),
+    ];
     this.createdOn = p.createdOn;
     this.rotateAfterDays = p.rotateAfterDays ?? DEFAULT_ROTATE_AFTER_DAYS;
     this.access = isKeyAccess(p.access) ? p.access : undefined;
@@ -153,29 +143,23 @@ export class ApiKey extends Construct {
       support.requireEphemeralVariables(valid ? this.keyName : snake);
     } else {
       this.expiresAtOutputName = outputName;
-      this._expiry = new KeyExpiry(this, outputName, this._sourceConfig().expression, valid ? this.keyName : snake);
+      this._expiry = new KeyExpiry(this, outputName, this.source._config().expression, valid ? this.keyName : snake);
     }
-    const ephemeral = { given: p.ephemeral, keyVersion: p.keyVersion, ephemeral: this.ephemeral, variable: this._sourceConfig().variable };
+    const ephemeral = { given: p.ephemeral, keyVersion: p.keyVersion, ephemeral: this.ephemeral, variable: this.source._config().variable };
     this.node.addValidation({ validate: () => ephemeralProblems(this.keyName, { ...ephemeral, usersVariable: !this.variable }) });
     this.node.addValidation({ validate: () => this.validateKey() });
     this.node.addValidation({ validate: () => rotationProblems(this, this.keyName, this.createdOn, this.rotateAfterDays) });
     warnIfRotationDue(this, this.keyName, this.createdOn, this.rotateAfterDays);
   }
 
-  /**
-   * Makes the expiry output wait for the key's check; returns the gate (none when ephemeral).
-   * @internal
-   */
+  /** @internal Makes the expiry output wait for the key's check; returns the gate (none when ephemeral). */
   public _gateExpiry(check: TerraformResource): TerraformResource | undefined {
     return this._expiry?.gateOn(check);
   }
 
-  /**
-   * What re-runs the key's check: its hash, or an ephemeral key's keyVersion (else every deploy).
-   * @internal
-   */
+  /** @internal What re-runs the key's check: its hash, or an ephemeral key's keyVersion (else every deploy). */
   public _keyTriggers(): Record<string, string> {
-    return this.ephemeral ? keyTriggers(this.keyVersion) : { key_sha256: this._sourceConfig().sha256 };
+    return this.ephemeral ? keyTriggers(this.keyVersion) : { key_sha256: this.source._config().sha256 };
   }
 
   /** The clusters this key is granted to, in the order they were granted. */
@@ -188,24 +172,17 @@ export class ApiKey extends Construct {
     return this._clusters.map((cluster) => ({ apiKey: this, cluster }));
   }
 
-  /**
-   * Grant this key to one more cluster; its health check then proves it there too. Granting the
-   * same cluster twice is a validation error.
-   */
+  /** Grant this key to one more cluster; its health check then proves it there too. */
   public grant(cluster: Cluster): ApiKeyGrant {
-    const grant: ApiKeyGrant = { apiKey: this, cluster };
     if (!Cluster.isCluster(cluster)) {
       this._errors.push(errors.grantNotCluster(this.keyName, cluster));
       this._clustersReported = true;
-      return grant;
+    } else if (!this._clusters.includes(cluster)) {
+      this._clusters.push(cluster);
+    } else if (!this._errors.includes(errors.grantedTwice(this.keyName, cluster.clusterName))) {
+      this._errors.push(errors.grantedTwice(this.keyName, cluster.clusterName)); // once, however often
     }
-    if (this._clusters.includes(cluster)) {
-      const problem = errors.grantedTwice(this.keyName, cluster.clusterName);
-      if (!this._errors.includes(problem)) this._errors.push(problem); // once, however often
-      return grant;
-    }
-    this._clusters.push(cluster);
-    return grant;
+    return { apiKey: this, cluster };
   }
 
   /** The secret targets of this key, in the order they were added. */
@@ -224,21 +201,12 @@ export class ApiKey extends Construct {
       ...this.targetProblems(target),
       ...(naming === undefined ? [] : checkStruct(naming, SECRET_NAMING, `${this.keyWhere()} secretNaming`)),
     ];
-    if (problems.length > 0) {
-      this._errors.push(...problems);
-      return;
-    }
-    if (this._targets.some((t) => t.target === target)) {
-      this._errors.push(errors.targetTwice(this.keyName, target.description));
-      return;
-    }
-    this._targets.push({ target, naming: naming ?? {} });
+    if (problems.length === 0 && this._targets.some((t) => t.target === target)) problems.push(errors.targetTwice(this.keyName, target.description));
+    if (problems.length > 0) this._errors.push(...problems);
+    else this._targets.push({ target, naming: naming ?? {} });
   }
 
-  /**
-   * Check a target without attaching it (its naming was refused, and reported once).
-   * @internal
-   */
+  /** @internal Check a target without attaching it (its naming was refused, and reported once). */
   public _checkSecretTarget(target: ISecretTarget): void {
     this._errors.push(...this.targetProblems(target));
   }
@@ -249,33 +217,20 @@ export class ApiKey extends Construct {
   }
 
   /** @internal */
-  public _sourceConfig(): ApiKeySourceConfig {
-    return this.source._config();
-  }
-
-  /** @internal */
   public _addUnknownCluster(name: string, knownNames: string[]): void {
-    this._unknownClusters.push(name);
+    this._clustersReported = true;
     this._errors.push(errors.unknownCluster(this.keyName, name, knownNames));
   }
 
-  /**
-   * Problems that would put the key into the stack in plain text (checked even without validation).
-   * @internal
-   */
+  /** @internal Problems that would put the key into the stack in plain text (checked even without validation). */
   public _plaintextProblems(): string[] {
     return this.source._problems(this).filter((p) => p.plaintext).map((p) => errors.keySource(this.keyName, p.message));
   }
 
   private validateKey(): string[] {
-    const problems: string[] = [];
-    if (!this._optionsReported) {
-      if (typeof this._nameGiven === 'string' && !names.isValidName(this.keyName)) problems.push(errors.invalidName('key', this._nameGiven));
-      problems.push(...this._propProblems);
-    }
-    problems.push(...this._errors);
+    const problems = [...this._propProblems, ...this._errors];
     problems.push(...this.source._problems(this).map((p) => errors.keySource(this.keyName, p.message)));
-    if (this._clusters.length === 0 && this._unknownClusters.length === 0 && !this._clustersReported) {
+    if (this._clusters.length === 0 && !this._clustersReported) {
       problems.push(errors.noClusters(this.keyName));
     } else {
       problems.push(...this.foreignClusterProblems());
@@ -284,10 +239,7 @@ export class ApiKey extends Construct {
     return problems;
   }
 
-  /**
-   * Qdrant Cloud's console makes granular keys per cluster: a warning, not an error, since
-   * self-hosted clusters may accept the same JWT. Added at validation, once all grants are known.
-   */
+  /** Qdrant Cloud's console makes granular keys per cluster: a warning, since self-hosted clusters may accept the same JWT. */
   private warnIfNoConsoleMakesIt(): void {
     const mode = this.access?._checkerAccess();
     if (this._consoleWarned || this._clusters.length < 2 || (mode !== 'read-only' && mode !== 'collections')) return;
@@ -308,7 +260,10 @@ export class ApiKey extends Construct {
     return checkStruct({ secretTarget: target }, TARGET_ARGUMENT, this.keyWhere());
   }
 
-  /** The key in a `where` of checkStruct (its construct id when the name may be a key). */
+  /**
+   * The key in a `where` of checkStruct: a name that is not text (it may hold the key), or that may
+   * be a key, is not shown; the construct id stands in.
+   */
   private keyWhere(): string {
     return `key ${JSON.stringify(nameShown(this.keyName) ? this.keyName : this.node.id)}`;
   }

@@ -48,9 +48,8 @@ export interface ClusterAccessProps {
 
 /**
  * Safe, verified access to Qdrant Cloud clusters: the clusters and the API keys granted to them.
- * Each key's health check proves during `cdktf deploy`, on every granted cluster, that it is
- * Qdrant, accepts the key, enforces keys, and grants the declared access; only then are the key's
- * secret targets written.
+ * Each key's health check proves it on every granted cluster during `cdktf deploy`; only then are
+ * its secret targets written.
  *
  * @example
  * new ClusterAccess(stack, 'Qdrant', {

@@ -15,9 +15,8 @@ export interface ClusterOptions {
   readonly name: string;
 
   /**
-   * `https://<host>[:<port>]`, e.g. `https://abc-123.eu-central-1-0.aws.cloud.qdrant.io`: no path,
-   * query or credentials; `http://` for loopback hosts only. A token alone (another resource's
-   * `url`) is accepted and checked at deploy.
+   * `https://<host>[:<port>]`, e.g. `https://abc-123.eu-central-1-0.aws.cloud.qdrant.io` (`http://`
+   * for loopback hosts only); a token alone is checked at deploy.
    */
   readonly url: string;
 
@@ -34,10 +33,7 @@ export interface ClusterOptions {
   readonly grpcPort?: number;
 }
 
-/**
- * One Qdrant cluster, created through `ClusterAccess`. It adds two non-secret outputs,
- * `<outputPrefix>_rest_endpoint` and `<outputPrefix>_grpc_endpoint`.
- */
+/** One Qdrant cluster (through `ClusterAccess`), with non-secret outputs `<outputPrefix>_rest_endpoint` and `<outputPrefix>_grpc_endpoint`. */
 export class Cluster extends Construct {
   /** The REST port of a Qdrant Cloud cluster. */
   public static readonly DEFAULT_REST_PORT: number = urls.DEFAULT_REST_PORT;
@@ -93,6 +89,7 @@ export class Cluster extends Construct {
     this.url = typeof p.url === 'string' ? p.url : '';
     const restPort = validPort(p.restPort);
     const grpcPort = validPort(p.grpcPort);
+    this.grpcPort = grpcPort ?? urls.DEFAULT_GRPC_PORT;
 
     if (Token.isUnresolved(this.url)) {
       if (Tokenization.reverseString(this.url).literals.length > 0) this.problems.push(errors.clusterUrlMixedToken(this.clusterName));
@@ -102,7 +99,6 @@ export class Cluster extends Construct {
       // A capture group would make regex() return a list: take the scheme off instead.
       this.host = Fn.replace(hostOnly, '/^[^:]+:[/][/]/', '');
       this.restPort = restPort ?? urls.DEFAULT_REST_PORT;
-      this.grpcPort = grpcPort ?? urls.DEFAULT_GRPC_PORT;
       this.restEndpoint = restPort !== undefined
         ? Fn.format('%s:%d', [hostOnly, restPort])
         : Token.asString(conditional(
@@ -115,7 +111,6 @@ export class Cluster extends Construct {
       this.parsed = urls.parseClusterUrl(this.url);
       if (typeof p.url === 'string') for (const problem of this.parsed.problems) this.problems.push(errors.clusterUrl(this.clusterName, this.url, problem));
       this.restPort = restPort ?? this.parsed.explicitPort ?? urls.DEFAULT_REST_PORT;
-      this.grpcPort = grpcPort ?? urls.DEFAULT_GRPC_PORT;
       // Placeholder endpoints for a bad address, so that one synth reports every problem.
       const origin = this.parsed.problems.length === 0 && this.parsed.origin ? this.parsed.origin : 'https://invalid.invalid';
       this.host = this.parsed.host ?? 'invalid.invalid';

@@ -1,8 +1,7 @@
 /**
- * The health-check options, and the construct `ClusterAccess` adds per key: one `null_resource`
- * whose local-exec checks the key on all its clusters. The key never reaches the command line; a
- * variable's key is compared by sha256 with the `TF_VAR_...` the checker reads (-var or .tfvars
- * win over it), an ephemeral key's by a guard provisioner (private/ephemeral.ts).
+ * The health-check options, and the `null_resource` per key whose local-exec checks it on all its
+ * clusters. The key never reaches the command line (a variable's key is compared by sha256 with
+ * the `TF_VAR_...` the checker reads; an ephemeral key's by a guard, private/ephemeral.ts).
  */
 import { createHash } from 'crypto';
 import * as path from 'path';
@@ -28,34 +27,25 @@ export enum ApiKeyHeader {
 
 /** What proves the keys during a deploy (docs/engines.md compares them). */
 export enum CheckEngine {
-  /**
-   * The bundled checker, run by Node.js on the machine that applies: one `null_resource` with a
-   * `local-exec` per key. Checks REST and gRPC; keeps the key out of the state.
-   */
+  /** The bundled checker, run by Node.js where Terraform applies: checks REST and gRPC, keeps the key out of the state. */
   NODE = 'node',
   /**
-   * Terraform itself: `data "http"` sources of hashicorp/http with postconditions, read at every
-   * plan. Needs no Node (HCP Terraform, Atlantis); checks REST only; stores the key in the state
-   * (in every keyed data source); refuses file targets (`SecretTarget.dotenv`, `json`).
+   * Terraform itself (hashicorp/http data sources, read at every plan): needs no Node, checks REST
+   * only, stores the key in the state, refuses file targets.
    */
   TERRAFORM = 'terraform',
 }
 
-/**
- * Options of the health check that runs during `cdktf deploy`: one check per key, which proves
- * the key on every cluster it is granted to.
- */
+/** Options of the health check that proves each key on every cluster it is granted to during `cdktf deploy`. */
 export interface HealthCheckOptions {
   /**
-   * Run the health checks. When false, no check resource is added and nothing verifies the keys
-   * before their secret targets are written.
+   * Run the health checks; when false, nothing verifies the keys before their secret targets are written.
    * @default true
    */
   readonly enabled?: boolean;
 
   /**
-   * What proves the keys: the bundled checker run by Node.js, or Terraform itself (see
-   * `CheckEngine` and docs/engines.md).
+   * What proves the keys (`CheckEngine`, docs/engines.md).
    * @default CheckEngine.NODE
    */
   readonly engine?: CheckEngine;
@@ -87,26 +77,21 @@ export interface HealthCheckOptions {
   readonly requireAuth?: boolean;
 
   /**
-   * A PEM file with an extra CA to trust (private CAs), copied into the stack; relative to the
-   * synth's working directory. A token and a file over 1 MiB are refused; TLS verification cannot
-   * be turned off. With `CheckEngine.TERRAFORM` the PEM is embedded and replaces the trusted
-   * roots: it must hold every CA the clusters' chains need.
-   * @default - Node.js's root CAs and `NODE_EXTRA_CA_CERTS` (the OS store only with
-   * `--use-openssl-ca` or `--use-system-ca` in `NODE_OPTIONS`)
+   * A PEM file with an extra CA to trust (private CAs), relative to where synth runs; copied into
+   * the stack. With `CheckEngine.TERRAFORM` it replaces the trusted roots (docs/engines.md).
+   * @default - Node.js's root CAs and `NODE_EXTRA_CA_CERTS`
    */
   readonly caFile?: string;
 
   /**
-   * Run the checks on every deploy, not only when the key (its hash, or an ephemeral key's
-   * `keyVersion`), its clusters, the checker or these options change. No effect with
-   * `CheckEngine.TERRAFORM`, which checks at every plan.
+   * Run the checks on every deploy, not only when the key, its clusters, the checker or these
+   * options change (`CheckEngine.TERRAFORM` checks at every plan anyway).
    * @default false
    */
   readonly runOnEveryDeploy?: boolean;
 
   /**
-   * Also check each cluster's gRPC endpoint (`Cluster.grpcEndpoint`): health, then
-   * `Collections/List` with and without the key. `CheckEngine.TERRAFORM` does not check gRPC.
+   * Also check each cluster's gRPC endpoint (not with `CheckEngine.TERRAFORM`).
    * @default true
    */
   readonly grpc?: boolean;
@@ -118,9 +103,7 @@ export interface HealthCheckOptions {
   readonly allowExcessAccess?: boolean;
 
   /**
-   * Fail a key that expires in fewer days than this (0-3650). Only granular keys (JWTs) carry an
-   * expiry. Within 14 days a warning line is printed (hidden for `ApiKeySource.fromToken`, whose
-   * passing output Terraform hides); an expired key always fails.
+   * Fail a key (a JWT) that expires in fewer days than this (0-3650); an expired key always fails.
    * @default 0
    */
   readonly minValidityDays?: number;
@@ -141,18 +124,22 @@ export interface CheckSettings extends WithDefaults {
 export function healthCheckSettings(scope: Construct, given: HealthCheckOptions, guide: boolean):
 { options: HealthCheckOptions; settings: CheckSettings; problems: string[] } {
   const options = withHealthCheckDefaults(given);
-  const problems = healthCheckProblems(options);
   const { caFile, ...settings } = options;
-  if (options.engine !== CheckEngine.TERRAFORM) return { options, settings: { ...settings, ca: caAsset(scope, caFile, problems), guide }, problems };
+  // Not a string: reported by the props check.
+  const ca = typeof caFile === 'string' ? readCa(caFile) : undefined;
+  const problems = [...rangeProblems(options), ...(ca?.problems ?? [])];
+  if (options.engine !== CheckEngine.TERRAFORM) {
+    const asset = ca?.pem === undefined ? undefined : new TerraformAsset(scope, 'CaFile', { path: path.resolve(caFile!), type: AssetType.FILE });
+    if (asset && terraformLiteralProblem(asset.path)) problems.push(errors.unsafePath('healthCheck.caFile, copied into the stack as', asset.path));
+    return { options, settings: { ...settings, ca: asset, guide }, problems };
+  }
   if (options.header === ApiKeyHeader.API_KEY) problems.push(errors.terraformEngineHeader());
   if (options.enabled) {
     if (given.grpc !== false) Annotations.of(scope).addWarning(errors.terraformEngineGrpc());
     if (given.runOnEveryDeploy === true) Annotations.of(scope).addWarning(errors.terraformEngineEveryDeploy());
+    if (ca?.pem !== undefined) Annotations.of(scope).addInfo(errors.terraformEngineCa(caFile!));
   }
-  const ca = typeof caFile === 'string' && !Token.isUnresolved(caFile) && caFileProblems(caFile).length === 0 ? readCaFile(path.resolve(caFile)) : undefined;
-  const caPem = ca && 'pem' in ca ? ca.pem : undefined;
-  if (caPem !== undefined && options.enabled) Annotations.of(scope).addInfo(errors.terraformEngineCa(caFile as string));
-  return { options, settings: { ...settings, caPem, guide }, problems };
+  return { options, settings: { ...settings, caPem: ca?.pem, guide }, problems };
 }
 
 /** Where Terraform hands over a key from another resource, and a variable's sha256. */
@@ -168,7 +155,7 @@ export class HealthCheck extends Construct {
     super(scope, id);
     const support = StackSupport.of(this);
     support.useProvider('null');
-    const source = apiKey._sourceConfig();
+    const source = apiKey.source._config();
     const keyEnv = source.inheritedEnvironmentVariable ?? HANDED_KEY_ENV;
     const access = apiKey.access;
     const cli = `${support.runtime.path}/${CLI.checker}`;
@@ -199,17 +186,15 @@ export class HealthCheck extends Construct {
     // Hashed here when the grants are known at synth (a Lazy string inside Fn would be read as an expression).
     const grantsHash = Lazy.stringValue({
       produce: () => {
-        const g = grantsJson(apiKey, settings.grpc);
-        return g.tokens ? Fn.sha256(g.json) : createHash('sha256').update(g.json).digest('hex');
+        const list = grantList(apiKey, settings.grpc);
+        // Built by Terraform when a URL is a token.
+        if (list.some((g) => Token.isUnresolved(g.url) || Token.isUnresolved(g.grpcUrl ?? ''))) return Fn.sha256(Fn.jsonencode(list));
+        return createHash('sha256').update(JSON.stringify(list)).digest('hex');
       },
     });
-    const keyEnvironment: Record<string, string> = {};
-    if (values.keySha256Env) {
-      keyEnvironment[KEY_SHA256_ENV] = source.inheritedSha256!;
-    } else if (!source.inheritedEnvironmentVariable) {
-      // Sensitive: Terraform then hides this check's output on success (only this key's).
-      keyEnvironment[HANDED_KEY_ENV] = source.expression;
-    }
+    // A handed key is sensitive: Terraform then hides this check's output on success (only this key's).
+    const keyEnvironment = values.keySha256Env ? { [KEY_SHA256_ENV]: source.inheritedSha256! }
+      : source.inheritedEnvironmentVariable ? {} : { [HANDED_KEY_ENV]: source.expression };
     const environment = Lazy.anyValue({ produce: () => ({ ...invocation.environment, ...keyEnvironment, ...grantsFile.environment() }) });
 
     const optionsHash = createHash('sha256')
@@ -244,13 +229,6 @@ function grantList(apiKey: ApiKey, grpc: boolean): { label: string; url: string;
   }));
 }
 
-/** The grants as JSON, for the trigger: built by Terraform when a URL is a token. */
-function grantsJson(apiKey: ApiKey, grpc: boolean): { json: string; tokens: boolean } {
-  const list = grantList(apiKey, grpc);
-  const tokens = list.some((g) => Token.isUnresolved(g.url) || Token.isUnresolved(g.grpcUrl ?? ''));
-  return { json: tokens ? Fn.jsonencode(list) : JSON.stringify(list), tokens };
-}
-
 /** What the check's process could not receive (protocol.EXEC_LIMITS). */
 function execLimitProblems(apiKey: ApiKey, grants: InputFile, environment: Record<string, string>): string[] {
   const problems: string[] = [];
@@ -273,7 +251,7 @@ function execLimitProblems(apiKey: ApiKey, grants: InputFile, environment: Recor
 
 /** A key's variable without a value fails the deploy at once, naming the variable. */
 function keyPreconditions(apiKey: ApiKey, guide?: string): { condition: any; errorMessage: string }[] {
-  const variable = apiKey._sourceConfig().variable;
+  const variable = apiKey.source._config().variable;
   if (!variable) return [];
   return [{
     condition: Op.neq(variable.value, Token.nullValue()),
@@ -299,7 +277,7 @@ function withHealthCheckDefaults(o: HealthCheckOptions): WithDefaults & Pick<Hea
 }
 
 /** Ranges from the checker's own option specs: synth and deploy cannot disagree. */
-function healthCheckProblems(o: HealthCheckOptions): string[] {
+function rangeProblems(o: HealthCheckOptions): string[] {
   const problems: string[] = [];
   const specs = protocol.CHECK_OPTIONS;
   const ranged: [keyof HealthCheckOptions, typeof specs.timeout, boolean, number][] = [
@@ -316,31 +294,20 @@ function healthCheckProblems(o: HealthCheckOptions): string[] {
     if (Token.isUnresolved(v)) problems.push(errors.healthCheckToken(prop, example));
     else if (!inRange) problems.push(errors.healthCheckRange(prop, v, spec.min, spec.max, integer, example));
   }
-  if (typeof o.caFile === 'string') problems.push(...caFileProblems(o.caFile));
   return problems;
 }
 
-function caFileProblems(file: string): string[] {
-  if (Token.isUnresolved(file)) return [errors.caFileToken()];
+/** The CA file's PEM, or its problems by the runtime's rule (assets/runtime/ca-file.ts), the one --ca meets at deploy. */
+function readCa(file: string): { pem?: string; problems: string[] } {
+  if (Token.isUnresolved(file)) return { problems: [errors.caFileToken()] };
   const resolved = path.resolve(file);
-  if (terraformLiteralProblem(resolved)) return [errors.unsafePath('healthCheck.caFile', resolved)];
-  // The runtime's rule for a CA file (assets/runtime/ca-file.ts), the one --ca meets at deploy.
+  if (terraformLiteralProblem(resolved)) return { problems: [errors.unsafePath('healthCheck.caFile', resolved)] };
   const ca = readCaFile(resolved);
-  if ('pem' in ca) return [];
+  if ('pem' in ca) return { pem: ca.pem, problems: [] };
   switch (ca.problem) {
-    case 'unreadable': return [ca.missing ? errors.caFileMissing(file, resolved) : errors.caFileUnreadable(file, ca.detail)];
-    case 'not-regular': return [errors.caFileNotRegular(file)];
-    case 'too-large': return [errors.caFileTooLarge(file, ca.size)];
-    default: return [errors.caFileNotPem(file)];
+    case 'unreadable': return { problems: [ca.missing ? errors.caFileMissing(file, resolved) : errors.caFileUnreadable(file, ca.detail)] };
+    case 'not-regular': return { problems: [errors.caFileNotRegular(file)] };
+    case 'too-large': return { problems: [errors.caFileTooLarge(file, ca.size)] };
+    default: return { problems: [errors.caFileNotPem(file)] };
   }
-}
-
-/** The CA file, copied into the stack; `problems` gets its copy's. */
-function caAsset(scope: Construct, file: unknown, problems: string[]): TerraformAsset | undefined {
-  // Not a string (reported by the props check), a token (reported with the file's problems), or a
-  // file with problems: nothing to copy.
-  if (typeof file !== 'string' || Token.isUnresolved(file) || caFileProblems(file).length > 0) return undefined;
-  const asset = new TerraformAsset(scope, 'CaFile', { path: path.resolve(file), type: AssetType.FILE });
-  if (terraformLiteralProblem(asset.path)) problems.push(errors.unsafePath('healthCheck.caFile, copied into the stack as', asset.path));
-  return asset;
 }

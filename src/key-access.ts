@@ -20,8 +20,7 @@ export interface CollectionAccessOptions {
 }
 
 /**
- * The access a key's apps need. The health check proves it with probes that change nothing, and
- * fails a key that has less, or more, than declared.
+ * The access a key's apps need: the health check proves it with probes that change nothing.
  *
  * @example
  * apiKeys: [{ name: 'search-api', clusters: ['prod-eu'], access: KeyAccess.readOnly() }]
@@ -39,8 +38,7 @@ export class KeyAccess {
 
   /**
    * Exactly these collections (which must exist on every granted cluster), nothing cluster-wide.
-   * Throws for no collection, a name listed twice or in both lists, or an invalid name (1-255
-   * characters, none of `/ \ : * ? " < > | ,`, no `${`, no token or JWT).
+   * Throws for no collection, a name listed twice or in both lists, or an invalid name.
    */
   public static collections(options: CollectionAccessOptions): KeyAccess {
     const problems = checkStruct(options, KEY_ACCESS_COLLECTIONS, 'KeyAccess.collections(options)');
@@ -84,10 +82,7 @@ export class KeyAccess {
     return [...this.write];
   }
 
-  /**
-   * The checker's `--access`.
-   * @internal
-   */
+  /** @internal The checker's `--access`. */
   public _checkerAccess(): string {
     return this.mode;
   }

@@ -29,24 +29,17 @@ export interface SecretEntry {
   /** What the entry holds. */
   readonly kind: SecretEntryKind;
 
-  /**
-   * The value: an endpoint with its port, or for the key always a token Terraform resolves at
-   * apply time, never a plaintext key.
-   */
+  /** The value: an endpoint with its port, or for the key a token Terraform resolves at apply time. */
   readonly value: string;
 
   /** True for the key. A store must keep such a value secret (mark it sensitive). */
   readonly sensitive: boolean;
 
-  /**
-   * True for the key of an ephemeral key (`ApiKeyOptions.ephemeral`): Terraform accepts `value`
-   * only in write-only attributes (such as `data_wo` of `kubernetes_secret_v1`) and provisioners.
-   */
+  /** True for the key of an ephemeral key: Terraform accepts `value` only in write-only attributes and provisioners. */
   readonly ephemeral: boolean;
 
   /**
-   * The `keyVersion` of an ephemeral key, on its key entry: give it to the write-only attribute's
-   * version (such as `data_wo_revision`), so that a new key is written.
+   * The `keyVersion` of an ephemeral key, on its key entry: for the write-only attribute's version.
    * @default - none: not an ephemeral key, or one without a keyVersion
    */
   readonly keyVersion?: number;
@@ -68,11 +61,7 @@ export interface SecretTargetBindOptions {
 
   /**
    * The health checks of the target's keys: whatever stores the entries depends on them, so a
-   * failed check leaves the store as it was (resources, data sources and modules under `scope`
-   * and the returned `dependables` are made to in any case). Terraform writes outputs even when a
-   * dependency failed: with checks on, an output is a validation error; use
-   * `SecretTarget.terraformOutputs()`. Never pass a key to a `terraform_data`: plans print its
-   * output in clear.
+   * failed check leaves the store as it was (docs/secret-targets.md: why not an output or a `terraform_data`).
    */
   readonly dependsOn: ITerraformDependable[];
 }
@@ -80,23 +69,18 @@ export interface SecretTargetBindOptions {
 /** What `ISecretTarget.bind` returns. */
 export interface SecretTargetConfig {
   /**
-   * Resources, data sources or modules of the `ClusterAccess`'s stack that store the entries and
-   * were created outside the bind scope: they are made to wait for the health checks. With checks
-   * on, anything else (an output, another stack's resource) is a validation error.
+   * Resources, data sources or modules of the `ClusterAccess`'s stack, created outside the bind
+   * scope, that store the entries: they are made to wait for the health checks.
    * @default - none
    */
   readonly dependables?: ITerraformDependable[];
 }
 
-/**
- * Where the app finds its Qdrant URLs and keys: a built-in `SecretTarget`, or a store of your own
- * (implement `bind`). Attach it with `secretTargets` or `apiKey.addSecretTarget(target)`.
- */
+/** Where the app finds its Qdrant URLs and keys: a built-in `SecretTarget`, or a store of your own (implement `bind`). */
 export interface ISecretTarget {
   /**
    * One line naming the store for messages and the setup guide, e.g. `.env file ".env"`; never a
-   * secret. It also names the bind scope (so the Terraform addresses): keep it stable and distinct
-   * per store. Targets of the same description are told apart by order only (a synth warning).
+   * secret. It also names the bind scope (so the Terraform addresses): keep it stable and distinct.
    */
   readonly description: string;
 
@@ -107,11 +91,7 @@ export interface ISecretTarget {
   bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig;
 }
 
-/**
- * How a key's entries are named in one target. By default a target that receives one cluster
- * gets `QDRANT_URL`, `QDRANT_GRPC_URL` and `QDRANT_API_KEY`; a target that receives several gets
- * `QDRANT_<CLUSTER>_URL`, `QDRANT_<CLUSTER>_GRPC_URL` and `QDRANT_<CLUSTER>_API_KEY`.
- */
+/** How a key's entries are named in one target (defaults: `ApiKeyOptions.secretNaming`). */
 export interface SecretNaming {
   /**
    * Put in front of every default name: `APP_` gives `APP_QDRANT_URL`.
@@ -130,11 +110,8 @@ export interface SecretNaming {
 /** Options of the file targets `SecretTarget.dotenv()` and `SecretTarget.json()`. */
 export interface FileSecretTargetOptions {
   /**
-   * The file, relative to where synth runs; its directory must exist at deploy, the file is
-   * created (mode 0600) when missing. It is written on the deploying machine and its absolute
-   * path is part of its identity: a deploy from another checkout with the same state moves the
-   * entries. Entries belong to the `ClusterAccess` and the workspace: another workspace writing
-   * the same names is refused.
+   * The file, relative to where synth runs, written on the deploying machine (created with mode
+   * 0600 when missing; its directory must exist). docs/secret-targets.md has the details.
    */
   readonly path: string;
 }
@@ -142,9 +119,8 @@ export interface FileSecretTargetOptions {
 /** The built-in secret targets. */
 export class SecretTarget {
   /**
-   * Merge the entries into a `.env` file once the health checks passed; remove them on destroy.
-   * They live in a managed block; other lines stay byte for byte, and a name defined outside the
-   * block is refused. Values are quoted for both the `dotenv` npm parser and python-dotenv.
+   * Merge the entries into a managed block of a `.env` file once the health checks passed; remove
+   * them on destroy. Other lines stay byte for byte.
    */
   public static dotenv(options: FileSecretTargetOptions): ISecretTarget {
     return new FileTarget('dotenv', options);
@@ -152,8 +128,7 @@ export class SecretTarget {
 
   /**
    * Merge the entries into a JSON file's top-level object once the health checks passed; remove
-   * them on destroy. Other members and the formatting are kept; a member this library did not
-   * write is refused.
+   * them on destroy. Other members and the formatting are kept.
    */
   public static json(options: FileSecretTargetOptions): ISecretTarget {
     return new FileTarget('json', options);
@@ -190,21 +165,19 @@ export function withInheritedKey(entry: SecretEntry, key: InheritedKey | undefin
 /** `SecretTarget.dotenv()` and `SecretTarget.json()` (private/file-writer.ts). */
 export class FileTarget implements ISecretTarget {
   public readonly description: string;
+  public readonly path: string;
 
-  constructor(public readonly format: 'dotenv' | 'json', private readonly options: FileSecretTargetOptions) {
+  constructor(public readonly format: 'dotenv' | 'json', options: FileSecretTargetOptions) {
     const problems = checkStruct(options, FILE_SECRET_TARGET_OPTIONS, `SecretTarget.${format}(options)`);
     if (problems.length > 0) throw new Error(problems.join('; '));
+    this.path = options.path;
     this.description = `${format === 'dotenv' ? '.env' : 'JSON'} file ${q(options.path)}`;
   }
 
-  public get path(): string {
-    return this.options.path;
-  }
-
   public bind(scope: Construct, options: SecretTargetBindOptions): SecretTargetConfig {
-    const problems = filePathProblems(this.options.path, this.format);
+    const problems = filePathProblems(this.path, this.format);
     if (!names.isOwnerPath(options.owner)) problems.push(errors.ownerInvalid(options.owner));
-    const file = path.resolve(this.options.path);
+    const file = path.resolve(this.path);
     if (problems.length === 0) {
       problems.push(...AppSupport.of(scope).claimFile(fileIdentity(file), file, this.format, scope.node.path, options.owner,
         options.entries.map((e) => ({ name: e.name, keyName: e.keyName }))));
@@ -232,10 +205,8 @@ export function isGatedOutput(output: TerraformOutput): boolean {
 }
 
 /**
- * `SecretTarget.terraformOutputs()`. Terraform writes outputs even when a dependency failed, so
- * each reads its value through a gate holding the values' hash (gate.ts): a failed check leaves
- * the gate unapplied and the outputs as they were. Only the hash is in the gate: Terraform drops
- * the sensitive mark on a terraform_data's output.
+ * `SecretTarget.terraformOutputs()`. Terraform writes outputs even when a dependency failed, so each
+ * reads its value through a gate holding the values' hash (gate.ts; a hash, as a gate's output is not sensitive).
  */
 export class OutputsTarget implements ISecretTarget {
   public readonly description = 'Terraform outputs';

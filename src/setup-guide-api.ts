@@ -1,7 +1,4 @@
-/**
- * `SetupGuide` takes a `ClusterAccess`, which imports src/setup-guide/: it lives here to keep that
- * folder free of an import circle.
- */
+// `SetupGuide` takes a `ClusterAccess`, which imports src/setup-guide/: it lives here to keep that folder free of an import circle.
 import type { ClusterAccess } from './cluster-access';
 import { errors } from './private/errors';
 import { buildGuideModel } from './private/guide-model';

@@ -27,7 +27,7 @@ export function buildGuideModel(access: GuideSubject): GuideModel {
   const plans = planSecretTargets(access.apiKeys);
   const targets = new Map<SecretTargetPlan, GuideTarget>(plans.map((p) => [p, targetOf(p)]));
   const keys: GuideKey[] = access.apiKeys.map((key) => {
-    const env = key._sourceConfig().inheritedEnvironmentVariable;
+    const env = key.source._config().inheritedEnvironmentVariable;
     const a = key.access;
     // The access's clusters, in its order (a cluster of another access is reported by synth).
     const clusters = access.clusters.filter((c) => key.clusters.includes(c));

@@ -51,7 +51,7 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
     if (prefix !== '' && !names.isEnvName(prefix)) say(errors.prefixInvalid(key.keyName, prefix));
     const overrides = naming.names ?? {};
     const renamed = (name: string) => Object.prototype.hasOwnProperty.call(overrides, name);
-    const source = key._sourceConfig();
+    const source = key.source._config();
     const own: Candidate[] = [];
     for (const cluster of key.clusters) {
       const entryNames = defaultEntryNames(cluster.clusterName, clusters.size);

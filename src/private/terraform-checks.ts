@@ -48,7 +48,7 @@ export class TerraformChecks extends Construct {
   public addKey(apiKey: ApiKey): TerraformResource {
     const check = new Construct(apiKey, 'HealthCheck');
     const key = keyLocals(check, apiKey, this.now);
-    const source = apiKey._sourceConfig();
+    const source = apiKey.source._config();
     const keyName = plainName(apiKey.keyName);
     const value = local(key.value);
     const set = `${value} != null && ${value} != ""`;
@@ -227,7 +227,7 @@ type KeyLocals = ReturnType<typeof keyLocals>;
 /** The key's locals: its value, `send` (1 or 0), and its JWT's expiry and collections (not sensitive). */
 function keyLocals(scope: Construct, apiKey: ApiKey, now: TerraformLocal) {
   const l = (id: string, expression: string) => new TerraformLocal(scope, id, expression);
-  const value = l('Key', apiKey._sourceConfig().expression);
+  const value = l('Key', apiKey.source._config().expression);
   const k = local(value);
   const rules = probes.KEY_RULES.map((r) => keyRule(r.rule, k)).join(' && ');
   const send = l('Send', `\${nonsensitive(${k} != null && ${k} != "" && try(${rules}, false)) ? 1 : 0}`);

@@ -4,7 +4,7 @@
  * tab, one key per cluster.
  */
 import { Heading, code, list } from './markdown';
-import { GuideCluster, GuideKey, GuideModel, clustersOf } from './model';
+import { GuideAccess, GuideCluster, GuideKey, GuideModel, clustersOf } from './model';
 import { plural } from '../private/runtime';
 
 const CONSOLE = '<https://cloud.qdrant.io>';
@@ -24,7 +24,7 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
     out.push(`Covers ${plural(clusters.length, 'cluster')}: ${list(clusters.map((c) => code(c.name)), 'none yet')}.`);
     if (clusters.length > 1 && !k.access) out.push(...multiClusterFlow(m, k));
     else if (clusters.length > 1) out.push(...keyPerCluster(m, k));
-    else out.push(...clusterTab(m, k, clusters[0]));
+    else out.push('', ...tabSteps(m, k, `the cluster ${clusters[0] ? where(clusters[0]) : 'of this key'}`, code(consoleName(k.name))));
   }
   out.push(...madeElsewhere(h));
   return out;
@@ -47,14 +47,12 @@ function consoleName(name: string): string {
   return name.length >= 4 ? name : `${name}-key`;
 }
 
-/** The `KeyAccess` factory a key is declared with. */
-function declared(k: GuideKey): string {
-  switch (k.access?.mode) {
-    case 'read-only': return '`KeyAccess.readOnly()`';
-    case 'manage': return '`KeyAccess.manage()`';
-    default: return '`KeyAccess.collections(...)`';
-  }
-}
+/** The `KeyAccess` factory of each declared access. */
+const FACTORY: Record<GuideAccess['mode'], string> = {
+  'read-only': '`KeyAccess.readOnly()`',
+  'manage': '`KeyAccess.manage()`',
+  'collections': '`KeyAccess.collections(...)`',
+};
 
 /** What to select in the API Keys tab for a key's declared access. */
 function accessStep(m: GuideModel, k: GuideKey): string {
@@ -66,38 +64,38 @@ function accessStep(m: GuideModel, k: GuideKey): string {
       : 'Access: the stack declares none for this key (`access` not set). Give it no more access than its apps need.';
   }
   const unchecked = 'with health checks disabled, nothing checks it';
+  const declared = FACTORY[k.access.mode];
   switch (k.access.mode) {
-    case 'read-only': return `Access: choose **Read-only** for the whole cluster (the key is declared ${declared(k)}; ${on ? 'a key that can manage fails the deploy' : unchecked}).`;
-    case 'manage': return `Access: choose **Manage** (cluster-wide; the key is declared ${declared(k)}).`;
+    case 'read-only': return `Access: choose **Read-only** for the whole cluster (the key is declared ${declared}; ${on ? 'a key that can manage fails the deploy' : unchecked}).`;
+    case 'manage': return `Access: choose **Manage** (cluster-wide; the key is declared ${declared}).`;
     default: {
       const rows = [...k.access.read.map((c) => `${code(c)} read-only`), ...k.access.readWrite.map((c) => `${code(c)} read-write`)];
-      return `Access: open the **Collections** tab and add exactly ${rows.join(', ')} (the key is declared ${declared(k)}; ` +
+      return `Access: open the **Collections** tab and add exactly ${rows.join(', ')} (the key is declared ${declared}; ` +
         `${on ? 'a key with more access fails the deploy' : unchecked}).`;
     }
   }
 }
 
-/** Steps 2-5 in one cluster's **API Keys** tab; `output`: where the expiry is published. */
-function tabSteps(m: GuideModel, k: GuideKey, name: string, output = `the output ${code(k.expiresAtOutput ?? '')}`): string[] {
+/** The steps in one cluster's **API Keys** tab, and its note; `output`: where the expiry is published. */
+function tabSteps(m: GuideModel, k: GuideKey, cluster: string, name: string, output = `the output ${code(k.expiresAtOutput ?? '')}`): string[] {
   const days = `Qdrant's default is ${CONSOLE_DEFAULT_EXPIRY_DAYS} days`;
   const none = 'the key is ephemeral, so no output publishes it';
-  let expiry: string;
-  if (!m.checks.enabled) {
-    expiry = `${days}. Health checks are disabled (\`healthCheck.enabled: false\`), so no check reads it; ` +
-      `${k.ephemeral ? none : `every deploy publishes it as ${output}`}.`;
-  } else if (!k.variable) {
-    expiry = `${days}. The key comes from \`ApiKeySource.fromToken\`, so Terraform hides the lines of its check when it passes: no expiry line or warning appears. ` +
-      `${k.ephemeral ? 'As the key is ephemeral, no output publishes the date either' : `Every deploy publishes the date as ${output}`}; ` +
-      'set `healthCheck.minValidityDays` to make a short expiry fail the deploy.';
-  } else {
-    expiry = `${days}; the key's check (section 3) reads the real date from the key and warns when it is less than 14 days away` +
-      `${k.ephemeral ? ` (${none})` : `, and every deploy publishes it as ${output}`}.`;
-  }
+  const expiry = !m.checks.enabled
+    ? `${days}. Health checks are disabled (\`healthCheck.enabled: false\`), so no check reads it; ` +
+      `${k.ephemeral ? none : `every deploy publishes it as ${output}`}.`
+    : !k.variable
+      ? `${days}. The key comes from \`ApiKeySource.fromToken\`, so Terraform hides the lines of its check when it passes: no expiry line or warning appears. ` +
+        `${k.ephemeral ? 'As the key is ephemeral, no output publishes the date either' : `Every deploy publishes the date as ${output}`}; ` +
+        'set `healthCheck.minValidityDays` to make a short expiry fail the deploy.'
+      : `${days}; the key's check (section 3) reads the real date from the key and warns when it is less than 14 days away` +
+        `${k.ephemeral ? ` (${none})` : `, and every deploy publishes it as ${output}`}.`;
   return [
+    `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and open ${cluster}.`,
     `2. Go to its **API Keys** tab, click **Create**, and name the key ${name} (the console asks for a name; the stack does not read it).`,
     `3. ${accessStep(m, k)}`,
     `4. Expiration: set one. ${expiry}`,
     `5. Click **Create**, and copy the key now: it is shown only once. ${keepKey(k)}`,
+    ...tabNote(m, k),
   ];
 }
 
@@ -110,16 +108,6 @@ function tabNote(m: GuideModel, k: GuideKey): string[] {
       ? ' A cluster created before 2025-01-27 makes keys with granular access only once they are enabled for it (enabling restarts the cluster); ' +
         `until then its keys can manage${m.checks.enabled ? ', which fails the check of this key' : ', more than this key is declared for'}.`
       : ''),
-  ];
-}
-
-/** A key of one cluster (or none yet): that cluster's API Keys tab. */
-function clusterTab(m: GuideModel, k: GuideKey, c: GuideCluster | undefined): string[] {
-  return [
-    '',
-    `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and open the cluster ${c ? where(c) : 'of this key'}.`,
-    ...tabSteps(m, k, code(consoleName(k.name))),
-    ...tabNote(m, k),
   ];
 }
 
@@ -155,15 +143,13 @@ function keyPerCluster(m: GuideModel, k: GuideKey): string[] {
       '(synth warns about this key until then, unless your clusters are self-hosted and accept the same JWT).';
   return [
     '',
-    `This key is declared ${declared(k)} for ${clusters.length} clusters. ${why}`,
+    `This key is declared ${FACTORY[k.access!.mode]} for ${clusters.length} clusters. ${why}`,
     '',
     ...clusters.map((c) => `- ${code(`${k.name}-${c.name}`)} with ${code(`clusters: ['${c.name}']`)}: in the cluster ${where(c)}`),
     '',
     'For each of them:',
     '',
-    `1. Open the Qdrant Cloud dashboard at ${CONSOLE} and open its cluster.`,
-    ...tabSteps(m, k, 'as in the list above', 'the output `qdrant_api_key_<name>_expires_at` of each key'),
-    ...tabNote(m, k),
+    ...tabSteps(m, k, 'its cluster', 'as in the list above', 'the output `qdrant_api_key_<name>_expires_at` of each key'),
   ];
 }
 

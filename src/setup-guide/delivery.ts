@@ -41,14 +41,8 @@ export function deliverySection(m: GuideModel, h: Heading): string[] {
 
 /** What each built-in target leaves on disk or in the state: the keys, in plain text. */
 function storedKeys(m: GuideModel): string[] {
-  const lines: string[] = [];
-  for (const t of m.targets) {
-    if (t.kind === 'dotenv') {
-      lines.push(`${code(t.file!)} holds the keys in plain text: keep it out of version control (for example in \`.gitignore\`).`);
-    } else if (t.kind === 'json') {
-      lines.push(`${code(t.file!)} holds the keys in plain text: keep it and its sidecar ${code(t.sidecar!)} out of version control (for example in \`.gitignore\`).`);
-    }
-  }
+  const lines = m.targets.filter((t) => t.kind === 'dotenv' || t.kind === 'json').map((t) => `${code(t.file!)} holds the keys in plain text: ` +
+    `keep it${t.sidecar ? ` and its sidecar ${code(t.sidecar)}` : ''} out of version control (for example in \`.gitignore\`).`);
   if (m.targets.some((t) => t.kind === 'outputs')) {
     lines.push('The Terraform outputs hold the keys: they are in the Terraform state (cdktf\'s default: `terraform.<stack>.tfstate` in the project directory), ' +
       'in plain text. Keep the state out of version control, or use a backend that stores it encrypted.');

@@ -7,7 +7,8 @@ import { names, plural } from '../private/runtime';
 
 export function deploySection(m: GuideModel, h: Heading): string[] {
   const out = h(1, '3. Hand the keys to the deploy');
-  const exports = [...new Map(m.keys.filter((k) => k.variable).map((k) => [k.variable!.environmentVariable, k.variable!])).values()];
+  // One block per variable, named after its last key.
+  const exports = [...new Map(m.keys.filter((k) => k.variable).map((k) => [k.variable!.environmentVariable, k])).values()];
   out.push(exports.length > 0 || m.keys.length === 0
     ? `Set each key in the shell that runs \`${DEPLOY_COMMAND}\`: run each block below on its own (each \`read\` waits for its key), then the deploy. ` +
       'Setting the variable writes no file; section 4 says where the deploy writes the key.'
@@ -21,12 +22,13 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
   }
   // One block per key and one for the deploy: pasted together, a `read` would take the next
   // pasted line as its key and the deploy would start at once.
-  for (const v of exports) {
+  for (const k of exports) {
+    const env = k.variable!.environmentVariable;
     // Only a plain name reaches the shell line: synth refuses any other, but SetupGuide.render()
     // and skipValidation do not stop, and the name is the user's (a variable's logical id).
-    out.push(...fence('bash', [names.isEnvName(v.environmentVariable)
-      ? `read -rs ${v.environmentVariable} && export ${v.environmentVariable}   # paste the key, then Enter (nothing is shown)`
-      : `# key ${keyOf(m, v)}: its variable's name is not a valid environment variable name (letters, digits and _, not starting with a digit); rename the variable`]));
+    out.push(...fence('bash', [names.isEnvName(env)
+      ? `read -rs ${env} && export ${env}   # paste the key, then Enter (nothing is shown)`
+      : `# key ${k.name}: its variable's name is not a valid environment variable name (letters, digits and _, not starting with a digit); rename the variable`]));
   }
   out.push(...fence('bash', [deployCommand(m)]));
   if (exports.length > 0) {
@@ -146,8 +148,7 @@ function ephemeralRuns(m: GuideModel): string {
 /** A key's declared access in words, collection names as code. */
 function accessInWords(k: GuideKey): string {
   const a = k.access!;
-  if (a.mode === 'read-only') return 'read-only (cluster-wide)';
-  if (a.mode === 'manage') return 'manage (cluster-wide)';
+  if (a.mode !== 'collections') return `${a.mode} (cluster-wide)`;
   return `collections: ${[...a.read.map((c) => `read ${code(c)}`), ...a.readWrite.map((c) => `read-write ${code(c)}`)].join(', ')}`;
 }
 
@@ -157,9 +158,4 @@ function sourceOf(k: GuideKey): string {
   return k.variable.declaredByLibrary
     ? `sensitive variable ${code(k.variable.name)}, declared by this library`
     : `your sensitive variable ${code(k.variable.name)}`;
-}
-
-/** The name of the (first) key read from a variable. */
-function keyOf(m: GuideModel, v: NonNullable<GuideKey['variable']>): string {
-  return m.keys.find((k) => k.variable === v)!.name;
 }

@@ -3,20 +3,13 @@
  * environment or a JSON file), never a literal URL or key; every value escaped for its language.
  */
 import { Heading, fence, rustStr, shellVar, shellWord, str } from './markdown';
-import { GuideNames } from './model';
-
-/** Where a snippet reads the names: the environment, or the top-level members of a JSON file. */
-export interface SnippetSource {
-  /** The JSON file the deploy writes, as the stack gives it; undefined for the environment. */
-  readonly json?: string;
-}
+import { GuideCluster, GuideNames } from './model';
 
 /** What a cluster's snippets need: the names, where they are, and the ports for the headings. */
-export interface SnippetInput {
+export interface SnippetInput extends Pick<GuideCluster, 'restPort' | 'grpcPort'> {
   readonly names: GuideNames;
-  readonly source: SnippetSource;
-  readonly restPort: number;
-  readonly grpcPort: number;
+  /** The JSON file whose top-level members hold the names, as the stack gives it; undefined for the environment. */
+  readonly json?: string;
 }
 
 export function languageSnippets(s: SnippetInput, h: Heading): string[] {
@@ -30,14 +23,14 @@ export function languageSnippets(s: SnippetInput, h: Heading): string[] {
   ];
 }
 
-function python({ names, source }: SnippetInput): string[] {
-  const get = (name: string) => (source.json === undefined ? `os.environ[${str(name)}]` : `settings[${str(name)}]`);
+function python({ names, json }: SnippetInput): string[] {
+  const get = (name: string) => (json === undefined ? `os.environ[${str(name)}]` : `settings[${str(name)}]`);
   return fence('python', [
-    source.json === undefined ? 'import os' : 'import json',
+    json === undefined ? 'import os' : 'import json',
     '',
     'from qdrant_client import QdrantClient',
     '',
-    ...(source.json === undefined ? [] : [`with open(${str(source.json)}, encoding="utf-8") as file:`, '    settings = json.load(file)', '']),
+    ...(json === undefined ? [] : [`with open(${str(json)}, encoding="utf-8") as file:`, '    settings = json.load(file)', '']),
     'client = QdrantClient(',
     `    url=${get(names.url)},`,
     `    api_key=${get(names.apiKey)},`,
@@ -46,17 +39,17 @@ function python({ names, source }: SnippetInput): string[] {
   ]);
 }
 
-function typescript({ names, source, restPort }: SnippetInput): string[] {
+function typescript({ names, json, restPort }: SnippetInput): string[] {
   // The client replaces a URL's default https port (443, which URL drops) with 6333.
   const port443 = restPort === 443;
   const lines = fence('typescript', [
-    ...(source.json === undefined ? [] : ["import { readFileSync } from 'node:fs';"]),
+    ...(json === undefined ? [] : ["import { readFileSync } from 'node:fs';"]),
     "import { QdrantClient } from '@qdrant/js-client-rest';",
     '',
-    ...(source.json === undefined ? [] : [`const settings = JSON.parse(readFileSync(${str(source.json)}, 'utf8'));`, '']),
+    ...(json === undefined ? [] : [`const settings = JSON.parse(readFileSync(${str(json)}, 'utf8'));`, '']),
     '/** A value the deploy wrote; without it, the client would quietly connect to localhost. */',
     'function setting(name: string): string {',
-    `  const value = ${source.json === undefined ? 'process.env[name]' : 'settings[name]'};`,
+    `  const value = ${json === undefined ? 'process.env[name]' : 'settings[name]'};`,
     "  if (typeof value !== 'string' || value === '') throw new Error(name + ' is not set');",
     '  return value;',
     '}',
@@ -73,15 +66,15 @@ function typescript({ names, source, restPort }: SnippetInput): string[] {
   return lines;
 }
 
-function csharp({ names, source }: SnippetInput): string[] {
-  const get = (name: string) => (source.json === undefined
+function csharp({ names, json }: SnippetInput): string[] {
+  const get = (name: string) => (json === undefined
     ? `Environment.GetEnvironmentVariable(${str(name)})`
     : `settings.GetProperty(${str(name)}).GetString()`);
   return fence('csharp', [
-    ...(source.json === undefined ? [] : ['using System.Text.Json;']),
+    ...(json === undefined ? [] : ['using System.Text.Json;']),
     'using Qdrant.Client;',
     '',
-    ...(source.json === undefined ? [] : [`var settings = JsonDocument.Parse(File.ReadAllText(${str(source.json)})).RootElement;`]),
+    ...(json === undefined ? [] : [`var settings = JsonDocument.Parse(File.ReadAllText(${str(json)})).RootElement;`]),
     `var grpcUrl = new Uri(${get(names.grpcUrl)}!);`,
     'var client = new QdrantClient(',
     '    grpcUrl.Host,',
@@ -92,20 +85,20 @@ function csharp({ names, source }: SnippetInput): string[] {
   ]);
 }
 
-function rust({ names, source }: SnippetInput): string[] {
+function rust({ names, json }: SnippetInput): string[] {
   const member = (name: string) => `settings[${rustStr(name)}].as_str().ok_or(${rustStr(`${name} is missing`)})?`;
   return fence('rust', [
     'use qdrant_client::Qdrant;',
     '',
     '#[tokio::main]',
     'async fn main() -> Result<(), Box<dyn std::error::Error>> {',
-    ...(source.json === undefined
+    ...(json === undefined
       ? [
         `    let client = Qdrant::from_url(&std::env::var(${rustStr(names.grpcUrl)})?)`,
         `        .api_key(std::env::var(${rustStr(names.apiKey)}))`,
       ]
       : [
-        `    let settings: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(${rustStr(source.json)})?)?;`,
+        `    let settings: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(${rustStr(json)})?)?;`,
         `    let client = Qdrant::from_url(${member(names.grpcUrl)})`,
         `        .api_key(${member(names.apiKey)})`,
       ]),
@@ -116,16 +109,16 @@ function rust({ names, source }: SnippetInput): string[] {
   ]);
 }
 
-function java({ names, source }: SnippetInput): string[] {
-  const get = (name: string) => (source.json === undefined ? `System.getenv(${str(name)})` : `settings.get(${str(name)}).asText()`);
+function java({ names, json }: SnippetInput): string[] {
+  const get = (name: string) => (json === undefined ? `System.getenv(${str(name)})` : `settings.get(${str(name)}).asText()`);
   return fence('java', [
-    ...(source.json === undefined ? [] : ['import com.fasterxml.jackson.databind.JsonNode;', 'import com.fasterxml.jackson.databind.ObjectMapper;']),
+    ...(json === undefined ? [] : ['import com.fasterxml.jackson.databind.JsonNode;', 'import com.fasterxml.jackson.databind.ObjectMapper;']),
     'import io.qdrant.client.QdrantClient;',
     'import io.qdrant.client.QdrantGrpcClient;',
-    ...(source.json === undefined ? [] : ['import java.io.File;']),
+    ...(json === undefined ? [] : ['import java.io.File;']),
     'import java.net.URI;',
     '',
-    ...(source.json === undefined ? [] : [`JsonNode settings = new ObjectMapper().readTree(new File(${str(source.json)}));`]),
+    ...(json === undefined ? [] : [`JsonNode settings = new ObjectMapper().readTree(new File(${str(json)}));`]),
     `URI grpcUrl = URI.create(${get(names.grpcUrl)});`,
     'QdrantClient client =',
     '    new QdrantClient(',
@@ -136,15 +129,15 @@ function java({ names, source }: SnippetInput): string[] {
   ]);
 }
 
-function go({ names, source }: SnippetInput): string[] {
-  const get = (name: string) => (source.json === undefined ? `os.Getenv(${str(name)})` : `settings[${str(name)}].(string)`);
+function go({ names, json }: SnippetInput): string[] {
+  const get = (name: string) => (json === undefined ? `os.Getenv(${str(name)})` : `settings[${str(name)}].(string)`);
   const panicOnError = ['\tif err != nil {', '\t\tpanic(err)', '\t}'];
   return fence('go', [
     'package main',
     '',
     'import (',
     '\t"context"',
-    ...(source.json === undefined ? [] : ['\t"encoding/json"']),
+    ...(json === undefined ? [] : ['\t"encoding/json"']),
     '\t"fmt"',
     '\t"net/url"',
     '\t"os"',
@@ -154,8 +147,8 @@ function go({ names, source }: SnippetInput): string[] {
     ')',
     '',
     'func main() {',
-    ...(source.json === undefined ? [] : [
-      `\tdata, err := os.ReadFile(${str(source.json)})`,
+    ...(json === undefined ? [] : [
+      `\tdata, err := os.ReadFile(${str(json)})`,
       ...panicOnError,
       '\tvar settings map[string]any',
       '\tif err := json.Unmarshal(data, &settings); err != nil {',
@@ -183,10 +176,10 @@ function go({ names, source }: SnippetInput): string[] {
 }
 
 /** The two curl lines (one per header form); the key reaches curl on its standard input only. */
-export function curlLines({ names, source }: SnippetInput): string[] {
-  const value = (name: string) => (source.json === undefined
+export function curlLines({ names, json }: SnippetInput): string[] {
+  const value = (name: string) => (json === undefined
     ? shellVar(name)
-    : `$(jq -r ${shellWord(`.[${str(name)}]`)} ${shellWord(source.json)})`);
+    : `$(jq -r ${shellWord(`.[${str(name)}]`)} ${shellWord(json)})`);
   const url = `"${value(names.url)}/collections"`;
   return [
     `curl -sS -H @- ${url} <<<"api-key: ${value(names.apiKey)}"`,

@@ -24,14 +24,14 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
         'unless `cdktf.json` sets another `output`), whose backend configuration finds the state (cdktf\'s default: `terraform.<stack>.tfstate` in the project directory):'));
     if (published.length > 0) {
       const chdir = chdirOf(m);
-      out.push(...fence('bash', published.map((k) => `terraform ${chdir}output -raw ${k.expiresAtOutput}   # ${k.name}: the expiry from the last deploy, empty if none`)));
       out.push(
+        ...fence('bash', published.map((k) => `terraform ${chdir}output -raw ${k.expiresAtOutput}   # ${k.name}: the expiry from the last deploy, empty if none`)),
         `This works where the deploy ran. Elsewhere (a fresh checkout, another machine), run \`terraform ${chdir}init -input=false\` once after \`${SYNTH_COMMAND}\`, ` +
           'with the state reachable (the same backend, or the state file in the project directory).',
       );
     }
-    out.push('');
     out.push(
+      '',
       'For a key without an expiry (an older admin key, or no expiration set), `createdOn` and `rotateAfterDays` give the due date, ' +
         'and synth warns once it has passed.',
     );
@@ -49,14 +49,10 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
   const store = 'Store the new key in the resource that the key\'s token refers to (`ApiKeySource.fromToken`)';
   const hand = tokens && variables ? `${store}, or for a key from a variable set the variable to the new key (section 3),`
     : tokens ? store : 'Set the variable to the new key (section 3)';
-  let proof: string;
-  if (!on) {
-    proof = 'Nothing proves the new key (`healthCheck.enabled: false`): the deploy uses it without any check.';
-  } else {
-    proof = 'The key\'s health check runs again, because the key changed, and proves the new key on every cluster it covers ' +
+  const proof = !on ? 'Nothing proves the new key (`healthCheck.enabled: false`): the deploy uses it without any check.'
+    : 'The key\'s health check runs again, because the key changed, and proves the new key on every cluster it covers ' +
       (tokens && !variables ? '(Terraform hides its lines when it passes; a failure is shown).'
         : tokens ? '(and reads its expiry; for a key from `ApiKeySource.fromToken` Terraform hides the lines when it passes).' : '(and reads its expiry).');
-  }
   const deploy = deployCommand(m);
   // Per stack, not per access: another access of the stack may hold the other keys.
   const others = variables ? ' The deploy needs every key of the stack: keep the variables of any key you are not rotating set to its current value.' : '';

@@ -40,7 +40,7 @@ export function snippetsSection(m: GuideModel, h: Heading): string[] {
     const names = namesOf(grant, delivery);
     const input: SnippetInput = {
       names,
-      source: { json: delivery?.target.kind === 'json' ? delivery.target.file : undefined },
+      json: delivery?.target.kind === 'json' ? delivery.target.file : undefined,
       restPort: c.restPort,
       grpcPort: c.grpcPort,
     };

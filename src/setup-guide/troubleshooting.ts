@@ -23,7 +23,7 @@ export function troubleshootingSection(m: GuideModel, h: Heading): string[] {
     ...table(['Message', 'When', 'Fix'], [
       ['`Qdrant API key "<name>" has no value: run read -rs TF_VAR_…`', 'before any check (the plan)',
         'Set the key in the shell that runs the deploy (the `read -rs` line of section 3), then deploy again.'],
-      ...(tf ? terraformMessages() : nodeMessages()),
+      ...(tf ? TERRAFORM_MESSAGES : NODE_MESSAGES),
     ]),
   );
   // The option ranges, from the checker's own specs.
@@ -36,28 +36,24 @@ export function troubleshootingSection(m: GuideModel, h: Heading): string[] {
 }
 
 /** The bundled checker's and writer's messages that no check step reports. */
-function nodeMessages(): string[][] {
-  return [
-    ['`environment variable TF_VAR_… is not set` (from the check or the writer)', 'when a check starts, or while writing a file target',
-      'The key was given with `-var` or a `.tfvars` file, which the checks cannot read: export `TF_VAR_…` instead.'],
-    ['`refusing to change <file>: line N: QDRANT_… is already defined outside the managed block`',
-      'after the checks passed, while writing a file target; the file is left as it was',
-      'The app\'s file already defines one of our names outside the managed block: remove that line, or rename our entry (`secretNaming`).'],
-    ['`TF_VAR_… in the environment is not the value Terraform uses for variable …`', 'when a check starts, before any request',
-      'The key is set twice: exported, and by `-var`, a `.tfvars` or `*.auto.tfvars` file, which wins in Terraform. Give it one way only: export it, and remove the other.'],
-    [code(`${protocol.NODE_MISSING.checker.split(':')[0]}: …`), 'when a check starts',
-      'Install Node.js 18 or later on the machine that runs Terraform, or let Terraform check the keys itself: `healthCheck: { engine: CheckEngine.TERRAFORM }` (docs/engines.md).'],
-  ];
-}
+const NODE_MESSAGES = [
+  ['`environment variable TF_VAR_… is not set` (from the check or the writer)', 'when a check starts, or while writing a file target',
+    'The key was given with `-var` or a `.tfvars` file, which the checks cannot read: export `TF_VAR_…` instead.'],
+  ['`refusing to change <file>: line N: QDRANT_… is already defined outside the managed block`',
+    'after the checks passed, while writing a file target; the file is left as it was',
+    'The app\'s file already defines one of our names outside the managed block: remove that line, or rename our entry (`secretNaming`).'],
+  ['`TF_VAR_… in the environment is not the value Terraform uses for variable …`', 'when a check starts, before any request',
+    'The key is set twice: exported, and by `-var`, a `.tfvars` or `*.auto.tfvars` file, which wins in Terraform. Give it one way only: export it, and remove the other.'],
+  [code(`${protocol.NODE_MISSING.checker.split(':')[0]}: …`), 'when a check starts',
+    'Install Node.js 18 or later on the machine that runs Terraform, or let Terraform check the keys itself: `healthCheck: { engine: CheckEngine.TERRAFORM }` (docs/engines.md).'],
+];
 
 /** hashicorp/http's errors: what the Node checker reports as catalog failures, Terraform reports as the provider's. */
-function terraformMessages(): string[][] {
-  return [
-    ['`tls: failed to verify certificate: x509: certificate signed by unknown authority`', 'a request of the plan (not retried)',
-      'The cluster\'s certificate is not signed by a CA the runner trusts. For a private CA, set `healthCheck.caFile` to a PEM with every CA of the chain: it replaces the runner\'s roots.'],
-    ['`Error making request: GET <url> giving up after N attempt(s): … connection refused` (or `no such host`)', 'a request of the plan, after the retries',
-      'The runner cannot reach the cluster: check the URL and that the runner\'s network reaches its REST port. A destroy fails on it too: `terraform destroy -refresh=false` skips the reads.'],
-    ['`Error making request: GET <url> giving up after N attempt(s)` with no reason, or `request exceeded the specified timeout`', 'a request of the plan, after the retries',
-      'The cluster answered 5xx or 429 every time, or not in time: try again later, or raise `healthCheck.timeoutSeconds` or `retries`.'],
-  ];
-}
+const TERRAFORM_MESSAGES = [
+  ['`tls: failed to verify certificate: x509: certificate signed by unknown authority`', 'a request of the plan (not retried)',
+    'The cluster\'s certificate is not signed by a CA the runner trusts. For a private CA, set `healthCheck.caFile` to a PEM with every CA of the chain: it replaces the runner\'s roots.'],
+  ['`Error making request: GET <url> giving up after N attempt(s): … connection refused` (or `no such host`)', 'a request of the plan, after the retries',
+    'The runner cannot reach the cluster: check the URL and that the runner\'s network reaches its REST port. A destroy fails on it too: `terraform destroy -refresh=false` skips the reads.'],
+  ['`Error making request: GET <url> giving up after N attempt(s)` with no reason, or `request exceeded the specified timeout`', 'a request of the plan, after the retries',
+    'The cluster answered 5xx or 429 every time, or not in time: try again later, or raise `healthCheck.timeoutSeconds` or `retries`.'],
+];
