@@ -1,8 +1,8 @@
 /** The messages of the checker's gRPC calls: framing, statuses, and a tiny protobuf reader for its two answers. */
-import { RuntimeError, codeOf } from '../runtime/errors';
+import { RuntimeError } from '../runtime/errors';
 import { clip } from '../runtime/text';
 
-/** At most this many bytes of one answer are read, and decoded: Qdrant's answers to the checker are a few hundred bytes. */
+/** At most this many bytes of one answer are read: Qdrant's answers to the checker are a few hundred bytes. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 /** gRPC status codes used here (https://grpc.github.io/grpc/core/md_doc_statuscodes.html). */
@@ -60,47 +60,30 @@ export function encodeEmpty(): Buffer {
   return Buffer.alloc(5);
 }
 
-function tooLarge(): RuntimeError {
-  return new RuntimeError(`the decoded answer is more than 1 MiB (${MAX_RESPONSE_BYTES} bytes)`, 'ERR_GRPC_TOO_LARGE');
-}
+/** The message encodings a call accepts (its grpc-accept-encoding): Qdrant's answers are small. */
+export const ACCEPT_ENCODINGS = Object.freeze(['identity']);
 
-/**
- * A body's message payloads, gzip undone, MAX_RESPONSE_BYTES decoded at most (ERR_GRPC_TOO_LARGE:
- * a few KB of gzip can hold a GB); a message compressed but not as `accepted`, or malformed: ERR_GRPC_FRAME.
- */
-export function decodeFrames(body: Buffer, encoding?: string, accepted?: readonly string[]): Buffer[] {
+/** A body's message payloads; a compressed message (the client accepts none) or a malformed one: ERR_GRPC_FRAME. */
+export function decodeFrames(body: Buffer, encoding?: string): Buffer[] {
   const messages = [];
   let offset = 0;
-  let total = 0;
   while (offset < body.length) {
     if (body.length - offset < 5) throw new RuntimeError('truncated gRPC message header', 'ERR_GRPC_FRAME');
     const compressed = body[offset];
     const length = body.readUInt32BE(offset + 1);
     offset += 5;
     if (length > body.length - offset) throw new RuntimeError('truncated gRPC message', 'ERR_GRPC_FRAME');
-    let payload = body.subarray(offset, offset + length);
-    offset += length;
     if (compressed === 1) {
       const shown = JSON.stringify(clip(String(encoding ?? ''), 40));
-      if (accepted && !accepted.includes(encoding as string)) {
+      if (!ACCEPT_ENCODINGS.includes(encoding as string)) {
         throw new RuntimeError(`a message compressed with ${shown} (grpc-encoding), but the checker accepts only uncompressed ones ` +
-          `(grpc-accept-encoding: ${accepted.join(', ')}) — a server may compress only with an encoding the client accepts; check the gRPC address`, 'ERR_GRPC_FRAME');
+          `(grpc-accept-encoding: ${ACCEPT_ENCODINGS.join(', ')}) — a server may compress only with an encoding the client accepts; check the gRPC address`, 'ERR_GRPC_FRAME');
       }
-      if (encoding !== 'gzip') throw new RuntimeError(`compressed gRPC message with unsupported encoding ${shown}`, 'ERR_GRPC_FRAME');
-      // zlib is loaded only for a compressed message (Qdrant sends none): it costs a check process ~2 ms.
-      try {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        payload = (require('node:zlib') as typeof import('node:zlib')).gunzipSync(payload, { maxOutputLength: Math.max(1, MAX_RESPONSE_BYTES - total) });
-      } catch (err) {
-        if (codeOf(err) === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
-        throw new RuntimeError(`a gzip-compressed gRPC message that does not decompress (${clip(codeOf(err) || String(err), 40)})`, 'ERR_GRPC_FRAME');
-      }
-    } else if (compressed !== 0) {
-      throw new RuntimeError('invalid gRPC message flag', 'ERR_GRPC_FRAME');
+      throw new RuntimeError(`compressed gRPC message with unsupported encoding ${shown}`, 'ERR_GRPC_FRAME');
     }
-    total += payload.length;
-    if (total > MAX_RESPONSE_BYTES) throw tooLarge();
-    messages.push(Buffer.from(payload));
+    if (compressed !== 0) throw new RuntimeError('invalid gRPC message flag', 'ERR_GRPC_FRAME');
+    messages.push(Buffer.from(body.subarray(offset, offset + length)));
+    offset += length;
   }
   return messages;
 }

@@ -6,7 +6,7 @@
  */
 import * as http2 from 'node:http2';
 import { connect as tlsConnect, SecureContext } from 'node:tls';
-import { decodeFrames, decodeGrpcMessage, encodeEmpty, MAX_RESPONSE_BYTES, statusFromHttp } from './grpc-messages';
+import { ACCEPT_ENCODINGS, decodeFrames, decodeGrpcMessage, encodeEmpty, MAX_RESPONSE_BYTES, statusFromHttp } from './grpc-messages';
 import { USER_AGENT } from './rest';
 import { verifiedTls } from './trust';
 import { RuntimeError } from '../runtime/errors';
@@ -15,8 +15,6 @@ import { DEFAULT_GRPC_PORT, ParsedClusterUrl, parseClusterUrl, showUrl } from '.
 
 export { decodeHealthCheckReply, decodeListCollections, encodeEmpty, GrpcStatus } from './grpc-messages';
 
-/** The message encodings a call accepts (its grpc-accept-encoding): Qdrant's answers are small. */
-const ACCEPT_ENCODINGS = Object.freeze(['identity']);
 /** Metadata names the transport owns; a caller may not set them. */
 const RESERVED_METADATA = new Set(['content-type', 'te', 'user-agent', 'grpc-timeout', 'grpc-encoding', 'grpc-accept-encoding', 'host', 'connection']);
 
@@ -75,7 +73,7 @@ function answerOf(head: http2.IncomingHttpHeaders, trailers: http2.IncomingHttpH
     trailersOnly,
     httpStatus,
     contentType,
-    messages: framed ? decodeFrames(Buffer.concat(chunks), Array.isArray(encoding) ? encoding[0] : encoding, ACCEPT_ENCODINGS) : [],
+    messages: framed ? decodeFrames(Buffer.concat(chunks), Array.isArray(encoding) ? encoding[0] : encoding) : [],
   };
 }
 

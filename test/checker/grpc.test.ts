@@ -343,13 +343,12 @@ describe('messages and protobuf', () => {
     expect(() => decodeHealthCheckReply(Buffer.from([0x0b]))).toThrow(expect.objectContaining({ code: 'ERR_PROTOBUF' }));
   });
 
-  test('frames: the empty message, several messages, gzip, truncation', () => {
+  test('frames: the empty message, several messages, a compressed one refused, truncation', () => {
     expect(encodeEmpty()).toEqual(Buffer.from([0, 0, 0, 0, 0]));
     expect(frame(realList).subarray(0, 5)).toEqual(Buffer.from([0, 0, 0, 0, realList.length]));
     expect(decodeFrames(Buffer.concat([frame(realHealth), encodeEmpty()]))).toEqual([realHealth, Buffer.alloc(0)]);
     const gz = zlib.gzipSync(realList);
     const compressed = Buffer.concat([Buffer.from([1, 0, 0, 0, gz.length]), gz]);
-    expect(decodeFrames(compressed, 'gzip')).toEqual([realList]);
     expect(() => decodeFrames(compressed)).toThrow(expect.objectContaining({ code: 'ERR_GRPC_FRAME' }));
     expect(() => decodeFrames(Buffer.from([0, 0, 0, 0, 9, 1]))).toThrow(expect.objectContaining({ code: 'ERR_GRPC_FRAME' }));
   });
