@@ -7,7 +7,7 @@
 import { commonFailure, isQdrantRefusal, networkFailure } from './answers';
 import { failure, Failure } from './failures';
 import { GrpcAnswer, GrpcClient, openGrpc } from './grpc';
-import { decodeHealthCheckReply, encodeEmpty, GrpcStatus } from './grpc-messages';
+import { decodeHealthCheckReply, GrpcStatus } from './grpc-messages';
 import { NO_KEY_TEXT } from './probes';
 import type { CheckReport } from './report';
 import { credential, h2Error } from './rest';
@@ -31,7 +31,7 @@ type GrpcContext = Omit<CheckContext, 'rest'> & { readonly restProven: Promise<b
 /** One call with retries within the deadline (an HTTP/2 reset is retried as a reset connection, as on REST): its answer, or why none. */
 async function ask(ctx: GrpcContext, client: GrpcClient, path: string, metadata: Record<string, string>, first = false) {
   const o = await withRetries(ctx,
-    (timeoutMs) => client.call(path, { metadata, message: encodeEmpty(), timeoutMs }).catch((err) => {
+    (timeoutMs) => client.call(path, { metadata, timeoutMs }).catch((err) => {
       // The first call over http:// reset before any answer: most likely a TLS port, which a new
       // attempt would not change (http:// is for loopback only, where no proxy resets streams).
       if (first && ctx.target.protocol === 'http:' && codeOf(err) === 'ERR_HTTP2_STREAM_ERROR') throw new RuntimeError(messageOf(err), PLAIN_TO_TLS);
