@@ -10,7 +10,7 @@ import { checkMany } from './batch';
 import { checkClusterAccess } from './check';
 import type { CheckOptions, Grant, SharedCheckOptions } from './options';
 import { CheckReport, formatReport, formatSummary, formatWarnings } from './report';
-import { optionsHelp, parseArgs, withDefaults } from '../runtime/args';
+import { EXTRA_ARGUMENT, optionsHelp, parseArgs, withDefaults } from '../runtime/args';
 import { RunIo, envValue, runCli } from '../runtime/cli';
 import { RuntimeError } from '../runtime/errors';
 import { readInputFile, resolveValue } from '../runtime/input-file';
@@ -57,9 +57,6 @@ check and writes).
 Exit codes: 0 all steps passed; 1 the check failed; 2 usage error (bad option, URL or
 number; key variable missing or empty, or not the key --key-sha256-env names).
 `;
-
-// Not echoed: a stray argument is often a key pasted where it does not belong.
-const EXTRA_ARGUMENT = 'unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)';
 
 const SECRET_FLAG_HINT = 'keys are never taken as arguments (they would show in the process list and shell history); ' +
   'put the key in the environment variable QDRANT_API_KEY, or name another variable with --key-env NAME';

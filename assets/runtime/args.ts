@@ -7,6 +7,9 @@ import { isEnvName } from './names';
 import type { OptionSpec } from './protocol';
 import { showable } from './text';
 
+/** Not echoed: a stray argument is often a key pasted where it does not belong. */
+export const EXTRA_ARGUMENT = 'unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)';
+
 const FLAG_LOOKS_SECRET = /(^-k$)|key(?!-env)|token|secret|passw/i;
 const NOT_SHOWN = '(not shown: it may be a key)';
 const NUMBER_RE = /^[0-9]+(\.[0-9]+)?$/;

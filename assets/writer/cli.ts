@@ -7,7 +7,7 @@
 import { apply, FileCommand, removeDropped } from './commands';
 import { fileList, readEntries, secretsOf } from './input';
 import { cleanupForExit } from './lock';
-import { optionsHelp, parseArgs, withDefaults } from '../runtime/args';
+import { EXTRA_ARGUMENT, optionsHelp, parseArgs, withDefaults } from '../runtime/args';
 import { RunIo, runCli } from '../runtime/cli';
 import { RUN, RuntimeError } from '../runtime/errors';
 import { isOwner, OWNER_RULE } from '../runtime/names';
@@ -46,7 +46,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
   const spec = command === 'remove-dropped' ? DROPPED_OPTIONS : FILE_OPTIONS;
   const { values, positionals } = parseArgs(spec, rest);
   if (values.help) return { help: true };
-  if (positionals.length > 0) throw new RuntimeError('unexpected extra argument (not shown, it may be a secret); options start with -- (see --help)');
+  if (positionals.length > 0) throw new RuntimeError(EXTRA_ARGUMENT);
   const o = withDefaults(spec, values) as { file?: string; format: FileCommand['format']; owner?: string; deployCommand: string };
   if (command === 'remove-dropped') {
     if (o.owner === undefined || o.owner === '') throw new RuntimeError('--owner is required: the construct path of the ClusterAccess that owns the entries');
