@@ -92,13 +92,6 @@ function secretsInArgs(argv: readonly string[], env: RunIo['env']): (string | un
   return secrets;
 }
 
-/** The options of the command line, defaults applied (their types are the specs' in runtime/protocol.ts). */
-type CheckCommandLine = Pick<Required<CheckOptions>, 'header' | 'access' | 'deployCommand'> & Record<'keyEnv', string>
-  & Record<'timeout' | 'retries' | 'concurrency' | 'minValidityDays' | 'warnValidityDays', number>
-  & Partial<Record<'url' | 'grpcUrl' | 'grantsEnv' | 'grantsFile' | 'grantsSha256' | 'keySha256Env' | 'ca' | 'label' | 'guide', string>
-  & Record<'deadline', number>
-  & Record<'readCollections' | 'writeCollections', string[]> & Record<'allowOpen' | 'allowExcessAccess' | 'json' | 'help', true>>;
-
 /** With --key-sha256-env: the key must be the one whose sha256 it holds (TF_VAR_ loses to -var and .tfvars). Nothing of either is shown. */
 function checkKeyHash(o: { keyEnv: string; keySha256Env: string }, env: RunIo['env'], apiKey: string): void {
   const expected = envValue(env, o.keySha256Env);
@@ -135,7 +128,7 @@ function verifyKey(rest: readonly string[], env: RunIo['env']): { help: true } |
   const { values, positionals } = parseArgs(VERIFY_KEY_OPTIONS, rest, SECRET_FLAG_HINT);
   if (values.help) return { help: true };
   if (positionals.length > 0) throw new RuntimeError(EXTRA_ARGUMENT);
-  const o = withDefaults(VERIFY_KEY_OPTIONS, values) as unknown as { keyEnv: string; keySha256Env?: string; deployCommand: string };
+  const o = withDefaults(VERIFY_KEY_OPTIONS, values);
   if (o.keySha256Env === undefined) throw new RuntimeError(`verify-key needs ${CHECK_OPTIONS.keySha256Env.flag} NAME: the variable holding the sha256 of the key`);
   readKey(o, values.keyEnv !== undefined, env);
   return { verified: true };
@@ -163,7 +156,7 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']): { 
   const { values, positionals } = parseArgs(CHECK_OPTIONS, rest, SECRET_FLAG_HINT);
   if (values.help) return { help: true };
   if (positionals.length > 0) throw new RuntimeError(EXTRA_ARGUMENT);
-  const o = withDefaults(CHECK_OPTIONS, values) as unknown as CheckCommandLine;
+  const o = withDefaults(CHECK_OPTIONS, values);
   if ([o.url, o.grantsEnv, o.grantsFile].filter((v) => v !== undefined).length !== 1) {
     throw new RuntimeError('give one of --url <base_url> (one cluster), --grants-env NAME or --grants-file FILE (several)');
   }

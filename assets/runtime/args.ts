@@ -119,14 +119,22 @@ function refuseInTwoLists(options: Record<string, OptionSpec>, values: Record<st
   }
 }
 
+/** The value of an option, by its spec (coerce): an enum's value, a number, true for a flag, a list, or a string. */
+type ValueOf<S> = S extends { values: readonly (infer V)[] } ? V : S extends { min: number } ? number
+  : S extends { type: 'boolean' } ? true : S extends { type: 'list' } ? string[] : string;
+
+/** A command line's options, defaults applied: an option with a default is always there. */
+export type CommandLine<O> = { [K in keyof O as O[K] extends { default: unknown } ? K : never]: ValueOf<O[K]> }
+  & { [K in keyof O as O[K] extends { default: unknown } ? never : K]?: ValueOf<O[K]> };
+
 /** The values given plus the defaults of the options not given. */
-export function withDefaults(options: Record<string, OptionSpec>, values: Record<string, unknown>): Record<string, unknown> {
+export function withDefaults<O extends Record<string, OptionSpec>>(options: O, values: Record<string, unknown>): CommandLine<O> {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(options)) {
     if (values[name] !== undefined) out[name] = values[name];
     else if (spec.default !== undefined) out[name] = spec.default;
   }
-  return out;
+  return out as CommandLine<O>;
 }
 
 /** The options part of a usage text, generated from the specs (so help and parser never differ). */

@@ -17,8 +17,8 @@ export interface OptionSpec {
   readonly describe: string;
 }
 
-// Typed builders: a ranged option's bounds and default, an enum's values, are known to the callers.
-const option = (spec: OptionSpec): OptionSpec => spec;
+// Typed builders: an option's type, a ranged option's bounds and default, an enum's values, are known to the callers.
+const option = <S extends OptionSpec>(spec: S): S => spec;
 const bounded = (spec: OptionSpec & { min: number; max: number }): OptionSpec & { min: number; max: number } => spec;
 const ranged = (spec: OptionSpec & { min: number; max: number; default: number }): OptionSpec & { min: number; max: number; default: number } => spec;
 const oneOf = <V extends string>(spec: OptionSpec & { values: readonly V[]; default: V }): OptionSpec & { values: readonly V[]; default: V } => spec;
