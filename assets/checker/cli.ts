@@ -176,27 +176,18 @@ export function parseCommandLine(argv: readonly string[], env: RunIo['env']): { 
     grants = parsed.map((g: unknown, i) => (g && typeof g === 'object' && !Array.isArray(g)
       ? Object.fromEntries(Object.entries(g).map(([k, v]) => [k, resolveValue(v, env, `grant ${i + 1} ${k}`)])) : g) as Grant);
   }
+  // The API's options (SharedCheckOptions, Grant): the command line's of the same name, and four it names otherwise.
+  const { ca, timeout, deadline, allowOpen, json, concurrency, keyEnv, keySha256Env, grantsEnv, grantsFile, grantsSha256, ...same } = o;
   const options = {
-    url: o.url,
-    grpcUrl: o.grpcUrl,
+    ...same,
     apiKey,
-    header: o.header,
-    caFile: o.ca,
-    label: o.label,
-    timeoutSeconds: o.timeout,
-    deadlineSeconds: o.deadline,
-    retries: o.retries,
-    requireAuth: !o.allowOpen,
-    access: o.access,
-    readCollections: o.readCollections,
-    writeCollections: o.writeCollections,
+    caFile: ca,
+    timeoutSeconds: timeout,
+    deadlineSeconds: deadline,
+    requireAuth: !allowOpen,
     allowExcessAccess: Boolean(o.allowExcessAccess),
-    minValidityDays: o.minValidityDays,
-    warnValidityDays: o.warnValidityDays,
-    deployCommand: o.deployCommand,
-    guide: o.guide,
   };
-  return { json: Boolean(o.json), options, grants, concurrency: o.concurrency };
+  return { json: Boolean(json), options, grants, concurrency };
 }
 
 export async function main(io: RunIo): Promise<number> {
