@@ -17,22 +17,11 @@ export const GrpcStatus = Object.freeze({
   UNAUTHENTICATED: 16,
 });
 
-/** Percent-decodes grpc-message (gRPC's HTTP/2 spec); malformed escapes stay as they are. */
+/** Percent-decodes grpc-message (gRPC's HTTP/2 spec): each run of escapes as UTF-8 bytes; malformed escapes stay as they are. */
 export function decodeGrpcMessage(value: string | string[] | undefined): string {
   if (value === undefined) return '';
   const text = Array.isArray(value) ? value.join(',') : String(value);
-  if (!text.includes('%')) return text;
-  const bytes = [];
-  for (let i = 0; i < text.length; i++) {
-    const hex = text.slice(i + 1, i + 3);
-    if (text[i] === '%' && /^[0-9a-fA-F]{2}$/.test(hex)) {
-      bytes.push(parseInt(hex, 16));
-      i += 2;
-    } else {
-      for (const b of Buffer.from(text[i], 'utf8')) bytes.push(b);
-    }
-  }
-  return Buffer.from(bytes).toString('utf8');
+  return text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
 }
 
 /** The gRPC status for an answer without grpc-status (gRPC's "HTTP to gRPC status code mapping"). */
