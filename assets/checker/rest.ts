@@ -1,8 +1,6 @@
 /**
- * The checker's REST transport: node:http(s) directly, so redirects are never followed and TLS is
- * always verified; at most one credential header. Retries on network errors, timeouts, 5xx and 429
- * (Retry-After honoured), never on 401/403. One TLS connection per cluster offers HTTP/2 (Qdrant
- * speaks it): every request is a stream on it, one handshake where HTTP/1.1 needs one per request.
+ * The checker's REST transport: node:http(s) directly, so redirects are never followed and TLS is always verified. One TLS
+ * connection per cluster offers HTTP/2 (Qdrant speaks it): every request is a stream on it, one handshake for them all.
  */
 import * as http from 'node:http';
 import * as http2 from 'node:http2';
@@ -242,13 +240,9 @@ function sendH2(session: http2.ClientHttp2Session | undefined, method: string, p
 
 /** Delay before the next attempt, or undefined when this answer must not be retried. */
 function retryDelay(res: Answer, backoffMs: number): number | undefined {
-  if (res.status === 429) {
-    const retryAfter = retryAfterSeconds(res);
-    if (retryAfter !== undefined) return retryAfter * 1000; // bounded by the deadline
-  } else if (res.status < 500) {
-    return undefined; // includes 401/403: a rejected key is never retried
-  }
-  return backoffMs;
+  const retryAfter = retryAfterSeconds(res); // a 429's only; bounded by the deadline
+  if (retryAfter !== undefined) return retryAfter * 1000;
+  return res.status === 429 || res.status >= 500 ? backoffMs : undefined; // never 401/403: a rejected key is not retried
 }
 
 /** A probe's request to `path` with retries, bounded by the check's deadline. */
