@@ -17,9 +17,8 @@ export interface OptionSpec {
   readonly describe: string;
 }
 
-// Typed builders: an option's type, a ranged option's bounds and default, an enum's values, are known to the callers.
+// Typed builders: an option keeps its own type, the ranged ones with a default share one (src/ lists them together), an enum's values are literal.
 const option = <S extends OptionSpec>(spec: S): S => spec;
-const bounded = (spec: OptionSpec & { min: number; max: number }): OptionSpec & { min: number; max: number } => spec;
 const ranged = (spec: OptionSpec & { min: number; max: number; default: number }): OptionSpec & { min: number; max: number; default: number } => spec;
 const oneOf = <V extends string>(spec: OptionSpec & { values: readonly V[]; default: V }): OptionSpec & { values: readonly V[]; default: V } => spec;
 
@@ -35,7 +34,7 @@ export const CHECK_OPTIONS = {
   ca: option({ flag: '--ca', type: 'string', valueName: 'FILE', describe: 'PEM CA certificate(s) to trust in addition to Node\'s bundled roots and NODE_EXTRA_CA_CERTS (the OS trust store only when NODE_OPTIONS asks: --use-openssl-ca, or on Node 22.15 and later --use-system-ca)' }),
   timeout: ranged({ flag: '--timeout', type: 'number', min: 1, max: 300, default: 10, unit: 'seconds', valueName: 'SECONDS', describe: 'Timeout of each request' }),
   retries: ranged({ flag: '--retries', type: 'integer', min: 0, max: 10, default: 3, valueName: 'N', describe: 'Retries on network errors, timeouts, 5xx and 429 (never on 401/403)' }),
-  deadline: bounded({ flag: '--deadline', type: 'number', min: 1, max: 3600, unit: 'seconds', valueName: 'SECONDS', defaultText: 'max(60, 4 x --timeout)', describe: 'Time limit for each cluster\'s check, retries and reading the CA included' }),
+  deadline: option({ flag: '--deadline', type: 'number', min: 1, max: 3600, unit: 'seconds', valueName: 'SECONDS', defaultText: 'max(60, 4 x --timeout)', describe: 'Time limit for each cluster\'s check, retries and reading the CA included' }),
   concurrency: ranged({ flag: '--concurrency', type: 'integer', min: 1, max: 64, default: 8, valueName: 'N', describe: 'Clusters checked at the same time' }),
   allowOpen: option({ flag: '--allow-open', type: 'boolean', describe: 'Pass, with a note, when a cluster needs no key at all' }),
   access: oneOf({ flag: '--access', type: 'enum', values: ['any', 'read-only', 'manage', 'collections'], default: 'any', describe: 'The access the key must have: any valid key; global read-only; manage; or exactly the listed collections' }),
