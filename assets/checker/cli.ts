@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 /**
- * The checker's CLI (Terraform's local-exec runs one process per key; the package's bin). Beyond
- * runtime/cli.ts's redaction: the values of the variables --key-env and --key-sha256-env name are
- * secrets before parsing, any JWT printed is [redacted], and a variable's name is shown only when
- * it reads like one (`--key-env <the key>` is an easy mistake).
+ * The checker's CLI, one process per key (Terraform's local-exec). Beyond runtime/cli.ts's redaction, the values of the
+ * variables --key-env and --key-sha256-env name, and any JWT printed, are secrets before parsing.
  */
 import { parseJson } from './answers';
 import { checkMany } from './batch';

@@ -1,8 +1,4 @@
-/**
- * The failure catalog: every way a check can fail, its line's phrase, the likely cause and the fix.
- * Every failure message is built through failure(), and the setup guide's troubleshooting table is
- * generated from this list, so the two cannot drift apart.
- */
+/** The failure catalog: every message is built through failure(), the setup guide's troubleshooting table from this list. */
 
 /** [id, phrase, cause, fix] of every failure: the catalog's rows. */
 const CATALOG = [

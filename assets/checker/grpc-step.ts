@@ -1,8 +1,6 @@
 /**
- * The gRPC step of a check, over one HTTP/2 connection: Qdrant/HealthCheck without a key proves
- * the address is Qdrant's gRPC endpoint (an edge's refusal is asked again with the key); then
- * Collections/List with the key (0 accepted, 16 rejected, 7 forbidden or expired) and without it
- * (16 or 7 enforced, 0 open), at once. Retries like REST, within the check's deadline.
+ * The gRPC step: Qdrant/HealthCheck without a key proves a Qdrant gRPC endpoint (an edge's refusal is asked again with the key);
+ * then Collections/List with the key (0 accepted, 16 rejected, 7 forbidden or expired) and without it (16 or 7 enforced, 0 open).
  */
 import { commonFailure, isQdrantRefusal, networkFailure } from './answers';
 import { failure, Failure } from './failures';

@@ -1,8 +1,6 @@
 /**
- * The checker's gRPC client: unary calls over HTTP/2, TLS always verified (trust.ts), http:// for
- * loopback only. One call is one stream: no retries, every answer returned as read. Errors keep
- * Node's code, or: CHECK_TIMEOUT, ERR_GRPC_TOO_LARGE, ERR_GRPC_FRAME, ERR_GRPC_USAGE, ERR_GRPC_CLOSED.
- * Credentials go only into the metadata the caller passes.
+ * The checker's gRPC client: unary calls over HTTP/2, TLS always verified (trust.ts); one call is one stream, no retries.
+ * Errors keep Node's code, or: CHECK_TIMEOUT, ERR_GRPC_TOO_LARGE, ERR_GRPC_FRAME, ERR_GRPC_USAGE (the URL), ERR_GRPC_CLOSED.
  */
 import * as http2 from 'node:http2';
 import { connect as tlsConnect, SecureContext } from 'node:tls';

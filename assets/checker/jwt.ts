@@ -1,7 +1,6 @@
 /**
- * What a key that is a JWT says about itself: its expiry, its access in words, the collections it
- * names. The signature is NOT verified: the server has verified the key by then, and the names can
- * only add to what its answers show. Nothing else of the token is returned.
+ * What a key that is a JWT says about itself: expiry, access in words, the collections it names. The signature is NOT
+ * verified: the server has verified the key by then, and the names only add to what its answers show.
  */
 import { plural } from '../runtime/text';
 
