@@ -1,7 +1,6 @@
 /**
- * The check of one grant: root and enforced (keyless) first, nothing keyed until the address proved
- * to be Qdrant; then key and the access probes together as streams of one HTTP/2 connection, gRPC
- * alongside on its own: two TLS handshakes a check.
+ * The check of one grant: root and enforced (keyless) first, nothing keyed until the address proved Qdrant's; then key and
+ * the access probes as streams of one HTTP/2 connection, gRPC alongside on its own: two TLS handshakes a check.
  */
 import { Failure, inGuide, tableFailure, withFix } from './failures';
 import { CheckOptions, Grant, parseBaseUrl, prepare, Prepared, withoutSecrets } from './options';

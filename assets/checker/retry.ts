@@ -40,9 +40,8 @@ function backoff(bounds: Bounds, n: number): number {
 }
 
 /**
- * Calls `once` until the retries are used up, the deadline comes, or the outcome is final: an error
- * not in RETRYABLE_CODES, or an answer for which `delayFor` (the wait before the next attempt, given
- * the backoff's) says undefined. A request cut short by the deadline (byDeadline) ends as the deadline.
+ * Calls `once` until the retries are used up, the deadline comes, or the outcome is final: an error not retryable, or an
+ * answer `delayFor` (given the backoff's wait) gives no wait for. A request the deadline cut short ends as the deadline.
  */
 export async function withRetries<T>(bounds: Bounds, once: (timeoutMs: number, byDeadline: boolean) => Promise<T>,
   delayFor: (value: T, backoffMs: number) => number | undefined): Promise<Outcome<T>> {

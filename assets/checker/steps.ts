@@ -54,9 +54,8 @@ async function run(ctx: CheckContext, report: CheckReport, id: ProbeId): Promise
 const REFUSED: Partial<Record<FailureId, CheckReport['keyStatus']>> = { 'key-rejected': 'rejected', 'key-not-received': 'rejected', 'key-expired': 'expired' };
 
 /**
- * Root without the key: Qdrant's version JSON (GET / needs no key) proves the address before
- * anything keyed goes there. An edge that wants a key even here gets root asked again with it
- * (`root-keyed`); anything else fails the step, and the key is never sent.
+ * Root without the key: Qdrant's version JSON (GET / needs no key) proves the address before anything keyed goes there. An
+ * edge that wants a key even here gets root asked again with it (`root-keyed`); anything else fails, the key never sent.
  */
 export async function stepRoot(ctx: CheckContext, report: CheckReport, id: 'root' | 'root-keyed' = 'root'): Promise<Verdict> {
   const { o, j } = await run(ctx, report, id);

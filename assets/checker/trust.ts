@@ -1,7 +1,6 @@
 /**
- * The TLS trust of a check with an extra CA file: Node's roots + NODE_EXTRA_CA_CERTS (which a `ca`
- * option would drop) + the file, added to the default context (~1 ms; `ca: [...rootCertificates]`
- * costs ~20 ms a process), or as that list on a Node without `addCACert`.
+ * The TLS trust of a check with an extra CA file: Node's roots, NODE_EXTRA_CA_CERTS (which a `ca` option would drop) and the
+ * file, added to the default context (~1 ms; `ca: [...rootCertificates]` costs ~20 ms a process) where Node has `addCACert`.
  */
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
