@@ -64,11 +64,9 @@ export function decodeFrames(body: Buffer, encoding?: string): Buffer[] {
     if (length > body.length - offset) throw new RuntimeError('truncated gRPC message', 'ERR_GRPC_FRAME');
     if (compressed === 1) {
       const shown = JSON.stringify(clip(String(encoding ?? ''), 40));
-      if (!ACCEPT_ENCODINGS.includes(encoding as string)) {
-        throw new RuntimeError(`a message compressed with ${shown} (grpc-encoding), but the checker accepts only uncompressed ones ` +
-          `(grpc-accept-encoding: ${ACCEPT_ENCODINGS.join(', ')}) — a server may compress only with an encoding the client accepts; check the gRPC address`, 'ERR_GRPC_FRAME');
-      }
-      throw new RuntimeError(`compressed gRPC message with unsupported encoding ${shown}`, 'ERR_GRPC_FRAME');
+      throw new RuntimeError(ACCEPT_ENCODINGS.includes(encoding as string) ? `compressed gRPC message with unsupported encoding ${shown}`
+        : `a message compressed with ${shown} (grpc-encoding), but the checker accepts only uncompressed ones (grpc-accept-encoding: ` +
+        `${ACCEPT_ENCODINGS.join(', ')}) — a server may compress only with an encoding the client accepts; check the gRPC address`, 'ERR_GRPC_FRAME');
     }
     if (compressed !== 0) throw new RuntimeError('invalid gRPC message flag', 'ERR_GRPC_FRAME');
     messages.push(Buffer.from(body.subarray(offset, offset + length)));

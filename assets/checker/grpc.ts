@@ -67,7 +67,6 @@ function answerOf(head: http2.IncomingHttpHeaders, trailers: http2.IncomingHttpH
 /** A client for `url`; `timeoutMs`: one call's default limit, connect to last byte. Connects on the first call, anew after a failure. */
 export function openGrpc(url: string, options: { secureContext?: SecureContext; timeoutMs: number }) {
   const target = parseGrpcUrl(url);
-  const secureContext = options.secureContext;
   let session: http2.ClientHttp2Session | undefined;
   let sessionError: Error | undefined;
   let closed = false;
@@ -77,10 +76,8 @@ export function openGrpc(url: string, options: { secureContext?: SecureContext; 
     if (session && !session.closed && !session.destroyed) return session;
     sessionError = undefined;
     // TLS made here, not by http2.connect: Node 18's http2 sends an IP address as SNI (warning DEP0123).
-    const tlsOptions = { host: target.hostname, port: target.port, ALPNProtocols: ['h2'], ...verifiedTls(target.hostname, secureContext) };
-    const s = target.protocol === 'https:'
-      ? http2.connect(target.origin, { createConnection: () => tlsConnect(tlsOptions) })
-      : http2.connect(target.origin);
+    const tlsOptions = { host: target.hostname, port: target.port, ALPNProtocols: ['h2'], ...verifiedTls(target.hostname, options.secureContext) };
+    const s = http2.connect(target.origin, target.protocol === 'https:' ? { createConnection: () => tlsConnect(tlsOptions) } : {});
     // Reported through the calls it fails (and a listener keeps it from throwing).
     s.on('error', (err) => {
       sessionError = err;
