@@ -25,10 +25,6 @@ export function isEphemeralVariable(variable: TerraformVariable): boolean {
   return variableAttribute(variable, 'ephemeral') === true;
 }
 
-export function makeEphemeral(variable: TerraformVariable): void {
-  variable.addOverride('ephemeral', true);
-}
-
 /** A trigger that is unknown until apply: the resource is replaced, and its provisioners run, on every deploy. */
 export function everyDeploy(): Record<string, string> {
   return { run: Fn.timestamp() };
