@@ -146,7 +146,7 @@ export class ApiKey extends Construct {
     this.keyVersion = typeof p.keyVersion === 'number' ? p.keyVersion : undefined;
     const outputName = names.keyExpiryOutputName(snake);
     support.guardKey(this);
-    const clash = support.claimVariable(variableName, this.node.path) ?? support.claimOutput(outputName, this.node.path);
+    const clash = support.claim('variable', variableName, this.node.path) ?? support.claim('output', outputName, this.node.path);
     if (clash && !isSibling(this, clash)) this._errors.push(errors.keyNameClash(this.keyName, variableName, clash));
 
     if (this.ephemeral) {
