@@ -13,7 +13,8 @@ import { localExec } from './null-resource';
 import { variableAttribute } from './references';
 import { protocol } from './runtime';
 
-const KEY_SHA256_ENV = 'QCA_KEY_SHA256';
+/** The variable that hands the runtime a key's expected sha256 (`keySha256Env`), for the check and keyGuard alike. */
+export const KEY_SHA256_ENV = 'QCA_KEY_SHA256';
 
 /** Files beside `cdk.tf.json`: Terraform reads the first, OpenTofu the second in its place (same base name). */
 export const VERSION_FILES = { terraform: 'qdrant-ephemeral-keys.tf.json', tofu: 'qdrant-ephemeral-keys.tofu.json' } as const;
