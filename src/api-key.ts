@@ -4,7 +4,7 @@ import type { ApiKeyOptions } from './api-key-options';
 import { ApiKeySource } from './api-key-source';
 import { Cluster } from './cluster';
 import { KeyAccess } from './key-access';
-import { ephemeralProblems, isEphemeralVariable, keyTriggers, makeEphemeral } from './private/ephemeral';
+import { ephemeralProblems, isEphemeralVariable, keyTriggers } from './private/ephemeral';
 import { errors, nameShown, plainName } from './private/errors';
 import { KeyExpiry } from './private/key-expiry';
 import { checkStruct, onlyByFactory } from './private/props';
@@ -128,7 +128,7 @@ export class ApiKey extends Construct {
             `and set TF_VAR_${variableName}.`,
         }),
       }), variableName);
-      if (this.ephemeral) makeEphemeral(this.variable);
+      if (this.ephemeral) this.variable.addOverride('ephemeral', true);
       this.source = ApiKeySource.fromVariable(this.variable);
       const other = AppSupport.of(this).keyVariableInOtherStack(variableName, this);
       if (other !== undefined) Annotations.of(this).addWarning(errors.keyVariableShared(this.keyName, `TF_VAR_${variableName}`, other, TerraformStack.of(this).node.id));
@@ -136,7 +136,7 @@ export class ApiKey extends Construct {
     this.keyVersion = typeof p.keyVersion === 'number' ? p.keyVersion : undefined;
     const outputName = names.keyExpiryOutputName(snake);
     support.guardKey(this);
-    const clash = support.claimVariable(variableName, this.node.path) ?? support.claimOutput(outputName, this.node.path);
+    const clash = support.claim('variable', variableName, this.node.path) ?? support.claim('output', outputName, this.node.path);
     if (clash && !isSibling(this, clash)) this._errors.push(errors.keyNameClash(this.keyName, variableName, clash));
 
     if (this.ephemeral) {

@@ -134,7 +134,7 @@ export class Cluster extends Construct {
     const support = StackSupport.of(this);
     const outputs = [['RestEndpoint', 'REST', this.restEndpoint], ['GrpcEndpoint', 'gRPC', this.grpcEndpoint]]
       .map(([outputId, what, value]) => ({ id: outputId, what, value, name: `${this.outputPrefix}_${what.toLowerCase()}_endpoint` }));
-    const clash = outputs.map((o) => support.claimOutput(o.name, this.node.path)).find((other) => other !== undefined);
+    const clash = outputs.map((o) => support.claim('output', o.name, this.node.path)).find((other) => other !== undefined);
     // A sibling's clash is reported by its ClusterAccess.
     if (clash && !isSibling(this, clash)) this.problems.push(errors.clusterOutputClash(this.clusterName, this.outputPrefix, clash));
     // The name goes into the stack only once it is known to be plain (no "${" for Terraform to read).

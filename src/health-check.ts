@@ -8,7 +8,7 @@ import * as path from 'path';
 import { Annotations, AssetType, Fn, Lazy, Op, TerraformAsset, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import type { ApiKey } from './api-key';
-import { everyDeploy, keyGuard } from './private/ephemeral';
+import { KEY_SHA256_ENV, everyDeploy, keyGuard } from './private/ephemeral';
 import { errors, grantLabel, plainName } from './private/errors';
 import { DEPLOY_COMMAND, DEPLOY_COMMAND_OPTION } from './private/framework';
 import { InputFile, inputFile } from './private/input-file';
@@ -142,9 +142,8 @@ export function healthCheckSettings(scope: Construct, given: HealthCheckOptions,
   return { options, settings: { ...settings, caPem: ca?.pem, guide }, problems };
 }
 
-/** Where Terraform hands over a key from another resource, and a variable's sha256. */
+/** Where Terraform hands over a key from another resource. */
 const HANDED_KEY_ENV = 'QDRANT_API_KEY';
-const KEY_SHA256_ENV = 'QCA_KEY_SHA256';
 
 /** The health check of one key. */
 export class HealthCheck extends Construct {

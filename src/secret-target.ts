@@ -217,7 +217,7 @@ export class OutputsTarget implements ISecretTarget {
     const support = StackSupport.of(scope);
     // One namespace with the library's own outputs and every other binding.
     const problems = [...new Set(options.entries
-      .map((e) => ({ e, other: support.claimOutput(e.name, `key "${e.keyName}" of ${scope.node.path}`) }))
+      .map((e) => ({ e, other: support.claim('output', e.name, `key "${e.keyName}" of ${scope.node.path}`) }))
       .filter((x) => x.other !== undefined)
       .map(({ e, other }) => ({ e, other: other!, sameAccess: other!.includes(` of ${options.owner}/`) }))
       // The same key in two outputs targets: one problem, not one per entry.

@@ -13,7 +13,8 @@ import { localExec } from './null-resource';
 import { variableAttribute } from './references';
 import { protocol } from './runtime';
 
-const KEY_SHA256_ENV = 'QCA_KEY_SHA256';
+/** The variable that hands the runtime a key's expected sha256 (`keySha256Env`), for the check and keyGuard alike. */
+export const KEY_SHA256_ENV = 'QCA_KEY_SHA256';
 
 /** Files beside `cdk.tf.json`: Terraform reads the first, OpenTofu the second in its place (same base name). */
 export const VERSION_FILES = { terraform: 'qdrant-ephemeral-keys.tf.json', tofu: 'qdrant-ephemeral-keys.tofu.json' } as const;
@@ -23,10 +24,6 @@ const REQUIRED = { terraform: '1.10', tofu: '1.11' } as const;
 /** Whether a variable is ephemeral in the stack (through an override: cdktf 0.21's TerraformVariable has no such option). */
 export function isEphemeralVariable(variable: TerraformVariable): boolean {
   return variableAttribute(variable, 'ephemeral') === true;
-}
-
-export function makeEphemeral(variable: TerraformVariable): void {
-  variable.addOverride('ephemeral', true);
 }
 
 /** A trigger that is unknown until apply: the resource is replaced, and its provisioners run, on every deploy. */

@@ -22,11 +22,8 @@ import { stateOwner, terraformLiteralProblem } from './stack-strings';
 import { StackSupport } from './stack-support';
 import type { SecretEntry, SecretTargetBindOptions } from '../secret-target';
 
-/** A key Terraform reads from a variable: the writer reads the same `TF_VAR_...`, and compares its sha256. */
-export interface InheritedKey {
-  readonly environmentVariable: string;
-  readonly sha256: string;
-}
+/** A key Terraform reads from a variable: the writer reads the same `TF_VAR_...`, and compares its sha256 (or keyGuard does). */
+export type InheritedKey = Parameters<typeof keyGuard>[1];
 
 /**
  * Adds `Write` and `Registration` under `scope` for the entries of the ClusterAccess `owner` in the

@@ -7,8 +7,8 @@ import { TerraformStack, Token } from 'cdktf';
 import { IConstruct } from 'constructs';
 import { plainName } from './errors';
 import { rotationDueOn } from './rotation';
-import { FAILURES, SIDECAR_SUFFIX, urls } from './runtime';
-import { SecretTargetPlan, defaultEntryNames, planSecretTargets } from './secret-plan';
+import { FAILURES, SIDECAR_SUFFIX, names, urls } from './runtime';
+import { SecretTargetPlan, planSecretTargets } from './secret-plan';
 import { terraformFailureIds } from './terraform-verdicts';
 import type { ApiKey } from '../api-key';
 import type { Cluster } from '../cluster';
@@ -36,7 +36,7 @@ export function buildGuideModel(access: GuideSubject): GuideModel {
       grants: clusters.map((c) => ({
         cluster: byCluster.get(c)!,
         deliveries: plans.filter((p) => p.keys.includes(key)).map((p) => ({ target: targets.get(p)!, names: entryNames(p, key, c) })),
-        ownNames: defaultEntryNames(plainName(c.clusterName, 'invalid-name'), clusters.length),
+        ownNames: names.clusterEnvNames(plainName(c.clusterName, 'invalid-name'), clusters.length === 1),
       })),
       variable: env === undefined ? undefined : { name: env.replace(/^TF_VAR_/, ''), environmentVariable: env, declaredByLibrary: key.variable !== undefined },
       access: a ? { mode: a._checkerAccess() as GuideAccess['mode'], read: a.readCollections, readWrite: a.readWriteCollections } : undefined,

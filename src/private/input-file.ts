@@ -13,16 +13,9 @@ const DIRECTORY = 'qdrant-cluster-access-inputs';
 const DEPLOY_VALUE_PREFIX = 'QCA_VALUE_';
 
 /** A JSON input as the stack holds it; every member is resolved at synth. */
-export interface InputFile {
-  /** From the stack's directory. */
-  readonly path: string;
-  readonly sha256: string;
-  /** The variables of the values known only at deploy, for the provisioner's environment. */
-  environment(): Record<string, string>;
-  deployTimeValues(): number;
-}
+export type InputFile = ReturnType<typeof inputFile>;
 
-export function inputFile(scope: Construct, produce: () => unknown): InputFile {
+export function inputFile(scope: Construct, produce: () => unknown) {
   const support = StackSupport.of(scope);
   // Rendered once per input: each member is produced at every resolve of the stack.
   let last: { json: string; text: string; environment: Record<string, string>; sha256: string; file: string } | undefined;
@@ -37,6 +30,7 @@ export function inputFile(scope: Construct, produce: () => unknown): InputFile {
     support.addInputFile(last.file, last.text);
     return last;
   };
+  // path: from the stack's directory; environment: the variables of the values known only at deploy.
   return {
     path: Lazy.stringValue({ produce: () => render().file }),
     sha256: Lazy.stringValue({ produce: () => render().sha256 }),

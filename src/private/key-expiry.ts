@@ -1,5 +1,5 @@
 /** A key's expiry output: a JWT's `exp` as Terraform decodes it at deploy, or "". */
-import { Fn, Op, TerraformOutput, TerraformResource, Token } from 'cdktf';
+import { TerraformOutput, TerraformResource, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { Gate } from './gate';
 import { StackSupport } from './stack-support';
@@ -10,7 +10,8 @@ export class KeyExpiry {
   private gate?: Gate;
 
   constructor(private readonly key: Construct, outputName: string, keyExpression: string, shownName: string) {
-    this.expiry = expiryExpression(keyExpression);
+    // The key first: cdktf would leave a token after the regex's `{1,11}` wrapped in its own ${}.
+    this.expiry = `\${[for k in [${keyExpression}] : [for e in [${expHcl(jwtPayloadHcl('k'))}] : e == null ? "" : ${expiresAtHcl('e')}][0]][0]}`;
     this.output = StackSupport.of(key).declared(new TerraformOutput(key, 'ExpiresAt', {
       value: this.expiry,
       description: `When Qdrant API key "${shownName}" expires (ISO 8601, from the key's JWT exp claim); empty when the key carries no expiry (not secret)`,
@@ -31,15 +32,16 @@ export class KeyExpiry {
   }
 }
 
-/** A JWT's `exp` as ISO 8601, else "": only the date leaves the sensitive value, never the token. */
-function expiryExpression(key: string): string {
-  // slice, not element: element would wrap around and take a key without dots as the payload.
-  const payload = Fn.replace(Fn.replace(Fn.join('', Fn.slice(Fn.split('.', key), 1, 2)), '-', '+'), '_', '/');
-  const padding = Fn.substr('===', 0, Op.mod(Op.sub(4, Op.mod(Fn.lengthOf(payload), 4)), 4));
-  const exp = Fn.lookup(Fn.jsondecode(Fn.base64decode(Fn.format('%s%s', [payload, padding]))), 'exp');
-  // A JSON number of whole seconds only: a string or a fraction is not an expiry Qdrant accepts.
-  const seconds = Fn.regex('^[0-9]+$', Fn.jsonencode(exp));
-  const date = Fn.formatdate("YYYY-MM-DD'T'hh:mm:ssZ", Fn.timeadd('1970-01-01T00:00:00Z', Fn.format('%ss', [seconds])));
-  // sensitive() first: Terraform before 1.7 fails on nonsensitive() of "" (hashicorp/terraform#33856).
-  return Token.asString(Fn.nonsensitive(Fn.sensitive(Fn.try([date, '']))));
-}
+// One decoding for the output and the Terraform engine's locals, as jwt.ts keyInfo reads a key.
+const b64 = (p: string) => `base64decode(format("%s%s", replace(replace(${p}, "-", "+"), "_", "/"), substr("===", 0, (4 - length(${p}) % 4) % 4)))`;
+
+/** HCL: the key's JWT payload when the key is one (three parts, a header with `alg`), else null. */
+export const jwtPayloadHcl = (key: string) =>
+  `try([for p in [split(".", ${key})] : length(p) == 3 && startswith(jsonencode(jsondecode(${b64('p[0]')})["alg"]), "\\"") ? jsondecode(${b64('p[1]')}) : null][0], null)`;
+
+/** HCL: `exp` as Qdrant reads it (whole seconds; beyond 11 digits, year 5138, as none: jwt.ts MAX_EXP), not sensitive, else null. */
+// sensitive() first: Terraform before 1.7 fails on nonsensitive() of a value not sensitive (hashicorp/terraform#33856).
+export const expHcl = (payload: string) => `nonsensitive(sensitive(try(tonumber(regex("^[0-9]{1,11}$", jsonencode(${payload}["exp"]))), null)))`;
+
+/** HCL: an `exp` as ISO 8601 (unknown when it is null: format() of null is no error); only the date leaves the sensitive value. */
+export const expiresAtHcl = (exp: string) => `try(formatdate("YYYY-MM-DD'T'hh:mm:ss'Z'", timeadd("1970-01-01T00:00:00Z", format("%ds", ${exp}))), "")`;

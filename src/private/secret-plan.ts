@@ -8,22 +8,12 @@ import { errors, q } from './errors';
 import type { InheritedKey } from './file-writer';
 import { names } from './runtime';
 
-export interface SecretTargetPlan {
-  readonly target: ISecretTarget;
-  readonly keys: ApiKey[];
-  /** Each name once. */
-  readonly entries: SecretEntry[];
-  readonly problems: string[];
-}
+/** A target, its keys, and its entries (each name once). */
+export type SecretTargetPlan = ReturnType<typeof planTarget>;
 
 interface Candidate extends SecretEntry {
   readonly defaultName: string;
   readonly inherited?: InheritedKey;
-}
-
-/** The names a target gives a key's entries on one cluster, before prefix and renames. */
-export function defaultEntryNames(clusterName: string, clustersInTarget: number): names.ClusterEnvNames {
-  return names.clusterEnvNames(clusterName, clustersInTarget === 1);
 }
 
 function describe(c: SecretEntry): string {
@@ -40,7 +30,7 @@ export function planSecretTargets(keys: ApiKey[]): SecretTargetPlan[] {
   return [...byTarget.entries()].map(([target, attachments]) => planTarget(target, attachments));
 }
 
-function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: SecretNaming }[]): SecretTargetPlan {
+function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: SecretNaming }[]) {
   const problems: string[] = [];
   const say = (text: string) => problems.push(errors.target(target.description, text));
   const clusters = new Set(attachments.flatMap((a) => a.key.clusters));
@@ -54,7 +44,8 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
     const source = key.source._config();
     const own: Candidate[] = [];
     for (const cluster of key.clusters) {
-      const entryNames = defaultEntryNames(cluster.clusterName, clusters.size);
+      // The names before prefix and renames: without the cluster's name when the target has one cluster.
+      const entryNames = names.clusterEnvNames(cluster.clusterName, clusters.size === 1);
       const parts: [SecretEntryKind, string, string][] = [
         [SecretEntryKind.REST_URL, entryNames.url, cluster.restEndpoint],
         [SecretEntryKind.GRPC_URL, entryNames.grpcUrl, cluster.grpcEndpoint],

@@ -141,11 +141,6 @@ export class StackSupport extends Construct {
     this.keys.push(key);
   }
 
-  /** Claims an output name (one namespace for all the library's outputs); returns an earlier owner's path. */
-  public claimOutput(name: string, ownerPath: string): string | undefined {
-    return this.claim(`output ${name}`, ownerPath);
-  }
-
   /** Records a variable or output the library declared under a claimed name (see sharedNames). */
   public declared<T extends TerraformVariable | TerraformOutput>(element: T, name: string): T {
     element.overrideLogicalId(name);
@@ -153,12 +148,9 @@ export class StackSupport extends Construct {
     return element;
   }
 
-  /** Claims a Terraform variable name; returns the earlier owner's path when there is one. */
-  public claimVariable(name: string, ownerPath: string): string | undefined {
-    return this.claim(`variable ${name}`, ownerPath);
-  }
-
-  private claim(id: string, ownerPath: string): string | undefined {
+  /** Claims a Terraform variable or output name (one namespace for all the library's outputs); returns an earlier owner's path. */
+  public claim(kind: 'variable' | 'output', name: string, ownerPath: string): string | undefined {
+    const id = `${kind} ${name}`;
     const first = this.claims.get(id);
     if (first === undefined) this.claims.set(id, ownerPath);
     return first === ownerPath ? undefined : first;

@@ -15,6 +15,7 @@ import { errors, grantLabel, plainName } from './errors';
 import { DEPLOY_COMMAND } from './framework';
 import { Gate } from './gate';
 import { CheckBlock, HttpDataSource } from './http-data-source';
+import { expHcl, expiresAtHcl, jwtPayloadHcl } from './key-expiry';
 import { warnKeysInLocalState } from './local-state';
 import { BACKOFF, messageTemplate, names, probes, protocol } from './runtime';
 import { StackSupport } from './stack-support';
@@ -57,10 +58,7 @@ export class TerraformChecks extends Construct {
       message: source.variable
         ? errors.keyNotSet(keyName, source.variable.friendlyUniqueId, DEPLOY_COMMAND, this.settings.guideFile)
         : errors.keyTokenEmpty(keyName),
-    }];
-    for (const r of probes.KEY_RULES) {
-      preconditions.push({ condition: `try(!(${set}) || ${keyRule(r.rule, value)}, true)`, message: `FAIL ${escapeTemplate(keyName)}  step key: ${escapeTemplate(messageTemplate(r.then))}` });
-    }
+    }, ...probes.KEY_RULES.map((r) => ({ condition: `try(!(${set}) || ${keyRule(r.rule, value)}, true)`, message: `FAIL ${escapeTemplate(keyName)}  step key: ${escapeTemplate(messageTemplate(r.then))}` }))];
     const gate = new Gate(check, 'Resource', {
       input: { key: keyName },
       lifecycle: { precondition: preconditions.map((p) => ({ condition: `\${${p.condition}}`, errorMessage: p.message })) },
@@ -231,12 +229,9 @@ function keyLocals(scope: Construct, apiKey: ApiKey, now: TerraformLocal) {
   const k = local(value);
   const rules = probes.KEY_RULES.map((r) => keyRule(r.rule, k)).join(' && ');
   const send = l('Send', `\${nonsensitive(${k} != null && ${k} != "" && try(${rules}, false)) ? 1 : 0}`);
-  // The JWT's payload (base64url, unpadded), when the key is one: three parts, a header with `alg` (jwt.ts keyInfo).
-  const b64 = (p: string) => `base64decode(format("%s%s", replace(replace(${p}, "-", "+"), "_", "/"), substr("===", 0, (4 - length(${p}) % 4) % 4)))`;
-  const payload = l('Payload', `\${try([for p in [split(".", ${k})] : length(p) == 3 && startswith(jsonencode(jsondecode(${b64('p[0]')})["alg"]), "\\"") ? jsondecode(${b64('p[1]')}) : null][0], null)}`);
-  // `exp` as Qdrant reads it: whole seconds; beyond 11 digits (year 5138) as none (jwt.ts MAX_EXP).
-  const exp = l('Exp', `\${nonsensitive(sensitive(try(tonumber(regex("^[0-9]{1,11}$", jsonencode(${local(payload)}["exp"]))), null)))}`);
-  const expiresAt = l('ExpiresAt', `\${try(formatdate("YYYY-MM-DD'T'hh:mm:ss'Z'", timeadd("1970-01-01T00:00:00Z", format("%ds", ${local(exp)}))), "")}`);
+  const payload = l('Payload', `\${${jwtPayloadHcl(k)}}`);
+  const exp = l('Exp', `\${${expHcl(local(payload))}}`);
+  const expiresAt = l('ExpiresAt', `\${${expiresAtHcl(local(exp))}}`);
   const days = l('Days', `\${try(floor((${local(exp)} - ${local(now)}) / 86400), null)}`);
   const collections = l('JwtCollections', `\${nonsensitive(sensitive(try(distinct([for a in ${local(payload)}["access"] : a["collection"] if try(startswith(jsonencode(a["collection"]), "\\""), false)]), [])))}`);
   return { value, send, redact: k, exp: local(exp), expiresAt: local(expiresAt), days: local(days), jwtCollections: local(collections) };
