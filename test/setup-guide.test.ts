@@ -755,12 +755,8 @@ describe('5. snippets', () => {
     for (const snippet of blocks(section(md, 5), 'bash')) execFileSync('bash', ['-n'], { input: snippet, stdio: ['pipe', 'pipe', 'pipe'] });
   });
 
-  // BUG (src/setup-guide/snippets.ts:39): the snippets name the variable by the number of clusters
-  // in the whole access (`defaultEntryNames(c.name, clusters)`), section 4 by the number of
-  // clusters the key (or its target) receives. A key of one cluster in an access of two gets
-  // QDRANT_URL / QDRANT_API_KEY in section 4, but its snippets read QDRANT_PROD_EU_API_KEY, which
-  // nothing writes, although the section says "Every snippet reads the key from the environment
-  // variable of section 4".
+  // A key of one cluster in an access of two gets QDRANT_URL / QDRANT_API_KEY in section 4: its
+  // snippets must read those names (by the clusters the key receives), not the access's.
   test('every variable a snippet reads is a name of section 4', () => {
     const md = render({
       clusters: TWO.clusters,
