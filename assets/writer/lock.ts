@@ -32,10 +32,7 @@ function pidNamespace(): string {
 }
 
 /** A held lock: its path and the exact line written to it. */
-export interface Lock {
-  readonly lockPath: string;
-  readonly content: string;
-}
+export type Lock = Awaited<ReturnType<typeof acquireLock>>;
 
 /** What a signal handler must undo: temp files not yet renamed, locks held. */
 export const live = { temps: new Set<string>(), locks: new Set<Lock>() };
@@ -185,7 +182,7 @@ export async function acquireLock(file: string, opts: { lockTimeoutMs: number; s
       throw new RuntimeError(`cannot create the lock file ${lockPath}: ${codeOf(err) || messageOf(err)}; the directory must be writable`, codeOf(err), { cause: err });
     }
     if (created) {
-      const lock = { lockPath, content };
+      const lock = { lockPath, content } as const;
       live.locks.add(lock);
       return lock;
     }
