@@ -9,12 +9,8 @@ import { FileRecord } from './input';
 import * as json from './json';
 import { RUN, RuntimeError } from '../runtime/errors';
 
-export interface FileCommand {
-  readonly command: 'write' | 'remove';
-  readonly file: string;
-  readonly format: 'dotenv' | 'json';
-  readonly owner: string;
-}
+/** One write or remove of one file's entries for one owner. */
+export type FileCommand = Pick<FileRecord, 'file' | 'format'> & { readonly command: 'write' | 'remove'; readonly owner: string };
 
 function entriesWord(n: number): string {
   return `${n} ${n === 1 ? 'entry' : 'entries'}`;

@@ -137,13 +137,10 @@ export async function removeFile(file: string, expected: Stats, lock: Lock, labe
   await checkpoint();
 }
 
-export function isRoot(): boolean {
-  return typeof process.getuid === 'function' && process.getuid() === 0;
-}
-
-/** As root, the owner and group that a file replacing `st` is given (none when they are root's). */
+/** As root, the owner and group that a file replacing `st` is given (none when they are root's, or not root). */
 export function rootChown(st: Stats | null): CommitConfig['chown'] {
-  return st && (st.uid !== 0 || st.gid !== 0) ? { uid: st.uid, gid: st.gid } : null;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  return root && st && (st.uid !== 0 || st.gid !== 0) ? { uid: st.uid, gid: st.gid } : null;
 }
 
 /** How the temp file gets the existing file's owner and group; not root, another owner only warns. */

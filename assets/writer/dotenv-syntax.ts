@@ -127,34 +127,23 @@ export function parseDotenv(text: string, opts?: { written?: boolean }): { bom: 
     const item = { kind: 'assign' as const, key: m[3], exported: Boolean(m[2]), prefix, line, after };
     if (q === "'" || q === '"') {
       const kind = q === "'" ? 'single' : 'double';
-      // The closing quote follows an even number of backslashes ("C:\\temp\\" ends at its last).
+      // The closing quote follows an even number of backslashes ("C:\\temp\\" ends at its last), counted from the line's start.
+      const closing = q === "'" ? /^[^\\']*(?:\\[\s\S][^\\']*)*'/ : /^[^\\"]*(?:\\[\s\S][^\\"]*)*"/;
       let j = i;
-      let s = content;
-      let k = prefix.length + 1;
-      let close = -1;
-      let slashes = 0;
-      for (;;) {
-        for (; k < s.length; k++) {
-          if (s[k] === q && slashes % 2 === 0) {
-            close = k;
-            break;
-          }
-          slashes = s[k] === '\\' ? slashes + 1 : 0;
-        }
-        if (close >= 0) break;
-        slashes = 0;
-        j++;
-        if (j >= phys.length) throw new RuntimeError(`${at}: unterminated ${kind}-quoted value (the closing ${q} is missing)`, REFUSED, { line });
-        s = phys[j].content;
-        k = 0;
+      let head = closing.exec(content.slice(prefix.length + 1));
+      while (!head) {
+        if (++j >= phys.length) throw new RuntimeError(`${at}: unterminated ${kind}-quoted value (the closing ${q} is missing)`, REFUSED, { line });
+        head = closing.exec(phys[j].content);
       }
+      const s = phys[j].content;
+      const close = (j === i ? prefix.length + 1 : 0) + head[0].length - 1;
       const tail = s.slice(close + 1);
       if (!/^[ \t]*(#.*)?$/.test(tail)) {
         throw new RuntimeError(`${lineOf(phys[j])}: unexpected text after the closing quote (only spaces and a # comment may follow)`, REFUSED, { line: phys[j].line });
       }
       // Closed after backslashes: python-dotenv reads on to the next such quote anywhere (the npm
       // parser stops here), so both close the value where we do only when none follows.
-      if (slashes > 0 && (tail.includes(q) || lastLineWith(q) > j)) {
+      if (s[close - 1] === '\\' && (tail.includes(q) || lastLineWith(q) > j)) {
         const later = opts && opts.written ? `an entry of this write would put a ${q} after it` : `a ${q} follows later in the file`;
         const fix = opts && opts.written ? '' : `, or remove the later ${q}`;
         throw new RuntimeError(`${at}: the ${kind}-quoted value ends in a backslash and ${later}, so python-dotenv would read on past its closing ${q}; write this value without quotes (each \\\\ as one \\)${fix}`, REFUSED, { line });

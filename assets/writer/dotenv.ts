@@ -4,25 +4,12 @@
  */
 import { readBlocks, inBlock, recordLine, startMarker, endMarker } from './dotenv-blocks';
 import { DotenvItem, formatValue, lineOf, parseDotenv, PARTIAL_LINE_ENDS } from './dotenv-syntax';
-import { anotherWorkspace, checkName, checkOwner, entryMap, REFUSED, SECRET_NAMING_FIX } from './entries';
-import { RuntimeError, messageOf } from '../runtime/errors';
+import { anotherWorkspace, checkEntries, checkName, checkOwner, REFUSED, SECRET_NAMING_FIX } from './entries';
+import { RuntimeError } from '../runtime/errors';
 import { sameAccessOwners } from '../runtime/names';
 
 export { TOOL, startMarker, endMarker, recordLine } from './dotenv-blocks';
 export { parseDotenv, formatValue } from './dotenv-syntax';
-
-function checkEntries(entries: unknown): Map<string, string> {
-  const formatted = new Map<string, string>();
-  for (const [name, value] of entryMap(entries)) {
-    checkName(name);
-    try {
-      formatted.set(name, formatValue(value));
-    } catch (err) {
-      throw new RuntimeError(`entry ${name}: ${messageOf(err)}`, REFUSED);
-    }
-  }
-  return formatted;
-}
 
 /**
  * Sets owner's entries to exactly `entries` (`text` null: no file yet; the start marker records
@@ -33,7 +20,7 @@ function checkEntries(entries: unknown): Map<string, string> {
 export function planMerge(text: string | null, entries: Readonly<Record<string, string>> | ReadonlyMap<string, string>, opts: { owner: string }):
 { text: string | null; added: string[]; updated: string[]; unchanged: string[]; dropped: string[] } {
   const owner = checkOwner(opts && opts.owner);
-  const formatted = checkEntries(entries);
+  const formatted = checkEntries(entries, formatValue);
   const names = [...formatted.keys()];
   const creating = text == null;
   const model = parseDotenv(text ?? '');

@@ -1,5 +1,5 @@
 /** What every edit checks first, whatever the format: entry names and the owner (runtime/names.ts's rules). */
-import { RuntimeError } from '../runtime/errors';
+import { RuntimeError, messageOf } from '../runtime/errors';
 import { ENTRY_NAME_RULE, isEntryName, isEnvName, isOwner, OWNER_RULE } from '../runtime/names';
 import { mayBeKey, showable } from '../runtime/text';
 
@@ -39,11 +39,20 @@ export function anotherWorkspace(owner: string): string {
 /** What a refusal of a name already in the file says to do. */
 export const SECRET_NAMING_FIX = 'give our entry another name with the secretNaming of the key that writes it (e.g. secretNaming: { prefix: "APP_" })';
 
-/** The entries of a write as a Map: a Map, or an object's own properties (`__proto__` too). */
-export function entryMap(entries: unknown): Map<string, unknown> {
-  if (entries instanceof Map) return new Map(entries);
-  if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
+/** The entries of a write (a Map, or an object's own properties, `__proto__` too), checked, each value as `format` writes it. */
+export function checkEntries(entries: unknown, format: (value: string) => string): Map<string, string> {
+  if (!(entries instanceof Map) && (entries === null || typeof entries !== 'object' || Array.isArray(entries))) {
     throw new RuntimeError('entries must be an object of NAME: value', REFUSED);
   }
-  return new Map(Object.entries(entries));
+  const formatted = new Map<string, string>();
+  for (const [name, value] of entries instanceof Map ? entries : Object.entries(entries)) {
+    checkName(name);
+    try {
+      if (typeof value !== 'string') throw new Error('value must be a string');
+      formatted.set(name, format(value));
+    } catch (err) {
+      throw new RuntimeError(`entry ${name}: ${messageOf(err)}`, REFUSED);
+    }
+  }
+  return formatted;
 }

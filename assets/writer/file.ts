@@ -3,7 +3,7 @@
  * commit.ts commits, lock.ts locks). Errors are one line, never with contents; the target is unchanged.
  */
 import { dirname, resolve } from 'node:path';
-import { checkpoint, CommitConfig, isRoot, ownerChange, removeFile, replaceFile, rootChown } from './commit';
+import { checkpoint, CommitConfig, ownerChange, removeFile, replaceFile, rootChown } from './commit';
 import { REFUSED } from './entries';
 import { Lock, acquireLock, cleanDeadTemps, releaseLock } from './lock';
 import { ReadFile, Snapshot, changedMessage, checkKind, checkTarget, directoryProblem, lstatOrNull, MAX_BYTES, modeString, readText, shellWord } from './target';
@@ -22,18 +22,15 @@ export interface SidecarPlan {
   readonly sidecarAfter?: string | null;
 }
 
+const DEFAULTS = { lockTimeoutMs: 15000, staleLockMs: 30000, maxBytes: MAX_BYTES };
+
 /** updateFile's options; warnings and notes go to `warn`, one line each (default: stderr). */
-export interface UpdateOptions {
+export type UpdateOptions = Partial<typeof DEFAULTS> & {
   readonly warn?: (message: string) => void;
-  readonly lockTimeoutMs?: number;
-  readonly staleLockMs?: number;
-  readonly maxBytes?: number;
   readonly removing?: boolean;
   readonly sidecar?: string;
   readonly testHooks?: CommitConfig['hooks'];
-}
-
-const DEFAULTS = { lockTimeoutMs: 15000, staleLockMs: 30000, maxBytes: MAX_BYTES };
+};
 /** How many times the target is read and planned when another program keeps changing it. */
 const CHANGE_ATTEMPTS = 4;
 /** The target changed after a sidecar was committed and that sidecar could not be put back: no new plan may be made on it. */
@@ -125,7 +122,7 @@ async function updateOnce(file: string, transform: Transform, opts: Options, sid
   // The sidecar belongs with the target: 0600 always, and (as root) the target's owner.
   const sideCommit: CommitConfig = {
     mode: 0o600,
-    chown: isRoot() ? rootChown(cur && cur.stat) : null,
+    chown: rootChown(cur && cur.stat),
     lock,
     label: file,
   };

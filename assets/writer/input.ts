@@ -63,11 +63,10 @@ function entriesInput(env: Env): { entries?: unknown; fromEnv: Map<string, unkno
     throw new RuntimeError(`entries file ${JSON.stringify(file)} must hold a JSON object of "entries", "entriesFromEnv" and "entriesSha256"`);
   }
   // JSON.parse makes every member an own property, "__proto__" too.
-  const members = (name: string, shape: string): Map<string, unknown> | undefined => {
-    const v = Object.prototype.hasOwnProperty.call(input, name) ? input[name] : undefined;
-    if (v === undefined) return undefined;
-    if (!isPlainObject(v)) throw new RuntimeError(`entries file ${JSON.stringify(file)}: "${name}" must be a JSON object of ${shape}`);
-    return new Map(Object.entries(v).map(([k, x]) => [k, resolveValue(x, env, `entries file "${name}"`)]));
+  const members = (name: string, shape: string) => {
+    const own = Object.prototype.hasOwnProperty.call(input, name) ? input[name] : undefined;
+    const map = objectMap(own, `entries file ${JSON.stringify(file)}: "${name}"`, shape);
+    return map && new Map([...map].map(([k, x]) => [k, resolveValue(x, env, `entries file "${name}"`)]));
   };
   const entries = members('entries', 'NAME: value');
   return {
@@ -82,15 +81,11 @@ export function readEntries(env: Env, command: 'write' | 'remove', deployCommand
   const input = entriesInput(env);
   const parsed = input.entries;
   if (parsed === undefined) throw new RuntimeError(`environment variable ${WRITER_ENV.entries} is not set or empty`);
-  let pairs: [string, unknown][];
-  if (command === 'remove' && Array.isArray(parsed)) {
-    if (!parsed.every((n) => typeof n === 'string')) throw new RuntimeError(`${WRITER_ENV.entries} must be a JSON object of NAME: value, or for remove a list of names`);
-    pairs = parsed.map((n: string) => [n, '']);
-  } else if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new RuntimeError(`${WRITER_ENV.entries} must be a JSON object of NAME: value`);
-  } else {
-    pairs = Object.entries(parsed);
+  const names = command === 'remove' && Array.isArray(parsed);
+  if (names ? !parsed.every((n) => typeof n === 'string') : !isPlainObject(parsed)) {
+    throw new RuntimeError(`${WRITER_ENV.entries} must be a JSON object of NAME: value${names ? ', or for remove a list of names' : ''}`);
   }
+  const pairs: [string, unknown][] = names ? parsed.map((n: string) => [n, '']) : Object.entries(parsed as object);
   const entries = new Map<string, string>();
   for (const [name, value] of pairs) {
     if (!isEntryName(name)) throw new RuntimeError(badEntryName(name, `${WRITER_ENV.entries}: `));
@@ -133,9 +128,13 @@ function entriesFromEnv(env: Env, refs: Map<string, unknown>, hashes: Map<string
 
 /** The JSON object in environment variable `name`, as a Map (empty when it is not set or empty); `shape` is what it maps, for messages. */
 function jsonObjectIn(env: Env, name: string, shape: string): Map<string, unknown> {
-  const value = jsonIn(env, name, `an object of ${shape}`);
-  if (value === undefined) return new Map();
-  if (!isPlainObject(value)) throw new RuntimeError(`${name} must be a JSON object of ${shape}`);
+  return objectMap(jsonIn(env, name, `an object of ${shape}`), name, shape) ?? new Map();
+}
+
+/** `value` as a Map (undefined: not given); refused, as `what`, unless a JSON object of `shape`. */
+function objectMap(value: unknown, what: string, shape: string): Map<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  if (!isPlainObject(value)) throw new RuntimeError(`${what} must be a JSON object of ${shape}`);
   return new Map(Object.entries(value));
 }
 

@@ -14,7 +14,7 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { TOOL } from './dotenv-blocks';
-import { anotherWorkspace, checkName, checkOwner, entryMap, REFUSED, SECRET_NAMING_FIX } from './entries';
+import { anotherWorkspace, checkEntries, checkName, checkOwner, REFUSED, SECRET_NAMING_FIX } from './entries';
 import { JsonObjectScan, lineAt, removeMembers, scanJsonObject } from './json-text';
 import { RuntimeError } from '../runtime/errors';
 import { isEntryName, isOwner, sameAccessOwners } from '../runtime/names';
@@ -117,13 +117,8 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
   opts: { owner: string; sidecarName?: string }) {
   const owner = checkOwner(opts && opts.owner);
   const sidecarName = (opts && opts.sidecarName) || 'the sidecar file';
-  const given = entryMap(entries);
+  const given = checkEntries(entries, JSON.stringify);
   const names = [...given.keys()];
-  for (const n of names) {
-    checkName(n);
-    if (typeof given.get(n) !== 'string') throw new RuntimeError(`entry ${n}: value must be a string`, REFUSED);
-  }
-  const value = (n: string) => JSON.stringify(given.get(n));
   const blank = text == null || BLANK_RE.test(text);
   const mine = new Set(recordedFor(side, owner) ?? []);
   // Nothing to write and nothing of ours in the file: nothing to change (no file is created).
@@ -148,12 +143,8 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
   else if (fresh) Object.assign(next, { created: false, originalWhenEmpty: scan.members.length === 0 ? text : null });
   // Recorded names no longer given: they leave the file and then the record.
   const gone = [...mine].filter((n) => !given.has(n));
-  const after = () => {
-    if (!gone.length) return null;
-    const owners = ownersCopy(next.owners);
-    owners[owner] = owners[owner].filter((n) => !gone.includes(n));
-    return { ...next, owners };
-  };
+  const after: Sidecar | null = gone.length ? { ...next, owners: ownersCopy(next.owners) } : null;
+  if (after) after.owners[owner] = after.owners[owner].filter((n) => !gone.includes(n));
 
   let out = source;
   const dropped = new Set(scan.members.filter((m) => gone.includes(m.key)).map((m) => m.key));
@@ -167,7 +158,7 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
   for (const m of [...scan.members].reverse()) {
     if (!given.has(m.key)) continue;
     seen.add(m.key);
-    const v = value(m.key);
+    const v = given.get(m.key);
     if (out.slice(m.valStart, m.valEnd) !== v) {
       changed.add(m.key);
       out = out.slice(0, m.valStart) + v + out.slice(m.valEnd);
@@ -178,7 +169,7 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
     const s2 = scanJsonObject(out);
     const nl = out.includes('\r\n') ? '\r\n' : '\n';
     const indent = (s2.members.length ? /\n([ \t]*)$/.exec(out.slice(0, s2.members[0].start))?.[1] : undefined) ?? '  ';
-    const lines = added.map((n) => `${indent}${JSON.stringify(n)}: ${value(n)}`);
+    const lines = added.map((n) => `${indent}${JSON.stringify(n)}: ${given.get(n)}`);
     if (s2.members.length) {
       const at = s2.members[s2.members.length - 1].valEnd;
       out = out.slice(0, at) + lines.map((l) => ',' + nl + l).join('') + out.slice(at);
@@ -189,7 +180,7 @@ export function planMerge(text: string | null, side: Sidecar | null, entries: Re
   return {
     text: out,
     sidecar: next,
-    sidecarAfter: after(),
+    sidecarAfter: after,
     added,
     updated: names.filter((n) => changed.has(n)),
     unchanged: names.filter((n) => seen.has(n) && !changed.has(n)),

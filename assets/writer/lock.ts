@@ -32,10 +32,7 @@ function pidNamespace(): string {
 }
 
 /** A held lock: its path and the exact line written to it. */
-export interface Lock {
-  readonly lockPath: string;
-  readonly content: string;
-}
+export type Lock = Awaited<ReturnType<typeof acquireLock>>;
 
 /** What a signal handler must undo: temp files not yet renamed, locks held. */
 export const live = { temps: new Set<string>(), locks: new Set<Lock>() };
@@ -112,43 +109,44 @@ function readLock(lockPath: string): LockState {
 
 let hardLinks = true;
 
-/** Creates the lock with its full content in one step. Returns true when we hold it. */
+/** Creates `path` (0600, O_EXCL) holding `content`; fsynced when `sync`. */
+function createWith(path: string, content: string, sync: boolean): void {
+  const fd = openSync(path, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, content);
+    if (sync) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Creates the lock with its full content in one step (hard-linked from a temp file while links work). Returns true when we hold it. */
 function tryCreateLock(lockPath: string, content: string): boolean {
-  if (hardLinks) {
-    const tmp = tempPath(lockPath);
-    live.temps.add(tmp);
-    try {
-      const fd = openSync(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, 0o600);
-      try {
-        writeSync(fd, content);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      linkSync(tmp, lockPath);
-      return true;
-    } catch (err) {
-      if (codeOf(err) === 'EEXIST') return false;
-      if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK'].includes(codeOf(err)) || (err as { syscall?: string }).syscall !== 'link') throw err;
-      hardLinks = false; // e.g. some network or FUSE file systems: fall back to O_EXCL
-    } finally {
+  const linking = hardLinks;
+  const tmp = linking ? tempPath(lockPath) : lockPath;
+  if (linking) live.temps.add(tmp);
+  try {
+    createWith(tmp, content, linking);
+    if (linking) linkSync(tmp, lockPath);
+    return true;
+  } catch (err) {
+    if (codeOf(err) === 'EEXIST') return false;
+    const linkUnsupported = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK'].includes(codeOf(err)) && (err as { syscall?: string }).syscall === 'link';
+    if (!linking || !linkUnsupported) throw err;
+    hardLinks = false; // e.g. some network or FUSE file systems: fall back to O_EXCL
+  } finally {
+    if (linking) {
       unlinkQuiet(tmp);
       live.temps.delete(tmp);
     }
   }
-  let fd;
-  try {
-    fd = openSync(lockPath, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, 0o600);
-  } catch (err) {
-    if (codeOf(err) === 'EEXIST') return false;
-    throw err;
-  }
-  try {
-    writeSync(fd, content);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
+  return tryCreateLock(lockPath, content);
+}
+
+/** Whether the lock at `lockPath` is ours and holds exactly `raw`. */
+function holds(lockPath: string, raw: string): boolean {
+  const now = readLock(lockPath);
+  return now.state === 'ours' && now.raw === raw;
 }
 
 /** Breaks the lock `seen` (see the header); true when broken. */
@@ -161,8 +159,7 @@ function breakLock(lockPath: string, seen: { raw: string }): boolean {
   }
   live.temps.add(aside);
   try {
-    const now = readLock(aside);
-    if (now.state === 'ours' && now.raw === seen.raw) return true;
+    if (holds(aside, seen.raw)) return true;
     try {
       linkSync(aside, lockPath);
     } catch { /* an even newer lock exists; its holder and the one we moved check before committing */ }
@@ -185,7 +182,7 @@ export async function acquireLock(file: string, opts: { lockTimeoutMs: number; s
       throw new RuntimeError(`cannot create the lock file ${lockPath}: ${codeOf(err) || messageOf(err)}; the directory must be writable`, codeOf(err), { cause: err });
     }
     if (created) {
-      const lock = { lockPath, content };
+      const lock = { lockPath, content } as const;
       live.locks.add(lock);
       return lock;
     }
@@ -217,16 +214,14 @@ export async function acquireLock(file: string, opts: { lockTimeoutMs: number; s
 
 /** Throws unless `lock` is still ours (another run may have broken it as stale). */
 export function verifyLock(lock: Lock, file: string): void {
-  const now = readLock(lock.lockPath);
-  if (now.state !== 'ours' || now.raw !== lock.content) {
+  if (!holds(lock.lockPath, lock.content)) {
     throw new RuntimeError(`lost the lock file ${lock.lockPath} (another writer broke it as stale); ${file} was not changed; run again`, 'ELOCKLOST');
   }
 }
 
 export function releaseLock(lock: Lock): void {
   live.locks.delete(lock);
-  const now = readLock(lock.lockPath);
-  if (now.state === 'ours' && now.raw === lock.content) unlinkQuiet(lock.lockPath);
+  if (holds(lock.lockPath, lock.content)) unlinkQuiet(lock.lockPath);
 }
 
 /** Deletes what a dead writer on this host left for these files (temp files, moved-aside locks). */
