@@ -52,16 +52,6 @@ export const API_KEY_PROPS: StructSchema = {
   },
 };
 
-const API_KEY_OPTIONS: StructSchema = {
-  ...API_KEY_PROPS,
-  fields: {
-    ...API_KEY_PROPS.fields,
-    clusters: 'string-list',
-    secretTargets: { instanceOf: 'ISecretTarget (e.g. SecretTarget.dotenv({ path }))', list: true, test: isSecretTarget },
-    secretNaming: { struct: SECRET_NAMING },
-  },
-};
-
 const HEALTH_CHECK_OPTIONS: StructSchema = {
   name: 'HealthCheckOptions',
   fields: {
@@ -84,9 +74,9 @@ const SETUP_GUIDE_OPTIONS: StructSchema = {
   fields: { enabled: 'boolean', outputPath: 'string' },
 };
 
-/** The rest, as ClusterAccess checks them (each problem is reported once). */
+/** ApiKeyOptions as ClusterAccess checks them: API_KEY_PROPS's fields are the key's to check (each problem is reported once). */
 export const API_KEY_OPTIONS_IN_ACCESS: StructSchema = {
-  name: API_KEY_OPTIONS.name,
+  name: API_KEY_PROPS.name,
   mayBeKey: true,
   fields: {
     ...Object.fromEntries(Object.keys(API_KEY_PROPS.fields).map((k) => [k, 'any' as const])),
@@ -122,6 +112,6 @@ export const KEY_ACCESS_COLLECTIONS: StructSchema = {
 
 /** For the test against the jsii assembly. */
 export const ALL_SCHEMAS: readonly StructSchema[] = [
-  CLUSTER_ACCESS_PROPS, CLUSTER_OPTIONS, API_KEY_OPTIONS, SECRET_NAMING, HEALTH_CHECK_OPTIONS,
+  CLUSTER_ACCESS_PROPS, CLUSTER_OPTIONS, API_KEY_OPTIONS_IN_ACCESS, SECRET_NAMING, HEALTH_CHECK_OPTIONS,
   SETUP_GUIDE_OPTIONS, FILE_SECRET_TARGET_OPTIONS, KEY_ACCESS_COLLECTIONS,
 ];
