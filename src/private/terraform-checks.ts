@@ -30,7 +30,6 @@ export class TerraformChecks extends Construct {
   private readonly now: TerraformLocal;
   private readonly statusTexts: TerraformLocal;
   private readonly ca?: TerraformLocal;
-  private built = false;
 
   constructor(scope: Construct, id: string, private readonly settings: CheckSettings & { readonly guideFile?: string }) {
     super(scope, id);
@@ -67,10 +66,8 @@ export class TerraformChecks extends Construct {
     return gate;
   }
 
-  /** At synth: the data sources of every cluster and grant, and each key's gate waiting for them. */
+  /** At synth (once: ClusterAccess binds its targets once): the data sources of every cluster and grant, and each key's gate waiting for them. */
   public build(): void {
-    if (this.built) return;
-    this.built = true;
     if (this.gates.size > 0) warnKeysInLocalState(this, 'engine');
     const clusters = new Map<Cluster, ClusterProbes>();
     for (const [apiKey, { gate, key }] of this.gates) {
