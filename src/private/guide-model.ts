@@ -47,7 +47,7 @@ export function buildGuideModel(access: GuideSubject): GuideModel {
       dueOn: rotationDueOn(key.createdOn, key.rotateAfterDays),
     };
   });
-  const o = access.healthCheckOptions;
+  const o = access.healthCheckOptions; // its defaults applied (healthCheckSettings)
   const terraform = o.engine === CheckEngine.TERRAFORM;
   return {
     path: access.node.path,
@@ -60,11 +60,11 @@ export function buildGuideModel(access: GuideSubject): GuideModel {
       enabled: o.enabled !== false,
       engine: terraform ? 'terraform' : 'node',
       failureIds: terraform ? terraformFailureIds() : FAILURES.map((f) => f.id),
-      header: String(o.header ?? 'api-key'),
+      header: String(o.header),
       requireAuth: o.requireAuth !== false,
       grpc: o.grpc !== false,
       allowExcessAccess: o.allowExcessAccess === true,
-      minValidityDays: o.minValidityDays ?? 0,
+      minValidityDays: o.minValidityDays!,
       runOnEveryDeploy: o.runOnEveryDeploy === true,
     },
   };
