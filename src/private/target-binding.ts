@@ -22,7 +22,7 @@ export function bindSecretTargets(access: Construct, plans: SecretTargetPlan[], 
   const stack = TerraformStack.of(access);
   const bases = baseIds(plans);
   for (const plan of plans) {
-    const checks = plan.keys.map((k) => checksOf.get(k)).filter((c): c is TerraformResource => c !== undefined);
+    const checks = plan.keys.flatMap((k) => checksOf.get(k) ?? []);
     const bindScope = new Construct(scope, uniqueId(scope, bases.get(plan)!));
     bound.push({ target: plan.target, path: bindScope.node.path });
     const config: unknown = plan.target.bind(bindScope, { entries: plan.entries, owner: access.node.path, dependsOn: checks });
@@ -46,10 +46,7 @@ export function bindSecretTargets(access: Construct, plans: SecretTargetPlan[], 
     if (checks.length > 0) {
       for (const node of waiting) waitFor(node, checks);
       // A key's expiry date shows once its targets hold it (a write can fail after the check passed).
-      for (const k of plan.keys) {
-        const gate = expiryGates.get(k);
-        if (gate) waitFor(gate, waiting);
-      }
+      for (const gate of plan.keys.flatMap((k) => expiryGates.get(k) ?? [])) waitFor(gate, waiting);
       // Terraform writes an output even when a check fails: only terraformOutputs() holds back.
       for (const output of bindScope.node.findAll()) {
         if (TerraformOutput.isTerraformOutput(output) && !isGatedOutput(output) && !(Array.isArray(returned) && returned.includes(output))) {
