@@ -59,10 +59,10 @@ export function rotationProblems(scope: IConstruct, keyName: string, createdOn: 
   if (fixed !== undefined && (typeof fixed !== 'string' || parseIsoDate(fixed) === undefined)) {
     problems.push(errors.todayContext(TODAY_CONTEXT_KEY, fixed));
   } else if (typeof createdOn === 'string' && !Token.isUnresolved(createdOn)) {
-    // A day of slack: the console's day may already be tomorrow in UTC.
+    // A day of slack: the console's day may already be tomorrow in UTC. `now` parses: the context is unset or valid here.
+    const now = today(scope);
     const created = parseIsoDate(createdOn);
-    const now = parseIsoDate(today(scope));
-    if (created !== undefined && now !== undefined && created > now + DAY_MS) problems.push(errors.createdOnFuture(keyName, createdOn, today(scope)));
+    if (created !== undefined && created > parseIsoDate(now)! + DAY_MS) problems.push(errors.createdOnFuture(keyName, createdOn, now));
   }
   return problems;
 }
