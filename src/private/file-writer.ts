@@ -50,11 +50,10 @@ export function writeFileEntries(scope: Construct, target: Pick<SecretTargetBind
   const hashes = new Map<string, string>();
   const guards = new Map<string, ReturnType<typeof keyGuard>>();
   for (const entry of entries) {
-    const inherited = entry.inherited;
-    if (inherited) {
-      fromEnv.set(entry.name, inherited.environmentVariable);
-      if (!entry.ephemeral) hashes.set(inherited.environmentVariable, inherited.sha256);
-      else guards.set(inherited.environmentVariable, keyGuard(`${support.runtime.path}/${CLI.checker}`, inherited));
+    if (entry.inherited) {
+      fromEnv.set(entry.name, entry.inherited.environmentVariable);
+      if (!entry.ephemeral) hashes.set(entry.inherited.environmentVariable, entry.inherited.sha256);
+      else guards.set(entry.inherited.environmentVariable, keyGuard(`${support.runtime.path}/${CLI.checker}`, entry.inherited));
     } else if (entry.sensitive) {
       const variable = secrets.get(entry.value) ?? `QCA_SECRET_${secrets.size + 1}`;
       secrets.set(entry.value, variable);
@@ -69,7 +68,6 @@ export function writeFileEntries(scope: Construct, target: Pick<SecretTargetBind
     entriesFromEnv: Object.fromEntries(fromEnv),
     ...(hashes.size > 0 ? { entriesSha256: Object.fromEntries(hashes) } : {}),
   }));
-  const secretEnvironment = Object.fromEntries([...secrets].map(([expression, variable]) => [variable, expression]));
   scope.node.addValidation({
     validate: () => {
       const values = input.deployTimeValues() + secrets.size;
@@ -98,7 +96,7 @@ export function writeFileEntries(scope: Construct, target: Pick<SecretTargetBind
       environment: Lazy.anyValue({
         produce: () => ({
           ...write.environment,
-          ...secretEnvironment,
+          ...Object.fromEntries([...secrets].map(([expression, variable]) => [variable, expression])),
           [protocol.WRITER_ENV.entriesFile]: input.path,
           [protocol.WRITER_ENV.entriesFileSha256]: input.sha256,
           ...input.environment(),
@@ -123,8 +121,7 @@ export function filePathProblems(p: string, format: 'dotenv' | 'json'): string[]
   if (Token.isUnresolved(p)) return [errors.pathToken()];
   if (p.trim() === '') return [errors.pathEmpty()];
   const resolved = path.resolve(p);
-  const unsafe = terraformLiteralProblem(resolved);
-  if (unsafe) return [errors.unsafePath('the file', resolved)];
+  if (terraformLiteralProblem(resolved)) return [errors.unsafePath('the file', resolved)];
   // The writer's rule: its lock, temp and record files next to the file must fit.
   const tooLong = fileNameProblem(resolved, format);
   if (tooLong) return [tooLong];

@@ -39,8 +39,7 @@ export const KEYS_IN_STATE = {
 
 /** Warns once per stack when the keys go into a local backend's state. */
 export function warnKeysInLocalState(scope: Construct, why: keyof typeof KEYS_IN_STATE): void {
-  const stack = TerraformStack.of(scope);
-  const files = localStateFiles(stack);
+  const files = localStateFiles(TerraformStack.of(scope));
   if (files === undefined || !StackSupport.of(scope).firstTime('keys-in-local-state')) return;
   Annotations.of(scope).addWarning(errors.keysInLocalState(KEYS_IN_STATE[why], files.state, path.join(files.workspaces, '<workspace>', 'terraform.tfstate'), DESTROY_COMMAND));
 }

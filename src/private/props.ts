@@ -66,11 +66,6 @@ export function onlyByFactory(passed: unknown, token: symbol, message: string): 
   if (passed !== token) throw new Error(message);
 }
 
-/** `secret_targets` → `secretTargets`. */
-function camelCase(name: string): string {
-  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
-
 function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
@@ -84,7 +79,8 @@ function editDistance(a: string, b: string): number {
 
 /** The known field a mistyped name most likely meant, or undefined. */
 function suggest(name: string, known: readonly string[]): string | undefined {
-  const camel = camelCase(name);
+  // `secret_targets` → `secretTargets`
+  const camel = name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
   const exact = known.find((k) => k.toLowerCase() === name.toLowerCase() || k.toLowerCase() === camel.toLowerCase());
   if (exact) return exact;
   // The whole name, or its first word (`timout` → `timeoutSeconds`).

@@ -75,7 +75,6 @@ export class StackSupport extends Construct {
    * Clashes among our own elements are the claims' to report.
    */
   private sharedNames(stack: TerraformStack): string[] {
-    if (this.claims.size === 0) return [];
     const holders = new Map<string, (TerraformVariable | TerraformOutput)[]>();
     for (const c of stack.node.findAll()) {
       if (!(c instanceof TerraformVariable || c instanceof TerraformOutput)) continue;
@@ -90,8 +89,7 @@ export class StackSupport extends Construct {
 
   /** The runtime (checker and writer), copied once into the stack. */
   public get runtime(): TerraformAsset {
-    this.asset ??= runtimeAsset(this, 'Runtime');
-    return this.asset;
+    return (this.asset ??= runtimeAsset(this, 'Runtime'));
   }
 
   /** The stack needs this provider (http: the Terraform check engine): ours is added unless the stack has one. */

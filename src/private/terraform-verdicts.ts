@@ -187,7 +187,6 @@ export function fill(words: string, ref: string, probe: Pick<probes.Probe, 'requ
 }
 
 function placeholder(name: string, ref: string, probe: Pick<probes.Probe, 'request'>, ctx: ProbeContext): Part[] {
-  const status = `lookup(${ref}, "status_code")`;
   const k = ctx.key;
   const keyed = (expr: () => string): Part[] => {
     if (!k) throw new Error(`{${name}} in a keyless probe`);
@@ -196,7 +195,7 @@ function placeholder(name: string, ref: string, probe: Pick<probes.Probe, 'reque
   const undeclaredOf = () => undeclared(`try(jsondecode(lookup(${ref}, "response_body")), null)`, ctx);
   switch (name) {
     case 'answer': return [{ expr: answer(ref, ctx) }];
-    case 'status': return [{ expr: status }];
+    case 'status': return [{ expr: `lookup(${ref}, "status_code")` }];
     case 'method': return [{ text: probe.request.method }];
     case 'path': return [...ctx.path];
     case 'contentType': return [{ expr: oneLine(`split(";", coalesce(lookup(lookup(${ref}, "response_headers"), "Content-Type", ""), "no content-type"))[0]`, 60) }];
