@@ -81,14 +81,11 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
     candidates.push(...own);
   }
 
-  const entries: SecretEntry[] = [];
   const byName = new Map<string, Candidate>();
   for (const c of candidates) {
     const first = byName.get(c.name);
     if (!first) {
       byName.set(c.name, c);
-      const { defaultName, inherited, ...entry } = c;
-      entries.push(withInheritedKey(entry, inherited));
       continue;
     }
     // Two keys of one cluster give the same URL: one entry is enough.
@@ -96,5 +93,6 @@ function planTarget(target: ISecretTarget, attachments: { key: ApiKey; naming: S
     say(errors.entryTwice(c.name, describe(first), describe(c), c.keyName, c.defaultName,
       c.defaultName.replace(/^QDRANT_/, `QDRANT_${names.envCase(c.keyName)}_`)));
   }
+  const entries: SecretEntry[] = [...byName.values()].map(({ defaultName, inherited, ...entry }) => withInheritedKey(entry, inherited));
   return { target, keys: attachments.map((a) => a.key), entries, problems };
 }
