@@ -25,7 +25,7 @@ export class Gate extends TerraformResource {
 
 /** Whether the gate, as last applied, holds `expected` (a hash): nonsensitive, a comparison of hashes. */
 export function gateHolds(gate: Gate, attribute: string, expected: string): IResolvable {
-  // sensitive() first: Terraform before 1.7 fails on a nonsensitive() of a value that is not.
+  // sensitive() first: Terraform before 1.7 fails on a nonsensitive() of a value that is not (hashicorp/terraform#33856).
   return Fn.nonsensitive(Fn.sensitive(Op.eq(gate.output.lookup(attribute), expected)));
 }
 

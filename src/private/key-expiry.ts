@@ -39,8 +39,7 @@ const b64 = (p: string) => `base64decode(format("%s%s", replace(replace(${p}, "-
 export const jwtPayloadHcl = (key: string) =>
   `try([for p in [split(".", ${key})] : length(p) == 3 && startswith(jsonencode(jsondecode(${b64('p[0]')})["alg"]), "\\"") ? jsondecode(${b64('p[1]')}) : null][0], null)`;
 
-/** HCL: `exp` as Qdrant reads it (whole seconds; beyond 11 digits, year 5138, as none: jwt.ts MAX_EXP), not sensitive, else null. */
-// sensitive() first: Terraform before 1.7 fails on nonsensitive() of a value not sensitive (hashicorp/terraform#33856).
+/** HCL: `exp` as Qdrant reads it (whole seconds; beyond 11 digits, year 5138, as none: jwt.ts MAX_EXP), else null; nonsensitive as gate.ts makes it. */
 export const expHcl = (payload: string) => `nonsensitive(sensitive(try(tonumber(regex("^[0-9]{1,11}$", jsonencode(${payload}["exp"]))), null)))`;
 
 /** HCL: an `exp` as ISO 8601 (unknown when it is null: format() of null is no error); only the date leaves the sensitive value. */
