@@ -140,11 +140,10 @@ export function probeRules(probe: probes.Probe, ref: string, ctx: ProbeContext, 
     condition: [...ctx.holdsUnless, `alltrue(flatten(${judged}!${fails(pick, excess)}]]))`].join(' || '),
     message: `\${join("", flatten(${judged}${message(pick, word)} if ${fails(pick, excess)}]]))}`,
   });
-  const result: { post: Rule; warn?: Rule } = {
+  return {
     post: failsHere.length === 0 ? { condition: 'true', message: '' } : rule(failsHere, (f, shared) => failureParts(f, ref, probe, ctx, shared)),
+    warn: ctx.allowExcessAccess && excess.length > 0 ? rule(excess, (f, shared) => warningParts(f, ref, probe, ctx, shared)) : undefined,
   };
-  if (ctx.allowExcessAccess && excess.length > 0) result.warn = rule(excess, (f, shared) => warningParts(f, ref, probe, ctx, shared));
-  return result;
 }
 
 /** A text's parts: literal text, or an HCL expression whose value is shown. */
