@@ -3,7 +3,7 @@
  * key got in its first target, and the section says where those values are.
  */
 import { outputCommand } from './commands';
-import { SnippetInput, curlLines, languageSnippets } from './languages';
+import { languageSnippets } from './languages';
 import { Heading, code, fence, list, shellWord } from './markdown';
 import { GuideCluster, GuideDelivery, GuideGrant, GuideKey, GuideModel, GuideNames, keysOf } from './model';
 import { names as nameRules } from '../private/runtime';
@@ -38,21 +38,11 @@ export function snippetsSection(m: GuideModel, h: Heading): string[] {
     const grant = k.grants.find((g) => g.cluster === c)!;
     const delivery = grant.deliveries[0];
     const names = namesOf(grant, delivery);
-    const input: SnippetInput = {
-      names,
-      json: delivery?.target.kind === 'json' ? delivery.target.file : undefined,
-      restPort: c.restPort,
-      grpcPort: c.grpcPort,
-    };
     out.push(...whereFrom(m, k, c, delivery, names, loaded));
     if (others.length > 0) {
       out.push('', `These snippets use the names of the key ${code(k.name)}; for ${list(others.map((o) => code(o.name)))}, use its names of section 4.`);
     }
-    out.push(...languageSnippets(input, sub));
-    out.push(...sub(2, `curl (REST, port ${c.restPort})`));
-    out.push('Qdrant takes the key in either header; when both are sent, `api-key` wins. ' +
-      'curl reads the header from its standard input (`-H @-`, curl 7.55 or later), so the key is not on its command line, which other local users can read.');
-    out.push(...fence('bash', curlLines(input)));
+    out.push(...languageSnippets({ ...c, names, json: delivery?.target.kind === 'json' ? delivery.target.file : undefined }, sub));
   }
   return out;
 }
