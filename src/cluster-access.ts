@@ -11,7 +11,6 @@ import { checkStruct, isObject } from './private/props';
 import { names } from './private/runtime';
 import { API_KEY_OPTIONS_IN_ACCESS, API_KEY_PROPS, CLUSTER_ACCESS_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING } from './private/schemas';
 import { planSecretTargets } from './private/secret-plan';
-import { StackSupport } from './private/stack-support';
 import { bindSecretTargets, targetSignature } from './private/target-binding';
 import { TerraformChecks } from './private/terraform-checks';
 import { FileTarget } from './secret-target';
@@ -99,10 +98,7 @@ export class ClusterAccess extends Construct {
     this.settings = checks.settings;
     this.problems.push(...checks.problems);
     if (this.settings.engine === CheckEngine.TERRAFORM && this.settings.enabled) {
-      this.terraformChecks = new TerraformChecks(this, 'TerraformChecks', {
-        ...this.settings,
-        guideFile: this.settings.guide ? StackSupport.of(this).guideFile() : undefined,
-      });
+      this.terraformChecks = new TerraformChecks(this, 'TerraformChecks', this.settings);
     }
 
     for (const cluster of Array.isArray(p.clusters) ? p.clusters : []) this.addCluster(cluster);
@@ -173,7 +169,7 @@ export class ClusterAccess extends Construct {
     const key = ApiKey._create(this.keyScope, id, own, {
       optionsReported: !isOptions,
       clustersReported: !clustersValid,
-      guideFile: this.settings.guide ? StackSupport.of(this).guideFile() : undefined,
+      guideFile: this.settings.guideFile,
     });
     this._apiKeys.push(key);
     if (Array.isArray(o.secretTargets)) {

@@ -117,21 +117,23 @@ type WithDefaults = Required<Omit<HealthCheckOptions, 'caFile'>>;
 export interface CheckSettings extends WithDefaults {
   readonly ca?: TerraformAsset;
   readonly caPem?: string;
-  readonly guide: boolean;
+  /** The setup guide's path for messages; undefined without a guide. */
+  readonly guideFile?: string;
 }
 
 /** The options with defaults, the settings the checks run with, and the options' problems. */
 export function healthCheckSettings(scope: Construct, given: HealthCheckOptions, guide: boolean):
 { options: HealthCheckOptions; settings: CheckSettings; problems: string[] } {
   const options = withHealthCheckDefaults(given);
-  const { caFile, ...settings } = options;
+  const { caFile, ...rest } = options;
+  const settings = { ...rest, guideFile: guide ? StackSupport.of(scope).guideFile() : undefined };
   // Not a string: reported by the props check.
   const ca = typeof caFile === 'string' ? readCa(caFile) : undefined;
   const problems = [...rangeProblems(options), ...(ca?.problems ?? [])];
   if (options.engine !== CheckEngine.TERRAFORM) {
     const asset = ca?.pem === undefined ? undefined : new TerraformAsset(scope, 'CaFile', { path: path.resolve(caFile!), type: AssetType.FILE });
     if (asset && terraformLiteralProblem(asset.path)) problems.push(errors.unsafePath('healthCheck.caFile, copied into the stack as', asset.path));
-    return { options, settings: { ...settings, ca: asset, guide }, problems };
+    return { options, settings: { ...settings, ca: asset }, problems };
   }
   if (options.header === ApiKeyHeader.API_KEY) problems.push(errors.terraformEngineHeader());
   if (options.enabled) {
@@ -139,7 +141,7 @@ export function healthCheckSettings(scope: Construct, given: HealthCheckOptions,
     if (given.runOnEveryDeploy === true) Annotations.of(scope).addWarning(errors.terraformEngineEveryDeploy());
     if (ca?.pem !== undefined) Annotations.of(scope).addInfo(errors.terraformEngineCa(caFile!));
   }
-  return { options, settings: { ...settings, caPem: ca?.pem, guide }, problems };
+  return { options, settings: { ...settings, caPem: ca?.pem }, problems };
 }
 
 /** Where Terraform hands over a key from another resource, and a variable's sha256. */
@@ -179,10 +181,9 @@ export class HealthCheck extends Construct {
       label: plainName(apiKey.keyName, 'invalid-key-name'),
       deployCommand: DEPLOY_COMMAND_OPTION,
     };
-    // Not part of the options' hash: the guide's path is resolved at synth.
-    const guide = settings.guide ? support.guideFile() : undefined;
     const grantsFile = inputFile(this, () => grantList(apiKey, settings.grpc));
-    const invocation = protocol.invocation('check', { ...values, guide, grantsFile: grantsFile.path, grantsSha256: grantsFile.sha256 }, cli);
+    // The guide is not part of the options' hash: its path is resolved at synth.
+    const invocation = protocol.invocation('check', { ...values, guide: settings.guideFile, grantsFile: grantsFile.path, grantsSha256: grantsFile.sha256 }, cli);
     // Hashed here when the grants are known at synth (a Lazy string inside Fn would be read as an expression).
     const grantsHash = Lazy.stringValue({
       produce: () => {
@@ -209,7 +210,7 @@ export class HealthCheck extends Construct {
       ...(settings.runOnEveryDeploy ? everyDeploy() : {}),
     };
 
-    const preconditions = keyPreconditions(apiKey, guide);
+    const preconditions = keyPreconditions(apiKey, settings.guideFile);
     this.resource = new NullResource(this, 'Resource', {
       triggers,
       provisioners: [...(guard ? [guard] : []),
