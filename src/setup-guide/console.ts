@@ -95,16 +95,9 @@ function tabSteps(m: GuideModel, k: GuideKey, cluster: string, name: string, out
     `3. ${accessStep(m, k)}`,
     `4. Expiration: set one. ${expiry}`,
     `5. Click **Create**, and copy the key now: it is shown only once. ${keepKey(k)}`,
-    ...tabNote(m, k),
-  ];
-}
-
-/** What a key of this tab is, and what an older cluster makes instead. */
-function tabNote(m: GuideModel, k: GuideKey): string[] {
-  const granular = k.access?.mode === 'read-only' || k.access?.mode === 'collections';
-  return [
     '',
-    'The key is a JWT (it starts with `eyJhb`).' + (granular
+    // What an older cluster makes instead of a granular key.
+    'The key is a JWT (it starts with `eyJhb`).' + (k.access?.mode === 'read-only' || k.access?.mode === 'collections'
       ? ' A cluster created before 2025-01-27 makes keys with granular access only once they are enabled for it (enabling restarts the cluster); ' +
         `until then its keys can manage${m.checks.enabled ? ', which fails the check of this key' : ', more than this key is declared for'}.`
       : ''),
