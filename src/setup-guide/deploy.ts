@@ -7,6 +7,8 @@ import { names, plural } from '../private/runtime';
 
 export function deploySection(m: GuideModel, h: Heading): string[] {
   const out = h(1, '3. Hand the keys to the deploy');
+  const o = m.checks;
+  const tf = o.engine === 'terraform';
   // One block per variable, named after its last key.
   const exports = [...new Map(m.keys.filter((k) => k.variable).map((k) => [k.variable!.environmentVariable, k])).values()];
   out.push(exports.length > 0 || m.keys.length === 0
@@ -17,7 +19,10 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
     out.push(...table(['Key', 'Set before the deploy', 'Source'], m.keys.map((k) => [
       code(k.name),
       k.variable ? code(k.variable.environmentVariable) : 'nothing: read from the referenced resource at deploy',
-      sourceOf(k),
+      // Where its value comes from; never the value.
+      !k.variable ? 'a value from another resource (`ApiKeySource.fromToken`)'
+        : k.variable.declaredByLibrary ? `sensitive variable ${code(k.variable.name)}, declared by this library`
+          : `your sensitive variable ${code(k.variable.name)}`,
     ])));
   }
   // One block per key and one for the deploy: pasted together, a `read` would take the next
@@ -32,9 +37,8 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
   }
   out.push(...fence('bash', [deployCommand(m)]));
   if (exports.length > 0) {
-    const terraformChecks = m.checks.enabled && m.checks.engine === 'terraform';
     out.push(`A deploy without the key stops at once with \`Qdrant API key "<name>" has no value: run read -rs TF_VAR_…\`; \`${DESTROY_COMMAND}\` needs no key.` +
-      (terraformChecks ? '' : m.checks.enabled
+      (o.enabled && tf ? '' : o.enabled
         ? ' A key given with `-var` or a `.tfvars` file does not reach the checks: export it, and only export it (a check refuses a key that a `.tfvars` file sets to another value).'
         : ' A key given with `-var` or a `.tfvars` file does not reach the file targets: export it, and only export it.'));
   }
@@ -43,7 +47,6 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
       'store the new key there, then deploy.');
   }
 
-  const o = m.checks;
   out.push('');
   if (!o.enabled) {
     out.push('Health checks are disabled (`healthCheck.enabled: false`): nothing verifies the keys during the deploy, and secret targets are written unverified.');
@@ -51,7 +54,6 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
   }
   const header = o.header === 'bearer' ? '`Authorization: Bearer`' : 'the `api-key` header';
   const declared = m.keys.filter((k) => k.access);
-  const tf = o.engine === 'terraform';
   out.push(
     tf
       ? 'At every plan (so at every deploy), Terraform itself proves each key on every cluster it covers (`CheckEngine.TERRAFORM`: `data "http"` reads, no Node). ' +
@@ -150,12 +152,4 @@ function accessInWords(k: GuideKey): string {
   const a = k.access!;
   if (a.mode !== 'collections') return `${a.mode} (cluster-wide)`;
   return `collections: ${[...a.read.map((c) => `read ${code(c)}`), ...a.readWrite.map((c) => `read-write ${code(c)}`)].join(', ')}`;
-}
-
-/** Where a key's value comes from, in Markdown; never the value. */
-function sourceOf(k: GuideKey): string {
-  if (!k.variable) return 'a value from another resource (`ApiKeySource.fromToken`)';
-  return k.variable.declaredByLibrary
-    ? `sensitive variable ${code(k.variable.name)}, declared by this library`
-    : `your sensitive variable ${code(k.variable.name)}`;
 }
