@@ -1,9 +1,9 @@
 /** Section 3: how each key reaches the deploy, and what the health checks prove. */
-import { deployCommand } from './commands';
+import { deployCommand, readLine } from './commands';
 import { Heading, code, fence, list, table } from './markdown';
 import { GuideKey, GuideModel } from './model';
 import { DEPLOY_COMMAND, DESTROY_COMMAND, FRAMEWORK } from '../private/framework';
-import { names, plural } from '../private/runtime';
+import { plural } from '../private/runtime';
 
 export function deploySection(m: GuideModel, h: Heading): string[] {
   const out = h(1, '3. Hand the keys to the deploy');
@@ -31,9 +31,8 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
     const env = k.variable!.environmentVariable;
     // Only a plain name reaches the shell line: synth refuses any other, but SetupGuide.render()
     // and skipValidation do not stop, and the name is the user's (a variable's logical id).
-    out.push(...fence('bash', [names.isEnvName(env)
-      ? `read -rs ${env} && export ${env}   # paste the key, then Enter (nothing is shown)`
-      : `# key ${k.name}: its variable's name is not a valid environment variable name (letters, digits and _, not starting with a digit); rename the variable`]));
+    out.push(...fence('bash', [readLine(env,
+      `# key ${k.name}: its variable's name is not a valid environment variable name (letters, digits and _, not starting with a digit); rename the variable`)]));
   }
   out.push(...fence('bash', [deployCommand(m)]));
   if (exports.length > 0) {

@@ -2,7 +2,7 @@
  * Section 5: how apps connect. Per cluster, the snippets (languages.ts) read the names its first
  * key got in its first target, and the section says where those values are.
  */
-import { outputCommand } from './commands';
+import { outputCommand, readLine } from './commands';
 import { languageSnippets } from './languages';
 import { Heading, code, fence, list, shellWord } from './markdown';
 import { GuideCluster, GuideDelivery, GuideGrant, GuideKey, GuideModel, GuideNames, keysOf } from './model';
@@ -66,7 +66,7 @@ function whereFrom(m: GuideModel, k: GuideKey, c: GuideCluster, delivery: GuideD
         `and ${code(c.grpcOutput)} (section 1 shows their values), ${code(n.apiKey)} is ${key}. In a shell, from the project directory:`,
       ...fence('bash', [
         exportLine(n.url, `"$(${outputCommand(m, c.restOutput)})"`),
-        readLine(n.apiKey),
+        readLine(n.apiKey, NOT_A_NAME),
       ]),
     ];
   }
@@ -108,11 +108,6 @@ const NOT_A_NAME = '# a name of section 4 is not a valid environment variable na
 /** `export NAME=value`, for a name that is a shell variable's; else a comment (the name came from the user). */
 function exportLine(name: string, value: string): string {
   return nameRules.isEnvName(name) ? `export ${name}=${value}` : NOT_A_NAME;
-}
-
-/** Reads a pasted key into the environment without showing it. */
-function readLine(name: string): string {
-  return nameRules.isEnvName(name) ? `read -rs ${name} && export ${name}   # paste the key, then Enter (nothing is shown)` : NOT_A_NAME;
 }
 
 /** `. FILE` that reads exactly this file: a name without `/` would be looked up in PATH first. */
