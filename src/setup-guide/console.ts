@@ -20,14 +20,12 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
   );
   for (const k of m.keys) {
     const clusters = clustersOf(k);
-    out.push(...h(2, `Key ${code(k.name)}`));
-    out.push(`Covers ${plural(clusters.length, 'cluster')}: ${list(clusters.map((c) => code(c.name)), 'none yet')}.`);
+    out.push(...h(2, `Key ${code(k.name)}`), `Covers ${plural(clusters.length, 'cluster')}: ${list(clusters.map((c) => code(c.name)), 'none yet')}.`);
     if (clusters.length > 1 && !k.access) out.push(...multiClusterFlow(m, k));
     else if (clusters.length > 1) out.push(...keyPerCluster(m, k));
     else out.push('', ...tabSteps(m, k, `the cluster ${clusters[0] ? where(clusters[0]) : 'of this key'}`, code(consoleName(k.name))));
   }
-  out.push(...madeElsewhere(h));
-  return out;
+  return [...out, ...madeElsewhere(h)];
 }
 
 /** A cluster as the console shows it: its name here, and the host to match it by. */

@@ -48,8 +48,7 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
 
   out.push('');
   if (!o.enabled) {
-    out.push('Health checks are disabled (`healthCheck.enabled: false`): nothing verifies the keys during the deploy, and secret targets are written unverified.');
-    return out;
+    return [...out, 'Health checks are disabled (`healthCheck.enabled: false`): nothing verifies the keys during the deploy, and secret targets are written unverified.'];
   }
   const header = o.header === 'bearer' ? '`Authorization: Bearer`' : 'the `api-key` header';
   const declared = m.keys.filter((k) => k.access);

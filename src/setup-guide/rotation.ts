@@ -34,14 +34,14 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
       '',
       'For a key without an expiry (an older admin key, or no expiration set), `createdOn` and `rotateAfterDays` give the due date, ' +
         'and synth warns once it has passed.',
+      ...table(['Key', 'Expiry (read at deploy)', 'Created on', 'Rotate after', 'Due on (without an expiry)'], m.keys.map((k) => [
+        code(k.name),
+        k.expiresAtOutput === undefined ? 'check line (ephemeral: no output)' : `output ${code(k.expiresAtOutput)}`,
+        k.createdOn === undefined ? 'not recorded: set `createdOn`' : code(k.createdOn),
+        `${k.rotateAfterDays} days`,
+        k.dueOn ?? 'unknown',
+      ])),
     );
-    out.push(...table(['Key', 'Expiry (read at deploy)', 'Created on', 'Rotate after', 'Due on (without an expiry)'], m.keys.map((k) => [
-      code(k.name),
-      k.expiresAtOutput === undefined ? 'check line (ephemeral: no output)' : `output ${code(k.expiresAtOutput)}`,
-      k.createdOn === undefined ? 'not recorded: set `createdOn`' : code(k.createdOn),
-      `${k.rotateAfterDays} days`,
-      k.dueOn ?? 'unknown',
-    ])));
   }
   const on = m.checks.enabled;
   const tokens = m.keys.some((k) => !k.variable);
@@ -72,8 +72,8 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
       'the server\'s api_key ends all of them), so give such keys a short one.',
     '',
     'A lost key cannot be retrieved: the console shows a key only once. Create a new key for the same clusters, rotate to it as above, and delete the lost one.',
+    ...ephemeralRotation(m),
   );
-  out.push(...ephemeralRotation(m));
   return out;
 }
 

@@ -16,8 +16,8 @@ export function troubleshootingSection(m: GuideModel, h: Heading): string[] {
       'The reason starts with one of these:'
     : 'Each failed health check prints one line per cluster, `FAIL <key> → <cluster>  step <step>: <reason>`, and a summary of the failed clusters. ' +
       'The reason starts with one of these:');
-  out.push(...table(['The check says', 'Likely cause', 'Fix'], FAILURES.filter((f) => ids.has(f.id)).map((f) => [code(f.phrase), f.cause, f.fix])));
   out.push(
+    ...table(['The check says', 'Likely cause', 'Fix'], FAILURES.filter((f) => ids.has(f.id)).map((f) => [code(f.phrase), f.cause, f.fix])),
     'A deploy can also stop with one of these messages, which come from no check:',
     '',
     ...table(['Message', 'When', 'Fix'], [
