@@ -158,8 +158,7 @@ export class ClusterAccess extends Construct {
 
   /** Add a key; `where` names its options in messages (they are checked here, once). */
   private addKey(options: ApiKeyOptions, where: string): ApiKey {
-    const optionProblems = checkStruct(options, API_KEY_OPTIONS_IN_ACCESS, where);
-    this.problems.push(...optionProblems);
+    this.problems.push(...checkStruct(options, API_KEY_OPTIONS_IN_ACCESS, where));
     const isOptions = isObject(options);
     const o: ApiKeyOptions = isOptions ? options : ({} as ApiKeyOptions);
     const id = this.childId(o.name, this._apiKeys.map((k) => k.keyName), 'key', this.keyScope);
