@@ -210,12 +210,18 @@ export class HealthCheck extends Construct {
       ...(settings.runOnEveryDeploy ? everyDeploy() : {}),
     };
 
-    const preconditions = keyPreconditions(apiKey, settings.guideFile);
+    const variable = source.variable;
     this.resource = new NullResource(this, 'Resource', {
       triggers,
       provisioners: [...(guard ? [guard] : []),
         { type: 'local-exec', command: invocation.command, environment: environment as unknown as Record<string, string> }],
-      lifecycle: preconditions.length > 0 ? { precondition: preconditions } : undefined,
+      // A key's variable without a value fails the deploy at once, naming the variable.
+      lifecycle: variable ? {
+        precondition: [{
+          condition: Op.neq(variable.value, Token.nullValue()),
+          errorMessage: errors.keyNotSet(plainName(apiKey.keyName), variable.friendlyUniqueId, DEPLOY_COMMAND, settings.guideFile),
+        }],
+      } : undefined,
     });
     this.node.addValidation({ validate: () => execLimitProblems(apiKey, grantsFile, invocation.environment) });
   }
@@ -248,16 +254,6 @@ function execLimitProblems(apiKey: ApiKey, grants: InputFile, environment: Recor
     }
   }
   return problems;
-}
-
-/** A key's variable without a value fails the deploy at once, naming the variable. */
-function keyPreconditions(apiKey: ApiKey, guide?: string): { condition: any; errorMessage: string }[] {
-  const variable = apiKey.source._config().variable;
-  if (!variable) return [];
-  return [{
-    condition: Op.neq(variable.value, Token.nullValue()),
-    errorMessage: errors.keyNotSet(plainName(apiKey.keyName), variable.friendlyUniqueId, DEPLOY_COMMAND, guide),
-  }];
 }
 
 function withHealthCheckDefaults(o: HealthCheckOptions): WithDefaults & Pick<HealthCheckOptions, 'caFile'> {
