@@ -5,7 +5,7 @@
 import { outputCommand, readLine } from './commands';
 import { languageSnippets } from './languages';
 import { Heading, code, fence, list, shellWord } from './markdown';
-import { GuideCluster, GuideDelivery, GuideGrant, GuideKey, GuideModel, GuideNames, keysOf } from './model';
+import { GuideCluster, GuideDelivery, GuideKey, GuideModel, GuideNames, keysOf } from './model';
 import { names as nameRules } from '../private/runtime';
 
 /** Above this many clusters, the code snippets show one representative cluster. */
@@ -37,7 +37,8 @@ export function snippetsSection(m: GuideModel, h: Heading): string[] {
     const [k, ...others] = keysOf(m, c);
     const grant = k.grants.find((g) => g.cluster === c)!;
     const delivery = grant.deliveries[0];
-    const names = namesOf(grant, delivery);
+    // The names a target gave the key's entries, completed by the key's own names (a name taken twice is a synth error).
+    const names: GuideNames = { ...grant.ownNames, ...Object.fromEntries(Object.entries(delivery?.names ?? {}).filter(([, v]) => v !== undefined)) };
     out.push(...whereFrom(m, k, c, delivery, names, loaded));
     if (others.length > 0) {
       out.push('', `These snippets use the names of the key ${code(k.name)}; for ${list(others.map((o) => code(o.name)))}, use its names of section 4.`);
@@ -45,11 +46,6 @@ export function snippetsSection(m: GuideModel, h: Heading): string[] {
     out.push(...languageSnippets({ ...c, names, json: delivery?.target.kind === 'json' ? delivery.target.file : undefined }, sub));
   }
   return out;
-}
-
-/** The names a target gave the key's entries, completed by the key's own names (a name taken twice is a synth error). */
-function namesOf(grant: GuideGrant, delivery: GuideDelivery | undefined): GuideNames {
-  return { ...grant.ownNames, ...Object.fromEntries(Object.entries(delivery?.names ?? {}).filter(([, v]) => v !== undefined)) };
 }
 
 /** Where the values under these names come from, before the snippets that read them. */
