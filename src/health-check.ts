@@ -1,7 +1,6 @@
 /**
- * The health-check options, and the `null_resource` per key whose local-exec checks it on all its
- * clusters. The key never reaches the command line (a variable's key is compared by sha256 with
- * the `TF_VAR_...` the checker reads; an ephemeral key's by a guard, private/ephemeral.ts).
+ * The health-check options, and each key's `null_resource` whose local-exec checks it on its clusters. The key never reaches the
+ * command line (a variable's is compared by sha256 with the `TF_VAR_...` the checker reads; an ephemeral key's by a guard).
  */
 import { createHash } from 'crypto';
 import * as path from 'path';

@@ -1,8 +1,4 @@
-/**
- * Section 2: creating each key in the console, by exactly one procedure: several clusters and no
- * declared access, the multi-cluster flow (one admin key); otherwise the cluster's **API Keys**
- * tab, one key per cluster.
- */
+/** Section 2: each key's one console procedure: the multi-cluster flow for several clusters and no access, else the API Keys tab. */
 import { Heading, code, list } from './markdown';
 import { GuideAccess, GuideCluster, GuideKey, GuideModel, clustersOf } from './model';
 import { plural } from '../private/runtime';

@@ -1,7 +1,4 @@
-/**
- * Section 5's client snippets, one per language: each reads the names the deploy wrote (from the
- * environment or a JSON file), never a literal URL or key; every value escaped for its language.
- */
+/** Section 5's client snippets: each reads the names the deploy wrote, never a literal URL or key; values escaped per language. */
 import { Heading, fence, rustStr, shellVar, shellWord, str } from './markdown';
 import { GuideCluster, GuideNames } from './model';
 

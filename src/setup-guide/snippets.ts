@@ -1,7 +1,4 @@
-/**
- * Section 5: how apps connect. Per cluster, the snippets (languages.ts) read the names its first
- * key got in its first target, and the section says where those values are.
- */
+/** Section 5: per cluster, where the values are, and snippets that read the names its first key got in its first target. */
 import { outputCommand, readLine } from './commands';
 import { languageSnippets } from './languages';
 import { Heading, code, fence, list, shellWord } from './markdown';

@@ -1,7 +1,4 @@
-/**
- * Section 7: every failure the engine can report, from the checker's catalog (failures.ts) in its
- * words and order, and the messages that come from no check.
- */
+/** Section 7: the engine's failures from the checker's catalog (its words and order), and messages from no check. */
 import { Heading, code, table } from './markdown';
 import { GuideModel } from './model';
 import { FAILURES, protocol } from '../private/runtime';
