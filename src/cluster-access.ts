@@ -142,8 +142,7 @@ export class ClusterAccess extends Construct {
 
   /** Add a cluster. */
   public addCluster(options: ClusterOptions): Cluster {
-    const name = isObject(options) ? options.name : undefined;
-    const id = this.childId(name, this._clusters.map((c) => c.clusterName), 'cluster', this.clusterScope);
+    const id = this.childId(isObject(options) ? options.name : undefined, this._clusters.map((c) => c.clusterName), 'cluster', this.clusterScope);
     const cluster = Cluster._create(this.clusterScope, id, options);
     this._clusters.push(cluster);
     return cluster;
@@ -214,10 +213,7 @@ export class ClusterAccess extends Construct {
     if (!terraformEngine) recordFiles(this, bound);
   }
 
-  /**
-   * The construct id for a new cluster or key: its name, or for an invalid or taken name a
-   * placeholder and a validation error (not a constructs exception: one synth reports all).
-   */
+  /** A new cluster's or key's construct id: its name, else a placeholder and a validation error (one synth reports all). */
   private childId(name: unknown, existing: string[], kind: 'cluster' | 'key', scope: Construct): string {
     let problem: string | undefined;
     if (typeof name === 'string' && existing.includes(name)) {
