@@ -124,13 +124,12 @@ function nodeEngine(m: GuideModel): string[] {
 function hiddenChecks(m: GuideModel): string {
   const hidden = m.keys.filter((k) => !k.variable);
   if (hidden.length === 0) return '';
-  const o = m.checks;
   // An ephemeral key has no output.
   const outputs = hidden.flatMap((k) => (k.expiresAtOutput === undefined ? [] : [code(k.expiresAtOutput)]));
   return ` Terraform hides the check's lines of a key from \`ApiKeySource.fromToken\` (${list(hidden.map((k) => code(k.name)))}) when it passes ` +
     '(a failure still fails the deploy and is shown), so no expiry line or warning appears for it' +
     (outputs.length > 0 ? `: read its output ${list(outputs)} (section 6)` : '') +
-    (o.minValidityDays ? `; \`healthCheck.minValidityDays\` still fails the deploy when the expiry is closer than ${o.minValidityDays} days.`
+    (m.checks.minValidityDays ? `; \`healthCheck.minValidityDays\` still fails the deploy when the expiry is closer than ${m.checks.minValidityDays} days.`
       : `${outputs.length > 0 ? ', or' : ';'} set \`healthCheck.minValidityDays\` to make a short expiry fail the deploy.`);
 }
 
