@@ -6,19 +6,19 @@ import { SYNTH_COMMAND } from '../private/framework';
 
 export function rotationSection(m: GuideModel, h: Heading): string[] {
   const out = h(1, '6. Rotation');
+  const on = m.checks.enabled;
   if (m.keys.length > 0) {
-    const o = m.checks;
-    const read = !o.enabled
+    const read = !on
       ? 'Rotate a key before it expires. A key that is a JWT carries its expiry date; health checks are disabled (`healthCheck.enabled: false`), so no check reads it. '
       : 'Rotate a key before it expires. A key that is a JWT carries its expiry date: its check (section 3) reads it, shows it in the check line ' +
         'and warns when it is less than 14 days away' +
         (m.keys.some((k) => !k.variable) ? ' (Terraform hides these lines for a key from `ApiKeySource.fromToken` when its check passes)' : '') +
-        (o.runOnEveryDeploy ? '. ' : ', but the check runs only when the key or the options change. ');
+        (m.checks.runOnEveryDeploy ? '. ' : ', but the check runs only when the key or the options change. ');
     // An ephemeral key has no expiry output: Terraform stores nothing derived from it.
     const published = m.keys.filter((k) => k.expiresAtOutput !== undefined);
     out.push(read + (published.length === 0
       ? 'An ephemeral key has no expiry output (Terraform stores nothing derived from it): its check line is where the date shows.'
-      : `Every deploy publishes the date as a non-secret output${o.enabled ? ' once the key\'s check passed (a key that failed it does not replace the date)' : ''}` +
+      : `Every deploy publishes the date as a non-secret output${on ? ' once the key\'s check passed (a key that failed it does not replace the date)' : ''}` +
         `${published.length < m.keys.length ? ' (not for an ephemeral key, whose check line is where the date shows)' : ''}, so monitoring can watch it. ` +
         `Read it from the project directory: these lines run Terraform in the stack's directory (under ${code(STACKS_DIR)} ` +
         'unless `cdktf.json` sets another `output`), whose backend configuration finds the state (cdktf\'s default: `terraform.<stack>.tfstate` in the project directory):'));
@@ -43,7 +43,6 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
       ])),
     );
   }
-  const on = m.checks.enabled;
   const tokens = m.keys.some((k) => !k.variable);
   const variables = m.keys.length === 0 || m.keys.some((k) => k.variable);
   const store = 'Store the new key in the resource that the key\'s token refers to (`ApiKeySource.fromToken`)';
