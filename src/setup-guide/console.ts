@@ -17,8 +17,8 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
   for (const k of m.keys) {
     const clusters = clustersOf(k);
     out.push(...h(2, `Key ${code(k.name)}`), `Covers ${plural(clusters.length, 'cluster')}: ${list(clusters.map((c) => code(c.name)), 'none yet')}.`);
-    if (clusters.length > 1 && !k.access) out.push(...multiClusterFlow(m, k));
-    else if (clusters.length > 1) out.push(...keyPerCluster(m, k));
+    if (clusters.length > 1 && !k.access) out.push(...multiClusterFlow(m, k, clusters));
+    else if (clusters.length > 1) out.push(...keyPerCluster(m, k, clusters));
     else out.push('', ...tabSteps(m, k, `the cluster ${clusters[0] ? where(clusters[0]) : 'of this key'}`, code(consoleName(k.name))));
   }
   return [...out, ...madeElsewhere(h)];
@@ -99,8 +99,7 @@ function tabSteps(m: GuideModel, k: GuideKey, cluster: string, name: string, out
 }
 
 /** A key of several clusters that declares no access: one admin key for all of them. */
-function multiClusterFlow(m: GuideModel, k: GuideKey): string[] {
-  const clusters = clustersOf(k);
+function multiClusterFlow(m: GuideModel, k: GuideKey, clusters: GuideCluster[]): string[] {
   return [
     '',
     `The stack declares no \`access\` for this key, so one key covers all ${clusters.length} clusters: the console's multi-cluster flow makes it.`,
@@ -117,8 +116,7 @@ function multiClusterFlow(m: GuideModel, k: GuideKey): string[] {
 }
 
 /** A key of several clusters that declares access: the API Keys tab makes such keys one cluster at a time. */
-function keyPerCluster(m: GuideModel, k: GuideKey): string[] {
-  const clusters = clustersOf(k);
+function keyPerCluster(m: GuideModel, k: GuideKey, clusters: GuideCluster[]): string[] {
   const tab = 'The cluster\'s **API Keys** tab makes a key with an access and an expiry for that one cluster';
   const why = k.access!.mode === 'manage'
     ? `${tab}: create one key per cluster, and declare them in the stack as ${clusters.length} keys of one cluster each, in place of this one. ` +
