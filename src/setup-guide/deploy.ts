@@ -86,24 +86,22 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
       (o.minValidityDays ? `, and fails when it is less than ${o.minValidityDays} days away (\`healthCheck.minValidityDays\`).` : '.') +
       (tf ? '' : hiddenChecks(m)),
     '',
-    ...(tf ? terraformEngine() : nodeEngine(m)),
+    ...(tf ? TERRAFORM_ENGINE : nodeEngine(m)),
   );
   if (m.clusters.length === 0) out.push('', 'There are no clusters yet, so there is nothing to check.');
   return out;
 }
 
 /** When the checks of the Terraform engine run, and where the key goes. */
-function terraformEngine(): string[] {
-  return [
-    `The checks run at every plan (\`${FRAMEWORK.cli} diff\` too): a wrong, revoked or expired key fails the plan with the step's message before anything changes, ` +
-      'so a scheduled plan notices it. Each failure is an `Error: Resource postcondition failed` (section 7).',
-    '',
-    'Terraform sends the key in `Authorization: Bearer`, always verifies TLS, and follows redirects (one to the same host receives the key, even over `http://`). ' +
-      'No plan or apply output shows the key, but **the Terraform state holds it in clear** (in every keyed `data "http"`), and so does a saved plan file: ' +
-      'protect them as you protect the key. ' +
-      'A key\'s secret targets (section 4) are written only after its checks have passed, so a failed deploy leaves them as they were.',
-  ];
-}
+const TERRAFORM_ENGINE = [
+  `The checks run at every plan (\`${FRAMEWORK.cli} diff\` too): a wrong, revoked or expired key fails the plan with the step's message before anything changes, ` +
+    'so a scheduled plan notices it. Each failure is an `Error: Resource postcondition failed` (section 7).',
+  '',
+  'Terraform sends the key in `Authorization: Bearer`, always verifies TLS, and follows redirects (one to the same host receives the key, even over `http://`). ' +
+    'No plan or apply output shows the key, but **the Terraform state holds it in clear** (in every keyed `data "http"`), and so does a saved plan file: ' +
+    'protect them as you protect the key. ' +
+    'A key\'s secret targets (section 4) are written only after its checks have passed, so a failed deploy leaves them as they were.',
+];
 
 /** When the checks of the Node engine run, and how the checker handles the key. */
 function nodeEngine(m: GuideModel): string[] {
