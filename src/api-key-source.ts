@@ -17,8 +17,6 @@ export interface ApiKeySourceConfig {
   readonly sha256: string;
   /** The same hash, nonsensitive (of a high-entropy key), for a variable: compared with `TF_VAR_...`. */
   readonly inheritedSha256?: string;
-  /** For docs and messages, never the value. */
-  readonly description: string;
 }
 
 /**
@@ -102,17 +100,12 @@ function variableConfig(variable: TerraformVariable): ApiKeySourceConfig {
     variable,
     sha256: Fn.sha256(value),
     inheritedSha256: Token.asString(Fn.nonsensitive(Fn.sha256(value))),
-    description: `Terraform variable "${name}" (set TF_VAR_${name})`,
   };
 }
 
 function tokenConfig(token: string): ApiKeySourceConfig {
   const expression = Token.asString(Fn.sensitive(token));
-  return {
-    expression,
-    sha256: Fn.sha256(expression),
-    description: 'a value from another resource (ApiKeySource.fromToken)',
-  };
+  return { expression, sha256: Fn.sha256(expression) };
 }
 
 /** A TerraformVariable, possibly from another copy of cdktf (so not by instanceof). */

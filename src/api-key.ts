@@ -228,15 +228,13 @@ export class ApiKey extends Construct {
   }
 
   private validateKey(): string[] {
-    const problems = [...this._propProblems, ...this._errors];
-    problems.push(...this.source._problems(this).map((p) => errors.keySource(this.keyName, p.message)));
-    if (this._clusters.length === 0 && !this._clustersReported) {
-      problems.push(errors.noClusters(this.keyName));
-    } else {
-      problems.push(...this.foreignClusterProblems());
-    }
     this.warnIfNoConsoleMakesIt();
-    return problems;
+    return [
+      ...this._propProblems,
+      ...this._errors,
+      ...this.source._problems(this).map((p) => errors.keySource(this.keyName, p.message)),
+      ...(this._clusters.length === 0 && !this._clustersReported ? [errors.noClusters(this.keyName)] : this.foreignClusterProblems()),
+    ];
   }
 
   /** Qdrant Cloud's console makes granular keys per cluster: a warning, since self-hosted clusters may accept the same JWT. */
@@ -260,10 +258,7 @@ export class ApiKey extends Construct {
     return checkStruct({ secretTarget: target }, TARGET_ARGUMENT, this.keyWhere());
   }
 
-  /**
-   * The key in a `where` of checkStruct: a name that is not text (it may hold the key), or that may
-   * be a key, is not shown; the construct id stands in.
-   */
+  /** The key in checkStruct's `where`: the construct id stands in for a name that is not text or may be a key. */
   private keyWhere(): string {
     return `key ${JSON.stringify(nameShown(this.keyName) ? this.keyName : this.node.id)}`;
   }

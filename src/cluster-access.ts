@@ -11,7 +11,6 @@ import { checkStruct, isObject } from './private/props';
 import { names } from './private/runtime';
 import { API_KEY_OPTIONS_IN_ACCESS, API_KEY_PROPS, CLUSTER_ACCESS_PROPS, CLUSTER_ACCESS_SYMBOL, SECRET_NAMING } from './private/schemas';
 import { planSecretTargets } from './private/secret-plan';
-import { StackSupport } from './private/stack-support';
 import { bindSecretTargets, targetSignature } from './private/target-binding';
 import { TerraformChecks } from './private/terraform-checks';
 import { FileTarget } from './secret-target';
@@ -99,10 +98,7 @@ export class ClusterAccess extends Construct {
     this.settings = checks.settings;
     this.problems.push(...checks.problems);
     if (this.settings.engine === CheckEngine.TERRAFORM && this.settings.enabled) {
-      this.terraformChecks = new TerraformChecks(this, 'TerraformChecks', {
-        ...this.settings,
-        guideFile: this.settings.guide ? StackSupport.of(this).guideFile() : undefined,
-      });
+      this.terraformChecks = new TerraformChecks(this, 'TerraformChecks', this.settings);
     }
 
     for (const cluster of Array.isArray(p.clusters) ? p.clusters : []) this.addCluster(cluster);
@@ -146,8 +142,7 @@ export class ClusterAccess extends Construct {
 
   /** Add a cluster. */
   public addCluster(options: ClusterOptions): Cluster {
-    const name = isObject(options) ? options.name : undefined;
-    const id = this.childId(name, this._clusters.map((c) => c.clusterName), 'cluster', this.clusterScope);
+    const id = this.childId(isObject(options) ? options.name : undefined, this._clusters.map((c) => c.clusterName), 'cluster', this.clusterScope);
     const cluster = Cluster._create(this.clusterScope, id, options);
     this._clusters.push(cluster);
     return cluster;
@@ -162,8 +157,7 @@ export class ClusterAccess extends Construct {
 
   /** Add a key; `where` names its options in messages (they are checked here, once). */
   private addKey(options: ApiKeyOptions, where: string): ApiKey {
-    const optionProblems = checkStruct(options, API_KEY_OPTIONS_IN_ACCESS, where);
-    this.problems.push(...optionProblems);
+    this.problems.push(...checkStruct(options, API_KEY_OPTIONS_IN_ACCESS, where));
     const isOptions = isObject(options);
     const o: ApiKeyOptions = isOptions ? options : ({} as ApiKeyOptions);
     const id = this.childId(o.name, this._apiKeys.map((k) => k.keyName), 'key', this.keyScope);
@@ -173,7 +167,7 @@ export class ClusterAccess extends Construct {
     const key = ApiKey._create(this.keyScope, id, own, {
       optionsReported: !isOptions,
       clustersReported: !clustersValid,
-      guideFile: this.settings.guide ? StackSupport.of(this).guideFile() : undefined,
+      guideFile: this.settings.guideFile,
     });
     this._apiKeys.push(key);
     if (Array.isArray(o.secretTargets)) {
@@ -219,10 +213,7 @@ export class ClusterAccess extends Construct {
     if (!terraformEngine) recordFiles(this, bound);
   }
 
-  /**
-   * The construct id for a new cluster or key: its name, or for an invalid or taken name a
-   * placeholder and a validation error (not a constructs exception: one synth reports all).
-   */
+  /** A new cluster's or key's construct id: its name, else a placeholder and a validation error (one synth reports all). */
   private childId(name: unknown, existing: string[], kind: 'cluster' | 'key', scope: Construct): string {
     let problem: string | undefined;
     if (typeof name === 'string' && existing.includes(name)) {

@@ -88,8 +88,7 @@ export class Cluster extends Construct {
     this.clusterName = typeof p.name === 'string' ? p.name : id;
     this.url = typeof p.url === 'string' ? p.url : '';
     const restPort = validPort(p.restPort);
-    const grpcPort = validPort(p.grpcPort);
-    this.grpcPort = grpcPort ?? urls.DEFAULT_GRPC_PORT;
+    this.grpcPort = validPort(p.grpcPort) ?? urls.DEFAULT_GRPC_PORT;
 
     if (Token.isUnresolved(this.url)) {
       if (Tokenization.reverseString(this.url).literals.length > 0) this.problems.push(errors.clusterUrlMixedToken(this.clusterName));
@@ -123,9 +122,7 @@ export class Cluster extends Construct {
       if (Token.isUnresolved(port)) this.problems.push(errors.clusterPortToken(this.clusterName, what));
       else if (validPort(port) === undefined) this.problems.push(errors.clusterPort(this.clusterName, what, port));
     }
-    if (this.restPort === this.grpcPort) {
-      this.problems.push(errors.clusterSamePorts(this.clusterName, this.restPort));
-    }
+    if (this.restPort === this.grpcPort) this.problems.push(errors.clusterSamePorts(this.clusterName, this.restPort));
     if (typeof p.name === 'string' && !names.isValidName(p.name)) this.problems.push(errors.invalidName('cluster', p.name));
 
     this.outputPrefix = names.isValidName(this.clusterName)

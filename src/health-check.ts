@@ -1,7 +1,6 @@
 /**
- * The health-check options, and the `null_resource` per key whose local-exec checks it on all its
- * clusters. The key never reaches the command line (a variable's key is compared by sha256 with
- * the `TF_VAR_...` the checker reads; an ephemeral key's by a guard, private/ephemeral.ts).
+ * The health-check options, and each key's `null_resource` whose local-exec checks it on its clusters. The key never reaches the
+ * command line (a variable's is compared by sha256 with the `TF_VAR_...` the checker reads; an ephemeral key's by a guard).
  */
 import { createHash } from 'crypto';
 import * as path from 'path';
@@ -117,21 +116,23 @@ type WithDefaults = Required<Omit<HealthCheckOptions, 'caFile'>>;
 export interface CheckSettings extends WithDefaults {
   readonly ca?: TerraformAsset;
   readonly caPem?: string;
-  readonly guide: boolean;
+  /** The setup guide's path for messages; undefined without a guide. */
+  readonly guideFile?: string;
 }
 
 /** The options with defaults, the settings the checks run with, and the options' problems. */
 export function healthCheckSettings(scope: Construct, given: HealthCheckOptions, guide: boolean):
 { options: HealthCheckOptions; settings: CheckSettings; problems: string[] } {
   const options = withHealthCheckDefaults(given);
-  const { caFile, ...settings } = options;
+  const { caFile, ...rest } = options;
+  const settings = { ...rest, guideFile: guide ? StackSupport.of(scope).guideFile() : undefined };
   // Not a string: reported by the props check.
   const ca = typeof caFile === 'string' ? readCa(caFile) : undefined;
   const problems = [...rangeProblems(options), ...(ca?.problems ?? [])];
   if (options.engine !== CheckEngine.TERRAFORM) {
     const asset = ca?.pem === undefined ? undefined : new TerraformAsset(scope, 'CaFile', { path: path.resolve(caFile!), type: AssetType.FILE });
     if (asset && terraformLiteralProblem(asset.path)) problems.push(errors.unsafePath('healthCheck.caFile, copied into the stack as', asset.path));
-    return { options, settings: { ...settings, ca: asset, guide }, problems };
+    return { options, settings: { ...settings, ca: asset }, problems };
   }
   if (options.header === ApiKeyHeader.API_KEY) problems.push(errors.terraformEngineHeader());
   if (options.enabled) {
@@ -139,7 +140,7 @@ export function healthCheckSettings(scope: Construct, given: HealthCheckOptions,
     if (given.runOnEveryDeploy === true) Annotations.of(scope).addWarning(errors.terraformEngineEveryDeploy());
     if (ca?.pem !== undefined) Annotations.of(scope).addInfo(errors.terraformEngineCa(caFile!));
   }
-  return { options, settings: { ...settings, caPem: ca?.pem, guide }, problems };
+  return { options, settings: { ...settings, caPem: ca?.pem }, problems };
 }
 
 /** Where Terraform hands over a key from another resource. */
@@ -178,10 +179,9 @@ export class HealthCheck extends Construct {
       label: plainName(apiKey.keyName, 'invalid-key-name'),
       deployCommand: DEPLOY_COMMAND_OPTION,
     };
-    // Not part of the options' hash: the guide's path is resolved at synth.
-    const guide = settings.guide ? support.guideFile() : undefined;
     const grantsFile = inputFile(this, () => grantList(apiKey, settings.grpc));
-    const invocation = protocol.invocation('check', { ...values, guide, grantsFile: grantsFile.path, grantsSha256: grantsFile.sha256 }, cli);
+    // The guide is not part of the options' hash: its path is resolved at synth.
+    const invocation = protocol.invocation('check', { ...values, guide: settings.guideFile, grantsFile: grantsFile.path, grantsSha256: grantsFile.sha256 }, cli);
     // Hashed here when the grants are known at synth (a Lazy string inside Fn would be read as an expression).
     const grantsHash = Lazy.stringValue({
       produce: () => {
@@ -208,12 +208,18 @@ export class HealthCheck extends Construct {
       ...(settings.runOnEveryDeploy ? everyDeploy() : {}),
     };
 
-    const preconditions = keyPreconditions(apiKey, guide);
+    const variable = source.variable;
     this.resource = new NullResource(this, 'Resource', {
       triggers,
       provisioners: [...(guard ? [guard] : []),
         { type: 'local-exec', command: invocation.command, environment: environment as unknown as Record<string, string> }],
-      lifecycle: preconditions.length > 0 ? { precondition: preconditions } : undefined,
+      // A key's variable without a value fails the deploy at once, naming the variable.
+      lifecycle: variable ? {
+        precondition: [{
+          condition: Op.neq(variable.value, Token.nullValue()),
+          errorMessage: errors.keyNotSet(plainName(apiKey.keyName), variable.friendlyUniqueId, DEPLOY_COMMAND, settings.guideFile),
+        }],
+      } : undefined,
     });
     this.node.addValidation({ validate: () => execLimitProblems(apiKey, grantsFile, invocation.environment) });
   }
@@ -246,16 +252,6 @@ function execLimitProblems(apiKey: ApiKey, grants: InputFile, environment: Recor
     }
   }
   return problems;
-}
-
-/** A key's variable without a value fails the deploy at once, naming the variable. */
-function keyPreconditions(apiKey: ApiKey, guide?: string): { condition: any; errorMessage: string }[] {
-  const variable = apiKey.source._config().variable;
-  if (!variable) return [];
-  return [{
-    condition: Op.neq(variable.value, Token.nullValue()),
-    errorMessage: errors.keyNotSet(plainName(apiKey.keyName), variable.friendlyUniqueId, DEPLOY_COMMAND, guide),
-  }];
 }
 
 function withHealthCheckDefaults(o: HealthCheckOptions): WithDefaults & Pick<HealthCheckOptions, 'caFile'> {

@@ -1,5 +1,4 @@
-// The public API, by name: the other exports of these files (the health check's construct, the
-// built-in targets' classes, internal configs) are for the library's own files.
+// The public API, by name: the files' other exports (the check construct, the built-in targets' classes, internal configs) are internal.
 export { ClusterAccess } from './cluster-access';
 export type { ClusterAccessProps } from './cluster-access';
 export { Cluster } from './cluster';

@@ -28,12 +28,12 @@ export interface CollectionAccessOptions {
 export class KeyAccess {
   /** Read everything, write nothing: a cluster-wide read-only key. */
   public static readOnly(): KeyAccess {
-    return new KeyAccess('read-only', 'read-only (cluster-wide)', [], [], FACTORY);
+    return new KeyAccess('read-only', [], [], FACTORY);
   }
 
   /** Manage the whole cluster: create and delete collections, write anywhere (a manage key). */
   public static manage(): KeyAccess {
-    return new KeyAccess('manage', 'manage (cluster-wide)', [], [], FACTORY);
+    return new KeyAccess('manage', [], [], FACTORY);
   }
 
   /**
@@ -53,8 +53,7 @@ export class KeyAccess {
     for (const name of new Set(read)) if (write.includes(name)) problems.push(errors.collectionTwice(name));
     // A value object has no scope to report to: it refuses at once.
     if (problems.length > 0) throw new Error(problems.join('; '));
-    const words = [...read.map((c) => `read ${c}`), ...write.map((c) => `read-write ${c}`)].join(', ');
-    return new KeyAccess('collections', `collections: ${words}`, [...read], [...write], FACTORY);
+    return new KeyAccess('collections', [...read], [...write], FACTORY);
   }
 
   /** Return whether the given object is a `KeyAccess` (works across copies of this package). */
@@ -65,11 +64,12 @@ export class KeyAccess {
   /** In words, e.g. `read-only (cluster-wide)` or `collections: read products, read-write orders`. */
   public readonly description: string;
 
-  private constructor(private readonly mode: string, description: string, private readonly read: string[],
-    private readonly write: string[], factory: symbol) {
+  private constructor(private readonly mode: string, private readonly read: string[], private readonly write: string[], factory: symbol) {
     onlyByFactory(factory, FACTORY, errors.accessWithNew());
     Object.defineProperty(this, KEY_ACCESS_SYMBOL, { value: true });
-    this.description = description;
+    this.description = mode === 'collections'
+      ? `collections: ${[...read.map((c) => `read ${c}`), ...write.map((c) => `read-write ${c}`)].join(', ')}`
+      : `${mode} (cluster-wide)`;
   }
 
   /** The collections the apps only read. */

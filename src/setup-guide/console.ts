@@ -1,8 +1,4 @@
-/**
- * Section 2: creating each key in the console, by exactly one procedure: several clusters and no
- * declared access, the multi-cluster flow (one admin key); otherwise the cluster's **API Keys**
- * tab, one key per cluster.
- */
+/** Section 2: each key's one console procedure: the multi-cluster flow for several clusters and no access, else the API Keys tab. */
 import { Heading, code, list } from './markdown';
 import { GuideAccess, GuideCluster, GuideKey, GuideModel, clustersOf } from './model';
 import { plural } from '../private/runtime';
@@ -20,14 +16,12 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
   );
   for (const k of m.keys) {
     const clusters = clustersOf(k);
-    out.push(...h(2, `Key ${code(k.name)}`));
-    out.push(`Covers ${plural(clusters.length, 'cluster')}: ${list(clusters.map((c) => code(c.name)), 'none yet')}.`);
-    if (clusters.length > 1 && !k.access) out.push(...multiClusterFlow(m, k));
-    else if (clusters.length > 1) out.push(...keyPerCluster(m, k));
+    out.push(...h(2, `Key ${code(k.name)}`), `Covers ${plural(clusters.length, 'cluster')}: ${list(clusters.map((c) => code(c.name)), 'none yet')}.`);
+    if (clusters.length > 1 && !k.access) out.push(...multiClusterFlow(m, k, clusters));
+    else if (clusters.length > 1) out.push(...keyPerCluster(m, k, clusters));
     else out.push('', ...tabSteps(m, k, `the cluster ${clusters[0] ? where(clusters[0]) : 'of this key'}`, code(consoleName(k.name))));
   }
-  out.push(...madeElsewhere(h));
-  return out;
+  return [...out, ...madeElsewhere(h)];
 }
 
 /** A cluster as the console shows it: its name here, and the host to match it by. */
@@ -95,16 +89,9 @@ function tabSteps(m: GuideModel, k: GuideKey, cluster: string, name: string, out
     `3. ${accessStep(m, k)}`,
     `4. Expiration: set one. ${expiry}`,
     `5. Click **Create**, and copy the key now: it is shown only once. ${keepKey(k)}`,
-    ...tabNote(m, k),
-  ];
-}
-
-/** What a key of this tab is, and what an older cluster makes instead. */
-function tabNote(m: GuideModel, k: GuideKey): string[] {
-  const granular = k.access?.mode === 'read-only' || k.access?.mode === 'collections';
-  return [
     '',
-    'The key is a JWT (it starts with `eyJhb`).' + (granular
+    // What an older cluster makes instead of a granular key.
+    'The key is a JWT (it starts with `eyJhb`).' + (k.access?.mode === 'read-only' || k.access?.mode === 'collections'
       ? ' A cluster created before 2025-01-27 makes keys with granular access only once they are enabled for it (enabling restarts the cluster); ' +
         `until then its keys can manage${m.checks.enabled ? ', which fails the check of this key' : ', more than this key is declared for'}.`
       : ''),
@@ -112,8 +99,7 @@ function tabNote(m: GuideModel, k: GuideKey): string[] {
 }
 
 /** A key of several clusters that declares no access: one admin key for all of them. */
-function multiClusterFlow(m: GuideModel, k: GuideKey): string[] {
-  const clusters = clustersOf(k);
+function multiClusterFlow(m: GuideModel, k: GuideKey, clusters: GuideCluster[]): string[] {
   return [
     '',
     `The stack declares no \`access\` for this key, so one key covers all ${clusters.length} clusters: the console's multi-cluster flow makes it.`,
@@ -130,8 +116,7 @@ function multiClusterFlow(m: GuideModel, k: GuideKey): string[] {
 }
 
 /** A key of several clusters that declares access: the API Keys tab makes such keys one cluster at a time. */
-function keyPerCluster(m: GuideModel, k: GuideKey): string[] {
-  const clusters = clustersOf(k);
+function keyPerCluster(m: GuideModel, k: GuideKey, clusters: GuideCluster[]): string[] {
   const tab = 'The cluster\'s **API Keys** tab makes a key with an access and an expiry for that one cluster';
   const why = k.access!.mode === 'manage'
     ? `${tab}: create one key per cluster, and declare them in the stack as ${clusters.length} keys of one cluster each, in place of this one. ` +

@@ -1,6 +1,6 @@
 /** Section 4: the names under which each key's URLs and key are written, and where. */
 import { Heading, code, table } from './markdown';
-import { GuideModel } from './model';
+import { GuideModel, GuideNames } from './model';
 import { DESTROY_COMMAND } from '../private/framework';
 
 export function deliverySection(m: GuideModel, h: Heading): string[] {
@@ -18,20 +18,12 @@ export function deliverySection(m: GuideModel, h: Heading): string[] {
       'A name the file already defines, and not as ours, is refused, not overwritten. ' +
       'A rotated key (section 6) is rewritten in place by the next deploy.');
   }
-  const rows: string[][] = [];
-  for (const k of m.keys) {
-    for (const g of k.grants) {
-      if (g.deliveries.length === 0) {
-        // The names the key would get in a target of its own.
-        const n = g.ownNames;
-        rows.push([code(k.name), code(g.cluster.name), code(n.url), code(n.grpcUrl), code(n.apiKey), 'you: the key has no secret target']);
-      }
-      for (const { target, names: n } of g.deliveries) {
-        // A description is any text (a user's target, a file path): shown as code, never read as Markdown or HTML.
-        rows.push([code(k.name), code(g.cluster.name), n.url ? code(n.url) : '-', n.grpcUrl ? code(n.grpcUrl) : '-', n.apiKey ? code(n.apiKey) : '-', code(target.description)]);
-      }
-    }
-  }
+  // Without a target, the names the key would get in a target of its own. A description is any text
+  // (a user's target, a file path): shown as code, never read as Markdown or HTML.
+  const rows = m.keys.flatMap((k) => k.grants.flatMap((g) => (g.deliveries.length === 0
+    ? [{ names: g.ownNames as Partial<GuideNames>, where: 'you: the key has no secret target' }]
+    : g.deliveries.map((d) => ({ names: d.names, where: code(d.target.description) })))
+    .map(({ names: n, where }) => [code(k.name), code(g.cluster.name), ...[n.url, n.grpcUrl, n.apiKey].map((v) => (v ? code(v) : '-')), where])));
   if (rows.length === 0) return [...out, '', 'No key covers a cluster yet.'];
   out.push(...table(['Key', 'Cluster', 'REST URL', 'gRPC URL', 'Key', 'Written to'], rows));
   const stored = storedKeys(m);

@@ -1,12 +1,14 @@
 /** Section 3: how each key reaches the deploy, and what the health checks prove. */
-import { deployCommand } from './commands';
+import { deployCommand, readLine } from './commands';
 import { Heading, code, fence, list, table } from './markdown';
 import { GuideKey, GuideModel } from './model';
 import { DEPLOY_COMMAND, DESTROY_COMMAND, FRAMEWORK } from '../private/framework';
-import { names, plural } from '../private/runtime';
+import { plural } from '../private/runtime';
 
 export function deploySection(m: GuideModel, h: Heading): string[] {
   const out = h(1, '3. Hand the keys to the deploy');
+  const o = m.checks;
+  const tf = o.engine === 'terraform';
   // One block per variable, named after its last key.
   const exports = [...new Map(m.keys.filter((k) => k.variable).map((k) => [k.variable!.environmentVariable, k])).values()];
   out.push(exports.length > 0 || m.keys.length === 0
@@ -17,7 +19,10 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
     out.push(...table(['Key', 'Set before the deploy', 'Source'], m.keys.map((k) => [
       code(k.name),
       k.variable ? code(k.variable.environmentVariable) : 'nothing: read from the referenced resource at deploy',
-      sourceOf(k),
+      // Where its value comes from; never the value.
+      !k.variable ? 'a value from another resource (`ApiKeySource.fromToken`)'
+        : k.variable.declaredByLibrary ? `sensitive variable ${code(k.variable.name)}, declared by this library`
+          : `your sensitive variable ${code(k.variable.name)}`,
     ])));
   }
   // One block per key and one for the deploy: pasted together, a `read` would take the next
@@ -26,15 +31,13 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
     const env = k.variable!.environmentVariable;
     // Only a plain name reaches the shell line: synth refuses any other, but SetupGuide.render()
     // and skipValidation do not stop, and the name is the user's (a variable's logical id).
-    out.push(...fence('bash', [names.isEnvName(env)
-      ? `read -rs ${env} && export ${env}   # paste the key, then Enter (nothing is shown)`
-      : `# key ${k.name}: its variable's name is not a valid environment variable name (letters, digits and _, not starting with a digit); rename the variable`]));
+    out.push(...fence('bash', [readLine(env,
+      `# key ${k.name}: its variable's name is not a valid environment variable name (letters, digits and _, not starting with a digit); rename the variable`)]));
   }
   out.push(...fence('bash', [deployCommand(m)]));
   if (exports.length > 0) {
-    const terraformChecks = m.checks.enabled && m.checks.engine === 'terraform';
     out.push(`A deploy without the key stops at once with \`Qdrant API key "<name>" has no value: run read -rs TF_VAR_…\`; \`${DESTROY_COMMAND}\` needs no key.` +
-      (terraformChecks ? '' : m.checks.enabled
+      (o.enabled && tf ? '' : o.enabled
         ? ' A key given with `-var` or a `.tfvars` file does not reach the checks: export it, and only export it (a check refuses a key that a `.tfvars` file sets to another value).'
         : ' A key given with `-var` or a `.tfvars` file does not reach the file targets: export it, and only export it.'));
   }
@@ -43,15 +46,12 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
       'store the new key there, then deploy.');
   }
 
-  const o = m.checks;
   out.push('');
   if (!o.enabled) {
-    out.push('Health checks are disabled (`healthCheck.enabled: false`): nothing verifies the keys during the deploy, and secret targets are written unverified.');
-    return out;
+    return [...out, 'Health checks are disabled (`healthCheck.enabled: false`): nothing verifies the keys during the deploy, and secret targets are written unverified.'];
   }
   const header = o.header === 'bearer' ? '`Authorization: Bearer`' : 'the `api-key` header';
   const declared = m.keys.filter((k) => k.access);
-  const tf = o.engine === 'terraform';
   out.push(
     tf
       ? 'At every plan (so at every deploy), Terraform itself proves each key on every cluster it covers (`CheckEngine.TERRAFORM`: `data "http"` reads, no Node). ' +
@@ -86,24 +86,22 @@ export function deploySection(m: GuideModel, h: Heading): string[] {
       (o.minValidityDays ? `, and fails when it is less than ${o.minValidityDays} days away (\`healthCheck.minValidityDays\`).` : '.') +
       (tf ? '' : hiddenChecks(m)),
     '',
-    ...(tf ? terraformEngine() : nodeEngine(m)),
+    ...(tf ? TERRAFORM_ENGINE : nodeEngine(m)),
   );
   if (m.clusters.length === 0) out.push('', 'There are no clusters yet, so there is nothing to check.');
   return out;
 }
 
 /** When the checks of the Terraform engine run, and where the key goes. */
-function terraformEngine(): string[] {
-  return [
-    `The checks run at every plan (\`${FRAMEWORK.cli} diff\` too): a wrong, revoked or expired key fails the plan with the step's message before anything changes, ` +
-      'so a scheduled plan notices it. Each failure is an `Error: Resource postcondition failed` (section 7).',
-    '',
-    'Terraform sends the key in `Authorization: Bearer`, always verifies TLS, and follows redirects (one to the same host receives the key, even over `http://`). ' +
-      'No plan or apply output shows the key, but **the Terraform state holds it in clear** (in every keyed `data "http"`), and so does a saved plan file: ' +
-      'protect them as you protect the key. ' +
-      'A key\'s secret targets (section 4) are written only after its checks have passed, so a failed deploy leaves them as they were.',
-  ];
-}
+const TERRAFORM_ENGINE = [
+  `The checks run at every plan (\`${FRAMEWORK.cli} diff\` too): a wrong, revoked or expired key fails the plan with the step's message before anything changes, ` +
+    'so a scheduled plan notices it. Each failure is an `Error: Resource postcondition failed` (section 7).',
+  '',
+  'Terraform sends the key in `Authorization: Bearer`, always verifies TLS, and follows redirects (one to the same host receives the key, even over `http://`). ' +
+    'No plan or apply output shows the key, but **the Terraform state holds it in clear** (in every keyed `data "http"`), and so does a saved plan file: ' +
+    'protect them as you protect the key. ' +
+    'A key\'s secret targets (section 4) are written only after its checks have passed, so a failed deploy leaves them as they were.',
+];
 
 /** When the checks of the Node engine run, and how the checker handles the key. */
 function nodeEngine(m: GuideModel): string[] {
@@ -124,13 +122,12 @@ function nodeEngine(m: GuideModel): string[] {
 function hiddenChecks(m: GuideModel): string {
   const hidden = m.keys.filter((k) => !k.variable);
   if (hidden.length === 0) return '';
-  const o = m.checks;
   // An ephemeral key has no output.
   const outputs = hidden.flatMap((k) => (k.expiresAtOutput === undefined ? [] : [code(k.expiresAtOutput)]));
   return ` Terraform hides the check's lines of a key from \`ApiKeySource.fromToken\` (${list(hidden.map((k) => code(k.name)))}) when it passes ` +
     '(a failure still fails the deploy and is shown), so no expiry line or warning appears for it' +
     (outputs.length > 0 ? `: read its output ${list(outputs)} (section 6)` : '') +
-    (o.minValidityDays ? `; \`healthCheck.minValidityDays\` still fails the deploy when the expiry is closer than ${o.minValidityDays} days.`
+    (m.checks.minValidityDays ? `; \`healthCheck.minValidityDays\` still fails the deploy when the expiry is closer than ${m.checks.minValidityDays} days.`
       : `${outputs.length > 0 ? ', or' : ';'} set \`healthCheck.minValidityDays\` to make a short expiry fail the deploy.`);
 }
 
@@ -150,12 +147,4 @@ function accessInWords(k: GuideKey): string {
   const a = k.access!;
   if (a.mode !== 'collections') return `${a.mode} (cluster-wide)`;
   return `collections: ${[...a.read.map((c) => `read ${code(c)}`), ...a.readWrite.map((c) => `read-write ${code(c)}`)].join(', ')}`;
-}
-
-/** Where a key's value comes from, in Markdown; never the value. */
-function sourceOf(k: GuideKey): string {
-  if (!k.variable) return 'a value from another resource (`ApiKeySource.fromToken`)';
-  return k.variable.declaredByLibrary
-    ? `sensitive variable ${code(k.variable.name)}, declared by this library`
-    : `your sensitive variable ${code(k.variable.name)}`;
 }

@@ -1,7 +1,4 @@
-/**
- * Section 5's client snippets, one per language: each reads the names the deploy wrote (from the
- * environment or a JSON file), never a literal URL or key; every value escaped for its language.
- */
+/** Section 5's client snippets: each reads the names the deploy wrote, never a literal URL or key; values escaped per language. */
 import { Heading, fence, rustStr, shellVar, shellWord, str } from './markdown';
 import { GuideCluster, GuideNames } from './model';
 
@@ -12,15 +9,19 @@ export interface SnippetInput extends Pick<GuideCluster, 'restPort' | 'grpcPort'
   readonly json?: string;
 }
 
+/** Each language's heading, the endpoint its client reads, and its snippet, in the guide's order. */
+const LANGUAGES: [string, 'REST' | 'gRPC', (s: SnippetInput) => string[]][] = [
+  ['Python', 'REST', python],
+  ['TypeScript', 'REST', typescript],
+  ['.NET', 'gRPC', csharp],
+  ['Rust', 'gRPC', rust],
+  ['Java', 'gRPC', java],
+  ['Go', 'gRPC', go],
+  ['curl', 'REST', curl],
+];
+
 export function languageSnippets(s: SnippetInput, h: Heading): string[] {
-  return [
-    ...h(2, `Python (REST, port ${s.restPort})`), ...python(s),
-    ...h(2, `TypeScript (REST, port ${s.restPort})`), ...typescript(s),
-    ...h(2, `.NET (gRPC, port ${s.grpcPort})`), ...csharp(s),
-    ...h(2, `Rust (gRPC, port ${s.grpcPort})`), ...rust(s),
-    ...h(2, `Java (gRPC, port ${s.grpcPort})`), ...java(s),
-    ...h(2, `Go (gRPC, port ${s.grpcPort})`), ...go(s),
-  ];
+  return LANGUAGES.flatMap(([name, api, snippet]) => [...h(2, `${name} (${api}, port ${api === 'REST' ? s.restPort : s.grpcPort})`), ...snippet(s)]);
 }
 
 function python({ names, json }: SnippetInput): string[] {
@@ -176,13 +177,17 @@ function go({ names, json }: SnippetInput): string[] {
 }
 
 /** The two curl lines (one per header form); the key reaches curl on its standard input only. */
-export function curlLines({ names, json }: SnippetInput): string[] {
+function curl({ names, json }: SnippetInput): string[] {
   const value = (name: string) => (json === undefined
     ? shellVar(name)
     : `$(jq -r ${shellWord(`.[${str(name)}]`)} ${shellWord(json)})`);
   const url = `"${value(names.url)}/collections"`;
   return [
-    `curl -sS -H @- ${url} <<<"api-key: ${value(names.apiKey)}"`,
-    `curl -sS -H @- ${url} <<<"Authorization: Bearer ${value(names.apiKey)}"`,
+    'Qdrant takes the key in either header; when both are sent, `api-key` wins. ' +
+      'curl reads the header from its standard input (`-H @-`, curl 7.55 or later), so the key is not on its command line, which other local users can read.',
+    ...fence('bash', [
+      `curl -sS -H @- ${url} <<<"api-key: ${value(names.apiKey)}"`,
+      `curl -sS -H @- ${url} <<<"Authorization: Bearer ${value(names.apiKey)}"`,
+    ]),
   ];
 }

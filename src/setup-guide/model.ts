@@ -1,7 +1,4 @@
-/**
- * The setup guide's read-only model of one `ClusterAccess` (built by src/private/guide-model.ts):
- * plain data, tokens as placeholders, and never a key value.
- */
+/** The guide's model of one `ClusterAccess` (built by private/guide-model.ts): plain data, tokens as placeholders, no key value. */
 
 /** A cluster as the guide shows it. */
 export interface GuideCluster {

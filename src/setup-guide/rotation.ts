@@ -6,19 +6,19 @@ import { SYNTH_COMMAND } from '../private/framework';
 
 export function rotationSection(m: GuideModel, h: Heading): string[] {
   const out = h(1, '6. Rotation');
+  const on = m.checks.enabled;
   if (m.keys.length > 0) {
-    const o = m.checks;
-    const read = !o.enabled
+    const read = !on
       ? 'Rotate a key before it expires. A key that is a JWT carries its expiry date; health checks are disabled (`healthCheck.enabled: false`), so no check reads it. '
       : 'Rotate a key before it expires. A key that is a JWT carries its expiry date: its check (section 3) reads it, shows it in the check line ' +
         'and warns when it is less than 14 days away' +
         (m.keys.some((k) => !k.variable) ? ' (Terraform hides these lines for a key from `ApiKeySource.fromToken` when its check passes)' : '') +
-        (o.runOnEveryDeploy ? '. ' : ', but the check runs only when the key or the options change. ');
+        (m.checks.runOnEveryDeploy ? '. ' : ', but the check runs only when the key or the options change. ');
     // An ephemeral key has no expiry output: Terraform stores nothing derived from it.
     const published = m.keys.filter((k) => k.expiresAtOutput !== undefined);
     out.push(read + (published.length === 0
       ? 'An ephemeral key has no expiry output (Terraform stores nothing derived from it): its check line is where the date shows.'
-      : `Every deploy publishes the date as a non-secret output${o.enabled ? ' once the key\'s check passed (a key that failed it does not replace the date)' : ''}` +
+      : `Every deploy publishes the date as a non-secret output${on ? ' once the key\'s check passed (a key that failed it does not replace the date)' : ''}` +
         `${published.length < m.keys.length ? ' (not for an ephemeral key, whose check line is where the date shows)' : ''}, so monitoring can watch it. ` +
         `Read it from the project directory: these lines run Terraform in the stack's directory (under ${code(STACKS_DIR)} ` +
         'unless `cdktf.json` sets another `output`), whose backend configuration finds the state (cdktf\'s default: `terraform.<stack>.tfstate` in the project directory):'));
@@ -34,16 +34,15 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
       '',
       'For a key without an expiry (an older admin key, or no expiration set), `createdOn` and `rotateAfterDays` give the due date, ' +
         'and synth warns once it has passed.',
+      ...table(['Key', 'Expiry (read at deploy)', 'Created on', 'Rotate after', 'Due on (without an expiry)'], m.keys.map((k) => [
+        code(k.name),
+        k.expiresAtOutput === undefined ? 'check line (ephemeral: no output)' : `output ${code(k.expiresAtOutput)}`,
+        k.createdOn === undefined ? 'not recorded: set `createdOn`' : code(k.createdOn),
+        `${k.rotateAfterDays} days`,
+        k.dueOn ?? 'unknown',
+      ])),
     );
-    out.push(...table(['Key', 'Expiry (read at deploy)', 'Created on', 'Rotate after', 'Due on (without an expiry)'], m.keys.map((k) => [
-      code(k.name),
-      k.expiresAtOutput === undefined ? 'check line (ephemeral: no output)' : `output ${code(k.expiresAtOutput)}`,
-      k.createdOn === undefined ? 'not recorded: set `createdOn`' : code(k.createdOn),
-      `${k.rotateAfterDays} days`,
-      k.dueOn ?? 'unknown',
-    ])));
   }
-  const on = m.checks.enabled;
   const tokens = m.keys.some((k) => !k.variable);
   const variables = m.keys.length === 0 || m.keys.some((k) => k.variable);
   const store = 'Store the new key in the resource that the key\'s token refers to (`ApiKeySource.fromToken`)';
@@ -72,8 +71,8 @@ export function rotationSection(m: GuideModel, h: Heading): string[] {
       'the server\'s api_key ends all of them), so give such keys a short one.',
     '',
     'A lost key cannot be retrieved: the console shows a key only once. Create a new key for the same clusters, rotate to it as above, and delete the lost one.',
+    ...ephemeralRotation(m),
   );
-  out.push(...ephemeralRotation(m));
   return out;
 }
 

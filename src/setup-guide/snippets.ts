@@ -1,11 +1,8 @@
-/**
- * Section 5: how apps connect. Per cluster, the snippets (languages.ts) read the names its first
- * key got in its first target, and the section says where those values are.
- */
-import { outputCommand } from './commands';
-import { SnippetInput, curlLines, languageSnippets } from './languages';
+/** Section 5: per cluster, where the values are, and snippets that read the names its first key got in its first target. */
+import { outputCommand, readLine } from './commands';
+import { languageSnippets } from './languages';
 import { Heading, code, fence, list, shellWord } from './markdown';
-import { GuideCluster, GuideDelivery, GuideGrant, GuideKey, GuideModel, GuideNames, keysOf } from './model';
+import { GuideCluster, GuideDelivery, GuideKey, GuideModel, GuideNames, keysOf } from './model';
 import { names as nameRules } from '../private/runtime';
 
 /** Above this many clusters, the code snippets show one representative cluster. */
@@ -37,29 +34,15 @@ export function snippetsSection(m: GuideModel, h: Heading): string[] {
     const [k, ...others] = keysOf(m, c);
     const grant = k.grants.find((g) => g.cluster === c)!;
     const delivery = grant.deliveries[0];
-    const names = namesOf(grant, delivery);
-    const input: SnippetInput = {
-      names,
-      json: delivery?.target.kind === 'json' ? delivery.target.file : undefined,
-      restPort: c.restPort,
-      grpcPort: c.grpcPort,
-    };
+    // The names a target gave the key's entries, completed by the key's own names (a name taken twice is a synth error).
+    const names: GuideNames = { ...grant.ownNames, ...Object.fromEntries(Object.entries(delivery?.names ?? {}).filter(([, v]) => v !== undefined)) };
     out.push(...whereFrom(m, k, c, delivery, names, loaded));
     if (others.length > 0) {
       out.push('', `These snippets use the names of the key ${code(k.name)}; for ${list(others.map((o) => code(o.name)))}, use its names of section 4.`);
     }
-    out.push(...languageSnippets(input, sub));
-    out.push(...sub(2, `curl (REST, port ${c.restPort})`));
-    out.push('Qdrant takes the key in either header; when both are sent, `api-key` wins. ' +
-      'curl reads the header from its standard input (`-H @-`, curl 7.55 or later), so the key is not on its command line, which other local users can read.');
-    out.push(...fence('bash', curlLines(input)));
+    out.push(...languageSnippets({ ...c, names, json: delivery?.target.kind === 'json' ? delivery.target.file : undefined }, sub));
   }
   return out;
-}
-
-/** The names a target gave the key's entries, completed by the key's own names (a name taken twice is a synth error). */
-function namesOf(grant: GuideGrant, delivery: GuideDelivery | undefined): GuideNames {
-  return { ...grant.ownNames, ...Object.fromEntries(Object.entries(delivery?.names ?? {}).filter(([, v]) => v !== undefined)) };
 }
 
 /** Where the values under these names come from, before the snippets that read them. */
@@ -76,7 +59,7 @@ function whereFrom(m: GuideModel, k: GuideKey, c: GuideCluster, delivery: GuideD
         `and ${code(c.grpcOutput)} (section 1 shows their values), ${code(n.apiKey)} is ${key}. In a shell, from the project directory:`,
       ...fence('bash', [
         exportLine(n.url, `"$(${outputCommand(m, c.restOutput)})"`),
-        readLine(n.apiKey),
+        readLine(n.apiKey, NOT_A_NAME),
       ]),
     ];
   }
@@ -118,11 +101,6 @@ const NOT_A_NAME = '# a name of section 4 is not a valid environment variable na
 /** `export NAME=value`, for a name that is a shell variable's; else a comment (the name came from the user). */
 function exportLine(name: string, value: string): string {
   return nameRules.isEnvName(name) ? `export ${name}=${value}` : NOT_A_NAME;
-}
-
-/** Reads a pasted key into the environment without showing it. */
-function readLine(name: string): string {
-  return nameRules.isEnvName(name) ? `read -rs ${name} && export ${name}   # paste the key, then Enter (nothing is shown)` : NOT_A_NAME;
 }
 
 /** `. FILE` that reads exactly this file: a name without `/` would be looked up in PATH first. */

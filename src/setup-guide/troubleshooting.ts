@@ -1,7 +1,4 @@
-/**
- * Section 7: every failure the engine can report, from the checker's catalog (failures.ts) in its
- * words and order, and the messages that come from no check.
- */
+/** Section 7: the engine's failures from the checker's catalog (its words and order), and messages from no check. */
 import { Heading, code, table } from './markdown';
 import { GuideModel } from './model';
 import { FAILURES, protocol } from '../private/runtime';
@@ -16,8 +13,8 @@ export function troubleshootingSection(m: GuideModel, h: Heading): string[] {
       'The reason starts with one of these:'
     : 'Each failed health check prints one line per cluster, `FAIL <key> → <cluster>  step <step>: <reason>`, and a summary of the failed clusters. ' +
       'The reason starts with one of these:');
-  out.push(...table(['The check says', 'Likely cause', 'Fix'], FAILURES.filter((f) => ids.has(f.id)).map((f) => [code(f.phrase), f.cause, f.fix])));
   out.push(
+    ...table(['The check says', 'Likely cause', 'Fix'], FAILURES.filter((f) => ids.has(f.id)).map((f) => [code(f.phrase), f.cause, f.fix])),
     'A deploy can also stop with one of these messages, which come from no check:',
     '',
     ...table(['Message', 'When', 'Fix'], [

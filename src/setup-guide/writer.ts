@@ -1,7 +1,4 @@
-/**
- * The only code that writes the setup guide, after the stack's synthesis: next to `cdk.tf.json` and
- * to each `outputPath`. Registrations sit on the accesses under a `Symbol.for` key (any copy of the package finds them).
- */
+/** The only code that writes the guide, after synthesis, next to `cdk.tf.json` and to each `outputPath`. */
 import * as fs from 'fs';
 import * as path from 'path';
 import { TerraformStack, Token } from 'cdktf';
@@ -19,6 +16,7 @@ interface Registration {
   readonly model: () => GuideModel;
 }
 
+/** On each access; `Symbol.for`, so that any copy of the package finds it. */
 const REGISTRATION = Symbol.for('cdktf-qdrant-cluster-access.SetupGuide');
 
 /** Registers the guide of a `ClusterAccess`, written with its stack's guide at synth. */
