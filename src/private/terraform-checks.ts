@@ -31,7 +31,7 @@ export class TerraformChecks extends Construct {
   private readonly statusTexts: TerraformLocal;
   private readonly ca?: TerraformLocal;
 
-  constructor(scope: Construct, id: string, private readonly settings: CheckSettings & { readonly guideFile?: string }) {
+  constructor(scope: Construct, id: string, private readonly settings: CheckSettings) {
     super(scope, id);
     StackSupport.of(this).useProvider('http');
     // The plan's time in Unix seconds (Terraform has no such function): days from the civil date.
