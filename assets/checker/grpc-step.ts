@@ -94,9 +94,7 @@ export async function checkGrpc(ctx: GrpcContext, report: CheckReport): Promise<
     let info;
     try {
       info = answer.grpcStatus === GrpcStatus.OK && answer.messages.length > 0 ? decodeHealthCheckReply(answer.messages[0]) : undefined;
-    } catch {
-      info = undefined;
-    }
+    } catch { /* a reply that does not decode: not Qdrant's */ }
     if (!info || typeof info.version !== 'string' || info.version === '') {
       // An HTTP answer without gRPC's status: an HTTP port, such as REST's.
       const hint = answer.statusFromHttp ? ` — is the port right? ${ctx.portHint}` : '';
