@@ -127,9 +127,6 @@ export function keyExpiryOutputName(keyName: string): string {
   return `${keyVariableName(keyName)}_expires_at`;
 }
 
-/** The names an app reads to reach one cluster, e.g. `QDRANT_PROD_EU_URL`, `QDRANT_PROD_EU_GRPC_URL`, `QDRANT_PROD_EU_API_KEY`. */
-export type ClusterEnvNames = ReturnType<typeof clusterEnvNames>;
-
 /** The variables an app reads for one cluster: `QDRANT_URL` when the target gets one cluster, `QDRANT_PROD_EU_URL` for several. */
 export function clusterEnvNames(clusterName: string, single: boolean) {
   const prefix = single ? 'QDRANT_' : `QDRANT_${envCase(clusterName)}_`;
