@@ -97,9 +97,7 @@ export const UNDECLARED = {
 /** Where the table is written, its ids and accesses are checked against the catalog's and the options'. */
 type Checked = { failure: FailureId; access: DeclaredAccess };
 
-type V = ProbeVerdict<Checked>;
-
-const PASS: V = { kind: 'pass' };
+const PASS: ProbeVerdict<Checked> = { kind: 'pass' };
 const failure = (id: FailureId, detail: string, kind: FailVerdict['kind'] = 'fail'): FailVerdict<Checked> => ({ kind, failure: id, detail });
 /** The verdict when no case matches. */
 export const OTHERWISE: FailVerdict = { ...failure('unexpected-answer', ' to {method} {path}: {answer}{afterAttempts}'), serverText: true };
