@@ -37,7 +37,6 @@ export function repeatedName<T>(list: readonly T[]): T | undefined {
   return list.find((name, i) => list.indexOf(name) !== i);
 }
 
-/** A type guard: a string that `re` matches. */
 const matching = (re: RegExp) => (value: unknown): value is string => typeof value === 'string' && re.test(value);
 
 export const isValidName = matching(NAME_RE);

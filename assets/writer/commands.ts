@@ -54,7 +54,6 @@ export async function apply({ command, format, file: target, owner }: FileComman
   if (nameProblem) throw new RuntimeError(`cannot write ${target}: ${nameProblem}; the file was not changed`, 'ENAMETOOLONG');
   const out: Planned = {};
   const sidecarName = format === 'json' ? json.sidecarPath(target) : '';
-  // Removing from a file whose directory is gone (another machine's path) is nothing to do.
   const fileOpts = { ...options, removing: command === 'remove', sidecar: sidecarName };
   const res = await updateFile(target, transform({ command, format, file: target, owner }, entries, sidecarName, out), fileOpts);
   if (command === 'write') {
