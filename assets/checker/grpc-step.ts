@@ -60,8 +60,7 @@ function transportFailure(ctx: GrpcContext, o: Outcome<GrpcAnswer>, path: string
   if (!o.deadlineHit && o.err && codeOf(o.err) === PLAIN_TO_TLS) {
     return failure('network', `: ${safeLine(messageOf(o.err), ctx.secrets, 300)} — the port may speak TLS: use https://; ${ctx.portHint}`);
   }
-  if (o.deadlineHit || o.err) return commonFailure(ctx, { ...o, value: undefined });
-  return undefined;
+  return o.deadlineHit || o.err ? commonFailure(ctx, { ...o, value: undefined }) : undefined;
 }
 
 /** Runs alongside the REST steps; never rejects. `note`: for the caller to add after REST's; `skipped`: root failed, nothing keyed sent. */
