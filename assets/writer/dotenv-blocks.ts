@@ -94,5 +94,5 @@ export function readBlocks(items: readonly DotenvItem[], owner: string): { block
 }
 
 export function inBlock(block: OwnBlock | null, idx: number): boolean {
-  return Boolean(block) && idx > (block as OwnBlock).start && idx < (block as OwnBlock).end;
+  return block !== null && idx > block.start && idx < block.end;
 }
