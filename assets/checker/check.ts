@@ -90,7 +90,6 @@ export async function checkGrant(shared: Prepared, grant: Grant): Promise<CheckR
   for (const name of STEP_ORDER) {
     const found = results.get(name);
     if (!found) continue;
-    // Every failure ends with a fix.
     const fixed = found.failure ? withFix(found.failure) : undefined;
     const fail = fixed && { ...fixed, message: inGuide(fixed.message, shared.guide) };
     const step: StepResult = {

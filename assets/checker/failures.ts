@@ -98,7 +98,7 @@ const entry = (id: FailureId) => BY_ID.get(id) as FailureEntry;
 
 /** A failure whose message is the catalog phrase of `id` then `detail`, e.g. " (401 Invalid API key or JWT)". */
 export function failure(id: FailureId, detail = '', opts: { serverText?: boolean } = {}): Failure {
-  return opts.serverText ? { id, message: `${entry(id).phrase}${detail}`, serverText: true } : { id, message: `${entry(id).phrase}${detail}` };
+  return { id, message: `${entry(id).phrase}${detail}`, ...(opts.serverText ? { serverText: true as const } : {}) };
 }
 
 /** A catalog fix in a failure line's words: lower-case start, no period or backticks, "(setup guide, section 2)". */

@@ -60,8 +60,7 @@ function transportFailure(ctx: GrpcContext, o: Outcome<GrpcAnswer>, path: string
   if (!o.deadlineHit && o.err && codeOf(o.err) === PLAIN_TO_TLS) {
     return failure('network', `: ${safeLine(messageOf(o.err), ctx.secrets, 300)} — the port may speak TLS: use https://; ${ctx.portHint}`);
   }
-  if (o.deadlineHit || o.err) return commonFailure(ctx, { ...o, value: undefined });
-  return undefined;
+  return o.deadlineHit || o.err ? commonFailure(ctx, { ...o, value: undefined }) : undefined;
 }
 
 /** Runs alongside the REST steps; never rejects. `note`: for the caller to add after REST's; `skipped`: root failed, nothing keyed sent. */
@@ -94,9 +93,7 @@ export async function checkGrpc(ctx: GrpcContext, report: CheckReport): Promise<
     let info;
     try {
       info = answer.grpcStatus === GrpcStatus.OK && answer.messages.length > 0 ? decodeHealthCheckReply(answer.messages[0]) : undefined;
-    } catch {
-      info = undefined;
-    }
+    } catch { /* a reply that does not decode: not Qdrant's */ }
     if (!info || typeof info.version !== 'string' || info.version === '') {
       // An HTTP answer without gRPC's status: an HTTP port, such as REST's.
       const hint = answer.statusFromHttp ? ` — is the port right? ${ctx.portHint}` : '';

@@ -12,7 +12,6 @@ import { DEFAULT_GRPC_PORT, ParsedClusterUrl, parseClusterUrl, showUrl } from '.
 
 export { decodeHealthCheckReply, decodeListCollections, encodeEmpty, GrpcStatus } from './grpc-messages';
 
-/** A call's answer (see answerOf). */
 export type GrpcAnswer = ReturnType<typeof answerOf>;
 
 /** `url`: the origin it talks to, `https://host:port`. */

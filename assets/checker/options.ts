@@ -180,6 +180,5 @@ export function prepare(options: SharedCheckOptions) {
     keyInfo: keyInfo(options.apiKey),
     now: options.now instanceof Date ? options.now : new Date(),
   };
-  // The time spent preparing (reading the CA) counts against each grant's deadline.
   return { ...prepared, prepareMs: Date.now() - started };
 }

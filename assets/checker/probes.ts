@@ -97,13 +97,10 @@ export const UNDECLARED = {
 /** Where the table is written, its ids and accesses are checked against the catalog's and the options'. */
 type Checked = { failure: FailureId; access: DeclaredAccess };
 
-const UNEXPECTED: FailVerdict<Checked> = { kind: 'fail', failure: 'unexpected-answer', detail: ' to {method} {path}: {answer}{afterAttempts}', serverText: true };
+const PASS: ProbeVerdict<Checked> = { kind: 'pass' };
+const failure = (id: FailureId, detail: string, kind: FailVerdict['kind'] = 'fail'): FailVerdict<Checked> => ({ kind, failure: id, detail });
 /** The verdict when no case matches. */
-export const OTHERWISE: FailVerdict = UNEXPECTED;
-type V = ProbeVerdict<Checked>;
-
-const PASS: V = { kind: 'pass' };
-const failure = (id: FailureId, detail: string, kind: FailVerdict['kind'] = 'fail'): V => ({ kind, failure: id, detail });
+export const OTHERWISE: FailVerdict = { ...failure('unexpected-answer', ' to {method} {path}: {answer}{afterAttempts}'), serverText: true };
 const KEYED_GET = (path: string) => ({ method: 'GET', path, withKey: true, scope: 'grant' }) as const;
 const DELETE_NONE = (path: string) => ({ method: 'POST', path, body: '{"points":[]}', withKey: true, scope: 'grant' }) as const;
 
@@ -239,8 +236,8 @@ export const HEADER_SAFE = '\\t\\x20-\\x7e\\x80-\\xff';
 
 /** Hold before anything is sent (else the key step fails), checked in this order: every character in HEADER_SAFE for `header-safe`. */
 export const KEY_RULES: readonly { readonly rule: 'trimmed' | 'header-safe'; readonly then: FailVerdict }[] = [
-  { rule: 'trimmed', then: failure('key-whitespace', ' at its start or end — likely a copy-paste error; remove it') as FailVerdict<Checked> },
-  { rule: 'header-safe', then: failure('key-bad-characters', ' or a character that cannot be sent in an HTTP header — likely a copy-paste error; copy the key again') as FailVerdict<Checked> },
+  { rule: 'trimmed', then: failure('key-whitespace', ' at its start or end — likely a copy-paste error; remove it') },
+  { rule: 'header-safe', then: failure('key-bad-characters', ' or a character that cannot be sent in an HTTP header — likely a copy-paste error; copy the key again') },
 ];
 
 /**
@@ -249,9 +246,9 @@ export const KEY_RULES: readonly { readonly rule: 'trimmed' | 'header-safe'; rea
  * with {expiredAt} "YYYY-MM-DD at hh:mm:ss UTC", {expiry} (jwt.ts describeExpiry), {minValidityDays}.
  */
 export const EXPIRY: { readonly expired: FailVerdict; readonly tooSoon: FailVerdict; readonly warning: string } = {
-  expired: failure('key-expired', ' on {expiredAt} (by this machine\'s clock; Qdrant accepts a key for 30 s past its expiry); create a new key and rotate to it') as FailVerdict<Checked>,
+  expired: failure('key-expired', ' on {expiredAt} (by this machine\'s clock; Qdrant accepts a key for 30 s past its expiry); create a new key and rotate to it'),
   tooSoon: failure('key-expires-soon', ': it {expiry}, and at least {minValidityDays} days are required (healthCheck.minValidityDays, --min-validity-days); ' +
-    'create a new key, deploy it, then delete the old one (setup guide, section 6)') as FailVerdict<Checked>,
+    'create a new key, deploy it, then delete the old one (setup guide, section 6)'),
   warning: 'key {expiry}: rotate it soon (setup guide, section 6)',
 };
 

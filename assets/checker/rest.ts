@@ -109,13 +109,9 @@ function agentStartingWith(socket: TLSSocket, tlsOptions: ConnectionOptions): ht
   const base = agent as unknown as { createConnection(...args: unknown[]): Duplex };
   const create = base.createConnection;
   base.createConnection = function createConnection(this: unknown, ...args: unknown[]) {
-    if (first && !first.destroyed) {
-      const s = first;
-      first = undefined;
-      return s;
-    }
+    const s = first;
     first = undefined;
-    return create.apply(this, args);
+    return s && !s.destroyed ? s : create.apply(this, args);
   };
   return agent;
 }
@@ -134,12 +130,9 @@ export function credential(ctx: Pick<CheckContext, 'header' | 'key'>): Record<st
 
 /** One request of a probe (probes.ts). Resolves the answer; rejects on network/TLS errors and on timeout. */
 function send(ctx: CheckContext, { method, withKey, body }: Probe['request'], path: string, timeoutMs: number, byDeadline: boolean): Promise<Answer> {
-  const headers: Record<string, string> = { 'accept': 'application/json', 'user-agent': USER_AGENT, ...(withKey ? credential(ctx) : {}) };
   const payload = body === undefined ? undefined : Buffer.from(body);
-  if (payload) {
-    headers['content-type'] = 'application/json';
-    headers['content-length'] = String(payload.length);
-  }
+  const ofBody: Record<string, string> = payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {};
+  const headers = { 'accept': 'application/json', 'user-agent': USER_AGENT, ...(withKey ? credential(ctx) : {}), ...ofBody };
   return new Promise((resolve, reject) => {
     let settled = false;
     let abort = (err: Error) => ctx.rest.abandonConnecting(err); // until the request is sent

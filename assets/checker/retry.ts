@@ -32,13 +32,6 @@ export interface Outcome<T> {
   readonly leftMs?: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The backoff before attempt n + 1: full jitter under an exponential cap. */
-function backoff(bounds: Bounds, n: number): number {
-  return Math.random() * Math.min(bounds.backoffCapMs, bounds.backoffBaseMs * 2 ** (n - 1));
-}
-
 /**
  * Calls `once` until the retries are used up, the deadline comes, or the outcome is final: an error not retryable, or an
  * answer `delayFor` (given the backoff's wait) gives no wait for. A request the deadline cut short ends as the deadline.
@@ -56,12 +49,12 @@ export async function withRetries<T>(bounds: Bounds, once: (timeoutMs: number, b
       last = { err };
     }
     if (last.err && codeOf(last.err) === DEADLINE_TIMEOUT) return { ...last, attempts: n, deadlineHit: true };
-    const wait = backoff(bounds, n);
+    const wait = Math.random() * Math.min(bounds.backoffCapMs, bounds.backoffBaseMs * 2 ** (n - 1)); // full jitter under an exponential cap
     const next = last.err ? (RETRYABLE_CODES.has(codeOf(last.err)) ? wait : undefined) : delayFor(last.value as T, wait);
     const delay = n > bounds.retries ? undefined : next;
     if (delay === undefined) return { ...last, attempts: n, deadlineHit: false };
     const left = bounds.deadlineAt - Date.now();
     if (delay >= left) return { ...last, attempts: n, deadlineHit: true, waitMs: delay, leftMs: left };
-    await sleep(delay);
+    await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }

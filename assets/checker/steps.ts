@@ -107,7 +107,6 @@ export async function stepAccess(ctx: CheckContext, report: CheckReport): Promis
     writeCollections: reportedNames(ctx.write, ctx.secrets),
     excess: excess.map((e) => e.message),
   };
-  // Excess is settled once the enforced step has run (settleExcess): on an open cluster it is not the key's.
   return { o: { attempts }, message: accessWords(ctx.access, ctx.read, ctx.write, ctx.keyInfo, ctx.secrets), excess };
 }
 

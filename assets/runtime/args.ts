@@ -139,15 +139,13 @@ export function withDefaults<O extends Record<string, OptionSpec>>(options: O, v
 
 /** The options part of a usage text, generated from the specs (so help and parser never differ). */
 export function optionsHelp(options: Record<string, OptionSpec>): string {
-  const lines = [];
-  for (const spec of Object.values(options)) {
+  return Object.values(options).map((spec) => {
     const head = `  ${[spec.flag, ...(spec.aliases || [])].join(', ')}${spec.type === 'boolean' ? '' : ` ${spec.valueName || (spec.type === 'enum' ? spec.values?.join('|') : 'VALUE')}`}`;
     const extra = [];
     if (spec.min !== undefined) extra.push(`${spec.min}-${spec.max}`);
     if (spec.defaultText !== undefined) extra.push(`default ${spec.defaultText}`);
     else if (spec.default !== undefined) extra.push(`default ${spec.default}`);
     const text = `${spec.describe}${extra.length ? ` (${extra.join(', ')})` : ''}`;
-    lines.push(head.length < 26 ? `${head.padEnd(26)}${text}` : `${head}\n${''.padEnd(26)}${text}`);
-  }
-  return lines.join('\n');
+    return head.length < 26 ? `${head.padEnd(26)}${text}` : `${head}\n${''.padEnd(26)}${text}`;
+  }).join('\n');
 }

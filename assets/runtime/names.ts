@@ -37,7 +37,6 @@ export function repeatedName<T>(list: readonly T[]): T | undefined {
   return list.find((name, i) => list.indexOf(name) !== i);
 }
 
-/** A type guard: a string that `re` matches. */
 const matching = (re: RegExp) => (value: unknown): value is string => typeof value === 'string' && re.test(value);
 
 export const isValidName = matching(NAME_RE);
@@ -126,9 +125,6 @@ export function clusterOutputPrefix(clusterName: string): string {
 export function keyExpiryOutputName(keyName: string): string {
   return `${keyVariableName(keyName)}_expires_at`;
 }
-
-/** The names an app reads to reach one cluster, e.g. `QDRANT_PROD_EU_URL`, `QDRANT_PROD_EU_GRPC_URL`, `QDRANT_PROD_EU_API_KEY`. */
-export type ClusterEnvNames = ReturnType<typeof clusterEnvNames>;
 
 /** The variables an app reads for one cluster: `QDRANT_URL` when the target gets one cluster, `QDRANT_PROD_EU_URL` for several. */
 export function clusterEnvNames(clusterName: string, single: boolean) {

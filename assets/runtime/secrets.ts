@@ -163,11 +163,9 @@ function computeParts(secret: string): SecretParts | null {
   const jwt = key.split('.');
   const signature = jwt.length === 3 && jwt[2].length >= WINDOW_CHARS ? jwt[2].toLowerCase() : undefined;
   const bytes = Buffer.from(key, 'utf8');
-  const forms = [lower, plain, bytes.toString('hex'), ...encodedCores(bytes)];
-  if (signature) forms.push(signature);
+  const forms = [lower, plain, bytes.toString('hex'), ...encodedCores(bytes), ...(signature ? [signature] : [])];
   const windows = new Set<string>();
-  for (const form of forms) {
-    const f = form.toLowerCase();
+  for (const f of forms.map((form) => form.toLowerCase())) {
     for (let i = 0; i + WINDOW_CHARS <= f.length; i++) windows.add(f.slice(i, i + WINDOW_CHARS));
   }
   return { windows, masked: signature ? [lower, signature] : [lower] };

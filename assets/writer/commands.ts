@@ -49,13 +49,11 @@ function transform({ command, format, owner }: FileCommand, entries: ReadonlyMap
 /** Does one write or remove; returns the summary line. Throws a RuntimeError (one line) on failure. */
 export async function apply({ command, format, file: target, owner }: FileCommand, entries: ReadonlyMap<string, string>,
   options: UpdateOptions & { warn: (message: string) => void }): Promise<string> {
-  const warn = options.warn;
   // A name too long for the files the writer makes next to it: said before anything is made.
   const nameProblem = command === 'write' ? fileNameProblem(target, format) : undefined;
   if (nameProblem) throw new RuntimeError(`cannot write ${target}: ${nameProblem}; the file was not changed`, 'ENAMETOOLONG');
   const out: Planned = {};
   const sidecarName = format === 'json' ? json.sidecarPath(target) : '';
-  // Removing from a file whose directory is gone (another machine's path) is nothing to do.
   const fileOpts = { ...options, removing: command === 'remove', sidecar: sidecarName };
   const res = await updateFile(target, transform({ command, format, file: target, owner }, entries, sidecarName, out), fileOpts);
   if (command === 'write') {
@@ -74,7 +72,7 @@ export async function apply({ command, format, file: target, owner }: FileComman
     // The sidecar was deleted: members this tool wrote (keys among them) may be left, unnamed.
     // Not a failure (a destroy must go on), but said on stderr too.
     note = `; ${sidecarName} is missing, so nothing records which members owner ${owner} wrote: nothing changed, and members this tool wrote may still be in the file; delete them by hand`;
-    warn(`warning: ${sidecarName}, the record of the members this tool wrote to ${target}, is missing: nothing was removed for owner ${owner}, ` +
+    options.warn(`warning: ${sidecarName}, the record of the members this tool wrote to ${target}, is missing: nothing was removed for owner ${owner}, ` +
       `and members this tool wrote (their names are unknown without the record) may still be in ${target}, with keys; delete them by hand`);
   } else if (p.noRecord) {note = `; ${sidecarName} records no entries of owner ${owner}, nothing changed`;} else if (res.deleted) {note = ', file deleted: this tool had created it';}
   if (p.keptLines) {
@@ -86,7 +84,7 @@ export async function apply({ command, format, file: target, owner }: FileComman
     // The record line was removed by hand: what is left may hold a key.
     const left = `${entriesWord(p.unrecorded.length)} in it ${p.unrecorded.length === 1 ? 'was' : 'were'} left: ${p.unrecorded.join(', ')}; delete the ones this tool wrote by hand`;
     note += `; the managed block of owner ${owner} has no record line (# ${dotenv.TOOL} entries: ...), so ${left}`;
-    warn(`warning: the managed block of owner ${owner} in ${target} has no record line, so ${left}`);
+    options.warn(`warning: the managed block of owner ${owner} in ${target} has no record line, so ${left}`);
   }
   return `removed ${entriesWord(p.removed.length)} from ${target} (${p.absent.length} not present${notOurs}${note})`;
 }

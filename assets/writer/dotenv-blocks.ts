@@ -59,7 +59,6 @@ export function readBlocks(items: readonly DotenvItem[], owner: string): { block
       ownerAt[idx] = open.owner;
     }
   }
-  // A refusal naming the line of item `idx`.
   const refuse = (idx: number, why: string) => new RuntimeError(`${lineOf(items[idx])}: ${why}`, REFUSED, { line: items[idx].line });
   if (open) {
     // Any owner's: every line after it would count as that block's, an appended block inside it.
@@ -95,5 +94,5 @@ export function readBlocks(items: readonly DotenvItem[], owner: string): { block
 }
 
 export function inBlock(block: OwnBlock | null, idx: number): boolean {
-  return Boolean(block) && idx > (block as OwnBlock).start && idx < (block as OwnBlock).end;
+  return block !== null && idx > block.start && idx < block.end;
 }

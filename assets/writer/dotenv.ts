@@ -152,7 +152,6 @@ export function planRemove(text: string | null, names: string[] | Record<string,
     .map((it) => (it === was ? record as DotenvItem : it));
   const start = items.indexOf(model.items[block.start]);
   const end = items.indexOf(model.items[block.end]);
-  // What is left between the markers besides the record line.
   const inner = items.slice(start + 1, end).filter((it) => it !== record);
   let deleteFile = false;
   if (inner.length === 0) {

@@ -73,7 +73,6 @@ export async function updateFile(file: string, transform: Transform, options: Up
   try {
     cleanDeadTemps(side ? [file, side] : [file], opts.warn);
     await checkpoint();
-    // Another program changed the target between its read and the commit: read and plan again.
     for (let attempt = 1; ; attempt++) {
       try {
         return await updateOnce(file, transform, opts, side, lock);

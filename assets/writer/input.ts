@@ -78,8 +78,7 @@ function entriesInput(env: Env): { entries?: unknown; fromEnv: Map<string, unkno
 
 /** The entries of a write or a remove (names only) in a Map: any name is data, a bad one refused, never dropped. */
 export function readEntries(env: Env, command: 'write' | 'remove', deployCommand: string): Map<string, string> {
-  const input = entriesInput(env);
-  const parsed = input.entries;
+  const { entries: parsed, fromEnv, hashes } = entriesInput(env);
   if (parsed === undefined) throw new RuntimeError(`environment variable ${WRITER_ENV.entries} is not set or empty`);
   const names = command === 'remove' && Array.isArray(parsed);
   if (names ? !parsed.every((n) => typeof n === 'string') : !isPlainObject(parsed)) {
@@ -94,7 +93,7 @@ export function readEntries(env: Env, command: 'write' | 'remove', deployCommand
     }
     entries.set(name, value as string);
   }
-  if (command === 'write') for (const [name, value] of entriesFromEnv(env, input.fromEnv, input.hashes, deployCommand)) entries.set(name, value);
+  if (command === 'write') for (const [name, value] of entriesFromEnv(env, fromEnv, hashes, deployCommand)) entries.set(name, value);
   return entries;
 }
 

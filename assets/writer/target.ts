@@ -120,9 +120,9 @@ export function readVerified(file: string, expected: Stats | null, maxBytes = MA
     if (expected && (st.dev !== expected.dev || st.ino !== expected.ino)) {
       throw new RuntimeError(`refusing to change ${file}: it was replaced by another file while being opened (a symbolic link or a copy was swapped in); run again, and check what else writes it`, 'ESWAPPED');
     }
-    if (st.size > maxBytes) {
-      throw new RuntimeError(`refusing to change ${file}: it is ${size(st.size)}, larger than the ${size(maxBytes)} a file of keys can need; check the path`, 'ETOOBIG');
-    }
+    const tooBig = (stated = '') =>
+      new RuntimeError(`refusing to change ${file}: it is ${stated}larger than the ${size(maxBytes)} a file of keys can need; check the path`, 'ETOOBIG');
+    if (st.size > maxBytes) throw tooBig(`${size(st.size)}, `);
     const chunks = [];
     let total = 0;
     const chunk = Buffer.allocUnsafe(Math.min(Math.max(st.size, 0) + 1, maxBytes + 1, 1 << 20) || 1);
@@ -130,9 +130,7 @@ export function readVerified(file: string, expected: Stats | null, maxBytes = MA
       const n = readSync(fd, chunk, 0, chunk.length, null);
       if (n === 0) break;
       total += n;
-      if (total > maxBytes) {
-        throw new RuntimeError(`refusing to change ${file}: it is larger than the ${size(maxBytes)} a file of keys can need; check the path`, 'ETOOBIG');
-      }
+      if (total > maxBytes) throw tooBig();
       chunks.push(Buffer.from(chunk.subarray(0, n)));
     }
     return { buf: Buffer.concat(chunks, total), stat: st, snap };
