@@ -6,7 +6,7 @@ import type { ISecretTarget, SecretNaming } from './secret-target';
 export interface ApiKeyOptions {
   /**
    * Logical name of the key, unique within one stack (e.g. `search-api`): a letter, then letters,
-   * digits, `-` and `_`, at most 63. It names the key's variable and expiry output.
+   * digits, `-` and `_`, at most 63. It names the variable `qdrant_api_key_<name>` (lower case, `-` as `_`).
    */
   readonly name: string;
 
@@ -42,7 +42,7 @@ export interface ApiKeyOptions {
   readonly rotateAfterDays?: number;
 
   /**
-   * The access the key's apps need: the health check fails a key with less or more.
+   * The access the key's apps need: the check fails a key with less (or, unless `allowExcessAccess`, more).
    * @default - any valid key passes
    */
   readonly access?: KeyAccess;

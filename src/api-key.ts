@@ -74,7 +74,7 @@ export class ApiKey extends Construct {
   public readonly access?: KeyAccess;
 
   /**
-   * The non-secret output of when the key expires (a JWT's `exp`, ISO 8601; empty without one).
+   * The non-secret output of when the key expires (a JWT's `exp` in ISO 8601, or empty without one).
    * @default - none for an ephemeral key (Terraform stores no output of an ephemeral value)
    */
   public readonly expiresAtOutputName?: string;

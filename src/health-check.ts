@@ -38,7 +38,7 @@ export enum CheckEngine {
 /** Options of the health check that proves each key on every cluster it is granted to during `cdktf deploy`. */
 export interface HealthCheckOptions {
   /**
-   * Run the health checks; when false, nothing verifies the keys before their secret targets are written.
+   * Run the health checks. When false, nothing verifies the keys before their secret targets are written.
    * @default true
    */
   readonly enabled?: boolean;
@@ -76,8 +76,8 @@ export interface HealthCheckOptions {
   readonly requireAuth?: boolean;
 
   /**
-   * A PEM file with an extra CA to trust (private CAs), relative to where synth runs; copied into
-   * the stack. With `CheckEngine.TERRAFORM` it replaces the trusted roots (docs/engines.md).
+   * A PEM file with an extra CA to trust (private CAs), relative to where synth runs. It is copied
+   * into the stack; with `CheckEngine.TERRAFORM` it replaces the trusted roots (docs/engines.md).
    * @default - Node.js's root CAs and `NODE_EXTRA_CA_CERTS`
    */
   readonly caFile?: string;

@@ -111,7 +111,7 @@ export interface SecretNaming {
 export interface FileSecretTargetOptions {
   /**
    * The file, relative to where synth runs, written on the deploying machine (created with mode
-   * 0600 when missing; its directory must exist). docs/secret-targets.md has the details.
+   * 0600 when missing, in a directory that must exist). docs/secret-targets.md has the details.
    */
   readonly path: string;
 }
