@@ -15,7 +15,10 @@ export interface ApiKeySourceConfig {
   readonly variable?: TerraformVariable;
   /** The sha256 of the key as Terraform uses it (a variable's null as ""), sensitive: for triggers. */
   readonly sha256: string;
-  /** The same hash, nonsensitive (of a high-entropy key), for a variable: compared with `TF_VAR_...`. */
+  /**
+   * The same hash, nonsensitive (of a high-entropy key; a sensitive value would hide the check's
+   * lines), for a variable: compared with `TF_VAR_...`, since -var and .tfvars win over it.
+   */
   readonly inheritedSha256?: string;
 }
 

@@ -15,8 +15,8 @@ export interface ClusterOptions {
   readonly name: string;
 
   /**
-   * `https://<host>[:<port>]`, e.g. `https://abc-123.eu-central-1-0.aws.cloud.qdrant.io` (`http://`
-   * for loopback hosts only); a token alone is checked at deploy.
+   * `https://<host>[:<port>]`, e.g. `https://abc-123.eu-central-1-0.aws.cloud.qdrant.io`: no path,
+   * query or credentials; `http://` for loopback hosts only. A token alone is checked at deploy.
    */
   readonly url: string;
 

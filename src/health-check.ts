@@ -191,9 +191,11 @@ export class HealthCheck extends Construct {
         return createHash('sha256').update(JSON.stringify(list)).digest('hex');
       },
     });
-    // A handed key is sensitive: Terraform then hides this check's output on success (only this key's).
-    const keyEnvironment = values.keySha256Env ? { [KEY_SHA256_ENV]: source.inheritedSha256! }
-      : source.inheritedEnvironmentVariable ? {} : { [HANDED_KEY_ENV]: source.expression };
+    // What reaches the check's environment: for a variable, only the sha256 to compare TF_VAR_... with
+    // (-var and .tfvars win over it); a handed key itself, sensitive, so Terraform hides the output on success.
+    let keyEnvironment: Record<string, string> = {};
+    if (values.keySha256Env) keyEnvironment = { [KEY_SHA256_ENV]: source.inheritedSha256! };
+    else if (!source.inheritedEnvironmentVariable) keyEnvironment = { [HANDED_KEY_ENV]: source.expression };
     const environment = Lazy.anyValue({ produce: () => ({ ...invocation.environment, ...keyEnvironment, ...grantsFile.environment() }) });
 
     const optionsHash = createHash('sha256')

@@ -38,7 +38,8 @@ export class KeyAccess {
 
   /**
    * Exactly these collections (which must exist on every granted cluster), nothing cluster-wide.
-   * Throws for no collection, a name listed twice or in both lists, or an invalid name.
+   * Throws for no collection, a name listed twice or in both lists, or an invalid name (1-255
+   * characters, none of `/ \ : * ? " < > | ,`, no `${`, no token or JWT).
    */
   public static collections(options: CollectionAccessOptions): KeyAccess {
     const problems = checkStruct(options, KEY_ACCESS_COLLECTIONS, 'KeyAccess.collections(options)');

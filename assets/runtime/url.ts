@@ -148,7 +148,7 @@ export function parseClusterUrl(raw: unknown): ParsedClusterUrl {
     afterSlashes = afterSlashes.slice(at + 1);
   }
   // Host, port, path, query, fragment; no line terminator is left for "." to miss (whitespace was refused).
-  const parts: (string | undefined)[] = /^(\[[^\]/?#]*\]|[^:/?#]*)(?::([^/?#]*))?(\/[^?#]*)?(\?[^#]*)?(#.*)?$/.exec(afterSlashes) as RegExpExecArray;
+  const parts: (string | undefined)[] = /^(\[[^\]/?#]*\]|[^:/?#]*)(?::([^/?#]*))?(\/[^?#]*)?(\?[^#]*)?(#.*)?$/.exec(afterSlashes) ?? [];
   const [, hostText = '', portText, pathPart = '', query, fragment] = parts;
   if (pathPart !== '' && pathPart !== '/') {
     const address = `${protocol}//${hostText}${portText === undefined ? '' : `:${mayBeKey(portText) ? '<port>' : portText}`}`;

@@ -41,7 +41,7 @@ function transform({ command, format, owner }: FileCommand, entries: ReadonlyMap
       return { text: plan.text, sidecar: render(plan.sidecar), sidecarFirst: true, sidecarAfter: render(plan.sidecarAfter) };
     }
     const plan = out.removed = json.planRemove(text, side, names, { owner, sidecarName, all: true });
-    const sidecar = plan.sidecar || sideText == null ? render(plan.sidecar) : DELETE;
+    const sidecar = (plan.sidecar || sideText == null) ? render(plan.sidecar) : DELETE;
     return { text: plan.deleteFile ? DELETE : plan.text, sidecar, sidecarFirst: false };
   };
 }

@@ -135,6 +135,7 @@ function tryCreateLock(lockPath: string, content: string): boolean {
     if (!linking || !linkUnsupported) throw err;
     hardLinks = false; // e.g. some network or FUSE file systems: fall back to O_EXCL
   } finally {
+    // Only a temp file is removed here: without links, tmp is the lock itself.
     if (linking) {
       unlinkQuiet(tmp);
       live.temps.delete(tmp);

@@ -57,7 +57,10 @@ export class TerraformChecks extends Construct {
       message: source.variable
         ? errors.keyNotSet(keyName, source.variable.friendlyUniqueId, DEPLOY_COMMAND, this.settings.guideFile)
         : errors.keyTokenEmpty(keyName),
-    }, ...probes.KEY_RULES.map((r) => ({ condition: `try(!(${set}) || ${keyRule(r.rule, value)}, true)`, message: `FAIL ${escapeTemplate(keyName)}  step key: ${escapeTemplate(messageTemplate(r.then))}` }))];
+    }, ...probes.KEY_RULES.map((r) => ({
+      condition: `try(!(${set}) || ${keyRule(r.rule, value)}, true)`,
+      message: `FAIL ${escapeTemplate(keyName)}  step key: ${escapeTemplate(messageTemplate(r.then))}`,
+    }))];
     const gate = new Gate(check, 'Resource', {
       input: { key: keyName },
       lifecycle: { precondition: preconditions.map((p) => ({ condition: `\${${p.condition}}`, errorMessage: p.message })) },

@@ -16,7 +16,8 @@ export function consoleSection(m: GuideModel, h: Heading): string[] {
   );
   for (const k of m.keys) {
     const clusters = clustersOf(k);
-    out.push(...h(2, `Key ${code(k.name)}`), `Covers ${plural(clusters.length, 'cluster')}: ${list(clusters.map((c) => code(c.name)), 'none yet')}.`);
+    out.push(...h(2, `Key ${code(k.name)}`));
+    out.push(`Covers ${plural(clusters.length, 'cluster')}: ${list(clusters.map((c) => code(c.name)), 'none yet')}.`);
     if (clusters.length > 1 && !k.access) out.push(...multiClusterFlow(m, k, clusters));
     else if (clusters.length > 1) out.push(...keyPerCluster(m, k, clusters));
     else out.push('', ...tabSteps(m, k, `the cluster ${clusters[0] ? where(clusters[0]) : 'of this key'}`, code(consoleName(k.name))));
