@@ -76,7 +76,7 @@ export class ApiKeySource {
     const [variableStack, keyStack] = [TerraformStack.of(variable), TerraformStack.of(scope)];
     // As synthesized: an addOverride('default', ...) or ('sensitive', false) counts too.
     const sensitive = variableAttribute(variable, 'sensitive');
-    const rules: [boolean, () => string, boolean][] = [
+    const rules: [broken: boolean, message: () => string, plaintext: boolean][] = [
       [variableStack !== keyStack, () => errors.variableOtherStack(name, variableStack.node.path, keyStack.node.path), false],
       [sensitive !== true, () => errors.variableNotSensitive(name, sensitive), false],
       [!names.isEnvName(name), () => errors.variableBadName(name), false],
